@@ -1,0 +1,78 @@
+# The demo that `make demo` applies against the bundled registry server.
+terraform {
+  required_providers {
+    agentregistry = { source = "hashicorp/agentregistry" }
+  }
+}
+
+variable "endpoint" {
+  description = "Base URL of the registry (the bundled server started by scripts/demo.sh)."
+  type        = string
+}
+
+provider "agentregistry" {
+  endpoint = var.endpoint
+  project  = "demo-project"
+}
+
+locals {
+  cards = {
+    currency-agent = file("${path.module}/cards/currency-agent.json")
+    travel-planner = file("${path.module}/cards/travel-planner.json")
+    code-reviewer  = file("${path.module}/cards/code-reviewer.json")
+  }
+}
+
+# Three agents, each validated at plan time against the A2A schema of its version.
+resource "agentregistry_agent" "agents" {
+  for_each = local.cards
+
+  service_id   = each.key
+  display_name = jsondecode(each.value).name
+  agent_card   = each.value
+}
+
+# An MCP server registered with its tool spec (a tools/list result).
+resource "agentregistry_mcp_server" "weather" {
+  service_id   = "weather-tools"
+  display_name = "Weather tools"
+  tool_spec    = file("${path.module}/weather-tools.json")
+  interfaces = [{
+    url              = "https://mcp.example.com/weather"
+    protocol_binding = "JSONRPC"
+  }]
+}
+
+# App Hub AgentProperties for the workload that runs the currency agent, derived
+# from its card (the bundled server accepts this write; Google's App Hub fills it itself).
+resource "agentregistry_agent_properties" "currency" {
+  workload = "projects/demo-project/locations/global/applications/payments/workloads/currency-agent"
+  properties = provider::agentregistry::agent_properties_from_card(
+    local.cards["currency-agent"], "google-adk", "https://agents.example.com/currency/.well-known/agent-card.json"
+  )
+}
+
+# Skill search: every skill tagged "currency", whichever agent has it.
+data "agentregistry_skills" "currency" {
+  query      = "currency"
+  tags       = ["finance"]
+  depends_on = [agentregistry_agent.agents]
+}
+
+output "currency_skills" {
+  description = "Skills that deal with currencies, with the agent that offers each."
+  value = [for s in data.agentregistry_skills.currency.skills : {
+    skill = s.name
+    agent = s.agent_display_name
+    urls  = s.agent_urls
+  }]
+}
+
+output "agent_skill_counts" {
+  description = "Skills per agent, computed from the cards at plan time."
+  value       = { for k, a in agentregistry_agent.agents : k => length(a.skills) }
+}
+
+output "weather_tools" {
+  value = [for t in agentregistry_mcp_server.weather.tools : "${t.name} (read-only: ${t.read_only_hint})"]
+}

@@ -1,0 +1,14 @@
+# Google's managed Agent Registry: Application Default Credentials are used
+# when no access_token is given.
+provider "agentregistry" {
+  project  = "my-project"
+  location = "global"
+}
+
+# The bundled registry server on loopback (go run ./cmd/agentregistry-server):
+# no credentials are sent to a non-Google endpoint unless access_token is set.
+provider "agentregistry" {
+  alias    = "local"
+  endpoint = "http://127.0.0.1:8787"
+  project  = "local-project"
+}

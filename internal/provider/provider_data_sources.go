@@ -1,0 +1,11 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+)
+
+func (p *agentRegistryProvider) DataSources(context.Context) []func() datasource.DataSource {
+	return []func() datasource.DataSource{}
+}

@@ -1,0 +1,11 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+)
+
+func (p *agentRegistryProvider) Resources(context.Context) []func() resource.Resource {
+	return []func() resource.Resource{}
+}

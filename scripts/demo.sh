@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The main job: builds the provider and the bundled registry server, starts the
+# server on loopback with a temporary data file, applies examples/demo, prints a
+# skill search, changes a card behind Terraform's back and shows that
+# `plan -detailed-exitcode` reports the drift (exit code 2), then destroys
+# everything and stops the server. Fails loudly on any error.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+TOFU="${TOFU:-$("$root/scripts/install-tofu.sh")}"
+
+step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
+
+work=$(mktemp -d)
+server_pid=""
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+step "Building the provider and the registry server"
+mkdir -p "$work/plugins" "$work/bin"
+(cd "$root" && go build -o "$work/plugins/terraform-provider-agentregistry" . &&
+  go build -o "$work/bin/agentregistry-server" ./cmd/agentregistry-server)
+
+step "Starting the bundled registry server on loopback (data file $work/registry.db)"
+"$work/bin/agentregistry-server" -listen 127.0.0.1:0 -data "$work/registry.db" >"$work/server.log" 2>&1 &
+server_pid=$!
+endpoint=""
+for _ in $(seq 1 100); do
+  endpoint=$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$work/server.log" | head -1)
+  [ -n "$endpoint" ] && break
+  kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log"; echo "the server exited" >&2; exit 1; }
+  sleep 0.1
+done
+[ -n "$endpoint" ] || { cat "$work/server.log"; echo "the server did not start" >&2; exit 1; }
+echo "registry server at $endpoint"
+
+# dev_overrides makes OpenTofu use the provider just built, with no registry download.
+cat > "$work/tofurc" <<RC
+provider_installation {
+  dev_overrides {
+    "registry.opentofu.org/hashicorp/agentregistry" = "$work/plugins"
+  }
+  direct {}
+}
+RC
+export TF_CLI_CONFIG_FILE="$work/tofurc" CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1
+export TF_VAR_endpoint="$endpoint"
+cp -r "$root/examples/demo" "$work/demo"
+cd "$work/demo"
+tofu() { "$TOFU" "$@"; }
+
+step "tofu apply examples/demo: 3 agents, 1 MCP server, 1 AgentProperties entry"
+tofu apply -auto-approve -no-color
+
+step "Skill search through data.agentregistry_skills (query \"currency\", tag \"finance\")"
+tofu output -json currency_skills | jq .
+[ "$(tofu output -json currency_skills | jq length)" -gt 0 ] || { echo "the skill search found nothing" >&2; exit 1; }
+
+step "A plan right after apply is empty"
+tofu plan -detailed-exitcode -no-color >/dev/null
+
+step "Changing the currency agent's card behind Terraform's back (PATCH through the API)"
+service="projects/demo-project/locations/global/services/currency-agent"
+card=$(jq -c '.description = "Edited outside Terraform"' "$root/examples/demo/cards/currency-agent.json")
+curl -fsS -X PATCH "$endpoint/v1/$service?updateMask=agentSpec" -H 'Content-Type: application/json' \
+  -d "{\"agentSpec\":{\"type\":\"A2A_AGENT_CARD\",\"content\":$card}}" >/dev/null
+echo "patched $service"
+
+step "tofu plan -detailed-exitcode reports the drift"
+set +e
+tofu plan -detailed-exitcode -no-color -refresh=true > "$work/plan.txt"
+code=$?
+set -e
+grep -E '^\s+[~+-]|Plan:' "$work/plan.txt" | head -20
+if [ "$code" -ne 2 ]; then
+  cat "$work/plan.txt"
+  echo "expected exit code 2 (drift), got $code" >&2
+  exit 1
+fi
+echo "plan exit code 2: drift detected"
+
+step "tofu destroy"
+tofu destroy -auto-approve -no-color | tail -1
+
+step "Stopping the registry server"
+kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
+echo "demo finished"

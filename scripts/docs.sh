@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Generates docs/ with tfplugindocs, offline: the provider schema comes from
+# `tofu providers schema -json` run against a dev_overrides build of the provider,
+# re-keyed to the registry.terraform.io address that tfplugindocs expects, so that
+# tfplugindocs never downloads Terraform.
+#   scripts/docs.sh generate   rewrite docs/
+#   scripts/docs.sh check      fail when the committed docs/ differ from the schema
+set -euo pipefail
+mode="${1:-generate}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+TOFU="${TOFU:?set TOFU to the OpenTofu binary (make tofu)}"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/plugins" "$tmp/cfg"
+(cd "$root" && go build -o "$tmp/plugins/terraform-provider-agentregistry" .)
+cat > "$tmp/tofurc" <<RC
+provider_installation {
+  dev_overrides {
+    "registry.opentofu.org/hashicorp/agentregistry" = "$tmp/plugins"
+  }
+  direct {}
+}
+RC
+cat > "$tmp/cfg/main.tf" <<'TF'
+terraform {
+  required_providers {
+    agentregistry = { source = "hashicorp/agentregistry" }
+  }
+}
+TF
+(cd "$tmp/cfg" && TF_CLI_CONFIG_FILE="$tmp/tofurc" CHECKPOINT_DISABLE=1 "$TOFU" providers schema -json) |
+  sed 's#registry.opentofu.org/hashicorp/agentregistry#registry.terraform.io/hashicorp/agentregistry#' > "$tmp/schema.json"
+
+# tfplugindocs resolves --rendered-website-dir against the provider directory, so
+# the check renders into a scratch folder inside the clone.
+out="docs"
+if [ "$mode" = check ]; then
+  out=".docs-check"
+  trap 'rm -rf "$tmp" "$root/.docs-check"' EXIT
+fi
+(cd "$root" && go tool tfplugindocs generate --provider-name agentregistry \
+  --providers-schema "$tmp/schema.json" --rendered-website-dir "$out" >"$tmp/tfplugindocs.log" 2>&1) ||
+  { cat "$tmp/tfplugindocs.log"; exit 1; }
+
+if [ "$mode" = check ]; then
+  if ! diff -ru "$root/docs" "$root/$out"; then
+    echo "docs/ is out of date with the provider schema or examples: run 'make docs' and commit the result." >&2
+    exit 1
+  fi
+  echo "docs/ is up to date"
+fi
