@@ -1,0 +1,113 @@
+package registryclient
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+	"google.golang.org/api/apphub/v1"
+	"google.golang.org/api/googleapi"
+)
+
+// AgentPropertiesKey is the extendedMetadata key of App Hub AgentProperties.
+const AgentPropertiesKey = "apphub.googleapis.com/AgentProperties"
+
+const extendedMetadataMask = "workloadProperties.extendedMetadata"
+
+// GetWorkload reads an App Hub workload
+// (projects/*/locations/*/applications/*/workloads/*).
+func (c *Client) GetWorkload(ctx context.Context, name string) (*apphub.Workload, error) {
+	w, err := c.apphub.Projects.Locations.Applications.Workloads.Get(name).Context(ctx).Do()
+	return w, wrapError(apiAppHub, err)
+}
+
+// SetWorkloadMetadata sets (value != nil) or removes (value == nil) one
+// workloadProperties.extendedMetadata entry of a workload, keeping the other
+// entries: it reads the workload, changes the map and PATCHes it with the
+// update mask "workloadProperties.extendedMetadata", then waits for the
+// operation. value is the entry's metadataStruct (a JSON object).
+//
+// With allowMissing the PATCH carries allowMissing=true, so a missing workload
+// is created (AIP-134; the bundled server supports it, Google's App Hub
+// populates AgentProperties itself and serves it read-only). Removing an entry
+// from a workload that does not exist is a NOT_FOUND error (see IsNotFound);
+// removing an absent entry is a no-op that returns the workload unchanged.
+func (c *Client) SetWorkloadMetadata(ctx context.Context, workload, key string, value json.RawMessage, allowMissing bool) (*apphub.Workload, error) {
+	if key == "" {
+		return nil, fmt.Errorf("SetWorkloadMetadata: empty metadata key")
+	}
+	if value != nil && !json.Valid(value) {
+		return nil, fmt.Errorf("SetWorkloadMetadata: the value for %s is not valid JSON", key)
+	}
+	current, err := c.GetWorkload(ctx, workload)
+	switch {
+	case err == nil:
+	case IsNotFound(err) && allowMissing && value != nil:
+		current = &apphub.Workload{Name: workload}
+	default:
+		return nil, err
+	}
+
+	var entries map[string]apphub.ExtendedMetadata
+	if current.WorkloadProperties != nil {
+		entries = maps.Clone(current.WorkloadProperties.ExtendedMetadata)
+	}
+	if entries == nil {
+		entries = map[string]apphub.ExtendedMetadata{}
+	}
+	if value == nil {
+		if _, ok := entries[key]; !ok {
+			return current, nil
+		}
+		delete(entries, key)
+	} else {
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, value); err != nil {
+			return nil, fmt.Errorf("SetWorkloadMetadata: %w", err)
+		}
+		entries[key] = apphub.ExtendedMetadata{MetadataStruct: googleapi.RawMessage(compact.Bytes())}
+	}
+
+	patch := &apphub.Workload{
+		Name: workload,
+		WorkloadProperties: &apphub.WorkloadProperties{
+			ExtendedMetadata: entries,
+			// An empty map must still be sent: it clears the last entry.
+			ForceSendFields: []string{"ExtendedMetadata"},
+		},
+	}
+	var opts []googleapi.CallOption
+	if allowMissing {
+		opts = append(opts, googleapi.QueryParameter("allowMissing", "true"))
+	}
+	requestID := NewRequestID()
+	ctx = tflog.SetField(ctx, "request_id", requestID)
+	for attempt := 1; ; attempt++ {
+		op, err := c.apphub.Projects.Locations.Applications.Workloads.Patch(workload, patch).
+			UpdateMask(extendedMetadataMask).RequestId(requestID).Context(ctx).Do(opts...)
+		if err != nil {
+			return nil, wrapError(apiAppHub, err)
+		}
+		resp, err := c.awaitAppHub(ctx, op)
+		if err != nil {
+			if attempt < maxWriteAttempts && reissuable(ctx, err) {
+				tflog.Debug(ctx, "sending the workload patch again with the same requestId", map[string]any{"workload": workload, "error": err.Error()})
+				continue
+			}
+			return nil, err
+		}
+		if len(bytes.TrimSpace(resp)) > 0 {
+			var w apphub.Workload
+			if err := json.Unmarshal(resp, &w); err != nil {
+				return nil, fmt.Errorf("decoding the workload in the operation response: %w", err)
+			}
+			if w.Name != "" {
+				return &w, nil
+			}
+		}
+		return c.GetWorkload(ctx, workload)
+	}
+}

@@ -1,0 +1,186 @@
+// Package registryclient is the provider's API client for the Agent Registry
+// REST API v1 and the App Hub v1 subset it uses. It wraps the official
+// generated clients (google.golang.org/api/agentregistry/v1 and
+// google.golang.org/api/apphub/v1) and adds what a Terraform provider needs:
+// authentication, bounded retries with Retry-After, idempotent writes
+// (requestId), long-running operation polling, paging, and errors that read
+// well in a diagnostic.
+package registryclient
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"google.golang.org/api/agentregistry/v1"
+	"google.golang.org/api/apphub/v1"
+	"google.golang.org/api/option"
+)
+
+const (
+	// DefaultEndpoint is Google's Agent Registry API.
+	DefaultEndpoint = "https://agentregistry.googleapis.com/"
+	// DefaultAppHubEndpoint is Google's App Hub API.
+	DefaultAppHubEndpoint = "https://apphub.googleapis.com/"
+	// CloudPlatformScope is the OAuth scope requested for Application Default Credentials.
+	CloudPlatformScope = "https://www.googleapis.com/auth/cloud-platform"
+	// UserAgentProduct is the product token of the User-Agent header.
+	UserAgentProduct = "terraform-provider-agentregistry"
+
+	defaultRetryMax        = 6
+	defaultRetryWaitMin    = 200 * time.Millisecond
+	defaultRetryWaitMax    = 10 * time.Second
+	defaultPollInterval    = 200 * time.Millisecond
+	defaultPollMaxInterval = 5 * time.Second
+)
+
+// Config configures a Client. Zero values select the documented defaults.
+type Config struct {
+	// Endpoint and AppHubEndpoint are base URLs, e.g. https://agentregistry.googleapis.com.
+	// Empty selects Google's endpoints. A trailing "/" is added when missing.
+	Endpoint, AppHubEndpoint string
+	// AccessToken, when set, is sent as a static OAuth2 bearer token.
+	AccessToken string
+	// UseADC selects Google Application Default Credentials when AccessToken is empty.
+	// With neither, requests carry no credentials (a plain local endpoint).
+	UseADC bool
+	// UserAgent is the User-Agent product, e.g. "terraform-provider-agentregistry/1.2.3".
+	// A bare version ("1.2.3") is expanded to that form; empty means ".../dev".
+	UserAgent string
+	// RetryMax is the number of retries after the first attempt (default 6);
+	// RetryWaitMin/RetryWaitMax bound the exponential backoff (defaults 200ms, 10s).
+	// A negative RetryMax disables retries.
+	RetryMax                   int
+	RetryWaitMin, RetryWaitMax time.Duration
+	// PollInterval is the first wait between operations.get polls (default 200ms);
+	// each wait is 1.5 times the previous one, capped at PollMaxInterval (default 5s).
+	PollInterval, PollMaxInterval time.Duration
+}
+
+// Client talks to the Agent Registry and App Hub APIs. It is safe for
+// concurrent use.
+type Client struct {
+	registry        *agentregistry.APIService
+	apphub          *apphub.APIService
+	pollInterval    time.Duration
+	pollMaxInterval time.Duration
+	userAgent       string
+}
+
+// New builds a Client. ctx is used only to look up Application Default
+// Credentials (its cancellation does not affect later token refreshes).
+func New(ctx context.Context, cfg Config) (*Client, error) {
+	endpoint, err := normalizeEndpoint(cfg.Endpoint, DefaultEndpoint)
+	if err != nil {
+		return nil, fmt.Errorf("invalid agent registry endpoint: %w", err)
+	}
+	apphubEndpoint, err := normalizeEndpoint(cfg.AppHubEndpoint, DefaultAppHubEndpoint)
+	if err != nil {
+		return nil, fmt.Errorf("invalid App Hub endpoint: %w", err)
+	}
+	cfg = withDefaults(cfg)
+
+	httpClient, err := newHTTPClient(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	opts := []option.ClientOption{option.WithHTTPClient(httpClient)}
+	if cfg.AccessToken == "" && !cfg.UseADC {
+		opts = append(opts, option.WithoutAuthentication())
+	}
+
+	reg, err := agentregistry.NewService(ctx, append(opts, option.WithEndpoint(endpoint))...)
+	if err != nil {
+		return nil, fmt.Errorf("creating agent registry client: %w", err)
+	}
+	hub, err := apphub.NewService(ctx, append(opts, option.WithEndpoint(apphubEndpoint))...)
+	if err != nil {
+		return nil, fmt.Errorf("creating App Hub client: %w", err)
+	}
+	return &Client{
+		registry:        reg,
+		apphub:          hub,
+		pollInterval:    cfg.PollInterval,
+		pollMaxInterval: cfg.PollMaxInterval,
+		userAgent:       cfg.UserAgent,
+	}, nil
+}
+
+// Registry returns the generated Agent Registry client, for tests and rare calls.
+// (The generated package names its client type APIService; agentregistry.Service
+// is the registered-service resource.)
+func (c *Client) Registry() *agentregistry.APIService { return c.registry }
+
+// AppHub returns the generated App Hub client, for tests and rare calls.
+func (c *Client) AppHub() *apphub.APIService { return c.apphub }
+
+// UserAgent returns the User-Agent product token the client sends.
+func (c *Client) UserAgent() string { return c.userAgent }
+
+func withDefaults(cfg Config) Config {
+	switch {
+	case cfg.RetryMax == 0:
+		cfg.RetryMax = defaultRetryMax
+	case cfg.RetryMax < 0:
+		cfg.RetryMax = 0
+	}
+	if cfg.RetryWaitMin <= 0 {
+		cfg.RetryWaitMin = defaultRetryWaitMin
+	}
+	if cfg.RetryWaitMax <= 0 {
+		cfg.RetryWaitMax = defaultRetryWaitMax
+	}
+	if cfg.RetryWaitMax < cfg.RetryWaitMin {
+		cfg.RetryWaitMax = cfg.RetryWaitMin
+	}
+	if cfg.PollInterval <= 0 {
+		cfg.PollInterval = defaultPollInterval
+	}
+	if cfg.PollMaxInterval <= 0 {
+		cfg.PollMaxInterval = defaultPollMaxInterval
+	}
+	if cfg.PollMaxInterval < cfg.PollInterval {
+		cfg.PollMaxInterval = cfg.PollInterval
+	}
+	cfg.UserAgent = userAgentFor(cfg.UserAgent)
+	return cfg
+}
+
+// userAgentFor expands the configured User-Agent: empty -> product/dev,
+// a bare version -> product/version, anything else is used as given.
+func userAgentFor(ua string) string {
+	ua = strings.TrimSpace(ua)
+	switch {
+	case ua == "":
+		return UserAgentProduct + "/dev"
+	case !strings.ContainsAny(ua, "/ "):
+		return UserAgentProduct + "/" + ua
+	default:
+		return ua
+	}
+}
+
+// normalizeEndpoint checks that endpoint is an absolute http(s) URL and makes
+// it end with "/", as option.WithEndpoint expects of a base path.
+func normalizeEndpoint(endpoint, def string) (string, error) {
+	endpoint = strings.TrimSpace(endpoint)
+	if endpoint == "" {
+		return def, nil
+	}
+	u, err := url.Parse(endpoint)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return "", fmt.Errorf("%q: the URL must start with http:// or https://, e.g. http://127.0.0.1:8080", endpoint)
+	}
+	if u.Host == "" {
+		return "", fmt.Errorf("%q: the URL has no host", endpoint)
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return "", fmt.Errorf("%q: a base URL takes no query or fragment", endpoint)
+	}
+	if !strings.HasSuffix(endpoint, "/") {
+		endpoint += "/"
+	}
+	return endpoint, nil
+}

@@ -1,0 +1,274 @@
+package registryclient
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+	"google.golang.org/api/agentregistry/v1"
+	"google.golang.org/api/googleapi"
+)
+
+// CreateService registers svc as parent/services/serviceID and waits for the
+// operation. One requestId is used for the whole call, so a create that is
+// sent again (after a dropped connection or a failed poll) is not applied
+// twice. When the service already exists with the same spec type, content,
+// display name and description, it is adopted and returned; otherwise the
+// error is a *ConflictError naming what differs.
+func (c *Client) CreateService(ctx context.Context, parent, serviceID string, svc *agentregistry.Service) (*agentregistry.Service, error) {
+	if svc == nil {
+		return nil, errors.New("CreateService: nil service")
+	}
+	name := strings.TrimSuffix(parent, "/") + "/services/" + serviceID
+	requestID := NewRequestID()
+	ctx = tflog.SetField(ctx, "request_id", requestID)
+	for attempt := 1; ; attempt++ {
+		op, err := c.registry.Projects.Locations.Services.Create(parent, svc).
+			ServiceId(serviceID).RequestId(requestID).Context(ctx).Do()
+		if err != nil {
+			err = wrapError(apiRegistry, err)
+			if IsAlreadyExists(err) {
+				return c.adopt(ctx, name, svc, err)
+			}
+			return nil, err
+		}
+		resp, err := c.awaitRegistry(ctx, op)
+		if err != nil {
+			if attempt < maxWriteAttempts && reissuable(ctx, err) {
+				tflog.Debug(ctx, "sending the create again with the same requestId", map[string]any{"service": name, "error": err.Error()})
+				continue
+			}
+			return nil, err
+		}
+		return c.serviceFromResponse(ctx, resp, name)
+	}
+}
+
+// GetService reads one service.
+func (c *Client) GetService(ctx context.Context, name string) (*agentregistry.Service, error) {
+	svc, err := c.registry.Projects.Locations.Services.Get(name).Context(ctx).Do()
+	return svc, wrapError(apiRegistry, err)
+}
+
+// UpdateService patches svc (svc.Name names it) with the given update mask
+// (field paths such as "agentSpec.content", "displayName"; empty means the
+// server's full-replacement semantics) and waits for the operation.
+func (c *Client) UpdateService(ctx context.Context, svc *agentregistry.Service, updateMask []string) (*agentregistry.Service, error) {
+	if svc == nil || svc.Name == "" {
+		return nil, errors.New("UpdateService: the service must have a name")
+	}
+	requestID := NewRequestID()
+	ctx = tflog.SetField(ctx, "request_id", requestID)
+	for attempt := 1; ; attempt++ {
+		call := c.registry.Projects.Locations.Services.Patch(svc.Name, svc).RequestId(requestID).Context(ctx)
+		if len(updateMask) > 0 {
+			call = call.UpdateMask(strings.Join(updateMask, ","))
+		}
+		op, err := call.Do()
+		if err != nil {
+			return nil, wrapError(apiRegistry, err)
+		}
+		resp, err := c.awaitRegistry(ctx, op)
+		if err != nil {
+			if attempt < maxWriteAttempts && reissuable(ctx, err) {
+				tflog.Debug(ctx, "sending the update again with the same requestId", map[string]any{"service": svc.Name, "error": err.Error()})
+				continue
+			}
+			return nil, err
+		}
+		return c.serviceFromResponse(ctx, resp, svc.Name)
+	}
+}
+
+// DeleteService deletes a service and waits for the operation. A service that
+// does not exist is a NOT_FOUND error (test with IsNotFound), except when the
+// delete is being sent again after its first operation could not be polled:
+// then the service is gone, as asked, and the result is nil.
+func (c *Client) DeleteService(ctx context.Context, name string) error {
+	requestID := NewRequestID()
+	ctx = tflog.SetField(ctx, "request_id", requestID)
+	for attempt := 1; ; attempt++ {
+		op, err := c.registry.Projects.Locations.Services.Delete(name).RequestId(requestID).Context(ctx).Do()
+		if err != nil {
+			err = wrapError(apiRegistry, err)
+			if attempt > 1 && IsNotFound(err) {
+				return nil
+			}
+			return err
+		}
+		_, err = c.awaitRegistry(ctx, op)
+		if err != nil && attempt < maxWriteAttempts && reissuable(ctx, err) {
+			tflog.Debug(ctx, "sending the delete again with the same requestId", map[string]any{"service": name, "error": err.Error()})
+			continue
+		}
+		return err
+	}
+}
+
+// GetAgent reads a derived Agent record (projects/*/locations/*/agents/*).
+func (c *Client) GetAgent(ctx context.Context, name string) (*agentregistry.Agent, error) {
+	a, err := c.registry.Projects.Locations.Agents.Get(name).Context(ctx).Do()
+	return a, wrapError(apiRegistry, err)
+}
+
+// GetMcpServer reads a derived McpServer record (projects/*/locations/*/mcpServers/*).
+func (c *Client) GetMcpServer(ctx context.Context, name string) (*agentregistry.McpServer, error) {
+	m, err := c.registry.Projects.Locations.McpServers.Get(name).Context(ctx).Do()
+	return m, wrapError(apiRegistry, err)
+}
+
+// serviceFromResponse decodes a finished operation's response, or reads the
+// service when the response is empty.
+func (c *Client) serviceFromResponse(ctx context.Context, resp googleapi.RawMessage, name string) (*agentregistry.Service, error) {
+	if len(bytes.TrimSpace(resp)) > 0 {
+		var svc agentregistry.Service
+		if err := json.Unmarshal(resp, &svc); err != nil {
+			return nil, fmt.Errorf("decoding the service in the operation response: %w", err)
+		}
+		if svc.Name != "" {
+			return &svc, nil
+		}
+	}
+	return c.GetService(ctx, name)
+}
+
+// ConflictError is returned by CreateService when the service ID is taken by
+// a service that differs from the one asked for. It wraps the 409 *APIError.
+type ConflictError struct {
+	Name        string
+	Differences []string // e.g. "a different agent card"
+	Err         error
+}
+
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("service %s already exists with %s; import it or choose another service_id",
+		e.Name, joinAnd(e.Differences))
+}
+
+func (e *ConflictError) Unwrap() error { return e.Err }
+
+// adopt handles ALREADY_EXISTS: the existing service is ours when it carries
+// what we asked for (typically our own earlier attempt whose answer was lost).
+func (c *Client) adopt(ctx context.Context, name string, want *agentregistry.Service, conflict error) (*agentregistry.Service, error) {
+	got, err := c.GetService(ctx, name)
+	if err != nil {
+		return nil, fmt.Errorf("%w; reading the existing service failed: %w", conflict, err)
+	}
+	diffs := serviceDifferences(want, got)
+	if len(diffs) > 0 {
+		return nil, &ConflictError{Name: name, Differences: diffs, Err: conflict}
+	}
+	tflog.Debug(ctx, "service already exists with the same content; adopting it", map[string]any{"service": name})
+	return got, nil
+}
+
+// serviceDifferences lists what differs between the service we asked for and
+// an existing one: spec kind and type, semantic content, display name, description.
+func serviceDifferences(want, got *agentregistry.Service) []string {
+	wk, wt, wc, wdoc := specOf(want)
+	gk, gt, gc, _ := specOf(got)
+	var diffs []string
+	switch {
+	case wk != gk:
+		diffs = append(diffs, fmt.Sprintf("a different kind (%s, not %s)", orNone(gk), orNone(wk)))
+	case wt != gt:
+		diffs = append(diffs, fmt.Sprintf("a different spec type (%s, not %s)", orNone(gt), orNone(wt)))
+	case !jsonEqual(wc, gc):
+		diffs = append(diffs, "a different "+wdoc)
+	}
+	if want.DisplayName != got.DisplayName {
+		diffs = append(diffs, "a different display name")
+	}
+	if want.Description != got.Description {
+		diffs = append(diffs, "a different description")
+	}
+	return diffs
+}
+
+// specOf returns which spec a service carries, its type, content and the
+// name of its document in messages.
+func specOf(s *agentregistry.Service) (kind, typ string, content []byte, doc string) {
+	switch {
+	case s.AgentSpec != nil:
+		return "agent", s.AgentSpec.Type, s.AgentSpec.Content, "agent card"
+	case s.McpServerSpec != nil:
+		return "MCP server", s.McpServerSpec.Type, s.McpServerSpec.Content, "tool spec"
+	case s.EndpointSpec != nil:
+		return "endpoint", s.EndpointSpec.Type, s.EndpointSpec.Content, "endpoint spec"
+	}
+	return "", "", nil, "spec"
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func joinAnd(items []string) string {
+	switch len(items) {
+	case 0:
+		return "different content"
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+// jsonEqual compares two JSON documents semantically: key order, spacing and
+// number spelling (1, 1.0, 1e0) do not matter; absent, empty and null are equal.
+//
+// A local canonical form rather than spec.Normalize: spec keeps numbers as
+// written, while the registry stores content as a protobuf Struct (numbers
+// are doubles), so a document it echoes back may spell numbers differently.
+func jsonEqual(a, b []byte) bool {
+	ca, errA := canonicalJSON(a)
+	cb, errB := canonicalJSON(b)
+	if errA != nil || errB != nil {
+		return bytes.Equal(bytes.TrimSpace(a), bytes.TrimSpace(b))
+	}
+	return bytes.Equal(ca, cb)
+}
+
+// canonicalJSON returns a compact form with sorted keys and numbers written
+// in their shortest float64 form.
+func canonicalJSON(doc []byte) ([]byte, error) {
+	doc = bytes.TrimSpace(doc)
+	if len(doc) == 0 || bytes.Equal(doc, []byte("null")) {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errors.New("trailing data after the JSON value")
+	}
+	return json.Marshal(canonicalNumbers(v))
+}
+
+func canonicalNumbers(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			t[k] = canonicalNumbers(e)
+		}
+	case []any:
+		for i, e := range t {
+			t[i] = canonicalNumbers(e)
+		}
+	case json.Number:
+		if f, err := strconv.ParseFloat(string(t), 64); err == nil {
+			return json.Number(strconv.FormatFloat(f, 'g', -1, 64))
+		}
+	}
+	return v
+}

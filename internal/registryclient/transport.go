@@ -1,0 +1,245 @@
+package registryclient
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-cleanhttp"
+	"github.com/hashicorp/go-retryablehttp"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+	"golang.org/x/oauth2"
+	"golang.org/x/oauth2/google"
+)
+
+// maxRetryAfter caps a server's Retry-After; the caller's context deadline
+// (the resource timeout) bounds the total wait in any case.
+const maxRetryAfter = 5 * time.Minute
+
+// maxResponseBytes bounds how much of a response is buffered in memory.
+const maxResponseBytes = 32 << 20
+
+var errResponseTooLarge = fmt.Errorf("response body exceeds %d bytes", maxResponseBytes)
+
+// newHTTPClient builds the transport stack, outermost first:
+//
+//	retryablehttp (retries, backoff, logging)
+//	  -> User-Agent
+//	  -> oauth2 (bearer token; absent without credentials)
+//	  -> response buffering (a connection dropped mid-body becomes a retryable error)
+//	  -> pooled net/http transport
+func newHTTPClient(ctx context.Context, cfg Config) (*http.Client, error) {
+	var rt http.RoundTripper = &bufferingTransport{base: cleanhttp.DefaultPooledTransport()}
+
+	var secret string
+	switch {
+	case cfg.AccessToken != "":
+		secret = cfg.AccessToken
+		ts := oauth2.StaticTokenSource(&oauth2.Token{AccessToken: cfg.AccessToken, TokenType: "Bearer"})
+		rt = &oauth2.Transport{Source: ts, Base: rt}
+	case cfg.UseADC:
+		// The token source outlives the Configure call: keep ctx's values, drop its cancellation.
+		ts, err := google.DefaultTokenSource(context.WithoutCancel(ctx), CloudPlatformScope)
+		if err != nil {
+			return nil, fmt.Errorf("finding Google Application Default Credentials: %w; "+
+				"set access_token (or AGENTREGISTRY_ACCESS_TOKEN), or run `gcloud auth application-default login`", err)
+		}
+		rt = &oauth2.Transport{Source: ts, Base: rt}
+	}
+	rt = &userAgentTransport{userAgent: cfg.UserAgent, base: rt}
+
+	rc := retryablehttp.NewClient()
+	rc.HTTPClient = &http.Client{Transport: rt}
+	rc.RetryMax = cfg.RetryMax
+	rc.RetryWaitMin = cfg.RetryWaitMin
+	rc.RetryWaitMax = cfg.RetryWaitMax
+	rc.CheckRetry = checkRetry
+	rc.Backoff = backoff
+	rc.ErrorHandler = errorHandler
+	// retryablehttp's own logger has no context and would bypass tflog: log
+	// from the hooks, with the request's context, method and URL only.
+	rc.Logger = nil
+	l := &requestLogger{secret: secret}
+	rc.RequestLogHook = l.request
+	rc.ResponseLogHook = l.response
+	return rc.StandardClient(), nil
+}
+
+// checkRetry retries connection errors (including a connection closed before
+// or during the response, on any method: every write carries a requestId) and
+// 429, 500, 502, 503, 504. Other statuses, including every other 4xx, are final.
+func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	if err != nil {
+		if errors.Is(err, errResponseTooLarge) {
+			return false, nil
+		}
+		retry, _ := retryablehttp.ErrorPropagatedRetryPolicy(ctx, nil, err)
+		if retry {
+			tflog.Debug(ctx, "agent registry request failed, will retry", map[string]any{"error": err.Error()})
+		}
+		return retry, nil
+	}
+	return retryableStatus(resp.StatusCode), nil
+}
+
+func retryableStatus(code int) bool {
+	switch code {
+	case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
+		http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
+}
+
+// backoff honours Retry-After (delta-seconds or an HTTP date) when the response
+// carries one; otherwise it waits min*2^attempt, capped at max, with jitter
+// (uniformly between half and all of that).
+func backoff(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
+	if resp != nil {
+		if d, ok := retryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+			return d
+		}
+	}
+	d := max
+	if attempt < 32 {
+		if exp := min << uint(attempt); exp > 0 && exp < max {
+			d = exp
+		}
+	}
+	half := d / 2
+	return half + rand.N(d-half+1)
+}
+
+// retryAfter parses a Retry-After header value relative to now.
+func retryAfter(v string, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	var d time.Duration
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if secs < 0 {
+			return 0, false
+		}
+		if secs > int64(maxRetryAfter/time.Second) {
+			return maxRetryAfter, true
+		}
+		d = time.Duration(secs) * time.Second
+	} else if t, err := http.ParseTime(v); err == nil {
+		d = max(t.Sub(now), 0)
+	} else {
+		return 0, false
+	}
+	return min(d, maxRetryAfter), true
+}
+
+// errorHandler runs when retries are exhausted (or CheckRetry stopped on an
+// error): hand back the last response so the generated client turns its body
+// into a *googleapi.Error with the server's message.
+func errorHandler(resp *http.Response, err error, attempts int) (*http.Response, error) {
+	if resp != nil {
+		return resp, nil
+	}
+	if err == nil {
+		err = errors.New("no response")
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return nil, err
+	}
+	return nil, fmt.Errorf("giving up after %d attempt(s): %w", attempts, err)
+}
+
+// requestLogger logs each attempt through tflog at debug level: method and
+// URL, never headers or bodies.
+type requestLogger struct {
+	secret string // masked defensively, should it ever appear in a message
+}
+
+func (l *requestLogger) ctx(ctx context.Context) context.Context {
+	if l.secret != "" {
+		ctx = tflog.MaskAllFieldValuesStrings(ctx, l.secret)
+		ctx = tflog.MaskMessageStrings(ctx, l.secret)
+	}
+	return ctx
+}
+
+func (l *requestLogger) request(_ retryablehttp.Logger, req *http.Request, attempt int) {
+	fields := map[string]any{"http_method": req.Method, "http_url": redactURL(req.URL)}
+	msg := "agent registry request"
+	if attempt > 0 {
+		msg = "agent registry request (retry)"
+		fields["retry"] = attempt
+	}
+	tflog.Debug(l.ctx(req.Context()), msg, fields)
+}
+
+func (l *requestLogger) response(_ retryablehttp.Logger, resp *http.Response) {
+	if resp == nil || resp.Request == nil {
+		return
+	}
+	tflog.Debug(l.ctx(resp.Request.Context()), "agent registry response", map[string]any{
+		"http_method":      resp.Request.Method,
+		"http_url":         redactURL(resp.Request.URL),
+		"http_status_code": resp.StatusCode,
+	})
+}
+
+func redactURL(u *url.URL) string {
+	if u == nil {
+		return ""
+	}
+	return u.Redacted()
+}
+
+// userAgentTransport puts the provider's product token first in User-Agent,
+// keeping the generated client's own token after it.
+type userAgentTransport struct {
+	userAgent string
+	base      http.RoundTripper
+}
+
+func (t *userAgentTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	ua := t.userAgent
+	if prev := req.Header.Get("User-Agent"); prev != "" && !strings.HasPrefix(prev, ua) {
+		ua += " " + prev
+	}
+	r := req.Clone(req.Context())
+	r.Header.Set("User-Agent", ua)
+	return t.base.RoundTrip(r)
+}
+
+// bufferingTransport reads each response body completely before returning,
+// so that a connection reset or EOF in the middle of a body is a transport
+// error, which retryablehttp retries, rather than a JSON decoding failure.
+type bufferingTransport struct {
+	base http.RoundTripper
+}
+
+func (t *bufferingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(req)
+	if err != nil || resp.Body == nil || resp.Body == http.NoBody {
+		return resp, err
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
+	resp.Body.Close()
+	if err != nil {
+		return nil, fmt.Errorf("reading response to %s %s: %w", req.Method, redactURL(req.URL), err)
+	}
+	if len(body) > maxResponseBytes {
+		return nil, fmt.Errorf("response to %s %s: %w", req.Method, redactURL(req.URL), errResponseTooLarge)
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	resp.ContentLength = int64(len(body))
+	return resp, nil
+}
