@@ -7,5 +7,9 @@ import (
 )
 
 func (p *agentRegistryProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{}
+	return []func() resource.Resource{
+		NewAgentResource,
+		NewMcpServerResource,
+		NewAgentPropertiesResource,
+	}
 }

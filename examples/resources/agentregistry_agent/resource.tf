@@ -1,0 +1,40 @@
+# An A2A 0.3 agent card, validated at plan time. Its skills and A2A version
+# are known at plan, so other resources can use them in the same run.
+resource "agentregistry_agent" "currency" {
+  service_id   = "currency-agent"
+  display_name = "Currency Agent"
+  description  = "Converts amounts between currencies."
+
+  agent_card = jsonencode({
+    protocolVersion    = "0.3.0"
+    name               = "Currency Agent"
+    description        = "Converts amounts between currencies."
+    version            = "1.0.0"
+    url                = "https://agents.example.com/currency"
+    capabilities       = { streaming = false }
+    defaultInputModes  = ["text/plain"]
+    defaultOutputModes = ["text/plain"]
+    skills = [{
+      id          = "convert"
+      name        = "Convert currency"
+      description = "Converts an amount from one currency to another."
+      tags        = ["currency", "fx"]
+      examples    = ["How much is 100 USD in EUR?"]
+    }]
+  })
+}
+
+# A card kept in a file. jsonencode(jsondecode(...)) gives a canonical form,
+# so reformatting the file never plans an update.
+resource "agentregistry_agent" "travel" {
+  service_id = "travel-planner"
+  agent_card = jsonencode(jsondecode(file("${path.module}/cards/travel-planner.json")))
+
+  timeouts {
+    create = "5m"
+  }
+}
+
+output "currency_skills" {
+  value = [for s in agentregistry_agent.currency.skills : s.id]
+}

@@ -1,0 +1,274 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"google.golang.org/api/apphub/v1"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsondoc"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/validators"
+)
+
+var (
+	_ resource.Resource                = (*agentPropertiesResource)(nil)
+	_ resource.ResourceWithConfigure   = (*agentPropertiesResource)(nil)
+	_ resource.ResourceWithImportState = (*agentPropertiesResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*agentPropertiesResource)(nil)
+)
+
+// workloadNamePattern matches an App Hub workload name.
+var workloadNamePattern = regexp.MustCompile(`^projects/[^/]+/locations/[^/]+/applications/[^/]+/workloads/[^/]+$`)
+
+// NewAgentPropertiesResource returns the agentregistry_agent_properties resource.
+func NewAgentPropertiesResource() resource.Resource { return &agentPropertiesResource{} }
+
+type agentPropertiesResource struct {
+	data *providerData
+}
+
+type agentPropertiesModel struct {
+	ID         types.String   `tfsdk:"id"`
+	Workload   types.String   `tfsdk:"workload"`
+	Properties jsondoc.Value  `tfsdk:"properties"`
+	Timeouts   timeouts.Value `tfsdk:"timeouts"`
+}
+
+func (r *agentPropertiesResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_agent_properties"
+}
+
+func (r *agentPropertiesResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Manages the `apphub.googleapis.com/AgentProperties` entry of an App Hub workload's " +
+			"`workloadProperties.extendedMetadata`: the agent's display name, description, version, framework, card " +
+			"URI and skills. Only that entry is managed; the workload's other metadata is left as it is, and destroying " +
+			"the resource removes only that entry.\n\n" +
+			"**Google's App Hub fills this entry itself and serves it read-only**: it cannot be written there, so this " +
+			"resource needs a registry that accepts the write, such as the bundled server (`agentregistry-server`), " +
+			"which creates the workload when it does not exist (`allowMissing`). Against Google, read the entry with " +
+			"the App Hub API instead.\n\n" +
+			"The document is validated at plan time against the AgentProperties schema (misspelt keys are errors). " +
+			"Use the `agent_properties_from_card` function to derive it from an agent card. A reformatted document " +
+			"(other key order or spacing) plans an update that makes no API call.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "The workload's name, the same as `workload`.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"workload": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "The full name of the App Hub workload: " +
+					"`projects/{project}/locations/{location}/applications/{application}/workloads/{workload}`. " +
+					"Changing it forces a new resource.",
+				Validators: []validator.String{stringvalidator.RegexMatches(workloadNamePattern,
+					"must be a full App Hub workload name: projects/{project}/locations/{location}/applications/{application}/workloads/{workload}")},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"properties": schema.StringAttribute{
+				CustomType: jsondoc.Type{},
+				Required:   true,
+				MarkdownDescription: "The AgentProperties document, as a JSON string, at most 10,240 bytes as compact " +
+					"JSON. Validated at plan time; compared by value, so key order, spacing and the spelling of numbers " +
+					"never cause drift.",
+				Validators: []validator.String{validators.AgentProperties()},
+			},
+		},
+		Blocks: map[string]schema.Block{
+			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
+		},
+	}
+}
+
+func (r *agentPropertiesResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	if d := configureResource(req, resp); d != nil {
+		r.data = d
+	}
+}
+
+func (r *agentPropertiesResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var plan agentPropertiesModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !plan.Workload.IsUnknown() {
+		plan.ID = plan.Workload
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// write sets the AgentProperties entry to the planned document.
+func (r *agentPropertiesResource) write(ctx context.Context, plan *agentPropertiesModel) error {
+	content, err := compactDocument(plan.Properties)
+	if err != nil {
+		return err
+	}
+	_, err = r.data.Client.SetWorkloadMetadata(ctx, plan.Workload.ValueString(), registryclient.AgentPropertiesKey,
+		json.RawMessage(content), true)
+	return err
+}
+
+func (r *agentPropertiesResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	if r.data == nil {
+		missingProviderData(&resp.Diagnostics)
+		return
+	}
+	var plan agentPropertiesModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Create(ctx, defaultResourceTimeoutMinutes*time.Minute)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := r.write(ctx, &plan); err != nil {
+		resp.Diagnostics.AddError("Cannot Set Agent Properties", apiErrorDetail("set the AgentProperties of", plan.Workload.ValueString(), err)+
+			readOnlyHint(err))
+		return
+	}
+	plan.ID = plan.Workload
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// readOnlyHint explains a refused write: Google's App Hub serves AgentProperties read-only.
+func readOnlyHint(err error) string {
+	if registryclient.IsNotFound(err) || strings.Contains(err.Error(), "PERMISSION_DENIED") ||
+		strings.Contains(err.Error(), "INVALID_ARGUMENT") || strings.Contains(err.Error(), "FAILED_PRECONDITION") {
+		return "\n\nGoogle's App Hub fills the AgentProperties entry itself and serves it read-only; this resource " +
+			"needs a registry that accepts the write, such as the bundled agentregistry-server."
+	}
+	return ""
+}
+
+// agentPropertiesEntry returns the entry's document, or nil when the workload has none.
+func agentPropertiesEntry(w *apphub.Workload) []byte {
+	if w == nil || w.WorkloadProperties == nil {
+		return nil
+	}
+	e, ok := w.WorkloadProperties.ExtendedMetadata[registryclient.AgentPropertiesKey]
+	if !ok || len(e.MetadataStruct) == 0 || string(e.MetadataStruct) == "null" {
+		return nil
+	}
+	return e.MetadataStruct
+}
+
+func (r *agentPropertiesResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	if r.data == nil {
+		missingProviderData(&resp.Diagnostics)
+		return
+	}
+	var state agentPropertiesModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	w, err := r.data.Client.GetWorkload(ctx, state.Workload.ValueString())
+	if registryclient.IsNotFound(err) {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot Read Agent Properties", apiErrorDetail("read", state.Workload.ValueString(), err))
+		return
+	}
+	entry := agentPropertiesEntry(w)
+	if entry == nil {
+		// The entry was removed outside Terraform: plan to set it again.
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	state.ID = state.Workload
+	state.Properties = refreshDocument(state.Properties, entry)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *agentPropertiesResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	if r.data == nil {
+		missingProviderData(&resp.Diagnostics)
+		return
+	}
+	var plan, state agentPropertiesModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	plan.ID = plan.Workload
+	if sameDocument(plan.Properties, state.Properties) {
+		// Only reformatted: nothing to send.
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		return
+	}
+	timeout, diags := plan.Timeouts.Update(ctx, defaultResourceTimeoutMinutes*time.Minute)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := r.write(ctx, &plan); err != nil {
+		resp.Diagnostics.AddError("Cannot Update Agent Properties", apiErrorDetail("update the AgentProperties of", plan.Workload.ValueString(), err)+
+			readOnlyHint(err))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *agentPropertiesResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	if r.data == nil {
+		missingProviderData(&resp.Diagnostics)
+		return
+	}
+	var state agentPropertiesModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := state.Timeouts.Delete(ctx, defaultResourceTimeoutMinutes*time.Minute)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	_, err := r.data.Client.SetWorkloadMetadata(ctx, state.Workload.ValueString(), registryclient.AgentPropertiesKey, nil, false)
+	if err != nil && !registryclient.IsNotFound(err) {
+		resp.Diagnostics.AddError("Cannot Delete Agent Properties",
+			apiErrorDetail("remove the AgentProperties entry of", state.Workload.ValueString(), err))
+	}
+}
+
+func (r *agentPropertiesResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	id := strings.TrimSpace(req.ID)
+	if !workloadNamePattern.MatchString(id) {
+		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf(
+			"Cannot import agentregistry_agent_properties %q: expected the workload's full name, "+
+				"projects/{project}/locations/{location}/applications/{application}/workloads/{workload}.", id))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("workload"), id)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+}

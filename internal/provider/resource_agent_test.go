@@ -1,0 +1,391 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"google.golang.org/api/agentregistry/v1"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
+)
+
+// resCardSkill is one skill of a test card.
+func resCardSkill(id, description string, tags ...string) map[string]any {
+	return map[string]any{"id": id, "name": strings.ToUpper(id[:1]) + id[1:], "description": description, "tags": tags}
+}
+
+// resCard is an A2A 0.3 card with a number field, so that re-encoded numbers are tested.
+func resCard(description string, skills ...map[string]any) map[string]any {
+	return map[string]any{
+		"protocolVersion":    "0.3.0",
+		"name":               "Currency Agent",
+		"description":        description,
+		"version":            "1.0.0",
+		"url":                "https://agents.example.com/currency",
+		"capabilities":       map[string]any{"streaming": false},
+		"defaultInputModes":  []string{"text/plain"},
+		"defaultOutputModes": []string{"text/plain"},
+		"x-weight":           10,
+		"skills":             skills,
+	}
+}
+
+// resJSON is the compact JSON of v (keys sorted), which is also a valid HCL expression.
+func resJSON(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(err)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// resReformatted writes v as indented JSON with object keys in reverse order:
+// the same JSON value as resJSON(v), spelled differently.
+func resReformatted(v any) string {
+	var decoded any
+	if err := json.Unmarshal([]byte(resJSON(v)), &decoded); err != nil {
+		panic(err)
+	}
+	var b strings.Builder
+	var write func(v any, indent string)
+	write = func(v any, indent string) {
+		switch t := v.(type) {
+		case map[string]any:
+			keys := make([]string, 0, len(t))
+			for k := range t {
+				keys = append(keys, k)
+			}
+			sort.Sort(sort.Reverse(sort.StringSlice(keys)))
+			b.WriteString("{\n")
+			for i, k := range keys {
+				fmt.Fprintf(&b, "%s    %q : ", indent, k)
+				write(t[k], indent+"    ")
+				if i < len(keys)-1 {
+					b.WriteString(",")
+				}
+				b.WriteString("\n")
+			}
+			b.WriteString(indent + "}")
+		case []any:
+			b.WriteString("[ ")
+			for i, e := range t {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				write(e, indent)
+			}
+			b.WriteString(" ]")
+		default:
+			b.WriteString(resJSON(t))
+		}
+	}
+	write(decoded, "")
+	return b.String()
+}
+
+func resAgentConfig(r *resRegistry, serviceID, displayName, cardExpr string) string {
+	return r.config(fmt.Sprintf(`
+resource "agentregistry_agent" "test" {
+  service_id   = %q
+  display_name = %q
+  agent_card   = %s
+}
+`, serviceID, displayName, cardExpr))
+}
+
+// resHeredoc embeds a document as a heredoc.
+func resHeredoc(doc string) string { return "<<-EOT\n" + doc + "\nEOT" }
+
+func resSkillChecks(ids ...string) knownvalue.Check {
+	checks := make([]knownvalue.Check, 0, len(ids))
+	for _, id := range ids {
+		checks = append(checks, knownvalue.ObjectPartial(map[string]knownvalue.Check{"id": knownvalue.StringExact(id)}))
+	}
+	return knownvalue.ListExact(checks)
+}
+
+// resSetServiceContent changes a service's document behind Terraform's back,
+// through the official client.
+func resSetServiceContent(t *testing.T, r *resRegistry, name string, mutate func(*agentregistry.Service) []string) {
+	t.Helper()
+	ctx := context.Background()
+	svc, err := r.client.GetService(ctx, name)
+	if err != nil {
+		t.Fatalf("get %s: %v", name, err)
+	}
+	mask := mutate(svc)
+	if _, err := r.client.UpdateService(ctx, svc, mask); err != nil {
+		t.Fatalf("update %s behind Terraform's back: %v", name, err)
+	}
+}
+
+func resCheckServicesGone(r *resRegistry, names ...string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		for _, n := range names {
+			_, err := r.client.GetService(context.Background(), n)
+			if !registryclient.IsNotFound(err) {
+				return fmt.Errorf("service %s should be gone after destroy, got err=%v", n, err)
+			}
+		}
+		return nil
+	}
+}
+
+func TestAccAgentResource_lifecycle(t *testing.T) {
+	r := startResRegistry(t)
+	const addr = "agentregistry_agent.test"
+	name := resTestParent + "/services/currency-agent"
+	cardA := resCard("Converts currencies",
+		resCardSkill("convert", "Converts an amount between currencies", "currency", "fx"),
+		resCardSkill("rates", "Lists exchange rates", "fx"))
+	cardB := resCard("Converts currencies and lists rates",
+		resCardSkill("convert", "Converts an amount between currencies", "currency", "fx"),
+		resCardSkill("rates", "Lists exchange rates", "fx"),
+		resCardSkill("history", "Shows historical rates", "fx", "history"))
+	cfgA := resAgentConfig(r, "currency-agent", "Currency Agent", "jsonencode("+resJSON(cardA)+")")
+	cfgB := resAgentConfig(r, "currency-agent", "Currency Converter", "jsonencode("+resJSON(cardB)+")")
+	cfgBReformatted := resAgentConfig(r, "currency-agent", "Currency Converter", resHeredoc(resReformatted(cardB)))
+
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		CheckDestroy:             resCheckServicesGone(r, name, resTestParent+"/services/currency-agent-v2"),
+		Steps: []resource.TestStep{
+			{ // create; computed values known at plan
+				Config: cfgA,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("a2a_version"), knownvalue.StringExact("0.3")),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("skills"), resSkillChecks("convert", "rates")),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(name)),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("project"), knownvalue.StringExact("test-project")),
+					plancheck.ExpectUnknownValue(addr, tfjsonpath.New("create_time")),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(name)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(name)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("location"), knownvalue.StringExact("global")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("registry_resource"), knownvalue.StringExact(resTestParent+"/agents/currency-agent")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("agent_id"), knownvalue.StringExact("currency-agent")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("a2a_version"), knownvalue.StringExact("0.3")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("display_name"), knownvalue.StringExact("Currency Agent")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("skills"), knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.ObjectExact(map[string]knownvalue.Check{
+							"id":          knownvalue.StringExact("convert"),
+							"name":        knownvalue.StringExact("Convert"),
+							"description": knownvalue.StringExact("Converts an amount between currencies"),
+							"tags":        knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("currency"), knownvalue.StringExact("fx")}),
+							"examples":    knownvalue.ListExact([]knownvalue.Check{}),
+						}),
+						knownvalue.ObjectPartial(map[string]knownvalue.Check{"id": knownvalue.StringExact("rates")}),
+					})),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("create_time"), knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-`))),
+				},
+			},
+			{ // update in place: one PATCH, skills known at plan, update_time unknown
+				PreConfig: r.srv.ResetRequests,
+				Config:    cfgB,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("skills"), resSkillChecks("convert", "rates", "history")),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("create_time"), knownvalue.NotNull()),
+					plancheck.ExpectUnknownValue(addr, tfjsonpath.New("update_time")),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sawPatchCheck{r},
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("display_name"), knownvalue.StringExact("Currency Converter")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("skills"), resSkillChecks("convert", "rates", "history")),
+				},
+			},
+			{ // import by full name
+				ResourceName:      addr,
+				ImportState:       true,
+				ImportStateId:     name,
+				ImportStateVerify: true,
+			},
+			{ // import by bare service_id (provider project and location)
+				ResourceName:      addr,
+				ImportState:       true,
+				ImportStateId:     "currency-agent",
+				ImportStateVerify: true,
+			},
+			{ // nothing to do
+				Config:   cfgB,
+				PlanOnly: true,
+			},
+			{ // the same card reformatted: an update that sends nothing and keeps update_time
+				PreConfig: r.srv.ResetRequests,
+				Config:    cfgBReformatted,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("update_time"), knownvalue.NotNull()),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("skills"), resSkillChecks("convert", "rates", "history")),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					noPatchCheck{r},
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("agent_card"), knownvalue.StringExact(resReformatted(cardB)+"\n")),
+				},
+			},
+			{ // the registry re-encodes numbers: no drift
+				PreConfig: func() {
+					resSetServiceContent(t, r, name, func(svc *agentregistry.Service) []string {
+						c := strings.Replace(string(svc.AgentSpec.Content), `"x-weight":10`, `"x-weight":1.0e1`, 1)
+						if c == string(svc.AgentSpec.Content) {
+							t.Fatalf("fixture: no x-weight in %s", c)
+						}
+						svc.AgentSpec.Content = []byte(c)
+						return []string{"agentSpec.content"}
+					})
+				},
+				Config:   cfgBReformatted,
+				PlanOnly: true,
+			},
+			{ // drift: a skill changed behind Terraform's back
+				PreConfig: func() {
+					resSetServiceContent(t, r, name, func(svc *agentregistry.Service) []string {
+						svc.AgentSpec.Content = []byte(resJSON(cardA))
+						return []string{"agentSpec.content"}
+					})
+				},
+				Config:             cfgBReformatted,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+			{ // apply puts the configured card back
+				Config: cfgBReformatted,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("skills"), resSkillChecks("convert", "rates", "history")),
+				},
+			},
+			{ // removed outside Terraform
+				PreConfig: func() {
+					if err := r.client.DeleteService(context.Background(), name); err != nil {
+						t.Fatalf("delete behind Terraform's back: %v", err)
+					}
+				},
+				Config:             cfgBReformatted,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+			{ // ... and re-created
+				Config: cfgBReformatted,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(name)),
+				},
+			},
+			{ // a new service_id replaces the agent
+				Config: resAgentConfig(r, "currency-agent-v2", "Currency Converter", resHeredoc(resReformatted(cardB))),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionReplace),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(resTestParent+"/services/currency-agent-v2")),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("registry_resource"), knownvalue.StringExact(resTestParent+"/agents/currency-agent-v2")),
+				},
+				Check: resCheckServicesGone(r, name),
+			},
+		},
+	})
+}
+
+func TestAccAgentResource_projectOverrideAndDescription(t *testing.T) {
+	r := startResRegistry(t)
+	const addr = "agentregistry_agent.test"
+	card := resJSON(resCard("Converts currencies", resCardSkill("convert", "Converts", "fx")))
+	name := "projects/other-project/locations/europe-west1/services/fx-agent"
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		CheckDestroy:             resCheckServicesGone(r, name),
+		Steps: []resource.TestStep{
+			{
+				Config: r.config(fmt.Sprintf(`
+resource "agentregistry_agent" "test" {
+  service_id  = "fx-agent"
+  project     = "other-project"
+  location    = "europe-west1"
+  description = "Foreign exchange"
+  agent_card  = jsonencode(%s)
+  timeouts {
+    create = "2m"
+  }
+}
+`, card)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(name)),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(name)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact("Foreign exchange")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("display_name"), knownvalue.Null()),
+				},
+			},
+			{
+				ResourceName:            addr,
+				ImportState:             true,
+				ImportStateId:           name,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"timeouts"},
+			},
+		},
+	})
+}
+
+func TestAccAgentResource_invalidCardRejectedAtPlan(t *testing.T) {
+	r := startResRegistry(t)
+	// 1.0-shaped card with a skill missing its tags and a wrong type, on several lines.
+	card := `{
+  "name": "Broken Agent",
+  "description": "Has problems",
+  "version": "1.0.0",
+  "supportedInterfaces": [{"url": "https://agents.example.com/broken", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+  "skills": [
+    {"id": "a", "name": "A", "description": 42}
+  ]
+}`
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      resAgentConfig(r, "broken-agent", "Broken", resHeredoc(card)),
+			ExpectError: regexp.MustCompile(`(?s)Invalid A2A Agent Card.*line\s+7,\s+column\s+\d+:\s+/skills/0`),
+		}},
+	})
+	r.expectNoWrites(t)
+}
+
+func TestAccAgentResource_existingServiceIsAConflict(t *testing.T) {
+	r := startResRegistry(t)
+	other := resJSON(resCard("Someone else's agent", resCardSkill("other", "Does other things", "misc")))
+	if _, err := r.client.CreateService(context.Background(), resTestParent, "taken-agent", &agentregistry.Service{
+		AgentSpec: &agentregistry.AgentSpec{Type: agentSpecTypeCard, Content: []byte(other)},
+	}); err != nil {
+		t.Fatalf("seed: %v", err)
+	}
+	card := resJSON(resCard("Converts currencies", resCardSkill("convert", "Converts", "fx")))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      resAgentConfig(r, "taken-agent", "Mine", "jsonencode("+card+")"),
+			ExpectError: regexp.MustCompile(`(?s)Cannot Create Agent.*already\s+exists.*import\s+it`),
+		}},
+	})
+}

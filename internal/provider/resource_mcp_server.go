@@ -1,0 +1,492 @@
+package provider
+
+import (
+	"context"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"google.golang.org/api/agentregistry/v1"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsondoc"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/planmodifiers"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/validators"
+)
+
+const (
+	mcpSpecTypeToolSpec = "TOOL_SPEC"
+	mcpSpecTypeNoSpec   = "NO_SPEC"
+)
+
+var (
+	_ resource.Resource                = (*mcpServerResource)(nil)
+	_ resource.ResourceWithConfigure   = (*mcpServerResource)(nil)
+	_ resource.ResourceWithImportState = (*mcpServerResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*mcpServerResource)(nil)
+)
+
+// NewMcpServerResource returns the agentregistry_mcp_server resource.
+func NewMcpServerResource() resource.Resource { return &mcpServerResource{} }
+
+type mcpServerResource struct {
+	data *providerData
+}
+
+type mcpServerModel struct {
+	ID               types.String   `tfsdk:"id"`
+	Name             types.String   `tfsdk:"name"`
+	ServiceID        types.String   `tfsdk:"service_id"`
+	Project          types.String   `tfsdk:"project"`
+	Location         types.String   `tfsdk:"location"`
+	DisplayName      types.String   `tfsdk:"display_name"`
+	Description      types.String   `tfsdk:"description"`
+	Interfaces       types.List     `tfsdk:"interfaces"`
+	ToolSpec         jsondoc.Value  `tfsdk:"tool_spec"`
+	RegistryResource types.String   `tfsdk:"registry_resource"`
+	McpServerID      types.String   `tfsdk:"mcp_server_id"`
+	Tools            types.List     `tfsdk:"tools"`
+	CreateTime       types.String   `tfsdk:"create_time"`
+	UpdateTime       types.String   `tfsdk:"update_time"`
+	Timeouts         timeouts.Value `tfsdk:"timeouts"`
+}
+
+type interfaceModel struct {
+	URL             types.String `tfsdk:"url"`
+	ProtocolBinding types.String `tfsdk:"protocol_binding"`
+}
+
+var interfaceAttrTypes = map[string]attr.Type{
+	"url":              types.StringType,
+	"protocol_binding": types.StringType,
+}
+
+var interfaceObjectType = types.ObjectType{AttrTypes: interfaceAttrTypes}
+
+func (r *mcpServerResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_mcp_server"
+}
+
+func (r *mcpServerResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Registers an MCP server in the Agent Registry: a `Service` whose `mcpServerSpec` is " +
+			"the server's MCP tool spec (a `tools/list` result, type `TOOL_SPEC`), or carries no spec (`NO_SPEC`) " +
+			"when `tool_spec` is not set. The registry derives a read-only `McpServer` record from it, named by " +
+			"`registry_resource`.\n\n" +
+			"The tool spec is validated at plan time against the newest MCP `Tool` definition; every problem is " +
+			"reported in one diagnostic with its JSON pointer and line. The tools, with the MCP defaults for missing " +
+			"annotation hints applied, are known at plan time.\n\n" +
+			"The registry fixes the spec type at creation, so adding or removing `tool_spec` replaces the service. " +
+			"A reformatted `tool_spec` (other key order or spacing) plans an update that makes no API call; use " +
+			"`jsonencode(jsondecode(file(\"tools.json\")))` to keep a canonical form.",
+		Attributes: serviceCommonAttributes("MCP server", map[string]schema.Attribute{
+			"interfaces": schema.ListNestedAttribute{
+				Optional:            true,
+				MarkdownDescription: "How to reach the MCP server.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"url": schema.StringAttribute{
+						Required:            true,
+						MarkdownDescription: "The absolute URL of the endpoint, such as `https://mcp.example.com/mcp`.",
+					},
+					"protocol_binding": schema.StringAttribute{
+						Required:            true,
+						MarkdownDescription: "The protocol binding: `JSONRPC`, `GRPC` or `HTTP_JSON`.",
+						Validators:          []validator.String{stringvalidator.OneOf("JSONRPC", "GRPC", "HTTP_JSON")},
+					},
+				}},
+			},
+			"tool_spec": schema.StringAttribute{
+				CustomType: jsondoc.Type{},
+				Optional:   true,
+				MarkdownDescription: "The MCP tool spec, as a JSON string: a `tools/list` result such as " +
+					"`{\"tools\": [...]}`, at most 10,240 bytes as compact JSON. Validated at plan time; compared by " +
+					"value, so key order, spacing and the spelling of numbers never cause drift. Adding or removing " +
+					"it forces a new MCP server (the spec type changes between `TOOL_SPEC` and `NO_SPEC`).",
+				Validators:    []validator.String{validators.ToolSpec()},
+				PlanModifiers: []planmodifier.String{planmodifiers.RequiresReplaceIfPresenceChanges()},
+			},
+			"mcp_server_id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "The `mcpServerId` of the derived `McpServer` record: a stable identifier assigned by the registry.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"tools": schema.ListNestedAttribute{
+				Computed: true,
+				MarkdownDescription: "The tools of `tool_spec`, in document order, with the MCP defaults applied to " +
+					"missing annotation hints (`read_only_hint` false, `destructive_hint` true, `idempotent_hint` false, " +
+					"`open_world_hint` true). Empty when `tool_spec` is not set. Known at plan time.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"name":             schema.StringAttribute{Computed: true, MarkdownDescription: "The tool's `name`."},
+					"title":            schema.StringAttribute{Computed: true, MarkdownDescription: "The tool's `title`, else `annotations.title`."},
+					"description":      schema.StringAttribute{Computed: true, MarkdownDescription: "The tool's `description`."},
+					"read_only_hint":   schema.BoolAttribute{Computed: true, MarkdownDescription: "`annotations.readOnlyHint` (default false)."},
+					"destructive_hint": schema.BoolAttribute{Computed: true, MarkdownDescription: "`annotations.destructiveHint` (default true)."},
+					"idempotent_hint":  schema.BoolAttribute{Computed: true, MarkdownDescription: "`annotations.idempotentHint` (default false)."},
+					"open_world_hint":  schema.BoolAttribute{Computed: true, MarkdownDescription: "`annotations.openWorldHint` (default true)."},
+				}},
+			},
+		}),
+		Blocks: map[string]schema.Block{
+			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
+		},
+	}
+}
+
+func (r *mcpServerResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	if d := configureResource(req, resp); d != nil {
+		r.data = d
+	}
+}
+
+// toolsComputed returns the tools of a planned tool spec: empty for no spec,
+// unknown when the spec is unknown or cannot be parsed.
+func toolsComputed(doc jsondoc.Value) (types.List, diag.Diagnostics) {
+	if doc.IsUnknown() {
+		return types.ListUnknown(toolObjectType), nil
+	}
+	if doc.IsNull() {
+		return toolsValue(nil)
+	}
+	tools, err := spec.ParseToolSpec([]byte(doc.ValueString()))
+	if err != nil {
+		return types.ListUnknown(toolObjectType), nil
+	}
+	return toolsValue(tools)
+}
+
+// setToolsComputed sets tools after a write or a read; a spec that cannot be
+// parsed gives null.
+func setToolsComputed(m *mcpServerModel) diag.Diagnostics {
+	tools, diags := toolsComputed(m.ToolSpec)
+	if tools.IsUnknown() {
+		tools = types.ListNull(toolObjectType)
+	}
+	m.Tools = tools
+	return diags
+}
+
+func (r *mcpServerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var plan mcpServerModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if req.State.Raw.IsNull() {
+		planServiceIdentity(r.data, &plan.Project, &plan.Location, plan.ServiceID, &plan.Name, &plan.ID)
+	}
+	tools, diags := toolsComputed(plan.ToolSpec)
+	resp.Diagnostics.Append(diags...)
+	plan.Tools = tools
+
+	if !req.State.Raw.IsNull() {
+		var state mcpServerModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		if len(mcpUpdateMask(ctx, &plan, &state)) == 0 {
+			plan.UpdateTime = state.UpdateTime
+			plan.Tools = state.Tools
+		} else {
+			plan.UpdateTime = types.StringUnknown()
+		}
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// mcpUpdateMask lists the fields that differ semantically between plan and state.
+func mcpUpdateMask(ctx context.Context, plan, state *mcpServerModel) []string {
+	var mask []string
+	if !sameString(plan.DisplayName, state.DisplayName) {
+		mask = append(mask, "displayName")
+	}
+	if !sameString(plan.Description, state.Description) {
+		mask = append(mask, "description")
+	}
+	if !sameInterfaces(ctx, plan.Interfaces, state.Interfaces) {
+		mask = append(mask, "interfaces")
+	}
+	if !sameDocument(plan.ToolSpec, state.ToolSpec) {
+		mask = append(mask, "mcpServerSpec")
+	}
+	return mask
+}
+
+// sameInterfaces compares interface lists; null and empty are the same to the API.
+func sameInterfaces(ctx context.Context, a, b types.List) bool {
+	if a.IsUnknown() || b.IsUnknown() {
+		return false
+	}
+	ia, da := interfacesFromList(ctx, a)
+	ib, db := interfacesFromList(ctx, b)
+	if da.HasError() || db.HasError() || len(ia) != len(ib) {
+		return false
+	}
+	for i := range ia {
+		if ia[i].Url != ib[i].Url || ia[i].ProtocolBinding != ib[i].ProtocolBinding {
+			return false
+		}
+	}
+	return true
+}
+
+func interfacesFromList(ctx context.Context, l types.List) ([]*agentregistry.Interface, diag.Diagnostics) {
+	if l.IsNull() || l.IsUnknown() {
+		return nil, nil
+	}
+	var models []interfaceModel
+	diags := l.ElementsAs(ctx, &models, false)
+	out := make([]*agentregistry.Interface, 0, len(models))
+	for _, m := range models {
+		out = append(out, &agentregistry.Interface{Url: m.URL.ValueString(), ProtocolBinding: m.ProtocolBinding.ValueString()})
+	}
+	return out, diags
+}
+
+// refreshInterfaces keeps the prior list when the registry's is the same, and
+// a null prior list when the registry has none.
+func refreshInterfaces(ctx context.Context, prior types.List, api []*agentregistry.Interface) (types.List, diag.Diagnostics) {
+	if len(api) == 0 && (prior.IsNull() || len(prior.Elements()) == 0) {
+		return prior, nil
+	}
+	models := make([]interfaceModel, 0, len(api))
+	for _, in := range api {
+		if in == nil {
+			continue
+		}
+		models = append(models, interfaceModel{URL: types.StringValue(in.Url), ProtocolBinding: types.StringValue(in.ProtocolBinding)})
+	}
+	l, diags := types.ListValueFrom(ctx, interfaceObjectType, models)
+	if !diags.HasError() && sameInterfaces(ctx, prior, l) {
+		return prior, nil
+	}
+	return l, diags
+}
+
+func (r *mcpServerResource) mcpServerSpec(m *mcpServerModel) (*agentregistry.McpServerSpec, error) {
+	if m.ToolSpec.IsNull() {
+		return &agentregistry.McpServerSpec{Type: mcpSpecTypeNoSpec}, nil
+	}
+	content, err := compactDocument(m.ToolSpec)
+	if err != nil {
+		return nil, err
+	}
+	return &agentregistry.McpServerSpec{Type: mcpSpecTypeToolSpec, Content: content}, nil
+}
+
+func (r *mcpServerResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	if r.data == nil {
+		missingProviderData(&resp.Diagnostics)
+		return
+	}
+	var plan mcpServerModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Create(ctx, defaultResourceTimeoutMinutes*time.Minute)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	mcpSpec, err := r.mcpServerSpec(&plan)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("tool_spec"), "Invalid MCP Tool Spec", err.Error())
+		return
+	}
+	interfaces, diags := interfacesFromList(ctx, plan.Interfaces)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	parent := r.data.parent(plan.Project, plan.Location)
+	svc, err := r.data.Client.CreateService(ctx, parent, plan.ServiceID.ValueString(), &agentregistry.Service{
+		DisplayName:   plan.DisplayName.ValueString(),
+		Description:   plan.Description.ValueString(),
+		Interfaces:    interfaces,
+		McpServerSpec: mcpSpec,
+	})
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot Create MCP Server", apiErrorDetail("create", parent+"/services/"+plan.ServiceID.ValueString(), err))
+		return
+	}
+	plan.ID = types.StringValue(svc.Name)
+	plan.Name = types.StringValue(svc.Name)
+	if n, ok := parseServiceName(svc.Name); ok {
+		plan.Project = types.StringValue(n.Project)
+		plan.Location = types.StringValue(n.Location)
+	}
+	plan.RegistryResource = types.StringValue(svc.RegistryResource)
+	plan.McpServerID = types.StringValue(r.mcpServerID(ctx, svc.RegistryResource))
+	plan.CreateTime = types.StringValue(svc.CreateTime)
+	plan.UpdateTime = types.StringValue(svc.UpdateTime)
+	resp.Diagnostics.Append(setToolsComputed(&plan)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// mcpServerID reads the derived McpServer's mcpServerId, falling back to the
+// last segment of its name when the record cannot be read.
+func (r *mcpServerResource) mcpServerID(ctx context.Context, registryResource string) string {
+	if registryResource == "" {
+		return ""
+	}
+	if m, err := r.data.Client.GetMcpServer(ctx, registryResource); err == nil && m.McpServerId != "" {
+		return m.McpServerId
+	}
+	return lastSegment(registryResource)
+}
+
+func (r *mcpServerResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	if r.data == nil {
+		missingProviderData(&resp.Diagnostics)
+		return
+	}
+	var state mcpServerModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	svc, err := r.data.Client.GetService(ctx, state.Name.ValueString())
+	if registryclient.IsNotFound(err) {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot Read MCP Server", apiErrorDetail("read", state.Name.ValueString(), err))
+		return
+	}
+	if n, ok := parseServiceName(svc.Name); ok {
+		state.ServiceID = types.StringValue(n.ServiceID)
+		state.Project = types.StringValue(n.Project)
+		state.Location = types.StringValue(n.Location)
+	}
+	state.ID = types.StringValue(svc.Name)
+	state.Name = types.StringValue(svc.Name)
+	state.DisplayName = refreshString(state.DisplayName, svc.DisplayName)
+	state.Description = refreshString(state.Description, svc.Description)
+	interfaces, diags := refreshInterfaces(ctx, state.Interfaces, svc.Interfaces)
+	resp.Diagnostics.Append(diags...)
+	state.Interfaces = interfaces
+	if svc.RegistryResource != state.RegistryResource.ValueString() || state.McpServerID.ValueString() == "" {
+		state.McpServerID = types.StringValue(r.mcpServerID(ctx, svc.RegistryResource))
+	}
+	state.RegistryResource = types.StringValue(svc.RegistryResource)
+	state.CreateTime = types.StringValue(svc.CreateTime)
+	state.UpdateTime = types.StringValue(svc.UpdateTime)
+
+	var content []byte
+	if svc.McpServerSpec != nil && svc.McpServerSpec.Type == mcpSpecTypeToolSpec {
+		content = svc.McpServerSpec.Content
+	}
+	state.ToolSpec = refreshDocument(state.ToolSpec, content)
+	resp.Diagnostics.Append(setToolsComputed(&state)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *mcpServerResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	if r.data == nil {
+		missingProviderData(&resp.Diagnostics)
+		return
+	}
+	var plan, state mcpServerModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	mask := mcpUpdateMask(ctx, &plan, &state)
+	if len(mask) == 0 {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		return
+	}
+	timeout, diags := plan.Timeouts.Update(ctx, defaultResourceTimeoutMinutes*time.Minute)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	interfaces, diags := interfacesFromList(ctx, plan.Interfaces)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	svc := &agentregistry.Service{
+		Name:            state.Name.ValueString(),
+		DisplayName:     plan.DisplayName.ValueString(),
+		Description:     plan.Description.ValueString(),
+		Interfaces:      interfaces,
+		ForceSendFields: []string{"DisplayName", "Description"},
+	}
+	for _, f := range mask {
+		if f == "mcpServerSpec" {
+			mcpSpec, err := r.mcpServerSpec(&plan)
+			if err != nil {
+				resp.Diagnostics.AddAttributeError(path.Root("tool_spec"), "Invalid MCP Tool Spec", err.Error())
+				return
+			}
+			svc.McpServerSpec = mcpSpec
+		}
+	}
+	updated, err := r.data.Client.UpdateService(ctx, svc, mask)
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot Update MCP Server", apiErrorDetail("update", svc.Name, err))
+		return
+	}
+	plan.UpdateTime = types.StringValue(updated.UpdateTime)
+	if plan.RegistryResource.IsUnknown() {
+		plan.RegistryResource = types.StringValue(updated.RegistryResource)
+	}
+	if plan.McpServerID.IsUnknown() {
+		plan.McpServerID = types.StringValue(r.mcpServerID(ctx, updated.RegistryResource))
+	}
+	if plan.CreateTime.IsUnknown() {
+		plan.CreateTime = types.StringValue(updated.CreateTime)
+	}
+	resp.Diagnostics.Append(setToolsComputed(&plan)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *mcpServerResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	if r.data == nil {
+		missingProviderData(&resp.Diagnostics)
+		return
+	}
+	var state mcpServerModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := state.Timeouts.Delete(ctx, defaultResourceTimeoutMinutes*time.Minute)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	err := r.data.Client.DeleteService(ctx, state.Name.ValueString())
+	if err != nil && !registryclient.IsNotFound(err) {
+		resp.Diagnostics.AddError("Cannot Delete MCP Server", apiErrorDetail("delete", state.Name.ValueString(), err))
+	}
+}
+
+func (r *mcpServerResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	importServiceState(ctx, r.data, "agentregistry_mcp_server", req, resp)
+}
