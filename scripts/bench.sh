@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# Benchmark suite (make bench): times plan, apply and a refresh-only plan of N
+# agentregistry_agent resources against the bundled server on loopback, next to
+# the same N of terraform_data resources carrying the same JSON (the OpenTofu
+# floor), in the same run; prints medians and ratios, the provider's peak RSS
+# during the largest plan, and the Go benchmarks. It prints figures; it asserts
+# no timing (machines here are shared and noisy).
+#   BENCH_N="100 500"  sizes      BENCH_RUNS=3  runs per figure (median)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+TOFU="${TOFU:-$("$root/scripts/install-tofu.sh")}"
+N_LIST="${BENCH_N:-100 500}"
+RUNS="${BENCH_RUNS:-3}"
+
+work=$(mktemp -d)
+server_pid=""
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+echo "building the provider and the server..." >&2
+mkdir -p "$work/plugins" "$work/bin"
+(cd "$root" && go build -o "$work/plugins/terraform-provider-agentregistry" . &&
+  go build -o "$work/bin/agentregistry-server" ./cmd/agentregistry-server)
+
+"$work/bin/agentregistry-server" -listen 127.0.0.1:0 >"$work/server.log" 2>&1 &
+server_pid=$!
+endpoint=""
+for _ in $(seq 1 100); do
+  endpoint=$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$work/server.log" | head -1)
+  [ -n "$endpoint" ] && break
+  sleep 0.1
+done
+[ -n "$endpoint" ] || { cat "$work/server.log"; echo "the server did not start" >&2; exit 1; }
+
+cat > "$work/tofurc" <<RC
+provider_installation {
+  dev_overrides {
+    "registry.opentofu.org/hashicorp/agentregistry" = "$work/plugins"
+  }
+  direct {}
+}
+RC
+export TF_CLI_CONFIG_FILE="$work/tofurc" CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1
+
+# write_configs N: one folder with N agents (every 10th card is 10 KB, the rest
+# about 2 KB), one with N terraform_data resources carrying the same documents.
+write_configs() {
+  local n=$1 d="$work/n$1"
+  mkdir -p "$d/provider" "$d/floor"
+  for kind in provider floor; do
+    cp "$root/scripts/bench/card-2k.json" "$root/scripts/bench/card-10k.json" "$d/$kind/"
+    cat > "$d/$kind/cards.tf" <<'TF'
+locals {
+  card_small = file("${path.module}/card-2k.json")
+  card_large = file("${path.module}/card-10k.json")
+}
+TF
+  done
+  cat > "$d/provider/main.tf" <<TF
+terraform {
+  required_providers {
+    agentregistry = { source = "hashicorp/agentregistry" }
+  }
+}
+provider "agentregistry" {
+  endpoint = "$endpoint"
+  project  = "bench-$n"
+}
+resource "agentregistry_agent" "a" {
+  count      = $n
+  service_id = "agent-\${count.index}"
+  agent_card = count.index % 10 == 0 ? local.card_large : local.card_small
+}
+TF
+  cat > "$d/floor/main.tf" <<TF
+resource "terraform_data" "a" {
+  count = $n
+  input = count.index % 10 == 0 ? local.card_large : local.card_small
+}
+TF
+}
+
+# seconds CMD...: wall time of one command, in seconds.
+seconds() {
+  local start end
+  start=$(date +%s.%N)
+  "$@" >"$work/last.log" 2>&1 || { cat "$work/last.log" >&2; echo "failed: $*" >&2; exit 1; }
+  end=$(date +%s.%N)
+  calc "$end - $start"
+}
+
+calc() { awk "BEGIN { printf \"%.4f\", $1 }"; }
+
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+
+# peak_rss_kb CMD...: runs CMD while sampling the provider process's peak RSS.
+peak_rss_kb() {
+  local peak=0 pid v
+  "$@" >"$work/last.log" 2>&1 &
+  pid=$!
+  while kill -0 "$pid" 2>/dev/null; do
+    for p in $(pgrep -f "$work/plugins/terraform-provider-agentregistry" || true); do
+      v=$(awk '/VmHWM/ {print $2}' "/proc/$p/status" 2>/dev/null || echo 0)
+      [ "${v:-0}" -gt "$peak" ] && peak=$v
+    done
+    sleep 0.05
+  done
+  wait "$pid" || { cat "$work/last.log" >&2; exit 1; }
+  echo "$peak"
+}
+
+declare -A fig
+for n in $N_LIST; do
+  write_configs "$n"
+  for kind in provider floor; do
+    dir="$work/n$n/$kind"
+    plans=() applies=() refreshes=()
+    for run in $(seq 1 "$RUNS"); do
+      echo "N=$n $kind run $run/$RUNS..." >&2
+      plans+=("$(seconds "$TOFU" -chdir="$dir" plan -input=false -lock=false)")
+      applies+=("$(seconds "$TOFU" -chdir="$dir" apply -input=false -auto-approve -lock=false)")
+      refreshes+=("$(seconds "$TOFU" -chdir="$dir" plan -input=false -refresh-only -lock=false)")
+      "$TOFU" -chdir="$dir" destroy -input=false -auto-approve -lock=false >"$work/last.log" 2>&1 ||
+        { cat "$work/last.log" >&2; exit 1; }
+    done
+    fig[$n,$kind,plan]=$(median "${plans[@]}")
+    fig[$n,$kind,apply]=$(median "${applies[@]}")
+    fig[$n,$kind,refresh]=$(median "${refreshes[@]}")
+  done
+done
+
+largest=$(printf '%s\n' $N_LIST | sort -n | tail -1)
+rss=$(peak_rss_kb "$TOFU" -chdir="$work/n$largest/provider" plan -input=false -lock=false)
+
+printf '\n%-6s %-8s %12s %12s %8s\n' "N" "step" "provider s" "floor s" "ratio"
+for n in $N_LIST; do
+  for step in plan apply refresh; do
+    p=${fig[$n,provider,$step]} f=${fig[$n,floor,$step]}
+    printf '%-6s %-8s %12.2f %12.2f %8.2f\n' "$n" "$step" "$p" "$f" "$(calc "$p / $f")"
+  done
+done
+smallest=$(printf '%s\n' $N_LIST | sort -n | head -1)
+if [ "$smallest" != "$largest" ]; then
+  echo
+  for step in plan apply refresh; do
+    printf 'growth %-8s N=%s / N=%s time ratio: %.2f (linear would be %.1f)\n' "$step" "$largest" "$smallest" \
+      "$(calc "${fig[$largest,provider,$step]} / ${fig[$smallest,provider,$step]}")" \
+      "$(calc "$largest / $smallest")"
+  done
+fi
+printf '\nprovider peak RSS during the N=%s plan: %.1f MB\n' "$largest" "$(calc "$rss / 1024")"
+
+echo
+echo "Go benchmarks (validation, search on 10,000 agents):"
+(cd "$root" && go test -run '^$' -bench . -benchmem -count 1 ./internal/spec/ ./internal/registryserver/ 2>&1 |
+  grep -E '^(Benchmark|ok|FAIL)')
