@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -51,6 +52,31 @@ type providerData struct {
 	Client   *registryclient.Client
 	Project  string
 	Location string
+	// configErrors holds what made the configuration unusable (a missing project,
+	// no credentials). They are reported by the first resource or data source that
+	// needs the registry, not by Configure, because OpenTofu configures the provider
+	// even when a module only calls its functions, which need none of this.
+	configErrors diag.Diagnostics
+}
+
+// providerDataFrom is the Configure step shared by every resource and data source.
+// It returns nil while the provider is not configured yet (during validate), and
+// reports the provider's deferred configuration errors.
+func providerDataFrom(configured any, diags *diag.Diagnostics) *providerData {
+	if configured == nil {
+		return nil
+	}
+	data, ok := configured.(*providerData)
+	if !ok {
+		diags.AddError("Unexpected Provider Data",
+			fmt.Sprintf("Expected *providerData, got %T. This is a bug in the provider; please report it.", configured))
+		return nil
+	}
+	if data.configErrors.HasError() {
+		diags.Append(data.configErrors...)
+		return nil
+	}
+	return data
 }
 
 // parent returns projects/{project}/locations/{location}, applying per-resource overrides.
@@ -118,22 +144,20 @@ func (p *agentRegistryProvider) Configure(ctx context.Context, req provider.Conf
 	// Settings are resolved here, not in ValidateConfig, so that `validate` works on
 	// a module without the environment; Configure still runs at plan time.
 	settings, diags := resolveSettings(cfg)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
+	data := &providerData{Project: settings.project, Location: settings.location, configErrors: diags}
+	if !diags.HasError() {
+		client, err := registryclient.New(ctx, registryclient.Config{
+			Endpoint:       settings.endpoint,
+			AppHubEndpoint: settings.appHubEndpoint,
+			AccessToken:    settings.accessToken,
+			UseADC:         settings.accessToken == "" && isGoogleEndpoint(settings.endpoint),
+			UserAgent:      "terraform-provider-agentregistry/" + p.version,
+		})
+		if err != nil {
+			data.configErrors.AddError("Cannot Create Agent Registry Client", err.Error())
+		}
+		data.Client = client
 	}
-	client, err := registryclient.New(ctx, registryclient.Config{
-		Endpoint:       settings.endpoint,
-		AppHubEndpoint: settings.appHubEndpoint,
-		AccessToken:    settings.accessToken,
-		UseADC:         settings.accessToken == "" && isGoogleEndpoint(settings.endpoint),
-		UserAgent:      "terraform-provider-agentregistry/" + p.version,
-	})
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot Create Agent Registry Client", err.Error())
-		return
-	}
-	data := &providerData{Client: client, Project: settings.project, Location: settings.location}
 	resp.ResourceData = data
 	resp.DataSourceData = data
 }

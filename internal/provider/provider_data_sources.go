@@ -7,5 +7,10 @@ import (
 )
 
 func (p *agentRegistryProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{}
+	return []func() datasource.DataSource{
+		NewSkillsDataSource,
+		NewAgentsDataSource,
+		NewMcpServersDataSource,
+		NewAgentDataSource,
+	}
 }

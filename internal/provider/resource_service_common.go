@@ -42,16 +42,7 @@ func parseServiceName(name string) (serviceName, bool) {
 
 // configureResource extracts the provider data handed over by Configure.
 func configureResource(req resource.ConfigureRequest, resp *resource.ConfigureResponse) *providerData {
-	if req.ProviderData == nil {
-		return nil // the provider is not configured yet (validate)
-	}
-	data, ok := req.ProviderData.(*providerData)
-	if !ok {
-		resp.Diagnostics.AddError("Unexpected Provider Data",
-			fmt.Sprintf("Expected *providerData, got %T. Please report this issue to the provider developers.", req.ProviderData))
-		return nil
-	}
-	return data
+	return providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // missingProviderData reports a CRUD call on an unconfigured provider.

@@ -1,0 +1,210 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const parent = "projects/p/locations/global"
+
+// buildServer compiles this command into a temporary directory.
+func buildServer(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the server binary")
+	}
+	bin := filepath.Join(t.TempDir(), "agentregistry-server")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// startServer runs the binary and returns it with the URL it printed.
+func startServer(t *testing.T, bin string, args ...string) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"-listen", "127.0.0.1:0"}, args...)...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("read listening line: %v", err)
+	}
+	url, ok := strings.CutPrefix(strings.TrimSpace(line), "agentregistry-server listening on ")
+	if !ok || !strings.HasPrefix(url, "http://127.0.0.1:") {
+		t.Fatalf("unexpected first line %q", line)
+	}
+	return cmd, url
+}
+
+func card(i int) string {
+	return fmt.Sprintf(`{"protocolVersion":"0.3.0","name":"Agent %d","description":"Durable agent number %d.","version":"1.0.0",
+	"url":"https://a%d.example.test","capabilities":{},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],
+	"skills":[{"id":"s","name":"Skill","description":"Does durable things.","tags":["durable"]}]}`, i, i, i)
+}
+
+// TestDurabilityKill9 writes concurrently, kills the process with SIGKILL in
+// the middle of the writes, restarts it on the same file and expects every
+// write that was acknowledged before the kill.
+func TestDurabilityKill9(t *testing.T) {
+	bin := buildServer(t)
+	data := filepath.Join(t.TempDir(), "registry.db")
+	cmd, url := startServer(t, bin, "-data", data)
+
+	var mu sync.Mutex
+	var acked []string
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	client := &http.Client{Timeout: 10 * time.Second}
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				n := w*100000 + i
+				id := fmt.Sprintf("agent-%07d", n)
+				body := fmt.Sprintf(`{"agentSpec":{"type":"A2A_AGENT_CARD","content":%s}}`, card(n))
+				res, err := client.Post(url+"/v1/"+parent+"/services?serviceId="+id, "application/json", strings.NewReader(body))
+				if err != nil {
+					return // the server is gone
+				}
+				var op struct {
+					Done bool `json:"done"`
+				}
+				err = json.NewDecoder(res.Body).Decode(&op)
+				res.Body.Close()
+				if err == nil && res.StatusCode == 200 && op.Done {
+					mu.Lock()
+					acked = append(acked, id)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		mu.Lock()
+		n := len(acked)
+		mu.Unlock()
+		if n >= 150 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := cmd.Process.Kill(); err != nil { // SIGKILL: no shutdown path runs
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	close(stop)
+	wg.Wait()
+	mu.Lock()
+	ids := append([]string(nil), acked...)
+	mu.Unlock()
+	if len(ids) < 50 {
+		t.Fatalf("only %d writes acknowledged before the kill", len(ids))
+	}
+
+	_, url2 := startServer(t, bin, "-data", data)
+	for _, id := range ids {
+		res, err := http.Get(url2 + "/v1/" + parent + "/services/" + id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			t.Fatalf("acknowledged service %s lost after kill -9 (status %d)", id, res.StatusCode)
+		}
+		res, err = http.Get(url2 + "/v1/" + parent + "/agents/" + id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			t.Fatalf("derived agent %s missing after restart (status %d)", id, res.StatusCode)
+		}
+	}
+	// The search index was rebuilt from the store.
+	res, err := http.Post(url2+"/v1/"+parent+"/agents:search", "application/json", strings.NewReader(`{"searchString":"skills.tags:durable","pageSize":100}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sr struct {
+		Agents []json.RawMessage `json:"agents"`
+	}
+	_ = json.NewDecoder(res.Body).Decode(&sr)
+	res.Body.Close()
+	if want := min(len(ids), 100); len(sr.Agents) < want {
+		t.Fatalf("search after restart found %d agents, want at least %d", len(sr.Agents), want)
+	}
+	t.Logf("%d acknowledged writes survived kill -9", len(ids))
+}
+
+func TestTokenAndGracefulShutdown(t *testing.T) {
+	bin := buildServer(t)
+	t.Setenv("AGENTREGISTRY_SERVER_TOKEN", "env-token")
+	cmd, url := startServer(t, bin)
+	res, err := http.Get(url + "/v1/" + parent + "/services")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 401 {
+		t.Fatalf("without token: %d", res.StatusCode)
+	}
+	req, _ := http.NewRequest("GET", url+"/v1/"+parent+"/services", nil)
+	req.Header.Set("Authorization", "Bearer env-token")
+	res, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("with token: %d", res.StatusCode)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("exit after SIGTERM: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no exit after SIGTERM")
+	}
+}
+
+func TestBadFlags(t *testing.T) {
+	if err := run([]string{"-listen", "256.0.0.1:99999"}); err == nil {
+		t.Fatal("want a listen error")
+	}
+	if err := run([]string{"-data", filepath.Join(os.DevNull, "x", "y.db")}); err == nil {
+		t.Fatal("want a data file error")
+	}
+}

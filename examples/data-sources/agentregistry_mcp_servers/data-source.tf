@@ -1,0 +1,17 @@
+# MCP servers that expose a tool whose name contains "file".
+data "agentregistry_mcp_servers" "files" {
+  query = "tools.name:file*"
+}
+
+# Read-only tools only, with the endpoint of their server.
+output "read_only_tools" {
+  value = flatten([
+    for m in data.agentregistry_mcp_servers.files.mcp_servers : [
+      for t in m.tools : {
+        server = m.mcp_server_id
+        url    = try(m.urls[0], null)
+        tool   = t.name
+      } if t.read_only_hint
+    ]
+  ])
+}

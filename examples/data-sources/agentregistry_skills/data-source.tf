@@ -1,0 +1,31 @@
+# Every skill tagged "fx", with the agent that offers it and where to call it.
+data "agentregistry_skills" "fx" {
+  tags = ["fx"]
+}
+
+# Skills whose name or description mentions invoices, offered by agents whose
+# display name starts with "billing"; at most 10.
+data "agentregistry_skills" "invoices" {
+  query       = "(skills.name:invoice OR skills.description:invoice*) AND displayName:billing*"
+  max_results = 10
+}
+
+# Wire the first matching skill's agent into another module.
+locals {
+  fx_endpoints = {
+    for s in data.agentregistry_skills.fx.skills : "${s.agent_id}/${s.id}" => s.agent_urls[0]
+    if length(s.agent_urls) > 0
+  }
+}
+
+output "fx_skills" {
+  value = local.fx_endpoints
+}
+
+# Fail the plan when no agent offers the skill a workflow depends on.
+check "currency_conversion_available" {
+  assert {
+    condition     = length(data.agentregistry_skills.fx.skills) > 0
+    error_message = "No agent in the registry offers a skill tagged \"fx\"."
+  }
+}

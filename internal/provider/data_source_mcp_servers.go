@@ -1,0 +1,177 @@
+package provider
+
+import (
+	"context"
+	"sort"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"google.golang.org/api/agentregistry/v1"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
+)
+
+var (
+	_ datasource.DataSource              = (*mcpServersDataSource)(nil)
+	_ datasource.DataSourceWithConfigure = (*mcpServersDataSource)(nil)
+)
+
+// NewMcpServersDataSource is the agentregistry_mcp_servers data source.
+func NewMcpServersDataSource() datasource.DataSource { return &mcpServersDataSource{} }
+
+type mcpServersDataSource struct{ dataSourceBase }
+
+type mcpServersDataSourceModel struct {
+	Query      types.String `tfsdk:"query"`
+	MaxResults types.Int64  `tfsdk:"max_results"`
+	Project    types.String `tfsdk:"project"`
+	Location   types.String `tfsdk:"location"`
+	McpServers types.List   `tfsdk:"mcp_servers"`
+}
+
+var dsInterfaceAttrTypes = map[string]attr.Type{
+	"url":              types.StringType,
+	"protocol_binding": types.StringType,
+}
+
+var dsMcpServerAttrTypes = map[string]attr.Type{
+	"name":          types.StringType,
+	"mcp_server_id": types.StringType,
+	"display_name":  types.StringType,
+	"description":   types.StringType,
+	"urls":          types.ListType{ElemType: types.StringType},
+	"interfaces":    types.ListType{ElemType: types.ObjectType{AttrTypes: dsInterfaceAttrTypes}},
+	"tools":         types.ListType{ElemType: toolObjectType},
+}
+
+func (d *mcpServersDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_mcp_servers"
+}
+
+func (d *mcpServersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Searches the registry's MCP servers (`mcpServers:search`) and returns every match, " +
+			"following page tokens to the end, ordered by name.",
+		Attributes: map[string]schema.Attribute{
+			"query": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: dsSearchGrammarDescription("MCP servers",
+					"`mcpServerId`, `name`, `displayName`, `description`, `tools`, `tools.name`, `tools.description`"),
+			},
+			"max_results": dsMaxResultsAttribute("MCP servers"),
+			"project":     dsProjectAttribute(),
+			"location":    dsLocationAttribute(),
+			"mcp_servers": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "The matching MCP servers, ordered by `name`; an empty list when nothing matches.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"name": schema.StringAttribute{Computed: true,
+						MarkdownDescription: "Full resource name, `projects/{project}/locations/{location}/mcpServers/{mcp_server_id}`."},
+					"mcp_server_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The MCP server's id, the last segment of `name`."},
+					"display_name":  schema.StringAttribute{Computed: true, MarkdownDescription: "Display name."},
+					"description":   schema.StringAttribute{Computed: true, MarkdownDescription: "Description."},
+					"urls": schema.ListAttribute{Computed: true, ElementType: types.StringType,
+						MarkdownDescription: "The URLs of `interfaces`, in order."},
+					"interfaces": schema.ListNestedAttribute{
+						Computed:            true,
+						MarkdownDescription: "Endpoints of the MCP server.",
+						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+							"url":              schema.StringAttribute{Computed: true, MarkdownDescription: "Endpoint URL."},
+							"protocol_binding": schema.StringAttribute{Computed: true, MarkdownDescription: "Protocol binding, such as `JSONRPC`; empty when unspecified."},
+						}},
+					},
+					"tools": schema.ListNestedAttribute{
+						Computed:            true,
+						MarkdownDescription: "The server's MCP tools, in tool-spec order.",
+						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+							"name":             schema.StringAttribute{Computed: true, MarkdownDescription: "Tool name."},
+							"title":            schema.StringAttribute{Computed: true, MarkdownDescription: "Human-readable title (`annotations.title`); empty when absent."},
+							"description":      schema.StringAttribute{Computed: true, MarkdownDescription: "What the tool does."},
+							"read_only_hint":   schema.BoolAttribute{Computed: true, MarkdownDescription: "`annotations.readOnlyHint` (MCP default `false`)."},
+							"destructive_hint": schema.BoolAttribute{Computed: true, MarkdownDescription: "`annotations.destructiveHint` (MCP default `true`)."},
+							"idempotent_hint":  schema.BoolAttribute{Computed: true, MarkdownDescription: "`annotations.idempotentHint` (MCP default `false`)."},
+							"open_world_hint":  schema.BoolAttribute{Computed: true, MarkdownDescription: "`annotations.openWorldHint` (MCP default `true`)."},
+						}},
+					},
+				}},
+			},
+		},
+	}
+}
+
+func (d *mcpServersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m mcpServersDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !d.configured(&resp.Diagnostics) {
+		return
+	}
+	query := m.Query.ValueString()
+	servers, err := d.data.Client.SearchMcpServers(ctx, d.data.parent(m.Project, m.Location), query, int(m.MaxResults.ValueInt64()))
+	if err != nil {
+		addSearchError(&resp.Diagnostics, "MCP servers", query, err)
+		return
+	}
+	sort.SliceStable(servers, func(i, j int) bool { return servers[i].Name < servers[j].Name })
+	elems := make([]attr.Value, 0, len(servers))
+	for _, s := range servers {
+		obj, diags := mcpServerResultValue(ctx, s)
+		resp.Diagnostics.Append(diags...)
+		elems = append(elems, obj)
+	}
+	list, diags := types.ListValue(types.ObjectType{AttrTypes: dsMcpServerAttrTypes}, elems)
+	resp.Diagnostics.Append(diags...)
+	m.McpServers = list
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+func mcpServerResultValue(ctx context.Context, s *agentregistry.McpServer) (types.Object, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	urls := []string{}
+	ifaces := []attr.Value{}
+	for _, i := range s.Interfaces {
+		if i == nil {
+			continue
+		}
+		urls = append(urls, i.Url)
+		obj, d := types.ObjectValue(dsInterfaceAttrTypes, map[string]attr.Value{
+			"url":              types.StringValue(i.Url),
+			"protocol_binding": types.StringValue(i.ProtocolBinding),
+		})
+		diags.Append(d...)
+		ifaces = append(ifaces, obj)
+	}
+	urlList, d := types.ListValueFrom(ctx, types.StringType, urls)
+	diags.Append(d...)
+	ifaceList, d := types.ListValue(types.ObjectType{AttrTypes: dsInterfaceAttrTypes}, ifaces)
+	diags.Append(d...)
+	tools := make([]spec.Tool, 0, len(s.Tools))
+	for _, t := range s.Tools {
+		if t == nil {
+			continue
+		}
+		// MCP defaults for a tool without annotations.
+		tool := spec.Tool{Name: t.Name, Description: t.Description, DestructiveHint: true, OpenWorldHint: true}
+		if a := t.Annotations; a != nil {
+			tool.Title = a.Title
+			tool.ReadOnlyHint, tool.DestructiveHint = a.ReadOnlyHint, a.DestructiveHint
+			tool.IdempotentHint, tool.OpenWorldHint = a.IdempotentHint, a.OpenWorldHint
+		}
+		tools = append(tools, tool)
+	}
+	toolList, d := toolsValue(tools)
+	diags.Append(d...)
+	obj, d := types.ObjectValue(dsMcpServerAttrTypes, map[string]attr.Value{
+		"name":          types.StringValue(s.Name),
+		"mcp_server_id": types.StringValue(s.McpServerId),
+		"display_name":  types.StringValue(s.DisplayName),
+		"description":   types.StringValue(s.Description),
+		"urls":          urlList,
+		"interfaces":    ifaceList,
+		"tools":         toolList,
+	})
+	diags.Append(d...)
+	return obj, diags
+}

@@ -1,0 +1,403 @@
+package registryserver
+
+// App Hub v1 subset: workloads (get, list, patch, delete) and the
+// extendedMetadataSchemas that describe AgentProperties.
+//
+// Google populates workloadProperties.extendedMetadata itself and serves it
+// read-only. This server also accepts writes of the AgentProperties entry so
+// that a module can be tested locally: PATCH with an update mask naming the
+// map (workloadProperties.extendedMetadata) or the entry
+// (workloadProperties.extendedMetadata.`apphub.googleapis.com/AgentProperties`,
+// backticks optional), and allowMissing=true creates the workload (AIP-134).
+// Naming the entry in the mask while leaving it out of the body removes it.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"google.golang.org/api/apphub/v1"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
+)
+
+const (
+	agentPropertiesKey = "apphub.googleapis.com/AgentProperties"
+	typeWorkload       = "type.googleapis.com/google.cloud.apphub.v1.Workload"
+	apField            = `workload_properties.extended_metadata["` + agentPropertiesKey + `"].metadata_struct`
+)
+
+var workloadIDRE = regexp.MustCompile(`^[a-z]([a-z0-9-]{0,61}[a-z0-9])?$`)
+
+// splitMask splits an update mask on commas outside backquotes (AIP-161
+// quotes map keys that contain dots or slashes with backquotes).
+func splitMask(mask string) []string {
+	var out []string
+	var cur strings.Builder
+	inQuote := false
+	for _, c := range mask {
+		switch {
+		case c == '`':
+			inQuote = !inQuote
+			cur.WriteRune(c)
+		case c == ',' && !inQuote:
+			out = append(out, strings.TrimSpace(cur.String()))
+			cur.Reset()
+		default:
+			cur.WriteRune(c)
+		}
+	}
+	if s := strings.TrimSpace(cur.String()); s != "" || len(out) > 0 {
+		out = append(out, s)
+	}
+	var clean []string
+	for _, p := range out {
+		if p != "" {
+			clean = append(clean, p)
+		}
+	}
+	return clean
+}
+
+// workloadMaskPath classifies one mask path: "display_name", "description",
+// "attributes", "metadata" (the whole extendedMetadata map) or "entry" (the
+// AgentProperties entry). Anything else is an error.
+func workloadMaskPath(p string) (string, error) {
+	switch p {
+	case "displayName", "display_name":
+		return "display_name", nil
+	case "description":
+		return "description", nil
+	case "attributes":
+		return "attributes", nil
+	case "workloadProperties", "workload_properties",
+		"workloadProperties.extendedMetadata", "workload_properties.extended_metadata":
+		return "metadata", nil
+	}
+	for _, pre := range []string{"workloadProperties.extendedMetadata.", "workload_properties.extended_metadata."} {
+		if key, ok := strings.CutPrefix(p, pre); ok {
+			key = strings.Trim(key, "`")
+			if key == agentPropertiesKey {
+				return "entry", nil
+			}
+			return "", fmt.Errorf("only the %s entry of extendedMetadata is writable on this server, not %q", agentPropertiesKey, key)
+		}
+	}
+	return "", fmt.Errorf("%q is not an updatable field of Workload; use displayName, description, attributes or workloadProperties.extendedMetadata.`%s`", p, agentPropertiesKey)
+}
+
+// validateAgentProperties checks and normalises one AgentProperties entry.
+func validateAgentProperties(em apphub.ExtendedMetadata) (json.RawMessage, []fieldViolation) {
+	raw := trimNull(json.RawMessage(em.MetadataStruct))
+	if len(raw) == 0 {
+		return nil, []fieldViolation{{Field: apField, Description: "is required: the AgentProperties document (a JSON object)"}}
+	}
+	if raw[0] != '{' {
+		return nil, []fieldViolation{{Field: apField, Description: "must be a JSON object"}}
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, raw); err != nil {
+		return nil, []fieldViolation{{Field: apField, Description: "is not valid JSON: " + err.Error()}}
+	}
+	if compact.Len() > spec.MaxDocumentBytes {
+		return nil, []fieldViolation{{Field: apField, Description: fmt.Sprintf("is %d bytes of compact JSON; the limit is %d bytes (10 KB)", compact.Len(), spec.MaxDocumentBytes)}}
+	}
+	res := spec.ValidateAgentProperties(compact.Bytes())
+	var v []fieldViolation
+	for _, p := range res.Errors() {
+		v = append(v, fieldViolation{Field: apField + p.Pointer, Description: p.Message})
+	}
+	if len(v) > 0 {
+		return nil, v
+	}
+	if len(res.Compact) > 0 {
+		return res.Compact, nil
+	}
+	return compact.Bytes(), nil
+}
+
+func cloneWorkload(w *apphub.Workload) *apphub.Workload {
+	b, _ := json.Marshal(w)
+	var out apphub.Workload
+	_ = json.Unmarshal(b, &out)
+	return &out
+}
+
+func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name string) {
+	q := r.URL.Query()
+	reqID := q.Get("requestId")
+	allowMissing := q.Get("allowMissing") == "true"
+	var in apphub.Workload
+	if err := readJSON(w, r, &in); err != nil {
+		s.writeError(w, err)
+		return
+	}
+	// Classify the mask before taking the lock: it depends on the request only.
+	var paths []string
+	var v []fieldViolation
+	for _, p := range splitMask(q.Get("updateMask")) {
+		if p == "*" {
+			paths = append(paths, "display_name", "description", "attributes", "metadata")
+			continue
+		}
+		c, err := workloadMaskPath(p)
+		if err != nil {
+			v = append(v, fieldViolation{Field: "update_mask", Description: err.Error()})
+			continue
+		}
+		paths = append(paths, c)
+	}
+	if q.Get("updateMask") == "" {
+		if in.DisplayName != "" {
+			paths = append(paths, "display_name")
+		}
+		if in.Description != "" {
+			paths = append(paths, "description")
+		}
+		if in.Attributes != nil {
+			paths = append(paths, "attributes")
+		}
+		if in.WorkloadProperties != nil && in.WorkloadProperties.ExtendedMetadata != nil {
+			paths = append(paths, "metadata")
+		}
+	}
+	var entry json.RawMessage
+	var bodyEntry *apphub.ExtendedMetadata
+	if in.WorkloadProperties != nil {
+		for k, em := range in.WorkloadProperties.ExtendedMetadata {
+			if k != agentPropertiesKey {
+				v = append(v, fieldViolation{Field: fmt.Sprintf("workload_properties.extended_metadata[%q]", k),
+					Description: "only " + agentPropertiesKey + " is writable on this server"})
+				continue
+			}
+			em := em
+			bodyEntry = &em
+		}
+	}
+	touchesEntry := false
+	for _, p := range paths {
+		touchesEntry = touchesEntry || p == "entry" || p == "metadata"
+	}
+	if touchesEntry && bodyEntry != nil {
+		var ev []fieldViolation
+		entry, ev = validateAgentProperties(*bodyEntry)
+		v = append(v, ev...)
+	}
+	if n := utf8.RuneCountInString(in.DisplayName); n > maxDisplayName {
+		v = append(v, fieldViolation{Field: "display_name", Description: fmt.Sprintf("must be at most %d characters, got %d", maxDisplayName, n)})
+	}
+	if n := utf8.RuneCountInString(in.Description); n > maxDescription {
+		v = append(v, fieldViolation{Field: "description", Description: fmt.Sprintf("must be at most %d characters, got %d", maxDescription, n)})
+	}
+	if len(v) > 0 {
+		s.writeError(w, errViolations(violationMessage("workload update", v), v))
+		return
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if op, err := s.replay(reqID, "update", name); err != nil || op != nil {
+		s.respondOp(w, op, err)
+		return
+	}
+	old, exists := s.workloads[name]
+	var upd *apphub.Workload
+	now := s.timestamp()
+	verb := "update"
+	if exists {
+		upd = cloneWorkload(old)
+	} else {
+		if !allowMissing {
+			s.writeError(w, errNotFound("Workload %q was not found; set allowMissing=true to create it.", name))
+			return
+		}
+		if id := lastSegment(name); !workloadIDRE.MatchString(id) {
+			s.writeError(w, errViolations(fmt.Sprintf("workload id %q is invalid", id), []fieldViolation{{Field: "name",
+				Description: "the workload id must be at most 63 lower-case letters, digits or hyphens, starting with a letter and ending with a letter or digit"}}))
+			return
+		}
+		verb = "create"
+		upd = &apphub.Workload{Name: name, CreateTime: now, State: "ACTIVE", Uid: uidFor(name, now)}
+	}
+	for _, p := range paths {
+		switch p {
+		case "display_name":
+			upd.DisplayName = in.DisplayName
+		case "description":
+			upd.Description = in.Description
+		case "attributes":
+			upd.Attributes = in.Attributes
+		case "metadata", "entry":
+			if upd.WorkloadProperties == nil {
+				upd.WorkloadProperties = &apphub.WorkloadProperties{}
+			}
+			if entry == nil {
+				delete(upd.WorkloadProperties.ExtendedMetadata, agentPropertiesKey)
+				if len(upd.WorkloadProperties.ExtendedMetadata) == 0 {
+					upd.WorkloadProperties.ExtendedMetadata = nil
+				}
+			} else {
+				if upd.WorkloadProperties.ExtendedMetadata == nil {
+					upd.WorkloadProperties.ExtendedMetadata = map[string]apphub.ExtendedMetadata{}
+				}
+				upd.WorkloadProperties.ExtendedMetadata[agentPropertiesKey] = apphub.ExtendedMetadata{MetadataStruct: []byte(entry)}
+			}
+		}
+	}
+	if upd.WorkloadProperties != nil && upd.WorkloadProperties.ExtendedMetadata == nil &&
+		upd.WorkloadProperties.FunctionalType == nil && upd.WorkloadProperties.GcpProject == "" {
+		upd.WorkloadProperties = nil
+	}
+	upd.UpdateTime = now
+	s.commitWorkloadWrite(w, r, verb, name, reqID, upd)
+}
+
+func (s *Server) commitWorkloadWrite(w http.ResponseWriter, r *http.Request, verb, name, reqID string, upd *apphub.Workload) {
+	opErr := injectedOpError(r.Context())
+	var ms []mutation
+	var resp json.RawMessage
+	var err error
+	if opErr == nil {
+		if upd != nil {
+			b, e := json.Marshal(upd)
+			if e != nil {
+				s.writeError(w, e)
+				return
+			}
+			ms = append(ms, mutation{Bucket: bucketWorkloads, Key: name, Value: b})
+			resp, err = withType(typeWorkload, upd)
+		} else {
+			ms = append(ms, mutation{Bucket: bucketWorkloads, Key: name})
+			resp, err = withType(typeEmpty, struct{}{})
+		}
+		if err != nil {
+			s.writeError(w, err)
+			return
+		}
+	}
+	// The replay key is always "update"/"delete" (what the client called),
+	// while the operation's verb says whether the patch created the workload.
+	replayVerb := "update"
+	if upd == nil {
+		replayVerb = "delete"
+	}
+	op, rr, opMs, err := s.newOperation(familyAppHub, verb, name, reqID, resp, opErr)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	if rr != nil {
+		rr.Verb = replayVerb
+		rb, _ := json.Marshal(rr)
+		opMs[len(opMs)-1].Value = rb
+	}
+	err = s.commitOperation(op, rr, append(ms, opMs...), func() {
+		if opErr != nil {
+			return
+		}
+		if upd != nil {
+			s.workloads[name] = upd
+		} else {
+			delete(s.workloads, name)
+		}
+	})
+	s.respondOp(w, op, err)
+}
+
+func (s *Server) getWorkload(w http.ResponseWriter, r *http.Request, name string) {
+	s.mu.RLock()
+	wl, ok := s.workloads[name]
+	s.mu.RUnlock()
+	if !ok {
+		s.writeError(w, errNotFound("Workload %q was not found.", name))
+		return
+	}
+	writeJSON(w, http.StatusOK, wl)
+}
+
+func (s *Server) deleteWorkload(w http.ResponseWriter, r *http.Request, name string) {
+	reqID := r.URL.Query().Get("requestId")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if op, err := s.replay(reqID, "delete", name); err != nil || op != nil {
+		s.respondOp(w, op, err)
+		return
+	}
+	if _, ok := s.workloads[name]; !ok {
+		s.writeError(w, errNotFound("Workload %q was not found.", name))
+		return
+	}
+	s.commitWorkloadWrite(w, r, "delete", name, reqID, nil)
+}
+
+func (s *Server) listWorkloads(w http.ResponseWriter, r *http.Request, app string) {
+	q := r.URL.Query()
+	size, err := queryPageSize(r)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	qh := queryHash("workloads", app)
+	after, err := decodePageToken(q.Get("pageToken"), qh)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	prefix := app + "/workloads/"
+	s.mu.RLock()
+	var names []string
+	for n := range s.workloads {
+		if strings.HasPrefix(n, prefix) && n > after {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	resp := &apphub.ListWorkloadsResponse{}
+	if len(names) > size {
+		names = names[:size]
+		resp.NextPageToken = encodePageToken(names[size-1], qh)
+	}
+	for _, n := range names {
+		resp.Workloads = append(resp.Workloads, s.workloads[n])
+	}
+	s.mu.RUnlock()
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// Extended metadata schemas. The schema id contains a slash
+// ("apphub.googleapis.com/AgentProperties"); the generated client sends it
+// unescaped ({+name}), and a client that escapes it as %2F reaches the same
+// path after decoding.
+
+func (s *Server) agentPropertiesSchema(parent string) *apphub.ExtendedMetadataSchema {
+	return &apphub.ExtendedMetadataSchema{
+		Name:          parent + "/extendedMetadataSchemas/" + agentPropertiesKey,
+		JsonSchema:    string(spec.AgentPropertiesSchema()),
+		SchemaVersion: 1,
+	}
+}
+
+func (s *Server) getSchema(w http.ResponseWriter, r *http.Request, parent, id string) {
+	if id != agentPropertiesKey {
+		s.writeError(w, errNotFound("ExtendedMetadataSchema %q was not found; this server has %s.", parent+"/extendedMetadataSchemas/"+id, agentPropertiesKey))
+		return
+	}
+	writeJSON(w, http.StatusOK, s.agentPropertiesSchema(parent))
+}
+
+func (s *Server) listSchemas(w http.ResponseWriter, r *http.Request, parent string) {
+	if _, err := queryPageSize(r); err != nil {
+		s.writeError(w, err)
+		return
+	}
+	resp := &apphub.ListExtendedMetadataSchemasResponse{}
+	if r.URL.Query().Get("pageToken") == "" {
+		resp.ExtendedMetadataSchemas = []*apphub.ExtendedMetadataSchema{s.agentPropertiesSchema(parent)}
+	}
+	writeJSON(w, http.StatusOK, resp)
+}

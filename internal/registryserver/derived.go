@@ -1,0 +1,266 @@
+package registryserver
+
+// Derived records. Google's registry turns each Service into a read-only
+// Agent (agent_spec) or McpServer (mcp_server_spec). Here the derived record
+// is a pure function of the service, so it is recomputed on every write and
+// at start instead of being stored. Its id is the service id, which keeps
+// names predictable: services/foo -> agents/foo or mcpServers/foo.
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"google.golang.org/api/agentregistry/v1"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
+)
+
+type derivedKind int
+
+const (
+	kindAgent derivedKind = iota
+	kindMCP
+)
+
+func (k derivedKind) collection() string {
+	if k == kindAgent {
+		return "agents"
+	}
+	return "mcpServers"
+}
+
+// registryResource names the derived record of a service ("" for endpoints,
+// which this server does not derive).
+func registryResource(svc *agentregistry.Service) string {
+	parent, id := parentOf(svc.Name), lastSegment(svc.Name)
+	switch serviceKind(svc) {
+	case specAgent:
+		return parent + "/agents/" + id
+	case specMCP:
+		return parent + "/mcpServers/" + id
+	}
+	return ""
+}
+
+// uidFor is a stable UUID-shaped id for a record, derived from its name and
+// creation time, so it survives restarts and differs after re-creation.
+func uidFor(name, created string) string {
+	h := sha256.Sum256([]byte(name + "\x00" + created))
+	h[6] = h[6]&0x0f | 0x50 // version 5-style
+	h[8] = h[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", h[0:4], h[4:6], h[6:8], h[8:10], h[10:16])
+}
+
+// cardInterfaces reads the transport of each interface of a card, which
+// spec.AgentCard does not expose: 0.3 has url + preferredTransport and
+// additionalInterfaces[{url, transport}]; 1.0 has supportedInterfaces[{url,
+// protocolBinding, protocolVersion}].
+type cardTransports struct {
+	URL                  string `json:"url"`
+	PreferredTransport   string `json:"preferredTransport"`
+	ProtocolVersion      string `json:"protocolVersion"`
+	AdditionalInterfaces []struct {
+		URL       string `json:"url"`
+		Transport string `json:"transport"`
+	} `json:"additionalInterfaces"`
+	SupportedInterfaces []struct {
+		URL             string `json:"url"`
+		ProtocolBinding string `json:"protocolBinding"`
+		ProtocolVersion string `json:"protocolVersion"`
+	} `json:"supportedInterfaces"`
+}
+
+func binding(t string) string {
+	switch t {
+	case "GRPC", "grpc":
+		return "GRPC"
+	case "HTTP+JSON", "HTTP_JSON", "REST", "http+json":
+		return "HTTP_JSON"
+	}
+	// JSON-RPC is A2A's default transport.
+	return "JSONRPC"
+}
+
+func deriveAgent(svc *agentregistry.Service) (*agentregistry.Agent, docFields) {
+	id := lastSegment(svc.Name)
+	a := &agentregistry.Agent{
+		Name:        parentOf(svc.Name) + "/agents/" + id,
+		AgentId:     id,
+		DisplayName: svc.DisplayName,
+		Description: svc.Description,
+		CreateTime:  svc.CreateTime,
+		UpdateTime:  svc.UpdateTime,
+	}
+	a.Uid = uidFor(a.Name, a.CreateTime)
+	if svc.AgentSpec != nil && svc.AgentSpec.Type == "A2A_AGENT_CARD" && len(svc.AgentSpec.Content) > 0 {
+		content := []byte(svc.AgentSpec.Content)
+		a.Card = &agentregistry.Card{Type: "A2A_AGENT_CARD", Content: svc.AgentSpec.Content}
+		if card, err := spec.ParseAgentCard(content); err == nil && card != nil {
+			if card.Name != "" {
+				a.DisplayName = card.Name
+			}
+			if card.Description != "" {
+				a.Description = card.Description
+			}
+			a.Version = card.Version
+			for _, sk := range card.Skills {
+				a.Skills = append(a.Skills, &agentregistry.A2ASkill{
+					Id: sk.ID, Name: sk.Name, Description: sk.Description, Tags: sk.Tags, Examples: sk.Examples,
+				})
+			}
+			var ct cardTransports
+			_ = json.Unmarshal(content, &ct)
+			p := &agentregistry.Protocol{Type: "A2A_AGENT", ProtocolVersion: ct.ProtocolVersion}
+			if p.ProtocolVersion == "" {
+				p.ProtocolVersion = card.A2AVersion
+			}
+			bind := map[string]string{}
+			if ct.URL != "" {
+				bind[ct.URL] = binding(ct.PreferredTransport)
+			}
+			for _, ai := range ct.AdditionalInterfaces {
+				if _, ok := bind[ai.URL]; !ok {
+					bind[ai.URL] = binding(ai.Transport)
+				}
+			}
+			for _, si := range ct.SupportedInterfaces {
+				if _, ok := bind[si.URL]; !ok {
+					bind[si.URL] = binding(si.ProtocolBinding)
+				}
+			}
+			for _, u := range card.URLs {
+				p.Interfaces = append(p.Interfaces, &agentregistry.Interface{Url: u, ProtocolBinding: bind[u]})
+			}
+			a.Protocols = []*agentregistry.Protocol{p}
+		}
+	} else if len(svc.Interfaces) > 0 {
+		a.Protocols = []*agentregistry.Protocol{{Type: "CUSTOM", Interfaces: svc.Interfaces}}
+	}
+	d := docFields{"agentId": {a.AgentId}, "name": {a.Name}, "displayName": {a.DisplayName}, "description": {a.Description}}
+	for _, sk := range a.Skills {
+		d["skills.id"] = append(d["skills.id"], sk.Id)
+		d["skills.name"] = append(d["skills.name"], sk.Name)
+		d["skills.description"] = append(d["skills.description"], sk.Description)
+		d["skills.tags"] = append(d["skills.tags"], sk.Tags...)
+		d["skills.examples"] = append(d["skills.examples"], sk.Examples...)
+	}
+	return a, d
+}
+
+func deriveMCP(svc *agentregistry.Service) (*agentregistry.McpServer, docFields) {
+	id := lastSegment(svc.Name)
+	m := &agentregistry.McpServer{
+		Name:        parentOf(svc.Name) + "/mcpServers/" + id,
+		McpServerId: id,
+		DisplayName: svc.DisplayName,
+		Description: svc.Description,
+		Interfaces:  svc.Interfaces,
+		CreateTime:  svc.CreateTime,
+		UpdateTime:  svc.UpdateTime,
+	}
+	if svc.McpServerSpec != nil && svc.McpServerSpec.Type == "TOOL_SPEC" && len(svc.McpServerSpec.Content) > 0 {
+		if tools, err := spec.ParseToolSpec([]byte(svc.McpServerSpec.Content)); err == nil {
+			for _, t := range tools {
+				m.Tools = append(m.Tools, &agentregistry.Tool{
+					Name: t.Name, Description: t.Description,
+					Annotations: &agentregistry.Annotations{
+						Title: t.Title, ReadOnlyHint: t.ReadOnlyHint, DestructiveHint: t.DestructiveHint,
+						IdempotentHint: t.IdempotentHint, OpenWorldHint: t.OpenWorldHint,
+						// The hints are booleans whose defaults are not all false;
+						// always send them so a client never mistakes an absent
+						// false for the MCP default.
+						ForceSendFields: []string{"ReadOnlyHint", "DestructiveHint", "IdempotentHint", "OpenWorldHint"},
+					},
+				})
+			}
+		}
+	}
+	d := docFields{"mcpServerId": {m.McpServerId}, "name": {m.Name}, "displayName": {m.DisplayName}, "description": {m.Description}}
+	for _, t := range m.Tools {
+		d["tools.name"] = append(d["tools.name"], t.Name)
+		d["tools.description"] = append(d["tools.description"], t.Description)
+	}
+	return m, d
+}
+
+// putDerived (re)computes the derived record of svc and indexes it.
+// Call with s.mu held for writing.
+func (s *Server) putDerived(svc *agentregistry.Service) {
+	parent := parentOf(svc.Name)
+	switch serviceKind(svc) {
+	case specAgent:
+		a, d := deriveAgent(svc)
+		s.agents[a.Name] = a
+		s.cacheJSON(a.Name, a)
+		ix := s.agentIx[parent]
+		if ix == nil {
+			ix = newIndex(agentFields)
+			s.agentIx[parent] = ix
+		}
+		ix.put(a.Name, d)
+	case specMCP:
+		m, d := deriveMCP(svc)
+		s.mcps[m.Name] = m
+		s.cacheJSON(m.Name, m)
+		ix := s.mcpIx[parent]
+		if ix == nil {
+			ix = newIndex(mcpFields)
+			s.mcpIx[parent] = ix
+		}
+		ix.put(m.Name, d)
+	}
+}
+
+func (s *Server) removeDerived(svc *agentregistry.Service) {
+	parent := parentOf(svc.Name)
+	name := registryResource(svc)
+	switch serviceKind(svc) {
+	case specAgent:
+		delete(s.agents, name)
+		delete(s.encoded, name)
+		if ix := s.agentIx[parent]; ix != nil {
+			ix.remove(name)
+		}
+	case specMCP:
+		delete(s.mcps, name)
+		delete(s.encoded, name)
+		if ix := s.mcpIx[parent]; ix != nil {
+			ix.remove(name)
+		}
+	}
+}
+
+// cacheJSON keeps the encoded form of a derived record. Encoding the
+// generated types (and re-compacting the embedded card) dominated search
+// latency; records change only on writes, so they are encoded once there.
+func (s *Server) cacheJSON(name string, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		s.log.Error("encode derived record", "name", name, "err", err)
+		delete(s.encoded, name)
+		return
+	}
+	s.encoded[name] = b
+}
+
+func (s *Server) getDerived(w http.ResponseWriter, r *http.Request, name string, k derivedKind) {
+	s.mu.RLock()
+	b, ok := s.encoded[name]
+	if ok && k == kindAgent {
+		_, ok = s.agents[name]
+	} else if ok {
+		_, ok = s.mcps[name]
+	}
+	s.mu.RUnlock()
+	if !ok {
+		what := "Agent"
+		if k == kindMCP {
+			what = "McpServer"
+		}
+		s.writeError(w, errNotFound("%s %q was not found.", what, name))
+		return
+	}
+	writeRawJSON(w, b)
+}

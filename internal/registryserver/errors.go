@@ -1,0 +1,153 @@
+package registryserver
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// apiError is an error that is rendered in Google's JSON error envelope
+// ({"error":{"code","message","status","details"}}), which is what the
+// generated clients (googleapi.CheckResponse) parse into *googleapi.Error.
+type apiError struct {
+	HTTP    int    // HTTP status code, also the envelope's "code"
+	Status  string // google.rpc.Code name, e.g. INVALID_ARGUMENT
+	Message string
+	Details []any
+	// RetryAfter, when positive, is sent as a Retry-After header (seconds).
+	RetryAfter time.Duration
+}
+
+func (e *apiError) Error() string { return e.Status + ": " + e.Message }
+
+// fieldViolation is one entry of a google.rpc.BadRequest detail.
+type fieldViolation struct {
+	Field       string `json:"field"`
+	Description string `json:"description"`
+}
+
+type badRequestDetail struct {
+	Type            string           `json:"@type"`
+	FieldViolations []fieldViolation `json:"fieldViolations"`
+}
+
+func errInvalid(format string, args ...any) *apiError {
+	return &apiError{HTTP: http.StatusBadRequest, Status: "INVALID_ARGUMENT", Message: fmt.Sprintf(format, args...)}
+}
+
+// errViolations reports invalid fields with a google.rpc.BadRequest detail, so a
+// client can point at each offending field rather than parse the message.
+func errViolations(msg string, v []fieldViolation) *apiError {
+	e := errInvalid("%s", msg)
+	if len(v) > 0 {
+		e.Details = []any{badRequestDetail{Type: "type.googleapis.com/google.rpc.BadRequest", FieldViolations: v}}
+	}
+	return e
+}
+
+func errNotFound(format string, args ...any) *apiError {
+	return &apiError{HTTP: http.StatusNotFound, Status: "NOT_FOUND", Message: fmt.Sprintf(format, args...)}
+}
+
+func errAlreadyExists(format string, args ...any) *apiError {
+	return &apiError{HTTP: http.StatusConflict, Status: "ALREADY_EXISTS", Message: fmt.Sprintf(format, args...)}
+}
+
+func errInternal(format string, args ...any) *apiError {
+	return &apiError{HTTP: http.StatusInternalServerError, Status: "INTERNAL", Message: fmt.Sprintf(format, args...)}
+}
+
+// httpToStatus maps an HTTP status to the google.rpc.Code name Google's
+// front end uses for it (the inverse of the gRPC-to-HTTP mapping).
+func httpToStatus(code int) string {
+	switch code {
+	case 400:
+		return "INVALID_ARGUMENT"
+	case 401:
+		return "UNAUTHENTICATED"
+	case 403:
+		return "PERMISSION_DENIED"
+	case 404:
+		return "NOT_FOUND"
+	case 405, 501:
+		return "UNIMPLEMENTED"
+	case 409:
+		return "ABORTED"
+	case 412:
+		return "FAILED_PRECONDITION"
+	case 413:
+		return "OUT_OF_RANGE"
+	case 429:
+		return "RESOURCE_EXHAUSTED"
+	case 499:
+		return "CANCELLED"
+	case 503:
+		return "UNAVAILABLE"
+	case 504:
+		return "DEADLINE_EXCEEDED"
+	}
+	if code >= 500 {
+		return "INTERNAL"
+	}
+	return "UNKNOWN"
+}
+
+// rpcCodes maps google.rpc.Code names to their numbers, used in
+// Operation.error (a google.rpc.Status carries the numeric code, not HTTP).
+var rpcCodes = map[string]int{
+	"OK": 0, "CANCELLED": 1, "UNKNOWN": 2, "INVALID_ARGUMENT": 3, "DEADLINE_EXCEEDED": 4,
+	"NOT_FOUND": 5, "ALREADY_EXISTS": 6, "PERMISSION_DENIED": 7, "RESOURCE_EXHAUSTED": 8,
+	"FAILED_PRECONDITION": 9, "ABORTED": 10, "OUT_OF_RANGE": 11, "UNIMPLEMENTED": 12,
+	"INTERNAL": 13, "UNAVAILABLE": 14, "DATA_LOSS": 15, "UNAUTHENTICATED": 16,
+}
+
+// writeError renders err in the envelope. Errors that are not *apiError are
+// internal faults of this server and are reported as INTERNAL.
+func (s *Server) writeError(w http.ResponseWriter, err error) {
+	var ae *apiError
+	if !errors.As(err, &ae) {
+		s.log.Error("internal error", "err", err)
+		ae = errInternal("internal error: %v", err)
+	}
+	if ae.RetryAfter > 0 {
+		secs := int((ae.RetryAfter + time.Second - 1) / time.Second)
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+	}
+	body := map[string]any{"error": map[string]any{
+		"code":    ae.HTTP,
+		"message": ae.Message,
+		"status":  ae.Status,
+		"details": nonNilDetails(ae.Details),
+	}}
+	writeJSON(w, ae.HTTP, body)
+}
+
+func nonNilDetails(d []any) []any {
+	if d == nil {
+		return []any{}
+	}
+	return d
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		code = http.StatusInternalServerError
+		b = []byte(`{"error":{"code":500,"message":"cannot encode response","status":"INTERNAL"}}`)
+	}
+	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+	w.WriteHeader(code)
+	_, _ = w.Write(b)
+	_, _ = w.Write([]byte("\n"))
+}
+
+// writeRawJSON sends an already encoded JSON body.
+func writeRawJSON(w http.ResponseWriter, b []byte) {
+	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(b)
+	_, _ = w.Write([]byte("\n"))
+}

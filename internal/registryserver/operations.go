@@ -1,0 +1,200 @@
+package registryserver
+
+// Long-running operations and request-id idempotency.
+//
+// Every write (service create/patch/delete, workload patch/delete) is applied
+// and committed when the request arrives, and returns an Operation. With
+// Options.OperationDelay the operation reports done:false until the delay has
+// passed, so that clients' polling is exercised; the resource itself is
+// already written. An operation that fails (OperationError fault) changes
+// nothing.
+//
+// requestId: the first request with a given id records (id -> operation) in
+// the same transaction as the write. A retry with the same id, verb and
+// target returns that operation and does nothing else; reusing an id for a
+// different request is INVALID_ARGUMENT (it is a client bug that would
+// otherwise silently drop the second request).
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// RPCStatus is a google.rpc.Status: Code is the numeric google.rpc.Code
+// (3 INVALID_ARGUMENT, 13 INTERNAL, 14 UNAVAILABLE, ...).
+type RPCStatus struct {
+	Code    int    `json:"code"`
+	Message string `json:"message,omitempty"`
+	Details []any  `json:"details,omitempty"`
+}
+
+type opRecord struct {
+	Name     string          `json:"name"`
+	Metadata json.RawMessage `json:"metadata,omitempty"`
+	Response json.RawMessage `json:"response,omitempty"`
+	Error    *RPCStatus      `json:"error,omitempty"`
+	DoneAt   time.Time       `json:"doneAt"`
+}
+
+type requestRecord struct {
+	ID        string    `json:"id"`
+	Verb      string    `json:"verb"`
+	Target    string    `json:"target"`
+	Operation string    `json:"operation"`
+	Time      time.Time `json:"time"`
+}
+
+// apiFamily selects the type URLs of an operation's metadata.
+type apiFamily string
+
+const (
+	familyAgentRegistry apiFamily = "google.cloud.agentregistry.v1"
+	familyAppHub        apiFamily = "google.cloud.apphub.v1"
+)
+
+type opMetadata struct {
+	Type       string `json:"@type"`
+	CreateTime string `json:"createTime"`
+	EndTime    string `json:"endTime,omitempty"`
+	Target     string `json:"target"`
+	Verb       string `json:"verb"`
+	APIVersion string `json:"apiVersion"`
+}
+
+// view renders the operation as the API returns it at time now.
+func (op *opRecord) view(now time.Time) map[string]any {
+	out := map[string]any{"name": op.Name}
+	done := !now.Before(op.DoneAt)
+	md := op.Metadata
+	if done {
+		var m opMetadata
+		if json.Unmarshal(op.Metadata, &m) == nil {
+			m.EndTime = op.DoneAt.UTC().Format(time.RFC3339Nano)
+			md, _ = json.Marshal(m)
+		}
+	}
+	out["metadata"] = md
+	if done {
+		out["done"] = true
+		if op.Error != nil {
+			out["error"] = op.Error
+		} else if op.Response != nil {
+			out["response"] = op.Response
+		}
+	}
+	return out
+}
+
+func newOperationID() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return fmt.Sprintf("operation-%d-%s", time.Now().UnixMilli(), hex.EncodeToString(b))
+}
+
+// newOperation builds an operation on target (a resource name) and the
+// mutations that persist it and, when requestID is set, the request record.
+// Exactly one of response and opErr is meaningful.
+func (s *Server) newOperation(fam apiFamily, verb, target, requestID string, response json.RawMessage, opErr *RPCStatus) (*opRecord, *requestRecord, []mutation, error) {
+	now := s.now()
+	parent := parentOf(target)
+	md, err := json.Marshal(opMetadata{
+		Type:       "type.googleapis.com/" + string(fam) + ".OperationMetadata",
+		CreateTime: now.UTC().Format(time.RFC3339Nano),
+		Target:     target, Verb: verb, APIVersion: "v1",
+	})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	op := &opRecord{
+		Name:     parent + "/operations/" + newOperationID(),
+		Metadata: md,
+		DoneAt:   now.Add(s.opts.OperationDelay),
+	}
+	if opErr != nil {
+		op.Error = opErr
+	} else {
+		op.Response = response
+	}
+	ob, err := json.Marshal(op)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ms := []mutation{{Bucket: bucketOperations, Key: op.Name, Value: ob}}
+	var rr *requestRecord
+	if requestID != "" {
+		rr = &requestRecord{ID: requestID, Verb: verb, Target: target, Operation: op.Name, Time: now}
+		rb, err := json.Marshal(rr)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		ms = append(ms, mutation{Bucket: bucketRequests, Key: requestID, Value: rb})
+	}
+	return op, rr, ms, nil
+}
+
+// commitOperation persists ms (the write plus its operation) and, only once
+// that succeeded, makes the operation and request record visible. apply runs
+// after the commit to update memory; it must not fail.
+func (s *Server) commitOperation(op *opRecord, rr *requestRecord, ms []mutation, apply func()) error {
+	if err := s.store.commit(ms); err != nil {
+		return errInternal("cannot persist the write: %v", err)
+	}
+	s.ops[op.Name] = op
+	if rr != nil {
+		s.reqs[rr.ID] = rr
+	}
+	if apply != nil {
+		apply()
+	}
+	return nil
+}
+
+var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+// replay checks requestID. It returns the original operation of a retried
+// request, nil for a new (or absent) request id, or an error.
+// Call with s.mu held.
+func (s *Server) replay(requestID, verb, target string) (*opRecord, error) {
+	if requestID == "" {
+		return nil, nil
+	}
+	// Google documents request ids as UUIDs (not the zero UUID); enforce it so
+	// a client that would be rejected by Google is rejected here too.
+	if !uuidRE.MatchString(requestID) || strings.Trim(requestID, "0-") == "" {
+		return nil, errViolations(fmt.Sprintf("request_id %q must be a valid non-zero UUID", requestID),
+			[]fieldViolation{{Field: "request_id", Description: "must be a UUID such as 123e4567-e89b-12d3-a456-426614174000"}})
+	}
+	rr, ok := s.reqs[requestID]
+	if !ok {
+		return nil, nil
+	}
+	if rr.Verb != verb || rr.Target != target {
+		return nil, errInvalid("request_id %s was already used for a different request (%s of %s); use a new request id for a new request", requestID, rr.Verb, rr.Target)
+	}
+	op, ok := s.ops[rr.Operation]
+	if !ok {
+		return nil, errInternal("operation %s of request %s is missing", rr.Operation, requestID)
+	}
+	return op, nil
+}
+
+func (s *Server) writeOperation(w http.ResponseWriter, op *opRecord) {
+	writeJSON(w, http.StatusOK, op.view(s.now()))
+}
+
+func (s *Server) getOperation(w http.ResponseWriter, r *http.Request, name string) {
+	s.mu.RLock()
+	op, ok := s.ops[name]
+	s.mu.RUnlock()
+	if !ok {
+		s.writeError(w, errNotFound("Operation %q was not found.", name))
+		return
+	}
+	s.writeOperation(w, op)
+}

@@ -1,0 +1,163 @@
+package registryserver
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// randomCorpus builds documents from a small vocabulary so that queries hit.
+
+var vocab = []string{"travel", "plan", "planner", "planning", "book", "booking", "hotel", "flight", "invoice", "billing", "test", "rome", "día"}
+
+func randomDoc(r *rand.Rand, i int) docFields {
+	words := func(n int) string {
+		var w []string
+		for range n {
+			w = append(w, vocab[r.IntN(len(vocab))])
+		}
+		return strings.Join(w, " ")
+	}
+	d := docFields{
+		"agentId":     {fmt.Sprintf("agent-%d", i)},
+		"name":        {fmt.Sprintf("projects/p/locations/l/agents/agent-%d", i)},
+		"displayName": {words(2)},
+		"description": {words(5)},
+	}
+	for range r.IntN(4) {
+		d["skills.id"] = append(d["skills.id"], vocab[r.IntN(len(vocab))]+"-id")
+		d["skills.name"] = append(d["skills.name"], words(2))
+		d["skills.description"] = append(d["skills.description"], words(4))
+		d["skills.tags"] = append(d["skills.tags"], vocab[r.IntN(len(vocab))], vocab[r.IntN(len(vocab))])
+		d["skills.examples"] = append(d["skills.examples"], words(3))
+	}
+	return d
+}
+
+func scan(docs map[string]docFields, n queryNode) []string {
+	var out []string
+	for name, d := range docs {
+		if matchDoc(n, agentFields, d) {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestIndexMatchesScan checks the index against the reference semantics,
+
+// including after removals and replacements (which reuse document ids).
+
+func TestIndexMatchesScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	ix := newIndex(agentFields)
+	docs := map[string]docFields{}
+	for i := range 300 {
+		d := randomDoc(r, i)
+		name := d["name"][0]
+		docs[name] = d
+		ix.put(name, d)
+	}
+	for i := 0; i < 300; i += 3 {
+		name := fmt.Sprintf("projects/p/locations/l/agents/agent-%d", i)
+		delete(docs, name)
+		ix.remove(name)
+	}
+	for i := 1; i < 300; i += 7 {
+		d := randomDoc(r, i)
+		docs[d["name"][0]] = d
+		ix.put(d["name"][0], d)
+	}
+	queries := []string{
+		"", "travel", "plan*", "pla*", "skills.tags:booking", "skills:hotel", "skills.tags=billing", "skills.tags=bill*",
+		`"travel plan"`, `description:"book hotel"*`, "travel OR invoice", "travel AND NOT hotel", "NOT (rome OR test)",
+		"agentId=agent-10", "agentId:agent-1*", "displayName:planner", `skills.examples:"día rome"`, "name:agents", "día",
+		"(travel booking) OR (invoice NOT billing)", "skills.id=travel-id", "description=x*",
+	}
+	for range 200 {
+		queries = append(queries, randomQuery(r, 3))
+	}
+	for _, q := range queries {
+		n, err := parseQuery(q, agentFields)
+		if err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		want := scan(docs, n)
+		got, more := ix.search(n, "", 1<<30)
+		if more || !slices.Equal(got, want) {
+			t.Fatalf("%q: index %d results, scan %d\nindex %v\nscan  %v", q, len(got), len(want), got, want)
+		}
+	}
+}
+
+func randomQuery(r *rand.Rand, depth int) string {
+	if depth == 0 || r.IntN(3) == 0 {
+		w := vocab[r.IntN(len(vocab))]
+		if r.IntN(3) == 0 {
+			rw := []rune(w)
+			w = string(rw[:1+r.IntN(len(rw)-1)]) + "*"
+		}
+		switch r.IntN(4) {
+		case 0:
+			fields := agentFields.Names()
+			return fields[r.IntN(len(fields))] + ":" + w
+		case 1:
+			return "skills.tags=" + w
+		}
+		return w
+	}
+	switch r.IntN(4) {
+	case 0:
+		return "NOT " + randomQuery(r, depth-1)
+	case 1:
+		return "(" + randomQuery(r, depth-1) + " OR " + randomQuery(r, depth-1) + ")"
+	case 2:
+		return randomQuery(r, depth-1) + " AND " + randomQuery(r, depth-1)
+	}
+	return randomQuery(r, depth-1) + " " + randomQuery(r, depth-1)
+}
+
+// FuzzParseQuery: the parser never panics; a parsed query prints to a form
+
+// that parses back to the same query; and the index agrees with the scan.
+
+func FuzzIndexMatchesScan(f *testing.F) {
+	for _, s := range []string{
+		"", "travel", "a AND b OR NOT c", "(a OR b) c", `skills.tags:"x y"*`, "agentId=urn:a:b", "displayName:wo*",
+		`"unterminated`, "((a)", "a)", "*", "NOT", `"a\"b"`, "skills.tags:", "día:x", "\xff", "a\u00a0b", "x=\"\"*",
+	} {
+		f.Add(s)
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	ix := newIndex(agentFields)
+	docs := map[string]docFields{}
+	for i := range 40 {
+		d := randomDoc(r, i)
+		docs[d["name"][0]] = d
+		ix.put(d["name"][0], d)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		n, err := parseQuery(q, agentFields)
+		if err != nil {
+			if _, ok := err.(*QueryError); !ok {
+				t.Fatalf("%q: error of type %T", q, err)
+			}
+			return
+		}
+		if n == nil {
+			return
+		}
+		n2, err := parseQuery(n.String(), agentFields)
+		if err != nil || n2.String() != n.String() {
+			t.Fatalf("%q: printed as %s, reparsed as %v (%v)", q, n, n2, err)
+		}
+		got, _ := ix.search(n, "", 1<<30)
+		if want := scan(docs, n); !slices.Equal(got, want) {
+			t.Fatalf("%q: index %v scan %v", q, got, want)
+		}
+	})
+}

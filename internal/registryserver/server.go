@@ -1,0 +1,463 @@
+// Package registryserver is the bundled Agent Registry server: a real,
+// persistent implementation of the subset of the Google Agent Registry v1 and
+// App Hub v1 REST APIs that the provider uses, wire-compatible with the
+// generated clients in google.golang.org/api (agentregistry/v1, apphub/v1).
+// It lets a module be tested end to end without a cloud account.
+package registryserver
+
+import (
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"google.golang.org/api/agentregistry/v1"
+	"google.golang.org/api/apphub/v1"
+)
+
+// Options configure a Server.
+type Options struct {
+	// Token, when set, is required as "Authorization: Bearer <Token>" on every
+	// request; otherwise requests are unauthenticated. It is never logged.
+	Token string
+	// DataPath is the bbolt file that holds the state; "" keeps it in memory.
+	DataPath string
+	// OperationDelay is how long a long-running operation reports done:false
+	// before completing. 0 returns operations that are already done.
+	OperationDelay time.Duration
+	// Logger receives one line per request (method, path, status, duration).
+	// nil discards.
+	Logger *slog.Logger
+}
+
+// maxBodyBytes caps request bodies. A document is at most 10 KB; the cap
+// leaves room for JSON escaping and the rest of the resource while keeping a
+// hostile client from making the server buffer arbitrary amounts.
+const maxBodyBytes = 1 << 20
+
+// Server implements http.Handler. It is safe for concurrent use.
+type Server struct {
+	opts  Options
+	log   *slog.Logger
+	store *store
+	now   func() time.Time
+
+	// mu guards the state below. Writes hold it exclusively for the whole
+	// request, including the fsync, which serialises writes (bbolt has a
+	// single writer anyway) and keeps memory and disk in the same order.
+	mu        sync.RWMutex
+	services  map[string]*agentregistry.Service
+	agents    map[string]*agentregistry.Agent
+	mcps      map[string]*agentregistry.McpServer
+	encoded   map[string][]byte // derived record name -> its JSON
+	agentIx   map[string]*index // parent -> index of its agents
+	mcpIx     map[string]*index // parent -> index of its MCP servers
+	workloads map[string]*apphub.Workload
+	ops       map[string]*opRecord
+	reqs      map[string]*requestRecord
+
+	faults faultTable
+	rec    recorder
+}
+
+// New returns a server, loading its state from Options.DataPath when set.
+func New(opts Options) (*Server, error) {
+	s := &Server{
+		opts:      opts,
+		log:       opts.Logger,
+		now:       time.Now,
+		services:  map[string]*agentregistry.Service{},
+		agents:    map[string]*agentregistry.Agent{},
+		mcps:      map[string]*agentregistry.McpServer{},
+		encoded:   map[string][]byte{},
+		agentIx:   map[string]*index{},
+		mcpIx:     map[string]*index{},
+		workloads: map[string]*apphub.Workload{},
+		ops:       map[string]*opRecord{},
+		reqs:      map[string]*requestRecord{},
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if opts.DataPath != "" {
+		st, err := openStore(opts.DataPath)
+		if err != nil {
+			return nil, err
+		}
+		s.store = st
+		if err := s.loadState(); err != nil {
+			st.close()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Close releases the data file. The server must not serve requests after.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	err := s.store.close()
+	s.store = nil
+	return err
+}
+
+// loadState rebuilds memory (records, derived records, indexes) from the store.
+func (s *Server) loadState() error {
+	err := s.store.load(bucketServices, func(k, v []byte) error {
+		var svc agentregistry.Service
+		if err := json.Unmarshal(v, &svc); err != nil {
+			return fmt.Errorf("service %s: %w", k, err)
+		}
+		s.services[svc.Name] = &svc
+		s.putDerived(&svc)
+		return nil
+	})
+	if err == nil {
+		err = s.store.load(bucketWorkloads, func(k, v []byte) error {
+			var wl apphub.Workload
+			if err := json.Unmarshal(v, &wl); err != nil {
+				return fmt.Errorf("workload %s: %w", k, err)
+			}
+			s.workloads[wl.Name] = &wl
+			return nil
+		})
+	}
+	if err == nil {
+		err = s.store.load(bucketOperations, func(k, v []byte) error {
+			var op opRecord
+			if err := json.Unmarshal(v, &op); err != nil {
+				return fmt.Errorf("operation %s: %w", k, err)
+			}
+			s.ops[op.Name] = &op
+			return nil
+		})
+	}
+	if err == nil {
+		err = s.store.load(bucketRequests, func(k, v []byte) error {
+			var rr requestRecord
+			if err := json.Unmarshal(v, &rr); err != nil {
+				return fmt.Errorf("request %s: %w", k, err)
+			}
+			s.reqs[rr.ID] = &rr
+			return nil
+		})
+	}
+	if err != nil {
+		return fmt.Errorf("load %s: %w", s.opts.DataPath, err)
+	}
+	return nil
+}
+
+// ServeHTTP records the request, authenticates it, applies any injected
+// fault and routes it.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	s.rec.add(r)
+	sw := &statusWriter{ResponseWriter: w}
+	defer func() {
+		s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", sw.status, "duration", time.Since(start))
+	}()
+	if !s.authorized(r) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="agentregistry-server"`)
+		s.writeError(sw, &apiError{HTTP: http.StatusUnauthorized, Status: "UNAUTHENTICATED",
+			Message: "Request is missing a valid bearer token: send \"Authorization: Bearer <token>\" with the server's token."})
+		return
+	}
+	if f, ok := s.faults.take(r); ok {
+		s.serveFault(sw, r, f)
+		return
+	}
+	s.route(sw, r)
+}
+
+// authorized compares the bearer token in constant time, so response timing
+// does not reveal how much of a guessed token was right.
+func (s *Server) authorized(r *http.Request) bool {
+	if s.opts.Token == "" {
+		return true
+	}
+	h := r.Header.Get("Authorization")
+	const prefix = "bearer "
+	if len(h) < len(prefix) || !strings.EqualFold(h[:len(prefix)], prefix) {
+		return false
+	}
+	got := strings.TrimSpace(h[len(prefix):])
+	return subtle.ConstantTimeCompare([]byte(got), []byte(s.opts.Token)) == 1
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection (for hijacking).
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// route dispatches on the resource path. Both APIs live under /v1/ with a
+// projects/{p}/locations/{l} parent, so one router serves them.
+func (s *Server) route(w http.ResponseWriter, r *http.Request) {
+	// r.URL.Path is already percent-decoded, so a schema name sent as
+	// apphub.googleapis.com%2FAgentProperties arrives with its slash.
+	p, ok := strings.CutPrefix(r.URL.Path, "/v1/")
+	if !ok {
+		s.writeError(w, errNotFound("unknown path %q: this server serves /v1/projects/{project}/locations/{location}/...", r.URL.Path))
+		return
+	}
+	segs := strings.Split(p, "/")
+	if len(segs) < 4 || segs[0] != "projects" || segs[2] != "locations" || segs[1] == "" || segs[3] == "" {
+		s.writeError(w, errNotFound("unknown path %q: expected /v1/projects/{project}/locations/{location}/...", r.URL.Path))
+		return
+	}
+	parent := strings.Join(segs[:4], "/")
+	rest := segs[4:]
+	for i, seg := range rest {
+		// An empty id (".../services/") is never a resource. The schema id
+		// may itself contain a slash, so only check the fixed positions.
+		if seg == "" && !(len(rest) > 0 && rest[0] == "extendedMetadataSchemas" && i > 1) {
+			s.writeError(w, errNotFound("unknown path %q: empty path segment", r.URL.Path))
+			return
+		}
+	}
+	type handlers map[string]func()
+	dispatch := func(h handlers) {
+		if fn, ok := h[r.Method]; ok {
+			fn()
+			return
+		}
+		var allow []string
+		for m := range h {
+			allow = append(allow, m)
+		}
+		sortStrings(allow)
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		s.writeError(w, &apiError{HTTP: http.StatusMethodNotAllowed, Status: "UNIMPLEMENTED",
+			Message: fmt.Sprintf("method %s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, strings.Join(allow, ", "))})
+	}
+	switch {
+	case len(rest) == 1 && rest[0] == "services":
+		dispatch(handlers{"GET": func() { s.listServices(w, r, parent) }, "POST": func() { s.createService(w, r, parent) }})
+	case len(rest) == 2 && rest[0] == "services":
+		name := parent + "/services/" + rest[1]
+		dispatch(handlers{
+			"GET":    func() { s.getService(w, r, name) },
+			"PATCH":  func() { s.patchService(w, r, name) },
+			"DELETE": func() { s.deleteService(w, r, name) },
+		})
+	case len(rest) == 1 && rest[0] == "agents":
+		dispatch(handlers{"GET": func() { s.listDerived(w, r, parent, kindAgent) }})
+	case len(rest) == 1 && rest[0] == "agents:search":
+		dispatch(handlers{"POST": func() { s.search(w, r, parent, kindAgent) }})
+	case len(rest) == 2 && rest[0] == "agents":
+		dispatch(handlers{"GET": func() { s.getDerived(w, r, parent+"/agents/"+rest[1], kindAgent) }})
+	case len(rest) == 1 && rest[0] == "mcpServers":
+		dispatch(handlers{"GET": func() { s.listDerived(w, r, parent, kindMCP) }})
+	case len(rest) == 1 && rest[0] == "mcpServers:search":
+		dispatch(handlers{"POST": func() { s.search(w, r, parent, kindMCP) }})
+	case len(rest) == 2 && rest[0] == "mcpServers":
+		dispatch(handlers{"GET": func() { s.getDerived(w, r, parent+"/mcpServers/"+rest[1], kindMCP) }})
+	case len(rest) == 2 && rest[0] == "operations":
+		dispatch(handlers{"GET": func() { s.getOperation(w, r, parent+"/operations/"+rest[1]) }})
+	case len(rest) == 3 && rest[0] == "applications" && rest[2] == "workloads":
+		dispatch(handlers{"GET": func() { s.listWorkloads(w, r, parent+"/applications/"+rest[1]) }})
+	case len(rest) == 4 && rest[0] == "applications" && rest[2] == "workloads":
+		name := strings.Join(segs, "/")
+		dispatch(handlers{
+			"GET":    func() { s.getWorkload(w, r, name) },
+			"PATCH":  func() { s.patchWorkload(w, r, name) },
+			"DELETE": func() { s.deleteWorkload(w, r, name) },
+		})
+	case len(rest) == 1 && rest[0] == "extendedMetadataSchemas":
+		dispatch(handlers{"GET": func() { s.listSchemas(w, r, parent) }})
+	case len(rest) >= 2 && rest[0] == "extendedMetadataSchemas":
+		dispatch(handlers{"GET": func() { s.getSchema(w, r, parent, strings.Join(rest[1:], "/")) }})
+	default:
+		s.writeError(w, errNotFound("unknown path %q", r.URL.Path))
+	}
+}
+
+// readJSON decodes a request body into v. Unknown fields are rejected, as
+// Google's front end does ("Invalid JSON payload received. Unknown name"),
+// so a misspelt field fails here as it would against Google.
+func readJSON(w http.ResponseWriter, r *http.Request, v any) error {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return &apiError{HTTP: http.StatusRequestEntityTooLarge, Status: "OUT_OF_RANGE",
+				Message: fmt.Sprintf("request body exceeds %d bytes", maxBodyBytes)}
+		}
+		return errInvalid("cannot read request body: %v", err)
+	}
+	if len(strings.TrimSpace(string(body))) == 0 {
+		body = []byte("{}")
+	}
+	dec := json.NewDecoder(strings.NewReader(string(body)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return errInvalid("Invalid JSON payload received: %v", err)
+	}
+	if dec.More() {
+		return errInvalid("Invalid JSON payload received: unexpected data after the JSON object")
+	}
+	return nil
+}
+
+// Paging.
+
+const (
+	defaultPageSize = 20
+	maxPageSize     = 100
+)
+
+// pageSize applies the documented rule: 0 -> 20, >100 -> 100, <0 -> error.
+func pageSize(n int64) (int, error) {
+	switch {
+	case n < 0:
+		return 0, errViolations(fmt.Sprintf("page_size must not be negative, got %d", n),
+			[]fieldViolation{{Field: "page_size", Description: "must be between 0 and 100 (0 means the default, 20)"}})
+	case n == 0:
+		return defaultPageSize, nil
+	case n > maxPageSize:
+		return maxPageSize, nil
+	}
+	return int(n), nil
+}
+
+func queryPageSize(r *http.Request) (int, error) {
+	v := r.URL.Query().Get("pageSize")
+	if v == "" {
+		return defaultPageSize, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 32)
+	if err != nil {
+		return 0, errInvalid("pageSize %q is not an integer", v)
+	}
+	return pageSize(n)
+}
+
+// pageToken is the decoded form of next_page_token: the last name returned
+// (results are sorted by name, so "after" is stable while records come and
+// go) and a hash of the query, so a token cannot be replayed on another query.
+type pageToken struct {
+	After string `json:"a"`
+	Query uint64 `json:"q"`
+}
+
+func queryHash(parts ...string) uint64 {
+	h := fnv.New64a()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return h.Sum64()
+}
+
+func encodePageToken(after string, qh uint64) string {
+	b, _ := json.Marshal(pageToken{After: after, Query: qh})
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// decodePageToken returns the "after" key of tok ("" for the first page).
+func decodePageToken(tok string, qh uint64) (string, error) {
+	if tok == "" {
+		return "", nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(tok)
+	var pt pageToken
+	if err == nil {
+		err = json.Unmarshal(b, &pt)
+	}
+	if err != nil {
+		return "", errInvalid("page_token %q is not a token this server issued", tok)
+	}
+	if pt.Query != qh {
+		return "", errInvalid("page_token was issued for a different query or parent; the other parameters must be identical to those of the call that returned it")
+	}
+	return pt.After, nil
+}
+
+// Request accounting, for tests that assert what reached the server.
+
+// RecordedRequest is one request the server received.
+type RecordedRequest struct {
+	Method string
+	Path   string
+	Query  url.Values
+}
+
+type recorder struct {
+	mu   sync.Mutex
+	reqs []RecordedRequest
+}
+
+func (rc *recorder) add(r *http.Request) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	rc.reqs = append(rc.reqs, RecordedRequest{Method: r.Method, Path: r.URL.Path, Query: r.URL.Query()})
+}
+
+// Requests returns the requests received since the start or the last ResetRequests.
+func (s *Server) Requests() []RecordedRequest {
+	s.rec.mu.Lock()
+	defer s.rec.mu.Unlock()
+	return append([]RecordedRequest(nil), s.rec.reqs...)
+}
+
+// ResetRequests forgets the recorded requests.
+func (s *Server) ResetRequests() {
+	s.rec.mu.Lock()
+	defer s.rec.mu.Unlock()
+	s.rec.reqs = nil
+}
+
+func (s *Server) timestamp() string { return s.now().UTC().Format(time.RFC3339Nano) }
+
+// parentOf returns projects/{p}/locations/{l} of a resource name.
+func parentOf(name string) string {
+	segs := strings.SplitN(name, "/", 5)
+	if len(segs) < 4 {
+		return ""
+	}
+	return strings.Join(segs[:4], "/")
+}
+
+// lastSegment returns the resource id at the end of a name.
+func lastSegment(name string) string { return name[strings.LastIndexByte(name, '/')+1:] }
+
+// withType adds "@type" to a JSON object, as Any-typed fields need.
+func withType(typeURL string, v any) (json.RawMessage, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	head := `{"@type":` + strconv.Quote(typeURL)
+	if string(b) == "{}" {
+		return json.RawMessage(head + "}"), nil
+	}
+	return json.RawMessage(head + "," + string(b[1:])), nil
+}

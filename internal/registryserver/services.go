@@ -1,0 +1,491 @@
+package registryserver
+
+// Services: the only writable Agent Registry resource. Each write validates
+// the whole resulting Service (lengths, exactly one spec, immutable spec
+// type, documents through internal/spec), commits it with its operation, and
+// refreshes the derived Agent or McpServer record and its search index.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"google.golang.org/api/agentregistry/v1"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
+)
+
+const (
+	typeService = "type.googleapis.com/google.cloud.agentregistry.v1.Service"
+	typeEmpty   = "type.googleapis.com/google.protobuf.Empty"
+
+	maxDisplayName = 63
+	maxDescription = 2048
+)
+
+var serviceIDRE = regexp.MustCompile(`^[a-z][a-z0-9-]{3,62}$`)
+
+// specKind is which of the three specs a service carries.
+type specKind string
+
+const (
+	specNone     specKind = ""
+	specAgent    specKind = "agent_spec"
+	specMCP      specKind = "mcp_server_spec"
+	specEndpoint specKind = "endpoint_spec"
+)
+
+func serviceKind(s *agentregistry.Service) specKind {
+	switch {
+	case s.AgentSpec != nil:
+		return specAgent
+	case s.McpServerSpec != nil:
+		return specMCP
+	case s.EndpointSpec != nil:
+		return specEndpoint
+	}
+	return specNone
+}
+
+// specOf returns the (type, content) of the service's spec.
+func specOf(s *agentregistry.Service) (string, json.RawMessage) {
+	switch {
+	case s.AgentSpec != nil:
+		return s.AgentSpec.Type, json.RawMessage(s.AgentSpec.Content)
+	case s.McpServerSpec != nil:
+		return s.McpServerSpec.Type, json.RawMessage(s.McpServerSpec.Content)
+	case s.EndpointSpec != nil:
+		return s.EndpointSpec.Type, json.RawMessage(s.EndpointSpec.Content)
+	}
+	return "", nil
+}
+
+// validateService checks a complete service and normalises its spec content
+// in place (compact, keys sorted), which is how the registry sends it back.
+func validateService(svc *agentregistry.Service) []fieldViolation {
+	var v []fieldViolation
+	add := func(field, format string, args ...any) {
+		v = append(v, fieldViolation{Field: field, Description: fmt.Sprintf(format, args...)})
+	}
+	if n := utf8.RuneCountInString(svc.DisplayName); n > maxDisplayName {
+		add("display_name", "must be at most %d characters, got %d", maxDisplayName, n)
+	}
+	if n := utf8.RuneCountInString(svc.Description); n > maxDescription {
+		add("description", "must be at most %d characters, got %d", maxDescription, n)
+	}
+	for i, in := range svc.Interfaces {
+		f := fmt.Sprintf("interfaces[%d]", i)
+		if in == nil {
+			add(f, "must not be null")
+			continue
+		}
+		if u, err := url.Parse(in.Url); in.Url == "" || err != nil || u.Scheme == "" || u.Host == "" {
+			add(f+".url", "must be an absolute URL, got %q", in.Url)
+		}
+		switch in.ProtocolBinding {
+		case "JSONRPC", "GRPC", "HTTP_JSON":
+		case "", "PROTOCOL_BINDING_UNSPECIFIED":
+			add(f+".protocol_binding", "is required: one of JSONRPC, GRPC, HTTP_JSON")
+		default:
+			add(f+".protocol_binding", "must be one of JSONRPC, GRPC, HTTP_JSON, got %q", in.ProtocolBinding)
+		}
+	}
+	n := 0
+	for _, set := range []bool{svc.AgentSpec != nil, svc.McpServerSpec != nil, svc.EndpointSpec != nil} {
+		if set {
+			n++
+		}
+	}
+	if n != 1 {
+		add("agent_spec", "exactly one of agent_spec, mcp_server_spec and endpoint_spec must be set, got %d", n)
+		return v
+	}
+	kind := serviceKind(svc)
+	typ, content := specOf(svc)
+	content = trimNull(content)
+	var allowed []string
+	var validate func([]byte) *spec.Result
+	switch kind {
+	case specAgent:
+		allowed = []string{"NO_SPEC", "A2A_AGENT_CARD"}
+		if typ == "A2A_AGENT_CARD" {
+			validate = spec.ValidateAgentCard
+			if len(svc.Interfaces) > 0 {
+				add("interfaces", "must be empty when agent_spec.type is A2A_AGENT_CARD: the interfaces come from the agent card")
+			}
+		}
+	case specMCP:
+		allowed = []string{"NO_SPEC", "TOOL_SPEC"}
+		if typ == "TOOL_SPEC" {
+			validate = spec.ValidateToolSpec
+		}
+	case specEndpoint:
+		allowed = []string{"NO_SPEC"}
+	}
+	field := string(kind)
+	if !slices.Contains(allowed, typ) {
+		if typ == "" || typ == "TYPE_UNSPECIFIED" {
+			add(field+".type", "is required: one of %s", strings.Join(allowed, ", "))
+		} else {
+			add(field+".type", "must be one of %s, got %q", strings.Join(allowed, ", "), typ)
+		}
+		return v
+	}
+	if validate == nil {
+		if len(content) > 0 {
+			add(field+".content", "must be empty when %s.type is NO_SPEC", field)
+		}
+		setContent(svc, nil)
+		return v
+	}
+	if len(content) == 0 {
+		add(field+".content", "is required when %s.type is %s", field, typ)
+		return v
+	}
+	if content[0] != '{' {
+		add(field+".content", "must be a JSON object")
+		return v
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, content); err != nil {
+		add(field+".content", "is not valid JSON: %v", err)
+		return v
+	}
+	if compact.Len() > spec.MaxDocumentBytes {
+		add(field+".content", "is %d bytes of compact JSON; the limit is %d bytes (10 KB)", compact.Len(), spec.MaxDocumentBytes)
+		return v
+	}
+	res := validate(compact.Bytes())
+	for _, p := range res.Errors() {
+		add(field+".content"+p.Pointer, "%s", p.Message)
+	}
+	if len(v) == 0 {
+		norm := res.Compact
+		if len(norm) == 0 {
+			norm = compact.Bytes()
+		}
+		setContent(svc, norm)
+	}
+	return v
+}
+
+func trimNull(b json.RawMessage) json.RawMessage {
+	b = bytes.TrimSpace(b)
+	if string(b) == "null" {
+		return nil
+	}
+	return b
+}
+
+func setContent(svc *agentregistry.Service, c []byte) {
+	switch {
+	case svc.AgentSpec != nil:
+		svc.AgentSpec.Content = c
+	case svc.McpServerSpec != nil:
+		svc.McpServerSpec.Content = c
+	case svc.EndpointSpec != nil:
+		svc.EndpointSpec.Content = c
+	}
+}
+
+// cloneService deep-copies a service. Stored services are never mutated in
+// place (readers hold them without the lock after lookup), so every write
+// works on a copy.
+func cloneService(s *agentregistry.Service) *agentregistry.Service {
+	b, _ := json.Marshal(s)
+	var out agentregistry.Service
+	_ = json.Unmarshal(b, &out)
+	return &out
+}
+
+func (s *Server) createService(w http.ResponseWriter, r *http.Request, parent string) {
+	q := r.URL.Query()
+	id, reqID := q.Get("serviceId"), q.Get("requestId")
+	var in agentregistry.Service
+	if err := readJSON(w, r, &in); err != nil {
+		s.writeError(w, err)
+		return
+	}
+	name := parent + "/services/" + id
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if op, err := s.replay(reqID, "create", name); err != nil || op != nil {
+		s.respondOp(w, op, err)
+		return
+	}
+	if !serviceIDRE.MatchString(id) {
+		s.writeError(w, errViolations(fmt.Sprintf("service_id %q is invalid", id), []fieldViolation{{Field: "service_id",
+			Description: "must be 4-63 characters of lower-case letters, digits and hyphens, starting with a letter"}}))
+		return
+	}
+	if _, exists := s.services[name]; exists {
+		s.writeError(w, errAlreadyExists("Service %q already exists.", name))
+		return
+	}
+	now := s.timestamp()
+	svc := &agentregistry.Service{
+		Name: name, DisplayName: in.DisplayName, Description: in.Description, Interfaces: in.Interfaces,
+		AgentSpec: in.AgentSpec, McpServerSpec: in.McpServerSpec, EndpointSpec: in.EndpointSpec,
+		CreateTime: now, UpdateTime: now,
+	}
+	if v := validateService(svc); len(v) > 0 {
+		s.writeError(w, errViolations(violationMessage("service", v), v))
+		return
+	}
+	svc.RegistryResource = registryResource(svc)
+	s.commitServiceWrite(w, r, "create", name, reqID, svc, nil)
+}
+
+// commitServiceWrite persists newSvc (nil = delete old) with its operation.
+func (s *Server) commitServiceWrite(w http.ResponseWriter, r *http.Request, verb, name, reqID string, newSvc, old *agentregistry.Service) {
+	opErr := injectedOpError(r.Context())
+	var resp json.RawMessage
+	var ms []mutation
+	var err error
+	if opErr == nil {
+		if newSvc != nil {
+			b, e := json.Marshal(newSvc)
+			if e != nil {
+				s.writeError(w, e)
+				return
+			}
+			ms = append(ms, mutation{Bucket: bucketServices, Key: name, Value: b})
+			resp, err = withType(typeService, newSvc)
+		} else {
+			ms = append(ms, mutation{Bucket: bucketServices, Key: name})
+			resp, err = withType(typeEmpty, struct{}{})
+		}
+		if err != nil {
+			s.writeError(w, err)
+			return
+		}
+	}
+	op, rr, opMs, err := s.newOperation(familyAgentRegistry, verb, name, reqID, resp, opErr)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	err = s.commitOperation(op, rr, append(ms, opMs...), func() {
+		if opErr != nil {
+			return
+		}
+		if old != nil {
+			s.removeDerived(old)
+		}
+		if newSvc != nil {
+			s.services[name] = newSvc
+			s.putDerived(newSvc)
+		} else {
+			delete(s.services, name)
+		}
+	})
+	s.respondOp(w, op, err)
+}
+
+func (s *Server) respondOp(w http.ResponseWriter, op *opRecord, err error) {
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	s.writeOperation(w, op)
+}
+
+func violationMessage(what string, v []fieldViolation) string {
+	parts := make([]string, 0, len(v))
+	for _, fv := range v {
+		parts = append(parts, fv.Field+": "+fv.Description)
+	}
+	return fmt.Sprintf("invalid %s: %s", what, strings.Join(parts, "; "))
+}
+
+func (s *Server) getService(w http.ResponseWriter, r *http.Request, name string) {
+	s.mu.RLock()
+	svc, ok := s.services[name]
+	s.mu.RUnlock()
+	if !ok {
+		s.writeError(w, errNotFound("Service %q was not found.", name))
+		return
+	}
+	writeJSON(w, http.StatusOK, svc)
+}
+
+func (s *Server) listServices(w http.ResponseWriter, r *http.Request, parent string) {
+	q := r.URL.Query()
+	size, err := queryPageSize(r)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	filter := q.Get("filter")
+	node, err := parseQuery(filter, serviceFilterFields)
+	if err != nil {
+		s.writeError(w, errViolations("invalid filter: "+err.Error(), []fieldViolation{{Field: "filter", Description: err.Error()}}))
+		return
+	}
+	qh := queryHash("services", parent, filter)
+	after, err := decodePageToken(q.Get("pageToken"), qh)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	prefix := parent + "/services/"
+	s.mu.RLock()
+	var names []string
+	for name, svc := range s.services {
+		if strings.HasPrefix(name, prefix) && name > after &&
+			matchDoc(node, serviceFilterFields, docFields{"name": {svc.Name}, "displayName": {svc.DisplayName}, "description": {svc.Description}}) {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	resp := &agentregistry.ListServicesResponse{}
+	if len(names) > size {
+		names = names[:size]
+		resp.NextPageToken = encodePageToken(names[size-1], qh)
+	}
+	for _, n := range names {
+		resp.Services = append(resp.Services, s.services[n])
+	}
+	s.mu.RUnlock()
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// maskPaths turns an update mask into snake_case paths (the REST mapping
+// sends camelCase; both spellings are accepted).
+func maskPaths(mask string) []string {
+	var out []string
+	for _, p := range strings.Split(mask, ",") {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		var b strings.Builder
+		for _, c := range p {
+			if c >= 'A' && c <= 'Z' {
+				b.WriteByte('_')
+				c += 'a' - 'A'
+			}
+			b.WriteRune(c)
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+func (s *Server) patchService(w http.ResponseWriter, r *http.Request, name string) {
+	q := r.URL.Query()
+	reqID := q.Get("requestId")
+	var in agentregistry.Service
+	if err := readJSON(w, r, &in); err != nil {
+		s.writeError(w, err)
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if op, err := s.replay(reqID, "update", name); err != nil || op != nil {
+		s.respondOp(w, op, err)
+		return
+	}
+	old, ok := s.services[name]
+	if !ok {
+		s.writeError(w, errNotFound("Service %q was not found.", name))
+		return
+	}
+	paths := maskPaths(q.Get("updateMask"))
+	if len(paths) == 0 {
+		// AIP-134: without a mask, every field present in the request is updated.
+		if in.DisplayName != "" {
+			paths = append(paths, "display_name")
+		}
+		if in.Description != "" {
+			paths = append(paths, "description")
+		}
+		if in.Interfaces != nil {
+			paths = append(paths, "interfaces")
+		}
+		for k, set := range map[specKind]bool{specAgent: in.AgentSpec != nil, specMCP: in.McpServerSpec != nil, specEndpoint: in.EndpointSpec != nil} {
+			if set {
+				paths = append(paths, string(k))
+			}
+		}
+		sort.Strings(paths)
+	} else if slices.Contains(paths, "*") {
+		paths = []string{"display_name", "description", "interfaces", string(serviceKind(old))}
+	}
+	upd := cloneService(old)
+	oldKind := serviceKind(old)
+	oldType, _ := specOf(old)
+	var v []fieldViolation
+	immutable := func(field, desc string) {
+		v = append(v, fieldViolation{Field: field, Description: desc})
+	}
+	for _, p := range paths {
+		switch p {
+		case "display_name":
+			upd.DisplayName = in.DisplayName
+		case "description":
+			upd.Description = in.Description
+		case "interfaces":
+			upd.Interfaces = in.Interfaces
+		case "agent_spec", "mcp_server_spec", "endpoint_spec",
+			"agent_spec.type", "mcp_server_spec.type", "endpoint_spec.type",
+			"agent_spec.content", "mcp_server_spec.content", "endpoint_spec.content":
+			kind := specKind(strings.SplitN(p, ".", 2)[0])
+			if kind != oldKind {
+				immutable(p, fmt.Sprintf("the spec type is immutable: this service has %s, it cannot be changed to %s; delete and re-create the service", oldKind, kind))
+				continue
+			}
+			newSvcSpec := &agentregistry.Service{AgentSpec: in.AgentSpec, McpServerSpec: in.McpServerSpec, EndpointSpec: in.EndpointSpec}
+			if serviceKind(newSvcSpec) != kind && !strings.HasSuffix(p, ".content") {
+				immutable(p, fmt.Sprintf("the spec type is immutable: %s is in the update mask but missing from the request; it cannot be removed", kind))
+				continue
+			}
+			newType, newContent := specOf(newSvcSpec)
+			if !strings.HasSuffix(p, ".content") && newType != oldType {
+				immutable(string(kind)+".type", fmt.Sprintf("the spec type is immutable: it is %s and cannot be changed to %q; delete and re-create the service", oldType, newType))
+				continue
+			}
+			if !strings.HasSuffix(p, ".type") {
+				setContent(upd, []byte(newContent))
+			}
+		case "name", "create_time", "update_time", "registry_resource":
+			immutable(p, "is output only or immutable and cannot be in the update mask")
+		default:
+			immutable(p, "is not a field of Service that can be updated; updatable fields: display_name, description, interfaces, agent_spec, mcp_server_spec, endpoint_spec")
+		}
+	}
+	if len(v) > 0 {
+		s.writeError(w, errViolations(violationMessage("update", v), v))
+		return
+	}
+	if v := validateService(upd); len(v) > 0 {
+		s.writeError(w, errViolations(violationMessage("service", v), v))
+		return
+	}
+	upd.UpdateTime = s.timestamp()
+	upd.RegistryResource = registryResource(upd)
+	s.commitServiceWrite(w, r, "update", name, reqID, upd, old)
+}
+
+func (s *Server) deleteService(w http.ResponseWriter, r *http.Request, name string) {
+	reqID := r.URL.Query().Get("requestId")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if op, err := s.replay(reqID, "delete", name); err != nil || op != nil {
+		s.respondOp(w, op, err)
+		return
+	}
+	old, ok := s.services[name]
+	if !ok {
+		s.writeError(w, errNotFound("Service %q was not found.", name))
+		return
+	}
+	s.commitServiceWrite(w, r, "delete", name, reqID, nil, old)
+}

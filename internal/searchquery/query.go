@@ -1,0 +1,539 @@
+// Package searchquery implements the search grammar of the Agent Registry
+// (agents:search, mcpServers:search and list filters): a small
+// recursive-descent parser that turns a search string into a Query, and the
+// reference semantics of a Query on one document (Match). The bundled server
+// uses it to answer searches; the provider uses it to tell which skills of an
+// agent a query selects.
+//
+// Grammar (keywords are upper case, as in Google's search syntax):
+//
+//	query   = [ or ] EOF
+//	or      = and { "OR" and }
+//	and     = unary { [ "AND" ] unary }        // juxtaposition is AND
+//	unary   = "NOT" unary | primary
+//	primary = "(" or ")" | term
+//	term    = value | field ( ":" | "=" ) value
+//	value   = word [ "*" ] | '"' chars [ "*" ] '"' [ "*" ]
+//
+// field:value matches when the value's words occur, in order and adjacent, in
+// one value of the field (case-insensitive); a trailing * makes the last word
+// a prefix. field=value compares the whole value, case-insensitively (with *,
+// as a prefix). A bare value searches every keyword field.
+package searchquery
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Schema describes the searchable fields of one kind of record.
+type Schema struct {
+	// Kind names the records in messages ("agents").
+	Kind string
+	// Base are the fields that carry values.
+	Base []string
+	// Composite fields stand for several base fields (skills = any skill field).
+	Composite map[string][]string
+	// Keyword are the fields a bare word searches.
+	Keyword []string
+	canon   map[string]string // folded name -> canonical name
+}
+
+// NewSchema returns the schema of a kind of record.
+func NewSchema(kind string, base []string, composite map[string][]string, keyword []string) *Schema {
+	s := &Schema{Kind: kind, Base: base, Composite: composite, Keyword: keyword, canon: map[string]string{}}
+	for _, f := range base {
+		s.canon[foldField(f)] = f
+	}
+	for f := range composite {
+		s.canon[foldField(f)] = f
+	}
+	return s
+}
+
+// Agents is the schema of agents:search.
+var Agents = NewSchema("agents",
+	[]string{"agentId", "name", "displayName", "description", "skills.id", "skills.name", "skills.description", "skills.tags", "skills.examples"},
+	map[string][]string{"skills": {"skills.id", "skills.name", "skills.description", "skills.tags", "skills.examples"}},
+	[]string{"agentId", "name", "displayName", "description", "skills.id", "skills.name", "skills.description", "skills.tags", "skills.examples"})
+
+// McpServers is the schema of mcpServers:search.
+var McpServers = NewSchema("MCP servers",
+	[]string{"mcpServerId", "name", "displayName", "description", "tools.name", "tools.description"},
+	map[string][]string{"tools": {"tools.name", "tools.description"}},
+	[]string{"mcpServerId", "name", "displayName", "description", "tools.name", "tools.description"})
+
+// foldField makes field names case-insensitive and accepts the snake_case
+// spelling of AIP-160 filters (display_name) as well as camelCase.
+func foldField(f string) string {
+	return strings.ToLower(strings.ReplaceAll(f, "_", ""))
+}
+
+// Names lists the searchable fields, sorted.
+func (s *Schema) Names() []string {
+	out := append([]string(nil), s.Base...)
+	for f := range s.Composite {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Expand returns the base fields a term on field searches ("" = keyword search).
+func (s *Schema) Expand(field string) []string {
+	if field == "" {
+		return s.Keyword
+	}
+	if c, ok := s.Composite[field]; ok {
+		return c
+	}
+	return []string{field}
+}
+
+// Node is a node of a parsed query: *And, *Or, *Not or *Term.
+type Node interface {
+	String() string
+	node()
+}
+
+// And matches when both sides match.
+type And struct{ L, R Node }
+
+// Or matches when either side matches.
+type Or struct{ L, R Node }
+
+// Not matches when X does not.
+type Not struct{ X Node }
+
+// Term is one comparison.
+type Term struct {
+	Field  string   // canonical field, "" for keyword search
+	Exact  bool     // "=": whole-value comparison
+	Value  string   // the value as written, unquoted, without the trailing *
+	Words  []string // lower-cased words of Value (word match only)
+	Prefix bool     // trailing *
+}
+
+func (*And) node()  {}
+func (*Or) node()   {}
+func (*Not) node()  {}
+func (*Term) node() {}
+
+func (n *And) String() string { return "(" + n.L.String() + " AND " + n.R.String() + ")" }
+func (n *Or) String() string  { return "(" + n.L.String() + " OR " + n.R.String() + ")" }
+func (n *Not) String() string { return "NOT " + n.X.String() }
+func (n *Term) String() string {
+	// Quote the way the parser unquotes: only \ and " are escaped (strconv.Quote
+	// would write \x00 or \u200f, which the parser reads back literally).
+	v := `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(n.Value) + `"`
+	if n.Prefix {
+		v += "*"
+	}
+	switch {
+	case n.Field == "":
+		return v
+	case n.Exact:
+		return n.Field + "=" + v
+	default:
+		return n.Field + ":" + v
+	}
+}
+
+// Query is a parsed search string. The zero Query (an empty search string)
+// matches everything.
+type Query struct {
+	// Root is the syntax tree; nil matches everything.
+	Root   Node
+	schema *Schema
+}
+
+// Schema returns the schema the query was parsed against.
+func (q Query) Schema() *Schema { return q.schema }
+
+// String is the canonical form of the query ("" for the empty query).
+func (q Query) String() string {
+	if q.Root == nil {
+		return ""
+	}
+	return q.Root.String()
+}
+
+// Doc gives the values of a document's base fields.
+type Doc interface {
+	Values(field string) []string
+}
+
+// Fields is a Doc held in a map: base field -> values.
+type Fields map[string][]string
+
+// Values implements Doc.
+func (f Fields) Values(field string) []string { return f[field] }
+
+// Match reports whether the document matches the query.
+func (q Query) Match(d Doc) bool { return MatchNode(q.Root, q.schema, d) }
+
+// Error is a malformed query: Pos is the 1-based character position.
+type Error struct {
+	Pos int
+	Msg string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("position %d: %s", e.Pos, e.Msg) }
+
+// Parse parses q against the fields of s. An empty (or blank) q is the zero
+// Query, which matches everything. A malformed q is an *Error.
+func Parse(q string, s *Schema) (Query, error) {
+	n, err := parseQuery(q, s)
+	if err != nil {
+		return Query{}, err
+	}
+	return Query{Root: n, schema: s}, nil
+}
+
+// Parse parses q against the fields of s; see the package function Parse.
+func (s *Schema) Parse(q string) (Query, error) { return Parse(q, s) }
+
+type parser struct {
+	src []rune
+	pos int
+	s   *Schema
+}
+
+// parseQuery parses q. A nil node with a nil error means "match everything".
+func parseQuery(q string, s *Schema) (Node, error) {
+	if !utf8.ValidString(q) {
+		return nil, &Error{Pos: 1, Msg: "the query is not valid UTF-8"}
+	}
+	p := &parser{src: []rune(q), s: s}
+	p.skipSpace()
+	if p.eof() {
+		return nil, nil
+	}
+	n, err := p.parseOr()
+	if err != nil {
+		return nil, err
+	}
+	p.skipSpace()
+	if !p.eof() {
+		if p.src[p.pos] == ')' {
+			return nil, p.errf("unexpected \")\" without a matching \"(\"")
+		}
+		return nil, p.errf("expected AND, OR or the end of the query, found %s", p.describe())
+	}
+	return n, nil
+}
+
+func (p *parser) eof() bool { return p.pos >= len(p.src) }
+
+func (p *parser) skipSpace() {
+	for !p.eof() && unicode.IsSpace(p.src[p.pos]) {
+		p.pos++
+	}
+}
+
+func (p *parser) errf(format string, args ...any) error {
+	return &Error{Pos: p.pos + 1, Msg: fmt.Sprintf(format, args...)}
+}
+
+// describe names what is at the current position, for error messages.
+func (p *parser) describe() string {
+	if p.eof() {
+		return "the end of the query"
+	}
+	end := p.pos
+	for end < len(p.src) && end-p.pos < 20 && !unicode.IsSpace(p.src[end]) {
+		end++
+	}
+	if end == p.pos {
+		end++
+	}
+	return strconv.Quote(string(p.src[p.pos:end]))
+}
+
+// keyword reports whether the upper-case keyword kw starts at the current
+// position as a whole word.
+func (p *parser) keyword(kw string) bool {
+	p.skipSpace()
+	end := p.pos + len(kw)
+	if end > len(p.src) || string(p.src[p.pos:end]) != kw {
+		return false
+	}
+	return end == len(p.src) || unicode.IsSpace(p.src[end]) || p.src[end] == '(' || p.src[end] == ')' || p.src[end] == '"'
+}
+
+func (p *parser) parseOr() (Node, error) {
+	l, err := p.parseAnd()
+	if err != nil {
+		return nil, err
+	}
+	for p.keyword("OR") {
+		p.pos += 2
+		r, err := p.parseAnd()
+		if err != nil {
+			return nil, err
+		}
+		l = &Or{l, r}
+	}
+	return l, nil
+}
+
+func (p *parser) parseAnd() (Node, error) {
+	l, err := p.parseUnary()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		p.skipSpace()
+		if p.eof() || p.src[p.pos] == ')' || p.keyword("OR") {
+			return l, nil
+		}
+		if p.keyword("AND") {
+			p.pos += 3
+		}
+		r, err := p.parseUnary()
+		if err != nil {
+			return nil, err
+		}
+		l = &And{l, r}
+	}
+}
+
+func (p *parser) parseUnary() (Node, error) {
+	if p.keyword("NOT") {
+		p.pos += 3
+		x, err := p.parseUnary()
+		if err != nil {
+			return nil, err
+		}
+		return &Not{x}, nil
+	}
+	return p.parsePrimary()
+}
+
+func (p *parser) parsePrimary() (Node, error) {
+	p.skipSpace()
+	if p.eof() {
+		return nil, p.errf("expected a search term, found the end of the query")
+	}
+	switch c := p.src[p.pos]; {
+	case c == '(':
+		open := p.pos
+		p.pos++
+		p.skipSpace()
+		if !p.eof() && p.src[p.pos] == ')' {
+			return nil, p.errf("expected a search term inside the parentheses, found \")\"")
+		}
+		n, err := p.parseOr()
+		if err != nil {
+			return nil, err
+		}
+		p.skipSpace()
+		if p.eof() || p.src[p.pos] != ')' {
+			return nil, &Error{Pos: open + 1, Msg: fmt.Sprintf("\"(\" is not closed: expected \")\", found %s at position %d", p.describe(), p.pos+1)}
+		}
+		p.pos++
+		return n, nil
+	case c == ')':
+		return nil, p.errf("expected a search term, found \")\"")
+	case c == ':' || c == '=':
+		return nil, p.errf("expected a field name before %q", c)
+	case p.keyword("AND") || p.keyword("OR"):
+		return nil, p.errf("expected a search term, found the operator %s", p.describe())
+	}
+	return p.parseTerm()
+}
+
+func isWordBreak(c rune) bool {
+	return unicode.IsSpace(c) || c == '(' || c == ')' || c == '"' || c == ':' || c == '='
+}
+
+func (p *parser) parseTerm() (Node, error) {
+	start := p.pos
+	if p.src[p.pos] == '"' {
+		return p.finishTerm("", false, start)
+	}
+	for !p.eof() && !isWordBreak(p.src[p.pos]) {
+		p.pos++
+	}
+	word := string(p.src[start:p.pos])
+	// Look past optional spaces for an operator (AIP-160 allows "a = b").
+	save := p.pos
+	p.skipSpace()
+	if !p.eof() && (p.src[p.pos] == ':' || p.src[p.pos] == '=') {
+		op := p.src[p.pos]
+		field, ok := p.s.canon[foldField(word)]
+		if !ok {
+			return nil, &Error{Pos: start + 1, Msg: fmt.Sprintf("unknown field %q; the searchable fields of %s are %s (quote a value that contains %q)",
+				word, p.s.Kind, strings.Join(p.s.Names(), ", "), op)}
+		}
+		p.pos++
+		p.skipSpace()
+		if p.eof() || p.src[p.pos] == ')' || p.src[p.pos] == '(' {
+			return nil, p.errf("expected a value after %s%c, found %s", word, op, p.describe())
+		}
+		return p.finishTerm(field, op == '=', p.pos)
+	}
+	p.pos = save
+	p.pos = start
+	return p.finishTerm("", false, start)
+}
+
+// finishTerm reads the value at p.pos: a quoted string, or a run of
+// characters up to a space or parenthesis (a field value may contain ':' and
+// '=', e.g. a URN). A trailing * makes it a prefix.
+func (p *parser) finishTerm(field string, exact bool, start int) (Node, error) {
+	var val string
+	quoted := false
+	if p.src[p.pos] == '"' {
+		quoted = true
+		var b strings.Builder
+		p.pos++
+		for {
+			if p.eof() {
+				return nil, &Error{Pos: start + 1, Msg: "the quoted value is not closed: expected '\"' before the end of the query"}
+			}
+			c := p.src[p.pos]
+			if c == '\\' && p.pos+1 < len(p.src) && (p.src[p.pos+1] == '"' || p.src[p.pos+1] == '\\') {
+				b.WriteRune(p.src[p.pos+1])
+				p.pos += 2
+				continue
+			}
+			p.pos++
+			if c == '"' {
+				break
+			}
+			b.WriteRune(c)
+		}
+		val = b.String()
+	} else {
+		vs := p.pos
+		for !p.eof() {
+			c := p.src[p.pos]
+			if unicode.IsSpace(c) || c == '(' || c == ')' || c == '"' || (field == "" && (c == ':' || c == '=')) {
+				break
+			}
+			p.pos++
+		}
+		val = string(p.src[vs:p.pos])
+	}
+	t := &Term{Field: field, Exact: exact}
+	if quoted {
+		// Both "a b"* and "a b*" make the last word a prefix: users write either.
+		if !p.eof() && p.src[p.pos] == '*' {
+			t.Prefix = true
+			p.pos++
+		} else if strings.HasSuffix(val, "*") {
+			t.Prefix = true
+			val = strings.TrimSuffix(val, "*")
+		}
+	} else {
+		if i := strings.IndexRune(val, '*'); i >= 0 {
+			if i != len(val)-1 {
+				return nil, &Error{Pos: start + 1 + utf8.RuneCountInString(val[:i]), Msg: "the wildcard * is only allowed at the end of a value"}
+			}
+			t.Prefix = true
+			val = val[:i]
+		}
+	}
+	// A quote right after a value ("abc"def) is ambiguous; require a space.
+	if !p.eof() && !unicode.IsSpace(p.src[p.pos]) && p.src[p.pos] != '(' && p.src[p.pos] != ')' {
+		return nil, p.errf("expected a space, \")\" or the end of the query after the value, found %s", p.describe())
+	}
+	t.Value = val
+	if exact {
+		if val == "" && !t.Prefix {
+			// field="" is a legitimate "field is empty" test, but not searchable here.
+			return nil, &Error{Pos: start + 1, Msg: "expected a non-empty value after \"=\""}
+		}
+		return t, nil
+	}
+	t.Words = Tokenize(val)
+	if len(t.Words) == 0 {
+		if t.Prefix && val == "" {
+			return nil, &Error{Pos: start + 1, Msg: "a lone * is not a search term; omit the search string to list everything"}
+		}
+		return nil, &Error{Pos: start + 1, Msg: fmt.Sprintf("the value %q has no letters or digits to search for", val)}
+	}
+	return t, nil
+}
+
+// Tokenize splits text into lower-case words: maximal runs of letters and digits.
+func Tokenize(s string) []string {
+	var out []string
+	start := -1
+	for i, c := range s {
+		alnum := unicode.IsLetter(c) || unicode.IsDigit(c)
+		if alnum && start < 0 {
+			start = i
+		} else if !alnum && start >= 0 {
+			out = append(out, strings.ToLower(s[start:i]))
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = append(out, strings.ToLower(s[start:]))
+	}
+	return out
+}
+
+// MatchNode is the reference (scan) semantics of a query node on one document.
+func MatchNode(n Node, s *Schema, d Doc) bool {
+	switch n := n.(type) {
+	case nil:
+		return true
+	case *And:
+		return MatchNode(n.L, s, d) && MatchNode(n.R, s, d)
+	case *Or:
+		return MatchNode(n.L, s, d) || MatchNode(n.R, s, d)
+	case *Not:
+		return !MatchNode(n.X, s, d)
+	case *Term:
+		for _, f := range s.Expand(n.Field) {
+			for _, v := range d.Values(f) {
+				if n.MatchValue(v) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// MatchValue applies the term to one field value.
+func (t *Term) MatchValue(v string) bool {
+	if t.Exact {
+		lv, lt := strings.ToLower(v), strings.ToLower(t.Value)
+		if t.Prefix {
+			return strings.HasPrefix(lv, lt)
+		}
+		return lv == lt
+	}
+	return phraseMatch(t.Words, t.Prefix, Tokenize(v))
+}
+
+// phraseMatch reports whether words occur adjacent, in order, in toks; with
+// prefix the last word need only start a token.
+func phraseMatch(words []string, prefix bool, toks []string) bool {
+	n := len(words)
+	for i := 0; i+n <= len(toks); i++ {
+		ok := true
+		for j, w := range words {
+			if j == n-1 && prefix {
+				ok = strings.HasPrefix(toks[i+j], w)
+			} else {
+				ok = toks[i+j] == w
+			}
+			if !ok {
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
