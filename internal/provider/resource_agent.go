@@ -155,12 +155,12 @@ func serviceCommonAttributes(noun string, specific map[string]schema.Attribute) 
 		"display_name": schema.StringAttribute{
 			Optional:            true,
 			MarkdownDescription: "A display name for the service, at most 63 characters.",
-			Validators:          []validator.String{stringvalidator.LengthAtMost(63)},
+			Validators:          []validator.String{stringvalidator.UTF8LengthAtMost(63)},
 		},
 		"description": schema.StringAttribute{
 			Optional:            true,
 			MarkdownDescription: "A description of the service, at most 2048 characters.",
-			Validators:          []validator.String{stringvalidator.LengthAtMost(2048)},
+			Validators:          []validator.String{stringvalidator.UTF8LengthAtMost(2048)},
 		},
 		"registry_resource": schema.StringAttribute{
 			Computed:            true,

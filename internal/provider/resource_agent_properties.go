@@ -31,8 +31,10 @@ var (
 	_ resource.ResourceWithModifyPlan  = (*agentPropertiesResource)(nil)
 )
 
-// workloadNamePattern matches an App Hub workload name.
-var workloadNamePattern = regexp.MustCompile(`^projects/[^/]+/locations/[^/]+/applications/[^/]+/workloads/[^/]+$`)
+// workloadNamePattern matches an App Hub workload name; the workload id follows
+// App Hub's rule (at most 63 lowercase letters, digits or hyphens, starting
+// with a letter and ending with a letter or digit), which the registry enforces.
+var workloadNamePattern = regexp.MustCompile(`^projects/[^/]+/locations/[^/]+/applications/[^/]+/workloads/[a-z]([a-z0-9-]{0,61}[a-z0-9])?$`)
 
 // NewAgentPropertiesResource returns the agentregistry_agent_properties resource.
 func NewAgentPropertiesResource() resource.Resource { return &agentPropertiesResource{} }
@@ -77,7 +79,8 @@ func (r *agentPropertiesResource) Schema(ctx context.Context, _ resource.SchemaR
 					"`projects/{project}/locations/{location}/applications/{application}/workloads/{workload}`. " +
 					"Changing it forces a new resource.",
 				Validators: []validator.String{stringvalidator.RegexMatches(workloadNamePattern,
-					"must be a full App Hub workload name: projects/{project}/locations/{location}/applications/{application}/workloads/{workload}")},
+					"must be a full App Hub workload name: projects/{project}/locations/{location}/applications/{application}/workloads/{workload}, "+
+						"where {workload} is at most 63 lowercase letters, digits or hyphens, starting with a letter and ending with a letter or digit")},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"properties": schema.StringAttribute{

@@ -97,6 +97,7 @@ func (r *mcpServerResource) Schema(ctx context.Context, _ resource.SchemaRequest
 					"url": schema.StringAttribute{
 						Required:            true,
 						MarkdownDescription: "The absolute URL of the endpoint, such as `https://mcp.example.com/mcp`.",
+						Validators:          []validator.String{validators.AbsoluteURL()},
 					},
 					"protocol_binding": schema.StringAttribute{
 						Required:            true,
