@@ -211,10 +211,10 @@ func skillsServerQuery(query string, q searchquery.Query, tags []string) string 
 	case !changed:
 		parts = append(parts, "("+query+")")
 	default:
-		parts = append(parts, renderQuery(root))
+		parts = append(parts, root.String())
 	}
 	for _, t := range tags {
-		parts = append(parts, "skills.tags="+quoteQueryValue(t))
+		parts = append(parts, "skills.tags="+searchquery.Quote(t))
 	}
 	return strings.Join(parts, " AND ")
 }
@@ -273,36 +273,6 @@ func agentLevelOnly(n searchquery.Node) bool {
 		return agentLevelFields[n.Field]
 	}
 	return true
-}
-
-// renderQuery writes a parsed query back in the search grammar.
-func renderQuery(n searchquery.Node) string {
-	switch n := n.(type) {
-	case *searchquery.And:
-		return "(" + renderQuery(n.L) + " AND " + renderQuery(n.R) + ")"
-	case *searchquery.Or:
-		return "(" + renderQuery(n.L) + " OR " + renderQuery(n.R) + ")"
-	case *searchquery.Not:
-		return "NOT " + renderQuery(n.X)
-	case *searchquery.Term:
-		v := quoteQueryValue(n.Value)
-		if n.Prefix {
-			v += "*"
-		}
-		switch {
-		case n.Field == "":
-			return v
-		case n.Exact:
-			return n.Field + "=" + v
-		default:
-			return n.Field + ":" + v
-		}
-	}
-	return ""
-}
-
-func quoteQueryValue(v string) string {
-	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(v) + `"`
 }
 
 func hasAllTags(have, want []string) bool {

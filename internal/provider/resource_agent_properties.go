@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -140,12 +139,10 @@ func (r *agentPropertiesResource) Create(ctx context.Context, req resource.Creat
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	timeout, diags := plan.Timeouts.Create(ctx, defaultResourceTimeoutMinutes*time.Minute)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	ctx, cancel, ok := withTimeout(ctx, plan.Timeouts.Create, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	if err := r.write(ctx, &plan); err != nil {
 		resp.Diagnostics.AddError("Cannot Set Agent Properties", apiErrorDetail("set the AgentProperties of", plan.Workload.ValueString(), err)+
@@ -225,12 +222,10 @@ func (r *agentPropertiesResource) Update(ctx context.Context, req resource.Updat
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		return
 	}
-	timeout, diags := plan.Timeouts.Update(ctx, defaultResourceTimeoutMinutes*time.Minute)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	ctx, cancel, ok := withTimeout(ctx, plan.Timeouts.Update, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	if err := r.write(ctx, &plan); err != nil {
 		resp.Diagnostics.AddError("Cannot Update Agent Properties", apiErrorDetail("update the AgentProperties of", plan.Workload.ValueString(), err)+
@@ -250,12 +245,10 @@ func (r *agentPropertiesResource) Delete(ctx context.Context, req resource.Delet
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	timeout, diags := state.Timeouts.Delete(ctx, defaultResourceTimeoutMinutes*time.Minute)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	ctx, cancel, ok := withTimeout(ctx, state.Timeouts.Delete, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	_, err := r.data.Client.SetWorkloadMetadata(ctx, state.Workload.ValueString(), registryclient.AgentPropertiesKey, nil, false)
 	if err != nil && !registryclient.IsNotFound(err) {

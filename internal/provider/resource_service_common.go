@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -133,4 +134,18 @@ func lastSegment(name string) string {
 // apiErrorDetail renders an API error for a diagnostic's detail.
 func apiErrorDetail(action, what string, err error) string {
 	return fmt.Sprintf("Could not %s %s: %s", action, what, err.Error())
+}
+
+// withTimeout bounds one create, update or delete by the resource's `timeouts`
+// value (default defaultResourceTimeoutMinutes); the client polls long-running
+// operations until this deadline.
+func withTimeout(ctx context.Context, timeout func(context.Context, time.Duration) (time.Duration, diag.Diagnostics),
+	diags *diag.Diagnostics) (context.Context, context.CancelFunc, bool) {
+	d, tdiags := timeout(ctx, defaultResourceTimeoutMinutes*time.Minute)
+	diags.Append(tdiags...)
+	if tdiags.HasError() {
+		return ctx, func() {}, false
+	}
+	ctx, cancel := context.WithTimeout(ctx, d)
+	return ctx, cancel, true
 }

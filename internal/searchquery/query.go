@@ -123,13 +123,18 @@ func (*Or) node()   {}
 func (*Not) node()  {}
 func (*Term) node() {}
 
+// Quote writes a value as a quoted string of the grammar, escaping the way the
+// parser unquotes: only \ and " (strconv.Quote would write \x00 or \u200f, which
+// the parser reads back literally).
+func Quote(v string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(v) + `"`
+}
+
 func (n *And) String() string { return "(" + n.L.String() + " AND " + n.R.String() + ")" }
 func (n *Or) String() string  { return "(" + n.L.String() + " OR " + n.R.String() + ")" }
 func (n *Not) String() string { return "NOT " + n.X.String() }
 func (n *Term) String() string {
-	// Quote the way the parser unquotes: only \ and " are escaped (strconv.Quote
-	// would write \x00 or \u200f, which the parser reads back literally).
-	v := `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(n.Value) + `"`
+	v := Quote(n.Value)
 	if n.Prefix {
 		v += "*"
 	}
