@@ -176,8 +176,8 @@ func setToolsComputed(m *mcpServerModel) diag.Diagnostics {
 }
 
 func (r *mcpServerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
+	if req.Plan.Raw.IsNull() || req.Plan.Raw.Equal(req.State.Raw) {
+		return // destroy, or nothing changes: the plan is the state
 	}
 	var plan mcpServerModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
