@@ -120,20 +120,14 @@ func (r *mcpServerResource) Schema(ctx context.Context, _ resource.SchemaRequest
 				MarkdownDescription: "The `mcpServerId` of the derived `McpServer` record: a stable identifier assigned by the registry.",
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
-			"tools": schema.ListNestedAttribute{
-				Computed: true,
-				MarkdownDescription: "The tools of `tool_spec`, in document order, with the MCP defaults applied to " +
-					"missing annotation hints (`read_only_hint` false, `destructive_hint` true, `idempotent_hint` false, " +
-					"`open_world_hint` true). Empty when `tool_spec` is not set. Known at plan time.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"name":             schema.StringAttribute{Computed: true, MarkdownDescription: "The tool's `name`."},
-					"title":            schema.StringAttribute{Computed: true, MarkdownDescription: "The tool's `title`, else `annotations.title`."},
-					"description":      schema.StringAttribute{Computed: true, MarkdownDescription: "The tool's `description`."},
-					"read_only_hint":   schema.BoolAttribute{Computed: true, MarkdownDescription: "`annotations.readOnlyHint` (default false)."},
-					"destructive_hint": schema.BoolAttribute{Computed: true, MarkdownDescription: "`annotations.destructiveHint` (default true)."},
-					"idempotent_hint":  schema.BoolAttribute{Computed: true, MarkdownDescription: "`annotations.idempotentHint` (default false)."},
-					"open_world_hint":  schema.BoolAttribute{Computed: true, MarkdownDescription: "`annotations.openWorldHint` (default true)."},
-				}},
+			"tools": schema.ListAttribute{
+				Computed:    true,
+				ElementType: toolObjectType,
+				MarkdownDescription: "The tools of `tool_spec`, in document order, each with `name`, `title` (else " +
+					"`annotations.title`), `description` and the four annotation hints with the MCP defaults applied when " +
+					"missing (`read_only_hint` false, `destructive_hint` true, `idempotent_hint` false, `open_world_hint` " +
+					"true). Empty when `tool_spec` is not set. Known at plan time.",
+				// A list of objects rather than a nested attribute, as agentregistry_agent's skills.
 			},
 		}),
 		Blocks: map[string]schema.Block{
