@@ -38,21 +38,12 @@ type agentResource struct {
 }
 
 type agentModel struct {
-	ID               types.String   `tfsdk:"id"`
-	Name             types.String   `tfsdk:"name"`
-	ServiceID        types.String   `tfsdk:"service_id"`
-	Project          types.String   `tfsdk:"project"`
-	Location         types.String   `tfsdk:"location"`
-	DisplayName      types.String   `tfsdk:"display_name"`
-	Description      types.String   `tfsdk:"description"`
-	AgentCard        jsondoc.Value  `tfsdk:"agent_card"`
-	RegistryResource types.String   `tfsdk:"registry_resource"`
-	AgentID          types.String   `tfsdk:"agent_id"`
-	A2AVersion       types.String   `tfsdk:"a2a_version"`
-	Skills           types.List     `tfsdk:"skills"`
-	CreateTime       types.String   `tfsdk:"create_time"`
-	UpdateTime       types.String   `tfsdk:"update_time"`
-	Timeouts         timeouts.Value `tfsdk:"timeouts"`
+	serviceModel
+	AgentCard  jsondoc.Value  `tfsdk:"agent_card"`
+	AgentID    types.String   `tfsdk:"agent_id"`
+	A2AVersion types.String   `tfsdk:"a2a_version"`
+	Skills     types.List     `tfsdk:"skills"`
+	Timeouts   timeouts.Value `tfsdk:"timeouts"`
 }
 
 func (r *agentResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -316,15 +307,7 @@ func (r *agentResource) Create(ctx context.Context, req resource.CreateRequest, 
 
 // applyCreated copies the registry's computed values into the model.
 func (r *agentResource) applyCreated(ctx context.Context, m *agentModel, svc *agentregistry.Service) {
-	m.ID = types.StringValue(svc.Name)
-	m.Name = types.StringValue(svc.Name)
-	if n, ok := parseServiceName(svc.Name); ok {
-		m.Project = types.StringValue(n.Project)
-		m.Location = types.StringValue(n.Location)
-	}
-	m.RegistryResource = types.StringValue(svc.RegistryResource)
-	m.CreateTime = types.StringValue(svc.CreateTime)
-	m.UpdateTime = types.StringValue(svc.UpdateTime)
+	m.setComputed(svc)
 	m.AgentID = types.StringValue(r.agentID(ctx, svc.RegistryResource))
 }
 
@@ -359,21 +342,10 @@ func (r *agentResource) Read(ctx context.Context, req resource.ReadRequest, resp
 		resp.Diagnostics.AddError("Cannot Read Agent", apiErrorDetail("read", state.Name.ValueString(), err))
 		return
 	}
-	if n, ok := parseServiceName(svc.Name); ok {
-		state.ServiceID = types.StringValue(n.ServiceID)
-		state.Project = types.StringValue(n.Project)
-		state.Location = types.StringValue(n.Location)
-	}
-	state.ID = types.StringValue(svc.Name)
-	state.Name = types.StringValue(svc.Name)
-	state.DisplayName = refreshString(state.DisplayName, svc.DisplayName)
-	state.Description = refreshString(state.Description, svc.Description)
 	if svc.RegistryResource != state.RegistryResource.ValueString() || state.AgentID.ValueString() == "" {
 		state.AgentID = types.StringValue(r.agentID(ctx, svc.RegistryResource))
 	}
-	state.RegistryResource = types.StringValue(svc.RegistryResource)
-	state.CreateTime = types.StringValue(svc.CreateTime)
-	state.UpdateTime = types.StringValue(svc.UpdateTime)
+	state.refresh(svc)
 
 	var content []byte
 	if svc.AgentSpec != nil {

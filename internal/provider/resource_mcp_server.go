@@ -43,21 +43,12 @@ type mcpServerResource struct {
 }
 
 type mcpServerModel struct {
-	ID               types.String   `tfsdk:"id"`
-	Name             types.String   `tfsdk:"name"`
-	ServiceID        types.String   `tfsdk:"service_id"`
-	Project          types.String   `tfsdk:"project"`
-	Location         types.String   `tfsdk:"location"`
-	DisplayName      types.String   `tfsdk:"display_name"`
-	Description      types.String   `tfsdk:"description"`
-	Interfaces       types.List     `tfsdk:"interfaces"`
-	ToolSpec         jsondoc.Value  `tfsdk:"tool_spec"`
-	RegistryResource types.String   `tfsdk:"registry_resource"`
-	McpServerID      types.String   `tfsdk:"mcp_server_id"`
-	Tools            types.List     `tfsdk:"tools"`
-	CreateTime       types.String   `tfsdk:"create_time"`
-	UpdateTime       types.String   `tfsdk:"update_time"`
-	Timeouts         timeouts.Value `tfsdk:"timeouts"`
+	serviceModel
+	Interfaces  types.List     `tfsdk:"interfaces"`
+	ToolSpec    jsondoc.Value  `tfsdk:"tool_spec"`
+	McpServerID types.String   `tfsdk:"mcp_server_id"`
+	Tools       types.List     `tfsdk:"tools"`
+	Timeouts    timeouts.Value `tfsdk:"timeouts"`
 }
 
 type interfaceModel struct {
@@ -318,16 +309,8 @@ func (r *mcpServerResource) Create(ctx context.Context, req resource.CreateReque
 		resp.Diagnostics.AddError("Cannot Create MCP Server", apiErrorDetail("create", parent+"/services/"+plan.ServiceID.ValueString(), err))
 		return
 	}
-	plan.ID = types.StringValue(svc.Name)
-	plan.Name = types.StringValue(svc.Name)
-	if n, ok := parseServiceName(svc.Name); ok {
-		plan.Project = types.StringValue(n.Project)
-		plan.Location = types.StringValue(n.Location)
-	}
-	plan.RegistryResource = types.StringValue(svc.RegistryResource)
+	plan.setComputed(svc)
 	plan.McpServerID = types.StringValue(r.mcpServerID(ctx, svc.RegistryResource))
-	plan.CreateTime = types.StringValue(svc.CreateTime)
-	plan.UpdateTime = types.StringValue(svc.UpdateTime)
 	resp.Diagnostics.Append(setToolsComputed(&plan)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
@@ -363,24 +346,13 @@ func (r *mcpServerResource) Read(ctx context.Context, req resource.ReadRequest, 
 		resp.Diagnostics.AddError("Cannot Read MCP Server", apiErrorDetail("read", state.Name.ValueString(), err))
 		return
 	}
-	if n, ok := parseServiceName(svc.Name); ok {
-		state.ServiceID = types.StringValue(n.ServiceID)
-		state.Project = types.StringValue(n.Project)
-		state.Location = types.StringValue(n.Location)
-	}
-	state.ID = types.StringValue(svc.Name)
-	state.Name = types.StringValue(svc.Name)
-	state.DisplayName = refreshString(state.DisplayName, svc.DisplayName)
-	state.Description = refreshString(state.Description, svc.Description)
 	interfaces, diags := refreshInterfaces(ctx, state.Interfaces, svc.Interfaces)
 	resp.Diagnostics.Append(diags...)
 	state.Interfaces = interfaces
 	if svc.RegistryResource != state.RegistryResource.ValueString() || state.McpServerID.ValueString() == "" {
 		state.McpServerID = types.StringValue(r.mcpServerID(ctx, svc.RegistryResource))
 	}
-	state.RegistryResource = types.StringValue(svc.RegistryResource)
-	state.CreateTime = types.StringValue(svc.CreateTime)
-	state.UpdateTime = types.StringValue(svc.UpdateTime)
+	state.refresh(svc)
 
 	var content []byte
 	if svc.McpServerSpec != nil && svc.McpServerSpec.Type == mcpSpecTypeToolSpec {

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"google.golang.org/api/agentregistry/v1"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsondoc"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
@@ -148,4 +149,41 @@ func withTimeout(ctx context.Context, timeout func(context.Context, time.Duratio
 	}
 	ctx, cancel := context.WithTimeout(ctx, d)
 	return ctx, cancel, true
+}
+
+// serviceModel holds the attributes that agentregistry_agent and
+// agentregistry_mcp_server share: both manage one registry Service.
+type serviceModel struct {
+	ID               types.String `tfsdk:"id"`
+	Name             types.String `tfsdk:"name"`
+	ServiceID        types.String `tfsdk:"service_id"`
+	Project          types.String `tfsdk:"project"`
+	Location         types.String `tfsdk:"location"`
+	DisplayName      types.String `tfsdk:"display_name"`
+	Description      types.String `tfsdk:"description"`
+	RegistryResource types.String `tfsdk:"registry_resource"`
+	CreateTime       types.String `tfsdk:"create_time"`
+	UpdateTime       types.String `tfsdk:"update_time"`
+}
+
+// setComputed copies the registry's computed values after a create.
+func (m *serviceModel) setComputed(svc *agentregistry.Service) {
+	m.ID = types.StringValue(svc.Name)
+	m.Name = types.StringValue(svc.Name)
+	if n, ok := parseServiceName(svc.Name); ok {
+		m.ServiceID = types.StringValue(n.ServiceID)
+		m.Project = types.StringValue(n.Project)
+		m.Location = types.StringValue(n.Location)
+	}
+	m.RegistryResource = types.StringValue(svc.RegistryResource)
+	m.CreateTime = types.StringValue(svc.CreateTime)
+	m.UpdateTime = types.StringValue(svc.UpdateTime)
+}
+
+// refresh takes every shared attribute from the registry's copy on read, so that
+// a display name or description changed outside Terraform shows as drift.
+func (m *serviceModel) refresh(svc *agentregistry.Service) {
+	m.setComputed(svc)
+	m.DisplayName = refreshString(m.DisplayName, svc.DisplayName)
+	m.Description = refreshString(m.Description, svc.Description)
 }
