@@ -261,19 +261,12 @@ func (s *Server) commitWorkloadWrite(w http.ResponseWriter, r *http.Request, ver
 	opErr := injectedOpError(r.Context())
 	var ms []mutation
 	var resp json.RawMessage
-	var err error
 	if opErr == nil {
+		var err error
 		if upd != nil {
-			b, e := json.Marshal(upd)
-			if e != nil {
-				s.writeError(w, e)
-				return
-			}
-			ms = append(ms, mutation{Bucket: bucketWorkloads, Key: name, Value: b})
-			resp, err = withType(typeWorkload, upd)
+			ms, resp, err = writeMutation(bucketWorkloads, name, typeWorkload, upd)
 		} else {
-			ms = append(ms, mutation{Bucket: bucketWorkloads, Key: name})
-			resp, err = withType(typeEmpty, struct{}{})
+			ms, resp, err = writeMutation(bucketWorkloads, name, "", nil)
 		}
 		if err != nil {
 			s.writeError(w, err)

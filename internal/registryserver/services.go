@@ -248,19 +248,12 @@ func (s *Server) commitServiceWrite(w http.ResponseWriter, r *http.Request, verb
 	opErr := injectedOpError(r.Context())
 	var resp json.RawMessage
 	var ms []mutation
-	var err error
 	if opErr == nil {
+		var err error
 		if newSvc != nil {
-			b, e := json.Marshal(newSvc)
-			if e != nil {
-				s.writeError(w, e)
-				return
-			}
-			ms = append(ms, mutation{Bucket: bucketServices, Key: name, Value: b})
-			resp, err = withType(typeService, newSvc)
+			ms, resp, err = writeMutation(bucketServices, name, typeService, newSvc)
 		} else {
-			ms = append(ms, mutation{Bucket: bucketServices, Key: name})
-			resp, err = withType(typeEmpty, struct{}{})
+			ms, resp, err = writeMutation(bucketServices, name, "", nil)
 		}
 		if err != nil {
 			s.writeError(w, err)
@@ -488,4 +481,20 @@ func (s *Server) deleteService(w http.ResponseWriter, r *http.Request, name stri
 		return
 	}
 	s.commitServiceWrite(w, r, "delete", name, reqID, nil, old)
+}
+
+// writeMutation is the store mutation and the operation response of one write:
+// value stored under key (typed typeURL in the response), or, when value is nil,
+// key deleted with an empty response.
+func writeMutation(bucket, key, typeURL string, value any) ([]mutation, json.RawMessage, error) {
+	if value == nil {
+		resp, err := withType(typeEmpty, struct{}{})
+		return []mutation{{Bucket: bucket, Key: key}}, resp, err
+	}
+	b, err := json.Marshal(value)
+	if err != nil {
+		return nil, nil, err
+	}
+	resp, err := withType(typeURL, value)
+	return []mutation{{Bucket: bucket, Key: key, Value: b}}, resp, err
 }
