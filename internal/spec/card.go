@@ -16,17 +16,19 @@ func ValidateAgentCard(doc []byte) *Result {
 	return cached(KindAgentCard, doc, validateAgentCard)
 }
 
-// cardShape reports which version-defining fields a decoded card has.
+// cardShape says which version-defining fields a decoded card has.
 type cardShape struct {
 	has10    bool     // supportedInterfaces present
 	fields03 []string // url / protocolVersion present, in that order
 }
 
-func shapeOf(card map[string]any) cardShape {
+// shapeOf reports which version-defining members a card has; has reports
+// whether the card has a member.
+func shapeOf(has func(string) bool) cardShape {
 	var s cardShape
-	_, s.has10 = card["supportedInterfaces"]
+	s.has10 = has("supportedInterfaces")
 	for _, f := range []string{"url", "protocolVersion"} {
-		if _, ok := card[f]; ok {
+		if has(f) {
 			s.fields03 = append(s.fields03, f)
 		}
 	}
@@ -64,12 +66,12 @@ func agentCard(doc []byte, library bool) *Result {
 	if done != nil {
 		return done
 	}
-	card, ok := c.value.(map[string]any)
+	card, ok := c.value.(*object)
 	if !ok {
 		c.add(SeverityError, "", false, "expected an A2A agent card (a JSON object), found %s", describe(c.value))
 		return c.finish("")
 	}
-	shape := shapeOf(card)
+	shape := shapeOf(card.has)
 	switch {
 	case shape.has10 && len(shape.fields03) > 0:
 		c.add(SeverityError, "", false,
@@ -89,7 +91,8 @@ func agentCard(doc []byte, library bool) *Result {
 	}
 
 	version := A2AVersion03
-	if pv, ok := card["protocolVersion"].(string); ok {
+	pvv, _ := card.get("protocolVersion")
+	if pv, ok := pvv.(string); ok {
 		switch {
 		case isProtocolVersion(pv, "0.3"):
 		case isProtocolVersion(pv, "0.2"):
@@ -125,7 +128,7 @@ func ParseAgentCard(doc []byte) (*AgentCard, error) {
 		Version:     str(card["version"]),
 		Skills:      []Skill{},
 	}
-	shape := shapeOf(card)
+	shape := shapeOf(func(k string) bool { _, ok := card[k]; return ok })
 	switch {
 	case shape.has10 && len(shape.fields03) == 0:
 		out.A2AVersion = A2AVersion10

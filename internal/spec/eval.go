@@ -68,52 +68,56 @@ func fastEvaluable(s *jsonschema.Schema, seen map[*jsonschema.Schema]bool) bool 
 	return true
 }
 
-// path is a JSON pointer built lazily on the stack (nil is the root); it is
-// turned into a string only when a problem is found.
-type path struct {
-	parent *path
-	key    string
-	index  int // the array index, when isIdx
-	isIdx  bool
+// pathTok is one token of the JSON pointer of the value being evaluated; the
+// evaluator keeps them on a stack and turns them into a string only when a
+// problem is found.
+type pathTok struct {
+	key   string
+	index int // the array index, when isIdx
+	isIdx bool
 }
 
-func (p *path) String() string {
-	if p == nil {
+// ptr returns the JSON pointer of the value being evaluated.
+func (ev *evaluator) ptr() string {
+	if len(ev.stack) == 0 {
 		return ""
 	}
-	var toks []string
-	for q := p; q != nil; q = q.parent {
-		if q.isIdx {
-			toks = append(toks, strconv.Itoa(q.index))
-		} else {
-			toks = append(toks, escapePointer(q.key))
-		}
-	}
 	var b strings.Builder
-	for i := len(toks) - 1; i >= 0; i-- {
+	for _, t := range ev.stack {
 		b.WriteByte('/')
-		b.WriteString(toks[i])
+		if t.isIdx {
+			b.WriteString(strconv.Itoa(t.index))
+		} else {
+			b.WriteString(escapePointer(t.key))
+		}
 	}
 	return b.String()
 }
 
+func (ev *evaluator) pushKey(k string) { ev.stack = append(ev.stack, pathTok{key: k}) }
+
+func (ev *evaluator) pushIndex(i int) { ev.stack = append(ev.stack, pathTok{index: i, isIdx: true}) }
+
+func (ev *evaluator) pop() { ev.stack = ev.stack[:len(ev.stack)-1] }
+
 type evaluator struct {
-	c   *check
-	pol schemaPolicy
+	c     *check
+	pol   schemaPolicy
+	stack []pathTok
 }
 
 // eval reports whether v is valid against s. With emit, every failure is
 // added to the check as a finding; without, it stops at the first one.
-func (ev *evaluator) eval(s *jsonschema.Schema, v any, p *path, emit bool) bool {
+func (ev *evaluator) eval(s *jsonschema.Schema, v any, emit bool) bool {
 	if s.Always != nil {
 		if !*s.Always && emit {
-			ev.c.add(SeverityError, p.String(), false, "value not allowed here, found %s", describe(v))
+			ev.c.add(SeverityError, ev.ptr(), false, "value not allowed here, found %s", describe(v))
 		}
 		return *s.Always
 	}
 	ok := true
 	if s.Ref != nil {
-		if !ev.eval(s.Ref, v, p, emit) {
+		if !ev.eval(s.Ref, v, emit) {
 			if !emit {
 				return false
 			}
@@ -122,14 +126,14 @@ func (ev *evaluator) eval(s *jsonschema.Schema, v any, p *path, emit bool) bool 
 	}
 	if len(s.Types) > 0 && !typeMatches(s.Types, v) {
 		if emit {
-			ev.c.add(SeverityError, p.String(), false, "expected %s, found %s", strings.Join(s.Types, " or "), jsonType(v))
+			ev.c.add(SeverityError, ev.ptr(), false, "expected %s, found %s", strings.Join(s.Types, " or "), jsonType(v))
 		}
 		return false
 	}
 	fail := func(format string, args ...any) {
 		ok = false
 		if emit {
-			ev.c.add(SeverityError, p.String(), false, format, args...)
+			ev.c.add(SeverityError, ev.ptr(), false, format, args...)
 		}
 	}
 	if len(s.Constant) > 0 && !jsonEqual(v, s.Constant[0]) {
@@ -150,8 +154,8 @@ func (ev *evaluator) eval(s *jsonschema.Schema, v any, p *path, emit bool) bool 
 	}
 
 	switch v := v.(type) {
-	case map[string]any:
-		if !ev.object(s, v, p, emit) {
+	case *object:
+		if !ev.object(s, v, emit) {
 			if !emit {
 				return false
 			}
@@ -166,7 +170,10 @@ func (ev *evaluator) eval(s *jsonschema.Schema, v any, p *path, emit bool) bool 
 		}
 		if items, isSchema := s.Items.(*jsonschema.Schema); isSchema {
 			for i, item := range v {
-				if !ev.eval(items, item, &path{parent: p, index: i, isIdx: true}, emit) {
+				ev.pushIndex(i)
+				valid := ev.eval(items, item, emit)
+				ev.pop()
+				if !valid {
 					if !emit {
 						return false
 					}
@@ -199,20 +206,20 @@ func (ev *evaluator) eval(s *jsonschema.Schema, v any, p *path, emit bool) bool 
 	}
 
 	for _, sub := range s.AllOf {
-		if !ev.eval(sub, v, p, emit) {
+		if !ev.eval(sub, v, emit) {
 			if !emit {
 				return false
 			}
 			ok = false
 		}
 	}
-	if len(s.AnyOf) > 0 && !slices.ContainsFunc(s.AnyOf, func(sub *jsonschema.Schema) bool { return ev.eval(sub, v, p, false) }) {
+	if len(s.AnyOf) > 0 && !slices.ContainsFunc(s.AnyOf, func(sub *jsonschema.Schema) bool { return ev.eval(sub, v, false) }) {
 		fail("expected a value matching one of the allowed forms (anyOf), found %s", describe(v))
 	}
 	if len(s.OneOf) > 0 {
 		n := 0
 		for _, sub := range s.OneOf {
-			if ev.eval(sub, v, p, false) {
+			if ev.eval(sub, v, false) {
 				n++
 			}
 		}
@@ -220,58 +227,61 @@ func (ev *evaluator) eval(s *jsonschema.Schema, v any, p *path, emit bool) bool 
 			fail("expected a value matching one of the allowed forms (oneOf), found %s", describe(v))
 		}
 	}
-	if s.Not != nil && ev.eval(s.Not, v, p, false) {
+	if s.Not != nil && ev.eval(s.Not, v, false) {
 		fail("expected a value not matching the excluded form, found %s", describe(v))
 	}
 	if s.If != nil {
 		branch := s.Else
-		if ev.eval(s.If, v, p, false) {
+		if ev.eval(s.If, v, false) {
 			branch = s.Then
 		}
-		if branch != nil && !ev.eval(branch, v, p, emit) {
+		if branch != nil && !ev.eval(branch, v, emit) {
 			ok = false
 		}
 	}
 	return ok
 }
 
-func (ev *evaluator) object(s *jsonschema.Schema, obj map[string]any, p *path, emit bool) bool {
+func (ev *evaluator) object(s *jsonschema.Schema, obj *object, emit bool) bool {
 	ok := true
-	if s.MinProperties >= 0 && len(obj) < s.MinProperties || s.MaxProperties >= 0 && len(obj) > s.MaxProperties {
+	if n := len(obj.members); s.MinProperties >= 0 && n < s.MinProperties || s.MaxProperties >= 0 && n > s.MaxProperties {
 		ok = false
 		if !emit {
 			return false
 		}
-		ev.c.add(SeverityError, p.String(), false, "%s", propertyCountMessage(s.MinProperties, s.MaxProperties, sortedKeys(s.Properties), obj))
+		ev.c.add(SeverityError, ev.ptr(), false, "%s", propertyCountMessage(s.MinProperties, s.MaxProperties, sortedKeys(s.Properties), obj.keys()))
 	}
 	for _, name := range s.Required {
-		if _, has := obj[name]; !has {
+		if !obj.has(name) {
 			ok = false
 			if !emit {
 				return false
 			}
-			ev.c.add(SeverityError, p.String(), false, "missing required property %q", name)
+			ev.c.add(SeverityError, ev.ptr(), false, "missing required property %q", name)
 		}
 	}
 	var unknown []string
-	for k, val := range obj {
+	for i := range obj.members {
+		k, val := obj.members[i].key, obj.members[i].val
 		matched := false
 		if sub, has := s.Properties[k]; has {
 			matched = true
-			if !ev.eval(sub, val, &path{parent: p, key: k}, emit) {
+			if !ev.evalKey(sub, val, k, emit) {
 				ok = false
 				if !emit {
 					return false
 				}
 			}
 		}
-		for re, sub := range s.PatternProperties {
-			if re.MatchString(k) {
-				matched = true
-				if !ev.eval(sub, val, &path{parent: p, key: k}, emit) {
-					ok = false
-					if !emit {
-						return false
+		if len(s.PatternProperties) > 0 {
+			for re, sub := range s.PatternProperties {
+				if re.MatchString(k) {
+					matched = true
+					if !ev.evalKey(sub, val, k, emit) {
+						ok = false
+						if !emit {
+							return false
+						}
 					}
 				}
 			}
@@ -285,7 +295,7 @@ func (ev *evaluator) object(s *jsonschema.Schema, obj map[string]any, p *path, e
 				unknown = append(unknown, k)
 			}
 		case *jsonschema.Schema:
-			if !ev.eval(ap, val, &path{parent: p, key: k}, emit) {
+			if !ev.evalKey(ap, val, k, emit) {
 				ok = false
 				if !emit {
 					return false
@@ -304,12 +314,20 @@ func (ev *evaluator) object(s *jsonschema.Schema, obj map[string]any, p *path, e
 		}
 		slices.Sort(unknown)
 		allowed := sortedKeys(s.Properties)
-		prefix := p.String()
+		prefix := ev.ptr()
 		for _, k := range unknown {
 			ev.c.add(ev.pol.unknownSeverity, prefix+"/"+escapePointer(k), true, "%s", unknownMessage(ev.pol, k, allowed))
 		}
 	}
 	return ok
+}
+
+// evalKey evaluates the member k of the current object.
+func (ev *evaluator) evalKey(s *jsonschema.Schema, v any, k string, emit bool) bool {
+	ev.pushKey(k)
+	valid := ev.eval(s, v, emit)
+	ev.pop()
+	return valid
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -337,10 +355,11 @@ func unknownMessage(pol schemaPolicy, key string, allowed []string) string {
 
 // propertyCountMessage explains a minProperties/maxProperties failure; with
 // both equal to 1 (a protobuf oneof) it names the alternatives.
-func propertyCountMessage(minP, maxP int, allowed []string, obj map[string]any) string {
+// names are the object's member names.
+func propertyCountMessage(minP, maxP int, allowed []string, names []string) string {
 	if minP == 1 && maxP == 1 {
-		keys := make([]string, 0, len(obj))
-		for k := range obj {
+		keys := make([]string, 0, len(names))
+		for _, k := range names {
 			keys = append(keys, strconv.Quote(k))
 		}
 		slices.Sort(keys)
@@ -350,10 +369,10 @@ func propertyCountMessage(minP, maxP int, allowed []string, obj map[string]any) 
 		}
 		return fmt.Sprintf("expected exactly one of %s, found %s", strings.Join(allowed, ", "), found)
 	}
-	if minP >= 0 && len(obj) < minP {
-		return fmt.Sprintf("expected at least %d properties, found %d", minP, len(obj))
+	if minP >= 0 && len(names) < minP {
+		return fmt.Sprintf("expected at least %d properties, found %d", minP, len(names))
 	}
-	return fmt.Sprintf("expected at most %d properties, found %d", maxP, len(obj))
+	return fmt.Sprintf("expected at most %d properties, found %d", maxP, len(names))
 }
 
 func typeMatches(types []string, v any) bool {
@@ -409,7 +428,35 @@ func jsonEqual(a, b any) bool {
 			}
 		}
 		return true
+	case *object:
+		switch b := b.(type) {
+		case *object:
+			if len(a.members) != len(b.members) {
+				return false
+			}
+			for i := range a.members {
+				if a.members[i].key != b.members[i].key || !jsonEqual(a.members[i].val, b.members[i].val) {
+					return false
+				}
+			}
+			return true
+		case map[string]any:
+			if len(a.members) != len(b) {
+				return false
+			}
+			for _, m := range a.members {
+				bv, has := b[m.key]
+				if !has || !jsonEqual(m.val, bv) {
+					return false
+				}
+			}
+			return true
+		}
+		return false
 	case map[string]any:
+		if bo, ok := b.(*object); ok {
+			return jsonEqual(bo, a)
+		}
 		bm, ok := b.(map[string]any)
 		if !ok || len(a) != len(bm) {
 			return false

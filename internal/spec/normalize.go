@@ -41,7 +41,7 @@ func newSyntaxError(doc []byte, off int, msg string) *SyntaxError {
 // When an object repeats a key, the last value wins, as in encoding/json.
 // Errors are *SyntaxError.
 func Normalize(doc []byte) ([]byte, error) {
-	v, err := decode(doc)
+	v, err := parseTree(doc)
 	if err != nil {
 		return nil, err
 	}
@@ -71,6 +71,18 @@ func encodeNormal(b []byte, v any) []byte {
 			b = encodeNormal(b, e)
 		}
 		return append(b, ']')
+	case *object:
+		// Members are sorted and unique already.
+		b = append(b, '{')
+		for i := range v.members {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, v.members[i].key)
+			b = append(b, ':')
+			b = encodeNormal(b, v.members[i].val)
+		}
+		return append(b, '}')
 	case map[string]any:
 		var small [16]string
 		keys := small[:0]
@@ -97,18 +109,30 @@ func encodeNormal(b []byte, v any) []byte {
 
 const hexDigits = "0123456789abcdef"
 
+// plainASCII marks the bytes appendString copies as they are.
+var plainASCII = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= 0x20 && c < utf8.RuneSelf && c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // appendString appends s as a JSON string with minimal escaping (as
 // encoding/json does, but without HTML escaping).
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) && plain8(load64(s, i)) {
+			i += 8
+			continue
+		}
 		c := s[i]
+		if plainASCII[c] {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
 			b = append(b, s[start:i]...)
 			switch c {
 			case '"', '\\':

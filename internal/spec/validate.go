@@ -23,8 +23,9 @@ type finding struct {
 
 // check accumulates the findings on one decoded document.
 type check struct {
-	kind     Kind
-	doc      []byte
+	kind Kind
+	doc  []byte
+	// value is the document as parseTree decodes it (objects as *object).
 	value    any
 	findings []finding
 	// library forces validation with the library's Validate (tests compare
@@ -48,7 +49,7 @@ type schemaPolicy struct {
 // begin decodes doc and runs the checks common to every kind (JSON syntax,
 // size). It returns nil and a finished Result when the document is not JSON.
 func begin(kind Kind, doc []byte, library bool) (*check, *Result) {
-	v, err := decode(doc)
+	v, err := parseTree(doc)
 	if err != nil {
 		var se *SyntaxError
 		p := Problem{Severity: SeverityError, Message: "invalid JSON: " + err.Error()}
@@ -119,8 +120,8 @@ func sortProblems(ps []Problem) {
 func (c *check) validateSchema(name string, pol schemaPolicy) {
 	s := schemas()
 	if s.fast[name] && !c.library {
-		ev := evaluator{c: c, pol: pol}
-		ev.eval(s.byName[name], c.value, nil, true)
+		ev := evaluator{c: c, pol: pol, stack: make([]pathTok, 0, 16)}
+		ev.eval(s.byName[name], c.value, true)
 		return
 	}
 	c.validateSchemaLibrary(name, pol)
@@ -130,7 +131,8 @@ func (c *check) validateSchema(name string, pol schemaPolicy) {
 // translates the leaf causes of its error.
 func (c *check) validateSchemaLibrary(name string, pol schemaPolicy) {
 	s := schemas()
-	err := s.byName[name].Validate(c.value)
+	val := toStd(c.value)
+	err := s.byName[name].Validate(val)
 	if err == nil {
 		return
 	}
@@ -139,12 +141,13 @@ func (c *check) validateSchemaLibrary(name string, pol schemaPolicy) {
 		c.add(SeverityError, "", false, "cannot validate the %s: %v", c.kind, err)
 		return
 	}
-	t := translator{c: c, raw: s.raw, pol: pol}
+	t := translator{c: c, val: val, raw: s.raw, pol: pol}
 	t.walk(ve)
 }
 
 type translator struct {
 	c   *check
+	val any // the document as encoding/json decodes it
 	raw map[string]any
 	pol schemaPolicy
 }
@@ -155,7 +158,7 @@ type translator struct {
 func (t *translator) walk(ve *jsonschema.ValidationError) {
 	kw := lastToken(fragment(ve.AbsoluteKeywordLocation))
 	if kw == "anyOf" || kw == "oneOf" {
-		v, _ := lookup(t.c.value, ve.InstanceLocation)
+		v, _ := lookup(t.val, ve.InstanceLocation)
 		t.c.add(SeverityError, ve.InstanceLocation, false, "expected a value matching one of the allowed forms (%s), found %s", kw, describe(v))
 		return
 	}
@@ -170,7 +173,7 @@ func (t *translator) walk(ve *jsonschema.ValidationError) {
 
 func (t *translator) leaf(ve *jsonschema.ValidationError, kw string) {
 	ptr := ve.InstanceLocation
-	inst, _ := lookup(t.c.value, ptr)
+	inst, _ := lookup(t.val, ptr)
 	url, frag := splitURL(ve.AbsoluteKeywordLocation)
 	node, _ := lookup(t.raw[url], frag)
 	parent, _ := lookup(t.raw[url], parentPointer(frag))
@@ -223,7 +226,7 @@ func (t *translator) leaf(ve *jsonschema.ValidationError, kw string) {
 		if n, ok := parentMap["maxProperties"].(float64); ok {
 			maxP = int(n)
 		}
-		t.c.add(SeverityError, ptr, false, "%s", propertyCountMessage(minP, maxP, allowedProperties(parentMap), obj))
+		t.c.add(SeverityError, ptr, false, "%s", propertyCountMessage(minP, maxP, allowedProperties(parentMap), sortedKeys(obj)))
 	case "":
 		t.c.add(SeverityError, ptr, false, "value not allowed here, found %s", describe(inst))
 	default:
@@ -331,7 +334,7 @@ func jsonType(v any) string {
 		return "string"
 	case []any:
 		return "array"
-	case map[string]any:
+	case map[string]any, *object:
 		return "object"
 	}
 	return fmt.Sprintf("%T", v)
@@ -341,7 +344,7 @@ func jsonType(v any) string {
 // containers by type.
 func describe(v any) string {
 	switch v.(type) {
-	case []any, map[string]any:
+	case []any, map[string]any, *object:
 		return jsonType(v)
 	case nil:
 		return "null"
