@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -341,19 +340,11 @@ func (s *Server) listWorkloads(w http.ResponseWriter, r *http.Request, app strin
 		s.writeError(w, err)
 		return
 	}
-	prefix := app + "/workloads/"
 	s.mu.RLock()
-	var names []string
-	for n := range s.workloads {
-		if strings.HasPrefix(n, prefix) && n > after {
-			names = append(names, n)
-		}
-	}
-	sort.Strings(names)
+	names, more := pageOfNames(s.workloads, app+"/workloads/", after, size, nil)
 	resp := &apphub.ListWorkloadsResponse{}
-	if len(names) > size {
-		names = names[:size]
-		resp.NextPageToken = encodePageToken(names[size-1], qh)
+	if more {
+		resp.NextPageToken = encodePageToken(names[len(names)-1], qh)
 	}
 	for _, n := range names {
 		resp.Workloads = append(resp.Workloads, s.workloads[n])

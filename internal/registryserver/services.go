@@ -328,20 +328,13 @@ func (s *Server) listServices(w http.ResponseWriter, r *http.Request, parent str
 		s.writeError(w, err)
 		return
 	}
-	prefix := parent + "/services/"
 	s.mu.RLock()
-	var names []string
-	for name, svc := range s.services {
-		if strings.HasPrefix(name, prefix) && name > after &&
-			matchDoc(node, serviceFilterFields, docFields{"name": {svc.Name}, "displayName": {svc.DisplayName}, "description": {svc.Description}}) {
-			names = append(names, name)
-		}
-	}
-	sort.Strings(names)
+	names, more := pageOfNames(s.services, parent+"/services/", after, size, func(svc *agentregistry.Service) bool {
+		return matchDoc(node, serviceFilterFields, docFields{"name": {svc.Name}, "displayName": {svc.DisplayName}, "description": {svc.Description}})
+	})
 	resp := &agentregistry.ListServicesResponse{}
-	if len(names) > size {
-		names = names[:size]
-		resp.NextPageToken = encodePageToken(names[size-1], qh)
+	if more {
+		resp.NextPageToken = encodePageToken(names[len(names)-1], qh)
 	}
 	for _, n := range names {
 		resp.Services = append(resp.Services, s.services[n])
@@ -497,4 +490,20 @@ func writeMutation(bucket, key, typeURL string, value any) ([]mutation, json.Raw
 	}
 	resp, err := withType(typeURL, value)
 	return []mutation{{Bucket: bucket, Key: key, Value: b}}, resp, err
+}
+
+// pageOfNames returns, sorted, the first size names of m under prefix that come
+// after the page token's name and that keep accepts (nil keeps all), and whether
+// more follow. The caller holds the lock that guards m.
+func pageOfNames[T any](m map[string]T, prefix, after string, size int, keep func(T) bool) (names []string, more bool) {
+	for name, v := range m {
+		if strings.HasPrefix(name, prefix) && name > after && (keep == nil || keep(v)) {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	if len(names) > size {
+		return names[:size], true
+	}
+	return names, false
 }
