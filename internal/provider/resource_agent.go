@@ -333,13 +333,8 @@ func (r *agentResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	svc, err := r.data.Client.GetService(ctx, state.Name.ValueString())
-	if registryclient.IsNotFound(err) {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot Read Agent", apiErrorDetail("read", state.Name.ValueString(), err))
+	svc := readService(ctx, r.data, state.Name.ValueString(), "Agent", resp)
+	if svc == nil {
 		return
 	}
 	if svc.RegistryResource != state.RegistryResource.ValueString() || state.AgentID.ValueString() == "" {

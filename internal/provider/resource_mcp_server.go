@@ -337,13 +337,8 @@ func (r *mcpServerResource) Read(ctx context.Context, req resource.ReadRequest, 
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	svc, err := r.data.Client.GetService(ctx, state.Name.ValueString())
-	if registryclient.IsNotFound(err) {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot Read MCP Server", apiErrorDetail("read", state.Name.ValueString(), err))
+	svc := readService(ctx, r.data, state.Name.ValueString(), "MCP Server", resp)
+	if svc == nil {
 		return
 	}
 	interfaces, diags := refreshInterfaces(ctx, state.Interfaces, svc.Interfaces)

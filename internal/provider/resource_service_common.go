@@ -17,6 +17,7 @@ import (
 	"google.golang.org/api/agentregistry/v1"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsondoc"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
 )
 
@@ -186,4 +187,20 @@ func (m *serviceModel) refresh(svc *agentregistry.Service) {
 	m.setComputed(svc)
 	m.DisplayName = refreshString(m.DisplayName, svc.DisplayName)
 	m.Description = refreshString(m.Description, svc.Description)
+}
+
+// readService reads a Service for Read. It returns nil after removing the
+// resource from state when the registry no longer has it (the next plan then
+// re-creates it), or after reporting any other error.
+func readService(ctx context.Context, data *providerData, name, kind string, resp *resource.ReadResponse) *agentregistry.Service {
+	svc, err := data.Client.GetService(ctx, name)
+	if registryclient.IsNotFound(err) {
+		resp.State.RemoveResource(ctx)
+		return nil
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot Read "+kind, apiErrorDetail("read", name, err))
+		return nil
+	}
+	return svc
 }
