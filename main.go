@@ -3,7 +3,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
 	"os"
@@ -11,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/provider"
 )
@@ -26,10 +25,11 @@ func main() {
 
 	silenceLogsNobodyReads()
 	stopProfile := startCPUProfile(strings.ReplaceAll(os.Getenv("AGENTREGISTRY_CPUPROFILE"), "%p", strconv.Itoa(os.Getpid())))
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address: "registry.terraform.io/hashicorp/agentregistry",
-		Debug:   debug,
-	})
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
+	}
+	err := tf6server.Serve("registry.terraform.io/hashicorp/agentregistry", provider.NewServer(version), opts...)
 	stopProfile()
 	if err != nil {
 		log.Fatal(err.Error())
@@ -71,3 +71,4 @@ func silenceLogsNobodyReads() {
 		os.Setenv(name, "OFF")
 	}
 }
+

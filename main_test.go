@@ -40,3 +40,4 @@ func TestSilenceLogsNobodyReads_untouchedWhenTheUserLogs(t *testing.T) {
 		}
 	}
 }
+

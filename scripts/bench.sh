@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Benchmark suite (make bench): times plan, apply and a refresh-only plan of N
+# Benchmark suite (make bench): times plan, apply, a refresh-only plan and a plan
+# that finds no changes (plan -detailed-exitcode, the CI drift check) of N
 # agentregistry_agent resources against the bundled server on loopback, next to
 # the same N of terraform_data resources carrying the same JSON (the OpenTofu
 # floor), in the same run; prints medians and ratios, the provider's peak RSS
-# during the largest plan, and the Go benchmarks. It prints figures; it asserts
+# during the largest no-change plan (the largest values it handles), and the Go
+# benchmarks. It prints figures; it asserts
 # no timing (machines here are shared and noisy).
 #   BENCH_N="100 500"  sizes      BENCH_RUNS=3  runs per figure (median)
 set -euo pipefail
@@ -47,6 +49,8 @@ export TF_CLI_CONFIG_FILE="$work/tofurc" CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1
 
 # write_configs N: one folder with N agents (every 10th card is 10 KB, the rest
 # about 2 KB), one with N terraform_data resources carrying the same documents.
+# Each resource's card is its own (its URL carries the index), as in real use, so
+# that no cache keyed by content can serve one resource with another's work.
 write_configs() {
   local n=$1 d="$work/n$1"
   mkdir -p "$d/provider" "$d/floor"
@@ -56,6 +60,11 @@ write_configs() {
 locals {
   card_small = file("${path.module}/card-2k.json")
   card_large = file("${path.module}/card-10k.json")
+}
+# card(i): the document of resource i.
+locals {
+  cards = [for i in range(var.n) : replace(i % 10 == 0 ? local.card_large : local.card_small,
+  "https://agents.example.com/", "https://agents.example.com/${i}/")]
 }
 TF
   done
@@ -72,14 +81,16 @@ provider "agentregistry" {
 resource "agentregistry_agent" "a" {
   count      = $n
   service_id = "agent-\${count.index}"
-  agent_card = count.index % 10 == 0 ? local.card_large : local.card_small
+  agent_card = local.cards[count.index]
 }
+variable "n" { default = $n }
 TF
   cat > "$d/floor/main.tf" <<TF
 resource "terraform_data" "a" {
   count = $n
-  input = count.index % 10 == 0 ? local.card_large : local.card_small
+  input = local.cards[count.index]
 }
+variable "n" { default = $n }
 TF
 }
 
@@ -117,27 +128,32 @@ for n in $N_LIST; do
   write_configs "$n"
   for kind in provider floor; do
     dir="$work/n$n/$kind"
-    plans=() applies=() refreshes=()
+    plans=() applies=() refreshes=() noops=()
     for run in $(seq 1 "$RUNS"); do
       echo "N=$n $kind run $run/$RUNS..." >&2
       plans+=("$(seconds "$TOFU" -chdir="$dir" plan -input=false -lock=false)")
       applies+=("$(seconds "$TOFU" -chdir="$dir" apply -input=false -auto-approve -lock=false)")
       refreshes+=("$(seconds "$TOFU" -chdir="$dir" plan -input=false -refresh-only -lock=false)")
+      noops+=("$(seconds "$TOFU" -chdir="$dir" plan -input=false -detailed-exitcode -lock=false)")
       "$TOFU" -chdir="$dir" destroy -input=false -auto-approve -lock=false >"$work/last.log" 2>&1 ||
         { cat "$work/last.log" >&2; exit 1; }
     done
     fig[$n,$kind,plan]=$(median "${plans[@]}")
     fig[$n,$kind,apply]=$(median "${applies[@]}")
     fig[$n,$kind,refresh]=$(median "${refreshes[@]}")
+    fig[$n,$kind,noop]=$(median "${noops[@]}")
   done
 done
 
 largest=$(printf '%s\n' $N_LIST | sort -n | tail -1)
-rss=$(peak_rss_kb "$TOFU" -chdir="$work/n$largest/provider" plan -input=false -lock=false)
+dir="$work/n$largest/provider"
+"$TOFU" -chdir="$dir" apply -input=false -auto-approve -lock=false >"$work/last.log" 2>&1 || { cat "$work/last.log" >&2; exit 1; }
+rss=$(peak_rss_kb "$TOFU" -chdir="$dir" plan -input=false -lock=false)
+"$TOFU" -chdir="$dir" destroy -input=false -auto-approve -lock=false >"$work/last.log" 2>&1 || { cat "$work/last.log" >&2; exit 1; }
 
 printf '\n%-6s %-8s %12s %12s %8s\n' "N" "step" "provider s" "floor s" "ratio"
 for n in $N_LIST; do
-  for step in plan apply refresh; do
+  for step in plan apply refresh noop; do
     p=${fig[$n,provider,$step]} f=${fig[$n,floor,$step]}
     printf '%-6s %-8s %12.2f %12.2f %8.2f\n' "$n" "$step" "$p" "$f" "$(calc "$p / $f")"
   done
@@ -145,13 +161,13 @@ done
 smallest=$(printf '%s\n' $N_LIST | sort -n | head -1)
 if [ "$smallest" != "$largest" ]; then
   echo
-  for step in plan apply refresh; do
+  for step in plan apply refresh noop; do
     printf 'growth %-8s N=%s / N=%s time ratio: %.2f (linear would be %.1f)\n' "$step" "$largest" "$smallest" \
       "$(calc "${fig[$largest,provider,$step]} / ${fig[$smallest,provider,$step]}")" \
       "$(calc "$largest / $smallest")"
   done
 fi
-printf '\nprovider peak RSS during the N=%s plan: %.1f MB\n' "$largest" "$(calc "$rss / 1024")"
+printf '\nprovider peak RSS during the N=%s no-change plan: %.1f MB\n' "$largest" "$(calc "$rss / 1024")"
 
 echo
 echo "Go benchmarks (validation, search on 10,000 agents):"

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/function"
@@ -30,13 +31,11 @@ var (
 	_ provider.ProviderWithFunctions = (*agentRegistryProvider)(nil)
 )
 
-// New returns the provider factory for the given version.
-func New(version string) func() provider.Provider {
-	return func() provider.Provider { return &agentRegistryProvider{version: version} }
-}
-
 type agentRegistryProvider struct {
 	version string
+	// usable is set once Configure has succeeded with no deferred configuration
+	// error (read by unchangedPlanServer).
+	usable atomic.Bool
 }
 
 type providerModel struct {
@@ -160,6 +159,7 @@ func (p *agentRegistryProvider) Configure(ctx context.Context, req provider.Conf
 	}
 	resp.ResourceData = data
 	resp.DataSourceData = data
+	p.usable.Store(!data.configErrors.HasError())
 }
 
 func (p *agentRegistryProvider) Functions(context.Context) []func() function.Function {

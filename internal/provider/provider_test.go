@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -13,9 +12,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
 
-// testAccProviderFactories serves the provider in-process to OpenTofu (or Terraform).
+// testAccProviderFactories serves the provider in-process to OpenTofu (or
+// Terraform), through the same server as main.
 var testAccProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"agentregistry": providerserver.NewProtocol6WithError(New("test")()),
+	"agentregistry": func() (tfprotov6.ProviderServer, error) { return NewServer("test")(), nil },
 }
 
 // providerConfig points the provider at a registry server started by the test.
