@@ -71,4 +71,3 @@ func silenceLogsNobodyReads() {
 		os.Setenv(name, "OFF")
 	}
 }
-

@@ -40,4 +40,3 @@ func TestSilenceLogsNobodyReads_untouchedWhenTheUserLogs(t *testing.T) {
 		}
 	}
 }
-
