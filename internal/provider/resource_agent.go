@@ -337,6 +337,7 @@ func (r *agentResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	if svc == nil {
 		return
 	}
+	prior := state
 	if svc.RegistryResource != state.RegistryResource.ValueString() || state.AgentID.ValueString() == "" {
 		state.AgentID = types.StringValue(r.agentID(ctx, svc.RegistryResource))
 	}
@@ -349,8 +350,10 @@ func (r *agentResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	// A card removed outside Terraform (a NO_SPEC agent) reads as null, so the
 	// next plan shows the configured card as an update.
 	state.AgentCard = refreshDocument(state.AgentCard, content)
-	resp.Diagnostics.Append(setCardComputed(ctx, &state)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	if !state.AgentCard.Equal(prior.AgentCard) || state.Skills.IsNull() {
+		resp.Diagnostics.Append(setCardComputed(ctx, &state)...) // else they are the card's already
+	}
+	storeRefreshed(ctx, resp, &prior, &state)
 }
 
 func (r *agentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {

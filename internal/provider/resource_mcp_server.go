@@ -341,6 +341,7 @@ func (r *mcpServerResource) Read(ctx context.Context, req resource.ReadRequest, 
 	if svc == nil {
 		return
 	}
+	prior := state
 	interfaces, diags := refreshInterfaces(ctx, state.Interfaces, svc.Interfaces)
 	resp.Diagnostics.Append(diags...)
 	state.Interfaces = interfaces
@@ -354,8 +355,10 @@ func (r *mcpServerResource) Read(ctx context.Context, req resource.ReadRequest, 
 		content = svc.McpServerSpec.Content
 	}
 	state.ToolSpec = refreshDocument(state.ToolSpec, content)
-	resp.Diagnostics.Append(setToolsComputed(&state)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	if !state.ToolSpec.Equal(prior.ToolSpec) || state.Tools.IsNull() {
+		resp.Diagnostics.Append(setToolsComputed(&state)...) // else they are the spec's already
+	}
+	storeRefreshed(ctx, resp, &prior, &state)
 }
 
 func (r *mcpServerResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {

