@@ -123,6 +123,42 @@ peak_rss_kb() {
   echo "$peak"
 }
 
+# cpu_seconds CMD...: user+sys CPU seconds of CMD and the processes it waited for
+# (OpenTofu and the provider it starts; the registry server is not one of them).
+cpu_seconds() {
+  local TIMEFORMAT='%U %S' t
+  t=$( { time "$@" >"$work/last.log" 2>&1; } 2>&1 ) || { cat "$work/last.log" >&2; echo "failed: $*" >&2; exit 1; }
+  calc "${t% *} + ${t#* }"
+}
+
+# provider_cpu_seconds: the provider's CPU seconds in the CPU profiles it wrote
+# (AGENTREGISTRY_CPUPROFILE, one per provider process) under $work/prof.
+provider_cpu_seconds() {
+  local total=0 f line
+  for f in "$work"/prof/*.prof; do
+    line=$(cd "$root" && go tool pprof -top "$f" 2>/dev/null | grep -o 'Total samples = [0-9.]*[a-z]*' || true)
+    case "$line" in
+      *mins) total=$(calc "$total + ${line//[^0-9.]/} * 60") ;;
+      *ms) total=$(calc "$total + ${line//[^0-9.]/} / 1000") ;;
+      *s) total=$(calc "$total + ${line//[^0-9.]/}") ;;
+    esac
+  done
+  echo "$total"
+}
+
+# cpu_split KIND STEP CMD...: records the CPU of one untimed run of a step, and
+# for the provider the part that was the provider's own (from its CPU profiles),
+# so that the table can show how much of the cost is OpenTofu's own.
+declare -A cpu
+cpu_split() {
+  local kind=$1 step=$2
+  shift 2
+  rm -rf "$work/prof" && mkdir -p "$work/prof"
+  cpu[$kind,$step]=$(AGENTREGISTRY_CPUPROFILE="$work/prof/cpu-%p.prof" cpu_seconds "$@")
+  [ "$kind" = provider ] && cpu[provider-own,$step]=$(provider_cpu_seconds)
+  return 0
+}
+
 declare -A fig
 for n in $N_LIST; do
   write_configs "$n"
@@ -146,6 +182,17 @@ for n in $N_LIST; do
 done
 
 largest=$(printf '%s\n' $N_LIST | sort -n | tail -1)
+echo "N=$largest CPU split (one profiled run of each kind)..." >&2
+for kind in provider floor; do
+  dir="$work/n$largest/$kind"
+  cpu_split "$kind" plan "$TOFU" -chdir="$dir" plan -input=false -lock=false
+  cpu_split "$kind" apply "$TOFU" -chdir="$dir" apply -input=false -auto-approve -lock=false
+  cpu_split "$kind" refresh "$TOFU" -chdir="$dir" plan -input=false -refresh-only -lock=false
+  cpu_split "$kind" noop "$TOFU" -chdir="$dir" plan -input=false -detailed-exitcode -lock=false
+  "$TOFU" -chdir="$dir" destroy -input=false -auto-approve -lock=false >"$work/last.log" 2>&1 ||
+    { cat "$work/last.log" >&2; exit 1; }
+done
+
 dir="$work/n$largest/provider"
 "$TOFU" -chdir="$dir" apply -input=false -auto-approve -lock=false >"$work/last.log" 2>&1 || { cat "$work/last.log" >&2; exit 1; }
 rss=$(peak_rss_kb "$TOFU" -chdir="$dir" plan -input=false -lock=false)
@@ -167,6 +214,13 @@ if [ "$smallest" != "$largest" ]; then
       "$(calc "$largest / $smallest")"
   done
 fi
+printf '\nCPU seconds (user+sys) at N=%s, one profiled run: where the time goes\n' "$largest"
+printf '%-8s %10s %18s %14s %16s\n' "step" "floor" "with the provider" "provider own" "OpenTofu own"
+for step in plan apply refresh noop; do
+  total=${cpu[provider,$step]} own=${cpu[provider-own,$step]}
+  printf '%-8s %10.2f %18.2f %14.2f %16.2f\n' "$step" "${cpu[floor,$step]}" "$total" "$own" "$(calc "$total - $own")"
+done
+
 printf '\nprovider peak RSS during the N=%s no-change plan: %.1f MB\n' "$largest" "$(calc "$rss / 1024")"
 
 echo
