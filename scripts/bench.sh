@@ -224,6 +224,6 @@ done
 printf '\nprovider peak RSS during the N=%s no-change plan: %.1f MB\n' "$largest" "$(calc "$rss / 1024")"
 
 echo
-echo "Go benchmarks (validation, search on 10,000 agents):"
-(cd "$root" && go test -run '^$' -bench . -benchmem -count 1 ./internal/spec/ ./internal/registryserver/ 2>&1 |
+echo "Go benchmarks (validation, search on 10,000 agents, the provider's requests for one agent with a 10 KB card):"
+(cd "$root" && go test -run '^$' -bench . -benchmem -count 1 ./internal/spec/ ./internal/registryserver/ ./internal/provider/ 2>&1 |
   grep -E '^(Benchmark|ok|FAIL)')

@@ -5,6 +5,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -220,7 +221,9 @@ func (r *agentResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 			plan.UpdateTime = types.StringUnknown()
 		}
 	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	// Changed above: the identity, update_time, a2a_version and skills (see setPlanned).
+	resp.Diagnostics.Append(setPlanned(ctx, &resp.Plan, &plan.serviceModel,
+		map[string]attr.Value{"a2a_version": plan.A2AVersion}, "skills", plan.Skills)...)
 }
 
 // planServiceIdentity fills in project, location, name and id at plan time for

@@ -189,7 +189,8 @@ func (r *mcpServerResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 			plan.UpdateTime = types.StringUnknown()
 		}
 	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	// Changed above: the identity, update_time and tools (see setPlanned).
+	resp.Diagnostics.Append(setPlanned(ctx, &resp.Plan, &plan.serviceModel, nil, "tools", plan.Tools)...)
 }
 
 // mcpUpdateMask lists the fields that differ semantically between plan and state.

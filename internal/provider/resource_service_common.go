@@ -6,14 +6,17 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"reflect"
 	"regexp"
 	"strings"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"google.golang.org/api/agentregistry/v1"
 
@@ -216,4 +219,31 @@ func storeRefreshed(ctx context.Context, resp *resource.ReadResponse, prior, ref
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, refreshed)...)
+}
+
+// setPlanned writes what a service resource's ModifyPlan computed into the plan:
+// the identity (project, location, name, id), update_time and the given other
+// attributes one by one, then the list derived from the document (skills or
+// tools), last and as a raw value.
+//
+// Why not Plan.Set: given the model, terraform-plugin-framework (v1.19) reflects
+// over it and converts every value twice, the hundreds in the list included,
+// whereas writing one attribute rebuilds a plan that stays small while its list
+// is unknown. The plan of a new agent with a 10 KB card took 9.0 ms and 30,081
+// allocations with Plan.Set, 6.9 ms and 21,568 this way
+// (BenchmarkAgentPlanCreate10KB, medians of 4).
+func setPlanned(ctx context.Context, plan *tfsdk.Plan, m *serviceModel, other map[string]attr.Value, listName string, list types.List) diag.Diagnostics {
+	var diags diag.Diagnostics
+	scalars := map[string]attr.Value{"project": m.Project, "location": m.Location, "name": m.Name, "id": m.ID, "update_time": m.UpdateTime}
+	maps.Copy(scalars, other)
+	for name, v := range scalars {
+		diags.Append(plan.SetAttribute(ctx, path.Root(name), v)...)
+	}
+	raw, err := list.ToTerraformValue(ctx)
+	if err != nil {
+		diags.AddAttributeError(path.Root(listName), "Internal Error",
+			"Cannot convert the planned "+listName+": "+err.Error()+". This is a bug in the provider; please report it.")
+		return diags
+	}
+	return append(diags, plan.SetAttribute(ctx, path.Root(listName), raw)...)
 }

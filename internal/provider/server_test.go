@@ -12,9 +12,15 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// configuredServer returns the framework's server and the provider's own
-// (NewServer's), both configured with the given project ("" for none).
-func configuredServers(t *testing.T, project string) (framework, ours tfprotov6.ProviderServer) {
+// configuredServers returns the framework's server and the provider's own
+// (NewServer's), both configured with the given project ("" for none) and a
+// registry endpoint that is never contacted.
+func configuredServers(t testing.TB, project string) (framework, ours tfprotov6.ProviderServer) {
+	return configuredServersAt(t, project, "http://127.0.0.1:9")
+}
+
+// configuredServersAt is configuredServers with the registry at endpoint.
+func configuredServersAt(t testing.TB, project, endpoint string) (framework, ours tfprotov6.ProviderServer) {
 	t.Helper()
 	framework = providerserver.NewProtocol6(&agentRegistryProvider{version: "test"})()
 	ours = NewServer("test")()
@@ -28,7 +34,7 @@ func configuredServers(t *testing.T, project string) (framework, ours tfprotov6.
 		for name, attrType := range typ.(tftypes.Object).AttributeTypes {
 			attrs[name] = tftypes.NewValue(attrType, nil)
 		}
-		attrs["endpoint"] = tftypes.NewValue(tftypes.String, "http://127.0.0.1:9") // never contacted
+		attrs["endpoint"] = tftypes.NewValue(tftypes.String, endpoint)
 		if project != "" {
 			attrs["project"] = tftypes.NewValue(tftypes.String, project)
 		}
@@ -43,7 +49,7 @@ func configuredServers(t *testing.T, project string) (framework, ours tfprotov6.
 	return framework, ours
 }
 
-func dynamicValue(t *testing.T, typ tftypes.Type, v tftypes.Value) *tfprotov6.DynamicValue {
+func dynamicValue(t testing.TB, typ tftypes.Type, v tftypes.Value) *tfprotov6.DynamicValue {
 	t.Helper()
 	dv, err := tfprotov6.NewDynamicValue(typ, v)
 	if err != nil {
@@ -115,7 +121,7 @@ func noChangePlan(t *testing.T, typeName string, schema *tfprotov6.Schema, bare 
 	}, typ
 }
 
-func resourceSchemas(t *testing.T, s tfprotov6.ProviderServer) map[string]*tfprotov6.Schema {
+func resourceSchemas(t testing.TB, s tfprotov6.ProviderServer) map[string]*tfprotov6.Schema {
 	schemas, err := s.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
 	if err != nil || len(schemas.ResourceSchemas) == 0 {
 		t.Fatalf("GetProviderSchema: %v, %d resource schemas", err, len(schemas.ResourceSchemas))

@@ -1,0 +1,124 @@
+package provider
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/registryservertest"
+)
+
+// Benchmarks of the requests OpenTofu sends for one agent whose card is the 10 KB
+// card of scripts/bench.sh (31 skills), served in process (no CLI, no gRPC), with
+// the bundled registry on loopback where the request reaches it: the provider's
+// own CPU per resource and per request, which a plan of N agents pays N times.
+// The framework variants answer the same request without NewServer's shortcut.
+
+// agentBench holds an agent created through the provider, and its requests.
+type agentBench struct {
+	framework, ours tfprotov6.ProviderServer
+	typ             tftypes.Type
+	config, state   *tfprotov6.DynamicValue
+}
+
+func newAgentBench(b *testing.B) *agentBench {
+	b.Helper()
+	card, err := os.ReadFile("../../scripts/bench/card-10k.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, ts := registryservertest.Start(b, registryserver.Options{})
+	framework, ours := configuredServersAt(b, "bench", ts.URL)
+	schema := resourceSchemas(b, ours)["agentregistry_agent"]
+	typ := schema.ValueType()
+	attrs := map[string]tftypes.Value{}
+	for name, attrType := range typ.(tftypes.Object).AttributeTypes {
+		attrs[name] = tftypes.NewValue(attrType, nil)
+	}
+	attrs["service_id"] = tftypes.NewValue(tftypes.String, "bench-agent")
+	attrs["agent_card"] = tftypes.NewValue(tftypes.String, string(card))
+	ab := &agentBench{framework: framework, ours: ours, typ: typ,
+		config: dynamicValue(b, typ, tftypes.NewValue(typ, attrs))}
+
+	plan := ab.planCreate(b, ours)
+	applied, err := ours.ApplyResourceChange(context.Background(), &tfprotov6.ApplyResourceChangeRequest{
+		TypeName: "agentregistry_agent", PriorState: ab.null(b), PlannedState: plan.PlannedState, Config: ab.config,
+	})
+	if err != nil || len(applied.Diagnostics) > 0 {
+		b.Fatalf("create: %v %v", err, applied.Diagnostics)
+	}
+	ab.state = applied.NewState
+	return ab
+}
+
+func (ab *agentBench) null(b *testing.B) *tfprotov6.DynamicValue {
+	return dynamicValue(b, ab.typ, tftypes.NewValue(ab.typ, nil))
+}
+
+// planCreate is the plan of the new agent, as OpenTofu asks for it.
+func (ab *agentBench) planCreate(b *testing.B, s tfprotov6.ProviderServer) *tfprotov6.PlanResourceChangeResponse {
+	resp, err := s.PlanResourceChange(context.Background(), &tfprotov6.PlanResourceChangeRequest{
+		TypeName: "agentregistry_agent", PriorState: ab.null(b), ProposedNewState: ab.config, Config: ab.config,
+	})
+	if err != nil || len(resp.Diagnostics) > 0 {
+		b.Fatalf("plan: %v %v", err, resp.Diagnostics)
+	}
+	return resp
+}
+
+func BenchmarkAgentPlanCreate10KB(b *testing.B) {
+	ab := newAgentBench(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		ab.planCreate(b, ab.ours)
+	}
+}
+
+func BenchmarkAgentPlanUnchanged10KB(b *testing.B) {
+	ab := newAgentBench(b)
+	for _, v := range []struct {
+		name   string
+		server tfprotov6.ProviderServer
+	}{{"framework", ab.framework}, {"shortcut", ab.ours}} {
+		b.Run(v.name, func(b *testing.B) {
+			req := &tfprotov6.PlanResourceChangeRequest{
+				TypeName: "agentregistry_agent", PriorState: ab.state, ProposedNewState: ab.state, Config: ab.config,
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				resp, err := v.server.PlanResourceChange(context.Background(), req)
+				if err != nil || len(resp.Diagnostics) > 0 || len(resp.RequiresReplace) > 0 {
+					b.Fatalf("plan: %v %v %v", err, resp.Diagnostics, resp.RequiresReplace)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkAgentRead10KB(b *testing.B) {
+	ab := newAgentBench(b)
+	req := &tfprotov6.ReadResourceRequest{TypeName: "agentregistry_agent", CurrentState: ab.state}
+	b.ReportAllocs()
+	for b.Loop() {
+		resp, err := ab.ours.ReadResource(context.Background(), req)
+		if err != nil || len(resp.Diagnostics) > 0 {
+			b.Fatalf("read: %v %v", err, resp.Diagnostics)
+		}
+	}
+}
+
+func BenchmarkAgentValidateConfig10KB(b *testing.B) {
+	ab := newAgentBench(b)
+	req := &tfprotov6.ValidateResourceConfigRequest{TypeName: "agentregistry_agent", Config: ab.config}
+	b.ReportAllocs()
+	for b.Loop() {
+		resp, err := ab.ours.ValidateResourceConfig(context.Background(), req)
+		if err != nil || len(resp.Diagnostics) > 0 {
+			b.Fatalf("validate: %v %v", err, resp.Diagnostics)
+		}
+	}
+}
