@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"context"
-
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -37,29 +35,22 @@ var toolObjectType = types.ObjectType{AttrTypes: toolAttrTypes}
 
 // skillValue converts one skill to its Terraform object (empty lists, never null,
 // so that plans and state agree).
-func skillValue(ctx context.Context, s spec.Skill) (types.Object, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	tags, d := types.ListValueFrom(ctx, types.StringType, nonNil(s.Tags))
-	diags.Append(d...)
-	examples, d := types.ListValueFrom(ctx, types.StringType, nonNil(s.Examples))
-	diags.Append(d...)
-	obj, d := types.ObjectValue(skillAttrTypes, map[string]attr.Value{
+func skillValue(s spec.Skill) (types.Object, diag.Diagnostics) {
+	return types.ObjectValue(skillAttrTypes, map[string]attr.Value{
 		"id":          types.StringValue(s.ID),
 		"name":        types.StringValue(s.Name),
 		"description": types.StringValue(s.Description),
-		"tags":        tags,
-		"examples":    examples,
+		"tags":        stringList(s.Tags),
+		"examples":    stringList(s.Examples),
 	})
-	diags.Append(d...)
-	return obj, diags
 }
 
 // skillsValue converts skills to a list of skill objects.
-func skillsValue(ctx context.Context, skills []spec.Skill) (types.List, diag.Diagnostics) {
+func skillsValue(skills []spec.Skill) (types.List, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	elems := make([]attr.Value, 0, len(skills))
 	for _, s := range skills {
-		obj, d := skillValue(ctx, s)
+		obj, d := skillValue(s)
 		diags.Append(d...)
 		elems = append(elems, obj)
 	}
@@ -90,9 +81,13 @@ func toolsValue(tools []spec.Tool) (types.List, diag.Diagnostics) {
 	return list, diags
 }
 
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
+// stringList is a list of strings, empty (never null) for none. Built directly:
+// types.ListValueFrom reflects over the slice, which showed in the profile of
+// a plan of many agents (skills have tags and examples).
+func stringList(ss []string) types.List {
+	elems := make([]attr.Value, len(ss))
+	for i, s := range ss {
+		elems[i] = types.StringValue(s)
 	}
-	return s
+	return types.ListValueMust(types.StringType, elems)
 }

@@ -121,7 +121,7 @@ func (d *agentDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 		resp.Diagnostics.AddError("Cannot Read Agent", fmt.Sprintf("Reading agent %q failed: %s", name, err))
 		return
 	}
-	obj, diags := agentResultValue(ctx, a)
+	obj, diags := agentResultValue(a)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return

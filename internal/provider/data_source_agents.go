@@ -77,7 +77,7 @@ func (d *agentsDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	dsSortAgents(agents)
 	elems := make([]attr.Value, 0, len(agents))
 	for _, a := range agents {
-		obj, diags := agentResultValue(ctx, a)
+		obj, diags := agentResultValue(a)
 		resp.Diagnostics.Append(diags...)
 		elems = append(elems, obj)
 	}
@@ -291,12 +291,11 @@ func dsAgentVersion(a *agentregistry.Agent, card *spec.AgentCard) string {
 	return a.Version
 }
 
-func agentResultValue(ctx context.Context, a *agentregistry.Agent) (types.Object, diag.Diagnostics) {
+func agentResultValue(a *agentregistry.Agent) (types.Object, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	card := dsAgentCard(a)
-	urls, d := types.ListValueFrom(ctx, types.StringType, nonNil(dsAgentURLs(a, card)))
-	diags.Append(d...)
-	skills, d := skillsValue(ctx, dsAgentSkills(a, card))
+	urls := stringList(dsAgentURLs(a, card))
+	skills, d := skillsValue(dsAgentSkills(a, card))
 	diags.Append(d...)
 	cardJSON := ""
 	if a.Card != nil {

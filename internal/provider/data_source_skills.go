@@ -176,8 +176,7 @@ func (d *skillsDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 collect:
 	for _, a := range agents {
 		card := dsAgentCard(a)
-		urls, diags := types.ListValueFrom(ctx, types.StringType, nonNil(dsAgentURLs(a, card)))
-		resp.Diagnostics.Append(diags...)
+		urls := stringList(dsAgentURLs(a, card))
 		for _, s := range dsAgentSkills(a, card) {
 			if !q.Match(skillView{agent: a, skill: s}) || !hasAllTags(s.Tags, tags) {
 				continue
@@ -185,7 +184,7 @@ collect:
 			if limit > 0 && len(elems) >= limit {
 				break collect
 			}
-			obj, diags := skillResultValue(ctx, a, s, urls)
+			obj, diags := skillResultValue(a, s, urls)
 			resp.Diagnostics.Append(diags...)
 			elems = append(elems, obj)
 		}
@@ -322,18 +321,14 @@ func (v skillView) Values(field string) []string {
 	return nil
 }
 
-func skillResultValue(ctx context.Context, a *agentregistry.Agent, s spec.Skill, urls types.List) (types.Object, diag.Diagnostics) {
+func skillResultValue(a *agentregistry.Agent, s spec.Skill, urls types.List) (types.Object, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	tags, d := types.ListValueFrom(ctx, types.StringType, nonNil(s.Tags))
-	diags.Append(d...)
-	examples, d := types.ListValueFrom(ctx, types.StringType, nonNil(s.Examples))
-	diags.Append(d...)
 	obj, d := types.ObjectValue(dsSkillResultAttrTypes, map[string]attr.Value{
 		"id":                 types.StringValue(s.ID),
 		"name":               types.StringValue(s.Name),
 		"description":        types.StringValue(s.Description),
-		"tags":               tags,
-		"examples":           examples,
+		"tags":               stringList(s.Tags),
+		"examples":           stringList(s.Examples),
 		"agent_name":         types.StringValue(a.Name),
 		"agent_id":           types.StringValue(a.AgentId),
 		"agent_display_name": types.StringValue(a.DisplayName),

@@ -172,7 +172,7 @@ func (r *agentResource) Configure(_ context.Context, req resource.ConfigureReque
 
 // cardComputed returns a2a_version and skills for a planned card: unknown when the
 // card is unknown or cannot be parsed (it is validated separately).
-func cardComputed(ctx context.Context, card jsondoc.Value) (types.String, types.List, diag.Diagnostics) {
+func cardComputed(card jsondoc.Value) (types.String, types.List, diag.Diagnostics) {
 	if card.IsNull() || card.IsUnknown() {
 		return types.StringUnknown(), types.ListUnknown(skillObjectType), nil
 	}
@@ -180,7 +180,7 @@ func cardComputed(ctx context.Context, card jsondoc.Value) (types.String, types.
 	if err != nil {
 		return types.StringUnknown(), types.ListUnknown(skillObjectType), nil
 	}
-	skills, diags := skillsValue(ctx, parsed.Skills)
+	skills, diags := skillsValue(parsed.Skills)
 	version := types.StringNull()
 	if parsed.A2AVersion != "" {
 		version = types.StringValue(parsed.A2AVersion)
@@ -201,7 +201,7 @@ func (r *agentResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		planServiceIdentity(r.data, &plan.Project, &plan.Location, plan.ServiceID, &plan.Name, &plan.ID)
 	}
 
-	version, skills, diags := cardComputed(ctx, plan.AgentCard)
+	version, skills, diags := cardComputed(plan.AgentCard)
 	resp.Diagnostics.Append(diags...)
 	plan.A2AVersion, plan.Skills = version, skills
 
@@ -248,8 +248,8 @@ func planServiceIdentity(data *providerData, project, location *types.String, se
 
 // setCardComputed sets a2a_version and skills from the model's card after a
 // write or a read; a card that cannot be parsed gives null values.
-func setCardComputed(ctx context.Context, m *agentModel) diag.Diagnostics {
-	version, skills, diags := cardComputed(ctx, m.AgentCard)
+func setCardComputed(m *agentModel) diag.Diagnostics {
+	version, skills, diags := cardComputed(m.AgentCard)
 	if version.IsUnknown() || skills.IsUnknown() {
 		version, skills = types.StringNull(), types.ListNull(skillObjectType)
 	}
@@ -304,7 +304,7 @@ func (r *agentResource) Create(ctx context.Context, req resource.CreateRequest, 
 		return
 	}
 	r.applyCreated(ctx, &plan, svc)
-	resp.Diagnostics.Append(setCardComputed(ctx, &plan)...)
+	resp.Diagnostics.Append(setCardComputed(&plan)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -354,7 +354,7 @@ func (r *agentResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	// next plan shows the configured card as an update.
 	state.AgentCard = refreshDocument(state.AgentCard, content)
 	if !state.AgentCard.Equal(prior.AgentCard) || state.Skills.IsNull() {
-		resp.Diagnostics.Append(setCardComputed(ctx, &state)...) // else they are the card's already
+		resp.Diagnostics.Append(setCardComputed(&state)...) // else they are the card's already
 	}
 	storeRefreshed(ctx, resp, &prior, &state)
 }
@@ -413,7 +413,7 @@ func (r *agentResource) Update(ctx context.Context, req resource.UpdateRequest, 
 	if plan.CreateTime.IsUnknown() {
 		plan.CreateTime = types.StringValue(updated.CreateTime)
 	}
-	resp.Diagnostics.Append(setCardComputed(ctx, &plan)...)
+	resp.Diagnostics.Append(setCardComputed(&plan)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
