@@ -304,8 +304,14 @@ func (r *agentResource) Create(ctx context.Context, req resource.CreateRequest, 
 		return
 	}
 	r.applyCreated(ctx, &plan, svc)
-	resp.Diagnostics.Append(setCardComputed(&plan)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	if plan.Skills.IsUnknown() || plan.A2AVersion.IsUnknown() {
+		resp.Diagnostics.Append(setCardComputed(&plan)...)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		return
+	}
+	// The plan holds the card's skills already (ModifyPlan).
+	resp.Diagnostics.Append(setCreated(ctx, &resp.State, req.Plan.Raw, &plan.serviceModel,
+		map[string]attr.Value{"agent_id": plan.AgentID})...)
 }
 
 // applyCreated copies the registry's computed values into the model.

@@ -312,8 +312,14 @@ func (r *mcpServerResource) Create(ctx context.Context, req resource.CreateReque
 	}
 	plan.setComputed(svc)
 	plan.McpServerID = types.StringValue(r.mcpServerID(ctx, svc.RegistryResource))
-	resp.Diagnostics.Append(setToolsComputed(&plan)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	if plan.Tools.IsUnknown() {
+		resp.Diagnostics.Append(setToolsComputed(&plan)...)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		return
+	}
+	// The plan holds the spec's tools already (ModifyPlan).
+	resp.Diagnostics.Append(setCreated(ctx, &resp.State, req.Plan.Raw, &plan.serviceModel,
+		map[string]attr.Value{"mcp_server_id": plan.McpServerID})...)
 }
 
 // mcpServerID reads the derived McpServer's mcpServerId, falling back to the

@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"google.golang.org/api/agentregistry/v1"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsondoc"
@@ -246,4 +247,31 @@ func setPlanned(ctx context.Context, plan *tfsdk.Plan, m *serviceModel, other ma
 		return diags
 	}
 	return append(diags, plan.SetAttribute(ctx, path.Root(listName), raw)...)
+}
+
+// setCreated stores the state of a service just created: the plan, which holds
+// what the configuration and ModifyPlan gave (the skills or tools included), with
+// the values the registry computed put in: those setComputed sets and the given
+// other ones. Only these are converted; State.Set of the model would convert
+// every value twice (see setPlanned).
+func setCreated(ctx context.Context, state *tfsdk.State, planned tftypes.Value, m *serviceModel, other map[string]attr.Value) diag.Diagnostics {
+	var diags diag.Diagnostics
+	var attrs map[string]tftypes.Value
+	if err := planned.As(&attrs); err != nil {
+		diags.AddError("Internal Error", "Cannot read the plan: "+err.Error()+". This is a bug in the provider; please report it.")
+		return diags
+	}
+	attrs = maps.Clone(attrs) // As shares the plan's own map
+	computed := map[string]attr.Value{"id": m.ID, "name": m.Name, "service_id": m.ServiceID, "project": m.Project,
+		"location": m.Location, "registry_resource": m.RegistryResource, "create_time": m.CreateTime, "update_time": m.UpdateTime}
+	maps.Copy(computed, other)
+	for name, v := range computed {
+		tv, err := v.ToTerraformValue(ctx)
+		if err != nil {
+			diags.AddAttributeError(path.Root(name), "Internal Error", "Cannot convert "+name+": "+err.Error()+". This is a bug in the provider; please report it.")
+			return diags
+		}
+		attrs[name] = tv
+	}
+	return state.Set(ctx, tftypes.NewValue(planned.Type(), attrs))
 }

@@ -2,6 +2,8 @@ package provider
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"os"
 	"testing"
 
@@ -119,6 +121,38 @@ func BenchmarkAgentValidateConfig10KB(b *testing.B) {
 		resp, err := ab.ours.ValidateResourceConfig(context.Background(), req)
 		if err != nil || len(resp.Diagnostics) > 0 {
 			b.Fatalf("validate: %v %v", err, resp.Diagnostics)
+		}
+	}
+}
+
+func BenchmarkAgentApplyCreate10KB(b *testing.B) {
+	ab := newAgentBench(b)
+	planned, err := ab.planCreate(b, ab.ours).PlannedState.Unmarshal(ab.typ)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		// A new service each time: the planned state of agent i.
+		b.StopTimer()
+		i++
+		var attrs map[string]tftypes.Value
+		if err := planned.As(&attrs); err != nil {
+			b.Fatal(err)
+		}
+		attrs = maps.Clone(attrs)
+		id := fmt.Sprintf("bench-agent-%d", i)
+		name := "projects/bench/locations/global/services/" + id
+		attrs["service_id"] = tftypes.NewValue(tftypes.String, id)
+		attrs["name"] = tftypes.NewValue(tftypes.String, name)
+		attrs["id"] = tftypes.NewValue(tftypes.String, name)
+		req := &tfprotov6.ApplyResourceChangeRequest{TypeName: "agentregistry_agent", PriorState: ab.null(b),
+			PlannedState: dynamicValue(b, ab.typ, tftypes.NewValue(ab.typ, attrs)), Config: ab.config}
+		b.StartTimer()
+		resp, err := ab.ours.ApplyResourceChange(context.Background(), req)
+		if err != nil || len(resp.Diagnostics) > 0 {
+			b.Fatalf("create: %v %v", err, resp.Diagnostics)
 		}
 	}
 }
