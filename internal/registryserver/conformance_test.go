@@ -309,6 +309,27 @@ func TestDerivedRecords(t *testing.T) {
 	apiErr(t, err, 404, "NOT_FOUND")
 }
 
+// A 1.0 card in ProtoJSON's other spelling (proto field names) is accepted and
+// derived like its lowerCamelCase form.
+func TestDerivedRecords_protoFieldNames(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	card := `{"name": "Ledger", "description": "Keeps the ledger.", "version": "1.0.0",
+	  "supported_interfaces": [{"url": "https://agents.example.test/ledger", "protocol_binding": "GRPC", "protocol_version": "1.0"}],
+	  "default_input_modes": ["text/plain"],
+	  "skills": [{"id": "post", "name": "Post an entry", "description": "Posts a ledger entry.", "tags": ["ledger"]}]}`
+	e.create(t, "ledger", &agentregistry.Service{AgentSpec: &agentregistry.AgentSpec{Type: "A2A_AGENT_CARD", Content: googleapi.RawMessage(card)}})
+	ag, err := e.ar.Projects.Locations.Agents.Get(parent + "/agents/ledger").Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ag.Protocols) != 1 || ag.Protocols[0].ProtocolVersion != "1.0" || len(ag.Protocols[0].Interfaces) != 1 ||
+		ag.Protocols[0].Interfaces[0].Url != "https://agents.example.test/ledger" || ag.Protocols[0].Interfaces[0].ProtocolBinding != "GRPC" ||
+		len(ag.Skills) != 1 || ag.Skills[0].Id != "post" {
+		b, _ := json.Marshal(ag)
+		t.Fatalf("unexpected agent: %s", b)
+	}
+}
+
 func seedAgents(t *testing.T, e *env) {
 	e.create(t, "trip-planner", agentService("Trip Planner", "Plans travel itineraries.",
 		skill{id: "plan-trip", name: "Plan a trip", desc: "Builds a day by day travel plan.", tags: []string{"travel", "planning"}, examples: []string{"Plan a week in Rome"}},

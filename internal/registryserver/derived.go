@@ -56,7 +56,8 @@ func uidFor(name, created string) string {
 // cardInterfaces reads the transport of each interface of a card, which
 // spec.AgentCard does not expose: 0.3 has url + preferredTransport and
 // additionalInterfaces[{url, transport}]; 1.0 has supportedInterfaces[{url,
-// protocolBinding, protocolVersion}].
+// protocolBinding, protocolVersion}] (or supported_interfaces[{url,
+// protocol_binding, protocol_version}]).
 type cardTransports struct {
 	URL                  string `json:"url"`
 	PreferredTransport   string `json:"preferredTransport"`
@@ -65,11 +66,21 @@ type cardTransports struct {
 		URL       string `json:"url"`
 		Transport string `json:"transport"`
 	} `json:"additionalInterfaces"`
-	SupportedInterfaces []struct {
-		URL             string `json:"url"`
-		ProtocolBinding string `json:"protocolBinding"`
-		ProtocolVersion string `json:"protocolVersion"`
-	} `json:"supportedInterfaces"`
+	SupportedInterfaces []cardInterface10 `json:"supportedInterfaces"`
+	// The same in ProtoJSON's other spelling, the proto field names.
+	SupportedInterfacesProtoNames []cardInterface10ProtoNames `json:"supported_interfaces"`
+}
+
+type cardInterface10 struct {
+	URL             string `json:"url"`
+	ProtocolBinding string `json:"protocolBinding"`
+	ProtocolVersion string `json:"protocolVersion"`
+}
+
+type cardInterface10ProtoNames struct {
+	URL             string `json:"url"`
+	ProtocolBinding string `json:"protocol_binding"`
+	ProtocolVersion string `json:"protocol_version"`
 }
 
 func binding(t string) string {
@@ -124,6 +135,9 @@ func deriveAgent(svc *agentregistry.Service) (*agentregistry.Agent, docFields) {
 				if _, ok := bind[ai.URL]; !ok {
 					bind[ai.URL] = binding(ai.Transport)
 				}
+			}
+			for _, si := range ct.SupportedInterfacesProtoNames {
+				ct.SupportedInterfaces = append(ct.SupportedInterfaces, cardInterface10(si))
 			}
 			for _, si := range ct.SupportedInterfaces {
 				if _, ok := bind[si.URL]; !ok {

@@ -18,7 +18,7 @@ func ValidateAgentCard(doc []byte) *Result {
 
 // cardShape says which version-defining fields a decoded card has.
 type cardShape struct {
-	has10    bool     // supportedInterfaces present
+	has10    bool     // supportedInterfaces (or supported_interfaces) present
 	fields03 []string // url / protocolVersion present, in that order
 }
 
@@ -26,7 +26,7 @@ type cardShape struct {
 // whether the card has a member.
 func shapeOf(has func(string) bool) cardShape {
 	var s cardShape
-	s.has10 = has("supportedInterfaces")
+	s.has10 = has("supportedInterfaces") || has("supported_interfaces") // ProtoJSON accepts the proto name too
 	for _, f := range []string{"url", "protocolVersion"} {
 		if has(f) {
 			s.fields03 = append(s.fields03, f)
@@ -146,7 +146,7 @@ func ParseAgentCard(doc []byte) (*AgentCard, error) {
 		}
 	}
 	addURL(str(card["url"]))
-	for _, field := range []string{"additionalInterfaces", "supportedInterfaces"} {
+	for _, field := range []string{"additionalInterfaces", "supportedInterfaces", "supported_interfaces"} {
 		list, _ := card[field].([]any)
 		for _, it := range list {
 			if m, ok := it.(map[string]any); ok {

@@ -214,7 +214,11 @@ func (ev *evaluator) eval(s *jsonschema.Schema, v any, emit bool) bool {
 		}
 	}
 	if len(s.AnyOf) > 0 && !slices.ContainsFunc(s.AnyOf, func(sub *jsonschema.Schema) bool { return ev.eval(sub, v, false) }) {
-		fail("expected a value matching one of the allowed forms (anyOf), found %s", describe(v))
+		if names := requiredAliases(s.AnyOf); names != nil {
+			fail("missing required property %q (also accepted as %q)", names[0], names[1])
+		} else {
+			fail("expected a value matching one of the allowed forms (anyOf), found %s", describe(v))
+		}
 	}
 	if len(s.OneOf) > 0 {
 		n := 0
@@ -484,4 +488,22 @@ func toRat(v any) (*big.Rat, bool) {
 		return r, true
 	}
 	return nil, false
+}
+
+// requiredAliases returns the two names of a required field that may be spelt
+// either way, when anyOf is the embedded schemas' form of it: two alternatives
+// that each only require one name (the A2A 1.0 card's lowerCamelCase JSON name
+// and its snake_case proto name). Otherwise nil.
+func requiredAliases(anyOf []*jsonschema.Schema) []string {
+	if len(anyOf) != 2 {
+		return nil
+	}
+	var names []string
+	for _, sub := range anyOf {
+		if len(sub.Required) != 1 || len(sub.Properties) > 0 || len(sub.Types) > 0 || sub.Ref != nil {
+			return nil
+		}
+		names = append(names, sub.Required[0])
+	}
+	return names
 }

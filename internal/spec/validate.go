@@ -159,7 +159,13 @@ func (t *translator) walk(ve *jsonschema.ValidationError) {
 	kw := lastToken(fragment(ve.AbsoluteKeywordLocation))
 	if kw == "anyOf" || kw == "oneOf" {
 		v, _ := lookup(t.val, ve.InstanceLocation)
-		t.c.add(SeverityError, ve.InstanceLocation, false, "expected a value matching one of the allowed forms (%s), found %s", kw, describe(v))
+		url, frag := splitURL(ve.AbsoluteKeywordLocation)
+		node, _ := lookup(t.raw[url], frag)
+		if names := rawRequiredAliases(node); kw == "anyOf" && names != nil {
+			t.c.add(SeverityError, ve.InstanceLocation, false, "missing required property %q (also accepted as %q)", names[0], names[1])
+		} else {
+			t.c.add(SeverityError, ve.InstanceLocation, false, "expected a value matching one of the allowed forms (%s), found %s", kw, describe(v))
+		}
 		return
 	}
 	if len(ve.Causes) > 0 {
@@ -232,6 +238,29 @@ func (t *translator) leaf(ve *jsonschema.ValidationError, kw string) {
 	default:
 		t.c.add(SeverityError, ptr, false, "%s (found %s)", ve.Message, describe(inst))
 	}
+}
+
+// rawRequiredAliases is requiredAliases (eval.go) on the schema's JSON: the two
+// names when node is [{"required":[a]},{"required":[b]}], otherwise nil.
+func rawRequiredAliases(node any) []string {
+	alts, _ := node.([]any)
+	if len(alts) != 2 {
+		return nil
+	}
+	var names []string
+	for _, alt := range alts {
+		m, _ := alt.(map[string]any)
+		req, _ := m["required"].([]any)
+		name, ok := "", len(m) == 1 && len(req) == 1
+		if ok {
+			name, ok = req[0].(string)
+		}
+		if !ok {
+			return nil
+		}
+		names = append(names, name)
+	}
+	return names
 }
 
 // allowedProperties lists the property names a schema object declares,

@@ -92,6 +92,12 @@ func TestValidateAgentCardFixtures(t *testing.T) {
 	}{
 		{"card/valid-0.3.json", "0.3", nil},
 		{"card/valid-1.0.json", "1.0", nil},
+		// ProtoJSON accepts a field's proto name as well as its JSON name: the
+		// 1.0 schema lists the snake_case names as aliases, required ones included.
+		{"card/valid-1.0-snake.json", "1.0", nil},
+		{"card/alias-missing-1.0.json", "1.0", []want{
+			e("/supported_interfaces/0", 6, 5, `{"url"`, `missing required property "protocolBinding" (also accepted as "protocol_binding")`),
+		}},
 		{"card/protocol-0.2.json", "0.3", []want{
 			w("/protocolVersion", 2, 22, `"0.2.5"`, `protocolVersion "0.2.5" is A2A 0.2; the card is checked against the A2A 0.3 schema, but the registry supports A2A 0.3 and 1.0`),
 		}},
