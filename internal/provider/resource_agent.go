@@ -68,7 +68,8 @@ func (r *agentResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 				CustomType: jsondoc.Type{},
 				Required:   true,
 				MarkdownDescription: "The A2A Agent Card, as a JSON string (A2A 0.3 with top-level `url` and " +
-					"`protocolVersion`, or 1.0 with `supportedInterfaces`), at most 10,240 bytes as compact JSON. " +
+					"`protocolVersion`, or 1.0 with `supportedInterfaces`; 1.0 fields may also use their ProtoJSON proto " +
+					"names, such as `supported_interfaces`), at most 10,240 bytes as compact JSON. " +
 					"Validated at plan time. Sent in a compact, normalised form; compared by value, so key order, " +
 					"spacing and the spelling of numbers never cause drift.",
 				Validators: []validator.String{validators.AgentCard()},
