@@ -372,6 +372,35 @@ func TestAccAgentResource_invalidCardRejectedAtPlan(t *testing.T) {
 	r.expectNoWrites(t)
 }
 
+// A 1.0 card written with ProtoJSON's proto field names is a 1.0 card: valid at
+// plan, version and skills known, registered as is, and no drift afterwards.
+func TestAccAgentResource_protoFieldNamesCard(t *testing.T) {
+	r := startResRegistry(t)
+	const addr = "agentregistry_agent.test"
+	card := `{
+  "name": "Ledger Agent",
+  "description": "Keeps the ledger.",
+  "version": "1.0.0",
+  "supported_interfaces": [{"url": "https://agents.example.com/ledger", "protocol_binding": "JSONRPC", "protocol_version": "1.0"}],
+  "default_input_modes": ["text/plain"],
+  "skills": [{"id": "post", "name": "Post", "description": "Posts an entry.", "tags": ["ledger"], "input_modes": ["text/plain"]}]
+}`
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: resAgentConfig(r, "ledger-agent", "Ledger", resHeredoc(card)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectKnownValue(addr, tfjsonpath.New("a2a_version"), knownvalue.StringExact("1.0")),
+				plancheck.ExpectKnownValue(addr, tfjsonpath.New("skills"), resSkillChecks("post")),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("a2a_version"), knownvalue.StringExact("1.0")),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("registry_resource"), knownvalue.StringExact(resTestParent+"/agents/ledger-agent")),
+			},
+		}},
+	})
+}
+
 func TestAccAgentResource_existingServiceIsAConflict(t *testing.T) {
 	r := startResRegistry(t)
 	other := resJSON(resCard("Someone else's agent", resCardSkill("other", "Does other things", "misc")))
