@@ -694,6 +694,27 @@ func TestAccReliability_timeoutAfterCommitIsAdopted(t *testing.T) {
 	})
 }
 
+// The delete timeout of the timeouts block bounds a destroy: a registry slower
+// than it gives the provider's error, the resource stays in state, and the next
+// destroy, with the registry answering again, removes it.
+func TestAccReliability_deleteTimeout(t *testing.T) {
+	e := relStart(t, registryserver.Options{})
+	cfg := e.agentConfig(relAgentOpts{displayName: "Currency Agent", card: relCardA, timeouts: true})
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		CheckDestroy:             e.counts(0, 0),
+		Steps: []resource.TestStep{
+			{Config: cfg, Check: e.counts(1, 0, "rel-agent")},
+			{
+				PreConfig:   e.inject(registryserver.Fault{Method: http.MethodDelete, PathContains: "/services/", Delay: relSlow, Times: 1}),
+				Config:      cfg,
+				Destroy:     true,
+				ExpectError: relWords("Cannot Delete Agent", "context deadline exceeded"),
+			},
+		},
+	})
+}
+
 // An operation that finishes in error: the server's message reaches the
 // user, nothing changes in the registry, and once the fault is gone the
 // same configuration applies. Covers create, update and delete.

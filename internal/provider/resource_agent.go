@@ -17,7 +17,6 @@ import (
 	"google.golang.org/api/agentregistry/v1"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsondoc"
-	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/validators"
 )
@@ -410,39 +409,16 @@ func (r *agentResource) Update(ctx context.Context, req resource.UpdateRequest, 
 		resp.Diagnostics.AddError("Cannot Update Agent", apiErrorDetail("update", svc.Name, err))
 		return
 	}
-	plan.UpdateTime = types.StringValue(updated.UpdateTime)
-	if plan.RegistryResource.IsUnknown() {
-		plan.RegistryResource = types.StringValue(updated.RegistryResource)
-	}
+	plan.applyUpdated(updated)
 	if plan.AgentID.IsUnknown() {
 		plan.AgentID = types.StringValue(r.agentID(ctx, updated.RegistryResource))
-	}
-	if plan.CreateTime.IsUnknown() {
-		plan.CreateTime = types.StringValue(updated.CreateTime)
 	}
 	resp.Diagnostics.Append(setCardComputed(&plan)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
 func (r *agentResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	if r.data == nil {
-		missingProviderData(&resp.Diagnostics)
-		return
-	}
-	var state agentModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel, ok := withTimeout(ctx, state.Timeouts.Delete, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	defer cancel()
-	err := r.data.Client.DeleteService(ctx, state.Name.ValueString())
-	if err != nil && !registryclient.IsNotFound(err) {
-		resp.Diagnostics.AddError("Cannot Delete Agent", apiErrorDetail("delete", state.Name.ValueString(), err))
-	}
+	deleteService(ctx, r.data, "Agent", req, resp)
 }
 
 func (r *agentResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

@@ -18,7 +18,6 @@ import (
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsondoc"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/planmodifiers"
-	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/validators"
 )
@@ -417,39 +416,16 @@ func (r *mcpServerResource) Update(ctx context.Context, req resource.UpdateReque
 		resp.Diagnostics.AddError("Cannot Update MCP Server", apiErrorDetail("update", svc.Name, err))
 		return
 	}
-	plan.UpdateTime = types.StringValue(updated.UpdateTime)
-	if plan.RegistryResource.IsUnknown() {
-		plan.RegistryResource = types.StringValue(updated.RegistryResource)
-	}
+	plan.applyUpdated(updated)
 	if plan.McpServerID.IsUnknown() {
 		plan.McpServerID = types.StringValue(r.mcpServerID(ctx, updated.RegistryResource))
-	}
-	if plan.CreateTime.IsUnknown() {
-		plan.CreateTime = types.StringValue(updated.CreateTime)
 	}
 	resp.Diagnostics.Append(setToolsComputed(&plan)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
 func (r *mcpServerResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	if r.data == nil {
-		missingProviderData(&resp.Diagnostics)
-		return
-	}
-	var state mcpServerModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel, ok := withTimeout(ctx, state.Timeouts.Delete, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	defer cancel()
-	err := r.data.Client.DeleteService(ctx, state.Name.ValueString())
-	if err != nil && !registryclient.IsNotFound(err) {
-		resp.Diagnostics.AddError("Cannot Delete MCP Server", apiErrorDetail("delete", state.Name.ValueString(), err))
-	}
+	deleteService(ctx, r.data, "MCP Server", req, resp)
 }
 
 func (r *mcpServerResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

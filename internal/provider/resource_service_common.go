@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -186,6 +187,18 @@ func (m *serviceModel) setComputed(svc *agentregistry.Service) {
 	m.UpdateTime = types.StringValue(svc.UpdateTime)
 }
 
+// applyUpdated takes the registry's values after an update: the new update_time,
+// and what the plan could not know yet.
+func (m *serviceModel) applyUpdated(svc *agentregistry.Service) {
+	m.UpdateTime = types.StringValue(svc.UpdateTime)
+	if m.RegistryResource.IsUnknown() {
+		m.RegistryResource = types.StringValue(svc.RegistryResource)
+	}
+	if m.CreateTime.IsUnknown() {
+		m.CreateTime = types.StringValue(svc.CreateTime)
+	}
+}
+
 // refresh takes every shared attribute from the registry's copy on read, so that
 // a display name or description changed outside Terraform shows as drift.
 func (m *serviceModel) refresh(svc *agentregistry.Service) {
@@ -274,4 +287,30 @@ func setCreated(ctx context.Context, state *tfsdk.State, planned tftypes.Value, 
 		attrs[name] = tv
 	}
 	return state.Set(ctx, tftypes.NewValue(planned.Type(), attrs))
+}
+
+// deleteService deletes the Service of an agent or MCP server resource; one
+// already gone counts as deleted. It reads only name and timeouts from the state:
+// decoding the whole model would convert every skill or tool for nothing.
+func deleteService(ctx context.Context, data *providerData, kind string, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	if data == nil {
+		missingProviderData(&resp.Diagnostics)
+		return
+	}
+	var name types.String
+	var t timeouts.Value
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("name"), &name)...)
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("timeouts"), &t)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel, ok := withTimeout(ctx, t.Delete, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	defer cancel()
+	err := data.Client.DeleteService(ctx, name.ValueString())
+	if err != nil && !registryclient.IsNotFound(err) {
+		resp.Diagnostics.AddError("Cannot Delete "+kind, apiErrorDetail("delete", name.ValueString(), err))
+	}
 }
