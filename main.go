@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"log"
 	"os"
@@ -10,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/provider"
 )
@@ -25,11 +26,10 @@ func main() {
 
 	silenceLogsNobodyReads()
 	stopProfile := startCPUProfile(strings.ReplaceAll(os.Getenv("AGENTREGISTRY_CPUPROFILE"), "%p", strconv.Itoa(os.Getpid())))
-	var opts []tf6server.ServeOpt
-	if debug {
-		opts = append(opts, tf6server.WithManagedDebug())
-	}
-	err := tf6server.Serve("registry.terraform.io/hashicorp/agentregistry", provider.NewServer(version), opts...)
+	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
+		Address: "registry.terraform.io/hashicorp/agentregistry",
+		Debug:   debug,
+	})
 	stopProfile()
 	if err != nil {
 		log.Fatal(err.Error())

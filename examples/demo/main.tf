@@ -17,9 +17,11 @@ provider "agentregistry" {
 
 locals {
   cards = {
-    currency-agent = file("${path.module}/cards/currency-agent.json")
-    travel-planner = file("${path.module}/cards/travel-planner.json")
-    code-reviewer  = file("${path.module}/cards/code-reviewer.json")
+    # jsonencode(jsondecode(...)) is the canonical form: reformatting a file
+    # never plans an update.
+    currency-agent = jsonencode(jsondecode(file("${path.module}/cards/currency-agent.json")))
+    travel-planner = jsonencode(jsondecode(file("${path.module}/cards/travel-planner.json")))
+    code-reviewer  = jsonencode(jsondecode(file("${path.module}/cards/code-reviewer.json")))
   }
 }
 
@@ -36,7 +38,7 @@ resource "agentregistry_agent" "agents" {
 resource "agentregistry_mcp_server" "weather" {
   service_id   = "weather-tools"
   display_name = "Weather tools"
-  tool_spec    = file("${path.module}/weather-tools.json")
+  tool_spec    = jsonencode(jsondecode(file("${path.module}/weather-tools.json")))
   interfaces = [{
     url              = "https://mcp.example.com/weather"
     protocol_binding = "JSONRPC"
@@ -52,7 +54,8 @@ resource "agentregistry_agent_properties" "currency" {
   )
 }
 
-# Skill search: every skill tagged "currency", whichever agent has it.
+# Skill search: every skill that matches "currency" and is tagged "finance",
+# whichever agent has it.
 data "agentregistry_skills" "currency" {
   query      = "currency"
   tags       = ["finance"]
@@ -68,11 +71,11 @@ output "currency_skills" {
   }]
 }
 
-output "agent_skill_counts" {
-  description = "Skills per agent, computed from the cards at plan time."
-  value       = { for k, a in agentregistry_agent.agents : k => length(a.skills) }
+output "agent_skill_ids" {
+  description = "Skill ids per agent, computed from the cards at plan time."
+  value       = { for k, a in agentregistry_agent.agents : k => a.skill_ids }
 }
 
 output "weather_tools" {
-  value = [for t in agentregistry_mcp_server.weather.tools : "${t.name} (read-only: ${t.read_only_hint})"]
+  value = agentregistry_mcp_server.weather.tool_names
 }

@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"os"
 	"strings"
-	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/function"
@@ -33,9 +32,11 @@ var (
 
 type agentRegistryProvider struct {
 	version string
-	// usable is set once Configure has succeeded with no deferred configuration
-	// error (read by unchangedPlanServer).
-	usable atomic.Bool
+}
+
+// New returns the factory of the provider, for providerserver.Serve and the tests.
+func New(version string) func() provider.Provider {
+	return func() provider.Provider { return &agentRegistryProvider{version: version} }
 }
 
 type providerModel struct {
@@ -159,7 +160,6 @@ func (p *agentRegistryProvider) Configure(ctx context.Context, req provider.Conf
 	}
 	resp.ResourceData = data
 	resp.DataSourceData = data
-	p.usable.Store(!data.configErrors.HasError())
 }
 
 func (p *agentRegistryProvider) Functions(context.Context) []func() function.Function {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -13,9 +14,9 @@ import (
 )
 
 // testAccProviderFactories serves the provider in-process to OpenTofu (or
-// Terraform), through the same server as main.
+// Terraform), as main serves it.
 var testAccProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"agentregistry": func() (tfprotov6.ProviderServer, error) { return NewServer("test")(), nil },
+	"agentregistry": providerserver.NewProtocol6WithError(New("test")()),
 }
 
 // providerConfig points the provider at a registry server started by the test.

@@ -298,11 +298,11 @@ func (e *relEnv) agentAgrees(addr string) resource.TestCheckFunc {
 		if err != nil {
 			return fmt.Errorf("the registry's card does not parse: %w", err)
 		}
-		if err := relCompare(addr, "skills.#", a["skills.#"], strconv.Itoa(len(card.Skills))); err != nil {
+		if err := relCompare(addr, "skill_ids.#", a["skill_ids.#"], strconv.Itoa(len(card.Skills))); err != nil {
 			return err
 		}
 		for i, sk := range card.Skills {
-			if err := relCompare(addr, fmt.Sprintf("skills.%d.id", i), a[fmt.Sprintf("skills.%d.id", i)], sk.ID); err != nil {
+			if err := relCompare(addr, fmt.Sprintf("skill_ids.%d", i), a[fmt.Sprintf("skill_ids.%d", i)], sk.ID); err != nil {
 				return err
 			}
 		}
@@ -344,7 +344,10 @@ func (e *relEnv) mcpAgrees(addr string) resource.TestCheckFunc {
 		if err != nil {
 			return fmt.Errorf("the registry's tool spec does not parse: %w", err)
 		}
-		pairs = append(pairs, "tools.#", a["tools.#"], strconv.Itoa(len(tools)))
+		pairs = append(pairs, "tool_names.#", a["tool_names.#"], strconv.Itoa(len(tools)))
+		for i, tool := range tools {
+			pairs = append(pairs, fmt.Sprintf("tool_names.%d", i), a[fmt.Sprintf("tool_names.%d", i)], tool.Name)
+		}
 		return relCompare(addr, pairs...)
 	}
 }

@@ -110,10 +110,11 @@ resource "agentregistry_agent" "test" {
 // resHeredoc embeds a document as a heredoc.
 func resHeredoc(doc string) string { return "<<-EOT\n" + doc + "\nEOT" }
 
-func resSkillChecks(ids ...string) knownvalue.Check {
-	checks := make([]knownvalue.Check, 0, len(ids))
-	for _, id := range ids {
-		checks = append(checks, knownvalue.ObjectPartial(map[string]knownvalue.Check{"id": knownvalue.StringExact(id)}))
+// resStrings checks a list of strings, in order.
+func resStrings(ss ...string) knownvalue.Check {
+	checks := make([]knownvalue.Check, 0, len(ss))
+	for _, s := range ss {
+		checks = append(checks, knownvalue.StringExact(s))
 	}
 	return knownvalue.ListExact(checks)
 }
@@ -169,7 +170,9 @@ func TestAccAgentResource_lifecycle(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate),
 					plancheck.ExpectKnownValue(addr, tfjsonpath.New("a2a_version"), knownvalue.StringExact("0.3")),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("skills"), resSkillChecks("convert", "rates")),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("skill_ids"), resStrings("convert", "rates")),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("version"), knownvalue.StringExact("1.0.0")),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("urls"), resStrings("https://agents.example.com/currency")),
 					plancheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(name)),
 					plancheck.ExpectKnownValue(addr, tfjsonpath.New("project"), knownvalue.StringExact("test-project")),
 					plancheck.ExpectUnknownValue(addr, tfjsonpath.New("create_time")),
@@ -183,16 +186,9 @@ func TestAccAgentResource_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("a2a_version"), knownvalue.StringExact("0.3")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("display_name"), knownvalue.StringExact("Currency Agent")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("skills"), knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.ObjectExact(map[string]knownvalue.Check{
-							"id":          knownvalue.StringExact("convert"),
-							"name":        knownvalue.StringExact("Convert"),
-							"description": knownvalue.StringExact("Converts an amount between currencies"),
-							"tags":        knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("currency"), knownvalue.StringExact("fx")}),
-							"examples":    knownvalue.ListExact([]knownvalue.Check{}),
-						}),
-						knownvalue.ObjectPartial(map[string]knownvalue.Check{"id": knownvalue.StringExact("rates")}),
-					})),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("skill_ids"), resStrings("convert", "rates")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("version"), knownvalue.StringExact("1.0.0")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("urls"), resStrings("https://agents.example.com/currency")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("create_time"), knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-`))),
 				},
 			},
@@ -201,14 +197,14 @@ func TestAccAgentResource_lifecycle(t *testing.T) {
 				Config:    cfgB,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("skills"), resSkillChecks("convert", "rates", "history")),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("skill_ids"), resStrings("convert", "rates", "history")),
 					plancheck.ExpectKnownValue(addr, tfjsonpath.New("create_time"), knownvalue.NotNull()),
 					plancheck.ExpectUnknownValue(addr, tfjsonpath.New("update_time")),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					sawPatchCheck{r},
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("display_name"), knownvalue.StringExact("Currency Converter")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("skills"), resSkillChecks("convert", "rates", "history")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("skill_ids"), resStrings("convert", "rates", "history")),
 				},
 			},
 			{ // import by full name
@@ -233,7 +229,7 @@ func TestAccAgentResource_lifecycle(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
 					plancheck.ExpectKnownValue(addr, tfjsonpath.New("update_time"), knownvalue.NotNull()),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("skills"), resSkillChecks("convert", "rates", "history")),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("skill_ids"), resStrings("convert", "rates", "history")),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					noPatchCheck{r},
@@ -271,7 +267,7 @@ func TestAccAgentResource_lifecycle(t *testing.T) {
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("skills"), resSkillChecks("convert", "rates", "history")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("skill_ids"), resStrings("convert", "rates", "history")),
 				},
 			},
 			{ // removed outside Terraform
@@ -391,7 +387,8 @@ func TestAccAgentResource_protoFieldNamesCard(t *testing.T) {
 			Config: resAgentConfig(r, "ledger-agent", "Ledger", resHeredoc(card)),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectKnownValue(addr, tfjsonpath.New("a2a_version"), knownvalue.StringExact("1.0")),
-				plancheck.ExpectKnownValue(addr, tfjsonpath.New("skills"), resSkillChecks("post")),
+				plancheck.ExpectKnownValue(addr, tfjsonpath.New("skill_ids"), resStrings("post")),
+				plancheck.ExpectKnownValue(addr, tfjsonpath.New("urls"), resStrings("https://agents.example.com/ledger")),
 			}},
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("a2a_version"), knownvalue.StringExact("1.0")),

@@ -57,28 +57,7 @@ resource "agentregistry_mcp_server" "test" {
 
 const resJSONRPCInterface = `{ url = "https://mcp.example.com/weather", protocol_binding = "JSONRPC" }`
 
-func resToolChecks() knownvalue.Check {
-	return knownvalue.ListExact([]knownvalue.Check{
-		knownvalue.ObjectExact(map[string]knownvalue.Check{
-			"name":             knownvalue.StringExact("get_forecast"),
-			"title":            knownvalue.StringExact("Get forecast"),
-			"description":      knownvalue.StringExact("Returns the forecast"),
-			"read_only_hint":   knownvalue.Bool(true),
-			"destructive_hint": knownvalue.Bool(false),
-			"idempotent_hint":  knownvalue.Bool(true),
-			"open_world_hint":  knownvalue.Bool(true),
-		}),
-		knownvalue.ObjectExact(map[string]knownvalue.Check{ // MCP defaults
-			"name":             knownvalue.StringExact("set_alert"),
-			"title":            knownvalue.StringExact(""),
-			"description":      knownvalue.StringExact("Sets a weather alert"),
-			"read_only_hint":   knownvalue.Bool(false),
-			"destructive_hint": knownvalue.Bool(true),
-			"idempotent_hint":  knownvalue.Bool(false),
-			"open_world_hint":  knownvalue.Bool(true),
-		}),
-	})
-}
+func resToolChecks() knownvalue.Check { return resStrings("get_forecast", "set_alert") }
 
 func TestAccMcpServerResource_lifecycle(t *testing.T) {
 	r := startResRegistry(t)
@@ -99,14 +78,14 @@ func TestAccMcpServerResource_lifecycle(t *testing.T) {
 				Config: cfgA,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("tools"), resToolChecks()),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("tool_names"), resToolChecks()),
 					plancheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(name)),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(name)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("registry_resource"), knownvalue.StringExact(resTestParent+"/mcpServers/weather-mcp")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("mcp_server_id"), knownvalue.StringExact("weather-mcp")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("tools"), resToolChecks()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("tool_names"), resToolChecks()),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("interfaces"), knownvalue.ListExact([]knownvalue.Check{
 						knownvalue.ObjectExact(map[string]knownvalue.Check{
 							"url":              knownvalue.StringExact("https://mcp.example.com/weather"),
@@ -121,8 +100,7 @@ func TestAccMcpServerResource_lifecycle(t *testing.T) {
 				Config:    cfgB,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("tools").AtSliceIndex(0).AtMapKey("description"),
-						knownvalue.StringExact("Returns the forecast for up to ten days")),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("tool_names"), resToolChecks()),
 					plancheck.ExpectUnknownValue(addr, tfjsonpath.New("update_time")),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
@@ -193,11 +171,11 @@ func TestAccMcpServerResource_lifecycle(t *testing.T) {
 				Config: resMcpConfig(r, "weather-mcp", "Weather tools", twoInterfaces, ""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionReplace),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("tools"), knownvalue.ListExact([]knownvalue.Check{})),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("tool_names"), knownvalue.ListExact([]knownvalue.Check{})),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("tool_spec"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("tools"), knownvalue.ListExact([]knownvalue.Check{})),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("tool_names"), knownvalue.ListExact([]knownvalue.Check{})),
 				},
 			},
 			{ // no tool_spec, only a new description: in place

@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
@@ -18,13 +19,12 @@ import (
 // card of scripts/bench.sh (31 skills), served in process (no CLI, no gRPC), with
 // the bundled registry on loopback where the request reaches it: the provider's
 // own CPU per resource and per request, which a plan of N agents pays N times.
-// The framework variants answer the same request without NewServer's shortcut.
 
 // agentBench holds an agent created through the provider, and its requests.
 type agentBench struct {
-	framework, ours tfprotov6.ProviderServer
-	typ             tftypes.Type
-	config, state   *tfprotov6.DynamicValue
+	ours          tfprotov6.ProviderServer
+	typ           tftypes.Type
+	config, state *tfprotov6.DynamicValue
 }
 
 func newAgentBench(b *testing.B) *agentBench {
@@ -34,7 +34,7 @@ func newAgentBench(b *testing.B) *agentBench {
 		b.Fatal(err)
 	}
 	_, ts := registryservertest.Start(b, registryserver.Options{})
-	framework, ours := configuredServersAt(b, "bench", ts.URL)
+	ours := configuredServer(b, "bench", ts.URL)
 	schema := resourceSchemas(b, ours)["agentregistry_agent"]
 	typ := schema.ValueType()
 	attrs := map[string]tftypes.Value{}
@@ -43,7 +43,7 @@ func newAgentBench(b *testing.B) *agentBench {
 	}
 	attrs["service_id"] = tftypes.NewValue(tftypes.String, "bench-agent")
 	attrs["agent_card"] = tftypes.NewValue(tftypes.String, string(card))
-	ab := &agentBench{framework: framework, ours: ours, typ: typ,
+	ab := &agentBench{ours: ours, typ: typ,
 		config: dynamicValue(b, typ, tftypes.NewValue(typ, attrs))}
 
 	plan := ab.planCreate(b, ours)
@@ -82,22 +82,15 @@ func BenchmarkAgentPlanCreate10KB(b *testing.B) {
 
 func BenchmarkAgentPlanUnchanged10KB(b *testing.B) {
 	ab := newAgentBench(b)
-	for _, v := range []struct {
-		name   string
-		server tfprotov6.ProviderServer
-	}{{"framework", ab.framework}, {"shortcut", ab.ours}} {
-		b.Run(v.name, func(b *testing.B) {
-			req := &tfprotov6.PlanResourceChangeRequest{
-				TypeName: "agentregistry_agent", PriorState: ab.state, ProposedNewState: ab.state, Config: ab.config,
-			}
-			b.ReportAllocs()
-			for b.Loop() {
-				resp, err := v.server.PlanResourceChange(context.Background(), req)
-				if err != nil || len(resp.Diagnostics) > 0 || len(resp.RequiresReplace) > 0 {
-					b.Fatalf("plan: %v %v %v", err, resp.Diagnostics, resp.RequiresReplace)
-				}
-			}
-		})
+	req := &tfprotov6.PlanResourceChangeRequest{
+		TypeName: "agentregistry_agent", PriorState: ab.state, ProposedNewState: ab.state, Config: ab.config,
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		resp, err := ab.ours.PlanResourceChange(context.Background(), req)
+		if err != nil || len(resp.Diagnostics) > 0 || len(resp.RequiresReplace) > 0 {
+			b.Fatalf("plan: %v %v %v", err, resp.Diagnostics, resp.RequiresReplace)
+		}
 	}
 }
 
@@ -155,4 +148,47 @@ func BenchmarkAgentApplyCreate10KB(b *testing.B) {
 			b.Fatalf("create: %v %v", err, resp.Diagnostics)
 		}
 	}
+}
+
+// configuredServer is the provider's protocol 6 server, configured for the
+// registry at endpoint.
+func configuredServer(t testing.TB, project, endpoint string) tfprotov6.ProviderServer {
+	t.Helper()
+	s := providerserver.NewProtocol6(New("test")())()
+	schemas, err := s.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil || len(schemas.Diagnostics) > 0 {
+		t.Fatalf("GetProviderSchema: %v %v", err, schemas.Diagnostics)
+	}
+	typ := schemas.Provider.ValueType()
+	attrs := map[string]tftypes.Value{}
+	for name, attrType := range typ.(tftypes.Object).AttributeTypes {
+		attrs[name] = tftypes.NewValue(attrType, nil)
+	}
+	attrs["endpoint"] = tftypes.NewValue(tftypes.String, endpoint)
+	attrs["project"] = tftypes.NewValue(tftypes.String, project)
+	resp, err := s.ConfigureProvider(context.Background(), &tfprotov6.ConfigureProviderRequest{
+		TerraformVersion: "1.10.6",
+		Config:           dynamicValue(t, typ, tftypes.NewValue(typ, attrs)),
+	})
+	if err != nil || len(resp.Diagnostics) > 0 {
+		t.Fatalf("ConfigureProvider: %v %v", err, resp.Diagnostics)
+	}
+	return s
+}
+
+func dynamicValue(t testing.TB, typ tftypes.Type, v tftypes.Value) *tfprotov6.DynamicValue {
+	t.Helper()
+	dv, err := tfprotov6.NewDynamicValue(typ, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &dv
+}
+
+func resourceSchemas(t testing.TB, s tfprotov6.ProviderServer) map[string]*tfprotov6.Schema {
+	schemas, err := s.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil || len(schemas.ResourceSchemas) == 0 {
+		t.Fatalf("GetProviderSchema: %v, %d resource schemas", err, len(schemas.ResourceSchemas))
+	}
+	return schemas.ResourceSchemas
 }

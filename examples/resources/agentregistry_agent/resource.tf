@@ -1,5 +1,6 @@
-# An A2A 0.3 agent card, validated at plan time. Its skills and A2A version
-# are known at plan, so other resources can use them in the same run.
+# An A2A 0.3 agent card, validated at plan time. Its skill ids, URLs, version
+# and A2A version are known at plan, so other resources can use them in the
+# same run.
 resource "agentregistry_agent" "currency" {
   service_id   = "currency-agent"
   display_name = "Currency Agent"
@@ -35,6 +36,11 @@ resource "agentregistry_agent" "travel" {
   }
 }
 
-output "currency_skills" {
-  value = [for s in agentregistry_agent.currency.skills : s.id]
+output "currency_skill_ids" {
+  value = agentregistry_agent.currency.skill_ids # ["convert"]
+}
+
+# The card is stored once, as written: its full detail is one jsondecode away.
+output "currency_skill_tags" {
+  value = { for s in jsondecode(agentregistry_agent.currency.agent_card).skills : s.id => s.tags }
 }

@@ -33,6 +33,15 @@ resource "agentregistry_mcp_server" "search" {
   }]
 }
 
+output "weather_tool_names" {
+  value = agentregistry_mcp_server.weather.tool_names
+}
+
+# A tool's annotations are one jsondecode away (MCP's default for a missing
+# readOnlyHint is false).
 output "read_only_tools" {
-  value = [for t in agentregistry_mcp_server.weather.tools : t.name if t.read_only_hint]
+  value = [
+    for t in jsondecode(agentregistry_mcp_server.weather.tool_spec).tools :
+    t.name if try(t.annotations.readOnlyHint, false)
+  ]
 }

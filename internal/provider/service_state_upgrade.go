@@ -1,0 +1,84 @@
+package provider
+
+// State upgrades of the service resources. Schema version 0 (the first
+// release) kept a copy of every skill (agentregistry_agent.skills) or tool
+// (agentregistry_mcp_server.tools) beside the document; version 1 keeps the
+// document once and derives small values from it (skill_ids, urls, version;
+// tool_names). The upgrade derives them from the document in the state: no API
+// call, and the next plan is empty.
+
+import (
+	"context"
+	"maps"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsondoc"
+)
+
+// agentModelV0 is agentregistry_agent's state at schema version 0.
+type agentModelV0 struct {
+	serviceModel
+	AgentCard  jsondoc.Value `tfsdk:"agent_card"`
+	AgentID    types.String  `tfsdk:"agent_id"`
+	A2AVersion types.String  `tfsdk:"a2a_version"`
+	Skills     types.List    `tfsdk:"skills"`
+}
+
+// mcpServerModelV0 is agentregistry_mcp_server's state at schema version 0.
+type mcpServerModelV0 struct {
+	serviceModel
+	Interfaces  types.List    `tfsdk:"interfaces"`
+	ToolSpec    jsondoc.Value `tfsdk:"tool_spec"`
+	McpServerID types.String  `tfsdk:"mcp_server_id"`
+	Tools       types.List    `tfsdk:"tools"`
+}
+
+func agentStateUpgraders(ctx context.Context) map[int64]resource.StateUpgrader {
+	v0 := priorSchema(agentSchema(ctx), []string{"version", "urls", "skill_ids"}, "skills", skillObjectType)
+	return map[int64]resource.StateUpgrader{0: {
+		PriorSchema: &v0,
+		StateUpgrader: func(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
+			var old agentModelV0
+			resp.Diagnostics.Append(req.State.Get(ctx, &old)...)
+			if resp.Diagnostics.HasError() {
+				return
+			}
+			m := agentModel{serviceModel: old.serviceModel, AgentCard: old.AgentCard, AgentID: old.AgentID}
+			resp.Diagnostics.Append(m.setDerived()...)
+			resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+		},
+	}}
+}
+
+func mcpServerStateUpgraders(ctx context.Context) map[int64]resource.StateUpgrader {
+	v0 := priorSchema(mcpServerSchema(ctx), []string{"tool_names"}, "tools", toolObjectType)
+	return map[int64]resource.StateUpgrader{0: {
+		PriorSchema: &v0,
+		StateUpgrader: func(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
+			var old mcpServerModelV0
+			resp.Diagnostics.Append(req.State.Get(ctx, &old)...)
+			if resp.Diagnostics.HasError() {
+				return
+			}
+			m := mcpServerModel{serviceModel: old.serviceModel, Interfaces: old.Interfaces, ToolSpec: old.ToolSpec, McpServerID: old.McpServerID}
+			resp.Diagnostics.Append(m.setDerived()...)
+			resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+		},
+	}}
+}
+
+// priorSchema is the version-0 schema: the current one without the derived
+// attributes of version 1, and with the computed list they replaced.
+func priorSchema(current schema.Schema, added []string, list string, elem types.ObjectType) schema.Schema {
+	prior := current
+	prior.Version = 0
+	prior.Attributes = maps.Clone(current.Attributes)
+	for _, name := range added {
+		delete(prior.Attributes, name)
+	}
+	prior.Attributes[list] = schema.ListAttribute{Computed: true, ElementType: elem}
+	return prior
+}
