@@ -415,3 +415,41 @@ func TestAccAgentResource_existingServiceIsAConflict(t *testing.T) {
 		}},
 	})
 }
+
+// Importing a service of another kind fails at import, naming the resource
+// type to use, rather than planning an update that apply would refuse.
+func TestAccServiceResource_importOfAnotherKindIsRefused(t *testing.T) {
+	r := startResRegistry(t)
+	ctx := context.Background()
+	if _, err := r.client.CreateService(ctx, resTestParent, "weather-mcp", &agentregistry.Service{
+		McpServerSpec: &agentregistry.McpServerSpec{Type: mcpSpecTypeNoSpec},
+		Interfaces:    []*agentregistry.Interface{{Url: "https://mcp.example.com/weather", ProtocolBinding: "JSONRPC"}},
+	}); err != nil {
+		t.Fatalf("seed: %v", err)
+	}
+	card := resJSON(resCard("Converts currencies", resCardSkill("convert", "Converts", "fx")))
+	if _, err := r.client.CreateService(ctx, resTestParent, "currency-agent", &agentregistry.Service{
+		AgentSpec: &agentregistry.AgentSpec{Type: agentSpecTypeCard, Content: []byte(card)},
+	}); err != nil {
+		t.Fatalf("seed: %v", err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:        resAgentConfig(r, "weather-mcp", "Weather", "jsonencode("+card+")"),
+				ResourceName:  "agentregistry_agent.test",
+				ImportState:   true,
+				ImportStateId: "weather-mcp",
+				ExpectError:   regexp.MustCompile(`(?s)registered as an MCP server.*agentregistry_mcp_server`),
+			},
+			{
+				Config:        resMcpConfig(r, "currency-agent", "Currency", resJSONRPCInterface, ""),
+				ResourceName:  "agentregistry_mcp_server.test",
+				ImportState:   true,
+				ImportStateId: "currency-agent",
+				ExpectError:   regexp.MustCompile(`(?s)registered as an agent.*agentregistry_agent`),
+			},
+		},
+	})
+}

@@ -38,33 +38,32 @@ type mcpServerModelV0 struct {
 
 func agentStateUpgraders(ctx context.Context) map[int64]resource.StateUpgrader {
 	v0 := priorSchema(agentSchema(ctx), []string{"version", "urls", "skill_ids"}, "skills", skillObjectType)
-	return map[int64]resource.StateUpgrader{0: {
-		PriorSchema: &v0,
-		StateUpgrader: func(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
-			var old agentModelV0
-			resp.Diagnostics.Append(req.State.Get(ctx, &old)...)
-			if resp.Diagnostics.HasError() {
-				return
-			}
-			m := agentModel{serviceModel: old.serviceModel, AgentCard: old.AgentCard, AgentID: old.AgentID}
-			resp.Diagnostics.Append(m.setDerived()...)
-			resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-		},
-	}}
+	return upgradeFromV0(v0, func(old *agentModelV0) agentModel {
+		return agentModel{serviceModel: old.serviceModel, AgentCard: old.AgentCard, AgentID: old.AgentID}
+	})
 }
 
 func mcpServerStateUpgraders(ctx context.Context) map[int64]resource.StateUpgrader {
 	v0 := priorSchema(mcpServerSchema(ctx), []string{"tool_names"}, "tools", toolObjectType)
+	return upgradeFromV0(v0, func(old *mcpServerModelV0) mcpServerModel {
+		return mcpServerModel{serviceModel: old.serviceModel, Interfaces: old.Interfaces, ToolSpec: old.ToolSpec, McpServerID: old.McpServerID}
+	})
+}
+
+// upgradeFromV0 is the upgrader from schema version 0: it reads the prior
+// state (V0), keeps what convert carries over, and derives the rest from the
+// documents.
+func upgradeFromV0[V0, M any, P kindModel[M]](prior schema.Schema, convert func(*V0) M) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{0: {
-		PriorSchema: &v0,
+		PriorSchema: &prior,
 		StateUpgrader: func(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
-			var old mcpServerModelV0
+			var old V0
 			resp.Diagnostics.Append(req.State.Get(ctx, &old)...)
 			if resp.Diagnostics.HasError() {
 				return
 			}
-			m := mcpServerModel{serviceModel: old.serviceModel, Interfaces: old.Interfaces, ToolSpec: old.ToolSpec, McpServerID: old.McpServerID}
-			resp.Diagnostics.Append(m.setDerived()...)
+			m := convert(&old)
+			resp.Diagnostics.Append(P(&m).setDerived()...)
 			resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 		},
 	}}

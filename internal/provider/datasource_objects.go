@@ -8,8 +8,8 @@ import (
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
 )
 
-// Object types of the computed `skills` and `tools` attributes, shared by the
-// resources and the data sources so that both expose the same shape.
+// Object types of the skills and tools that the data sources return (and that
+// the resources' state kept at schema version 0, see service_state_upgrade.go).
 
 var skillAttrTypes = map[string]attr.Type{
 	"id":          types.StringType,

@@ -1,0 +1,249 @@
+package provider
+
+// What the data sources share: provider data, common attributes, search errors,
+// and the agent result object of agentregistry_agents and agentregistry_agent.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"google.golang.org/api/agentregistry/v1"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
+)
+
+// dataSourceBase receives the provider's data in Configure.
+type dataSourceBase struct {
+	data *providerData
+}
+
+func (b *dataSourceBase) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	if data := providerDataFrom(req.ProviderData, &resp.Diagnostics); data != nil {
+		b.data = data
+	}
+}
+
+func (b *dataSourceBase) configured(diags *diag.Diagnostics) bool {
+	if b.data == nil || b.data.Client == nil {
+		diags.AddError("Provider Not Configured",
+			"The agentregistry provider was not configured before this data source was read. This is a bug in the provider; please report it.")
+		return false
+	}
+	return true
+}
+
+func dsSearchGrammarDescription(kind, fields string) string {
+	return "Search string in the registry's grammar: bare words (searched in every field), `field:value` " +
+		"(the value's words occur in the field), `field=value` (the whole value, case-insensitively), a trailing " +
+		"`*` for a prefix, `AND` (or juxtaposition), `OR`, `NOT` and parentheses. Searchable fields of " + kind +
+		": " + fields + ". Example: `skills.tags=fx AND displayName:currency*`."
+}
+
+func dsMaxResultsAttribute(what string) schema.Int64Attribute {
+	return schema.Int64Attribute{
+		Optional:            true,
+		MarkdownDescription: "Return at most this many " + what + " (at least 1). Without it, every match is returned.",
+		Validators:          []validator.Int64{int64validator.AtLeast(1)},
+	}
+}
+
+func dsProjectAttribute() schema.StringAttribute {
+	return schema.StringAttribute{
+		Optional:            true,
+		MarkdownDescription: "Project to search. Defaults to the provider's `project`.",
+	}
+}
+
+func dsLocationAttribute() schema.StringAttribute {
+	return schema.StringAttribute{
+		Optional:            true,
+		MarkdownDescription: "Location to search. Defaults to the provider's `location`.",
+	}
+}
+
+// addSearchError turns a failed search into a diagnostic: a rejected query is
+// "Invalid Search Query" with the registry's explanation.
+func addSearchError(diags *diag.Diagnostics, what, query string, err error) {
+	var ae *registryclient.APIError
+	if errors.As(err, &ae) && (ae.Status == "INVALID_ARGUMENT" || (ae.Status == "" && ae.Code == 400)) {
+		diags.AddError("Invalid Search Query",
+			fmt.Sprintf("The registry rejected the search query %q: %s\n\nFix the query: bare words, field:value, "+
+				"field=value, a trailing *, AND, OR, NOT and parentheses.", query, ae.Message))
+		return
+	}
+	diags.AddError("Cannot Search "+dsTitle(what), fmt.Sprintf("Searching %s for %q failed: %s", what, query, err))
+}
+
+func dsTitle(what string) string {
+	switch what {
+	case "agents":
+		return "Agents"
+	case "skills":
+		return "Skills"
+	case "MCP servers":
+		return "MCP Servers"
+	}
+	return what
+}
+
+func dsSortAgents(agents []*agentregistry.Agent) {
+	sort.SliceStable(agents, func(i, j int) bool { return agents[i].Name < agents[j].Name })
+}
+
+// --- one agent as a Terraform object ----------------------------------------
+
+var agentResultAttrTypes = map[string]attr.Type{
+	"name":         types.StringType,
+	"agent_id":     types.StringType,
+	"display_name": types.StringType,
+	"description":  types.StringType,
+	"version":      types.StringType,
+	"urls":         types.ListType{ElemType: types.StringType},
+	"skills":       types.ListType{ElemType: skillObjectType},
+	"card_json":    types.StringType,
+}
+
+var agentResultObjectType = types.ObjectType{AttrTypes: agentResultAttrTypes}
+
+// agentResultAttributes are the computed attributes of one agent, shared by
+// agentregistry_agents (per element) and agentregistry_agent (top level).
+func agentResultAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"name": schema.StringAttribute{
+			Computed:            true,
+			MarkdownDescription: "Full resource name, `projects/{project}/locations/{location}/agents/{agent_id}`.",
+		},
+		"agent_id": schema.StringAttribute{
+			Computed:            true,
+			MarkdownDescription: "The agent's id, the last segment of `name`.",
+		},
+		"display_name": schema.StringAttribute{
+			Computed:            true,
+			MarkdownDescription: "Display name (the card's `name` when the agent has a card).",
+		},
+		"description": schema.StringAttribute{
+			Computed:            true,
+			MarkdownDescription: "Description of the agent.",
+		},
+		"version": schema.StringAttribute{
+			Computed:            true,
+			MarkdownDescription: "The agent's version, from its card; empty when unknown.",
+		},
+		"urls": schema.ListAttribute{
+			Computed:            true,
+			ElementType:         types.StringType,
+			MarkdownDescription: "Endpoint URLs of the agent: from the card (`url` and `additionalInterfaces` in A2A 0.3, `supportedInterfaces` in 1.0), else from the registration's interfaces.",
+		},
+		"skills":    dsSkillsNestedAttribute("The agent's A2A skills, in card order."),
+		"card_json": schema.StringAttribute{Computed: true, MarkdownDescription: "The A2A Agent Card as a JSON string, as the registry returns it; empty when the agent has no card. Use `jsondecode()` to read it."},
+	}
+}
+
+func dsSkillsNestedAttribute(desc string) schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{
+		Computed:            true,
+		MarkdownDescription: desc,
+		NestedObject:        schema.NestedAttributeObject{Attributes: dsSkillAttributes()},
+	}
+}
+
+// skillResultAttributes match skillAttrTypes.
+func dsSkillAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"id":          schema.StringAttribute{Computed: true, MarkdownDescription: "Skill id, unique within its agent."},
+		"name":        schema.StringAttribute{Computed: true, MarkdownDescription: "Skill name."},
+		"description": schema.StringAttribute{Computed: true, MarkdownDescription: "What the skill does."},
+		"tags":        schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Keywords of the skill."},
+		"examples":    schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Example prompts; empty when the card gives none."},
+	}
+}
+
+// agentSkills returns the skills of an agent record, falling back to its card.
+func dsAgentSkills(a *agentregistry.Agent, card *spec.AgentCard) []spec.Skill {
+	if len(a.Skills) == 0 && card != nil {
+		return card.Skills
+	}
+	out := make([]spec.Skill, 0, len(a.Skills))
+	for _, s := range a.Skills {
+		if s == nil {
+			continue
+		}
+		out = append(out, spec.Skill{ID: s.Id, Name: s.Name, Description: s.Description, Tags: s.Tags, Examples: s.Examples})
+	}
+	return out
+}
+
+// agentCard parses the card of an agent record (nil when it has none or it
+// does not parse).
+func dsAgentCard(a *agentregistry.Agent) *spec.AgentCard {
+	if a.Card == nil || len(a.Card.Content) == 0 {
+		return nil
+	}
+	card, err := spec.ParseAgentCard([]byte(a.Card.Content))
+	if err != nil {
+		return nil
+	}
+	return card
+}
+
+// agentURLs are the endpoint URLs of an agent: its card's, else its protocols' interfaces.
+func dsAgentURLs(a *agentregistry.Agent, card *spec.AgentCard) []string {
+	if card != nil && len(card.URLs) > 0 {
+		return card.URLs
+	}
+	out := []string{}
+	seen := map[string]bool{}
+	for _, p := range a.Protocols {
+		if p == nil {
+			continue
+		}
+		for _, i := range p.Interfaces {
+			if i != nil && i.Url != "" && !seen[i.Url] {
+				seen[i.Url] = true
+				out = append(out, i.Url)
+			}
+		}
+	}
+	return out
+}
+
+func dsAgentVersion(a *agentregistry.Agent, card *spec.AgentCard) string {
+	if a.Version == "" && card != nil {
+		return card.Version
+	}
+	return a.Version
+}
+
+func agentResultValue(a *agentregistry.Agent) (types.Object, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	card := dsAgentCard(a)
+	urls := stringList(dsAgentURLs(a, card))
+	skills, d := skillsValue(dsAgentSkills(a, card))
+	diags.Append(d...)
+	cardJSON := ""
+	if a.Card != nil {
+		cardJSON = string(a.Card.Content)
+	}
+	obj, d := types.ObjectValue(agentResultAttrTypes, map[string]attr.Value{
+		"name":         types.StringValue(a.Name),
+		"agent_id":     types.StringValue(a.AgentId),
+		"display_name": types.StringValue(a.DisplayName),
+		"description":  types.StringValue(a.Description),
+		"version":      types.StringValue(dsAgentVersion(a, card)),
+		"urls":         urls,
+		"skills":       skills,
+		"card_json":    types.StringValue(cardJSON),
+	})
+	diags.Append(d...)
+	return obj, diags
+}
