@@ -8,11 +8,16 @@
 # benchmarks. It prints figures; it asserts
 # no timing (machines here are shared and noisy).
 #   BENCH_N="100 500"  sizes      BENCH_RUNS=3  runs per figure (median)
+#   BENCH_BASELINE=REV also times the provider built from git revision REV (a
+#                      "before" column measured in the same run as the "after")
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 TOFU="${TOFU:-$("$root/scripts/install-tofu.sh")}"
 N_LIST="${BENCH_N:-100 500}"
 RUNS="${BENCH_RUNS:-3}"
+BASELINE="${BENCH_BASELINE:-}"
+kinds="provider floor"
+[ -n "$BASELINE" ] && kinds="provider baseline floor"
 
 work=$(mktemp -d)
 server_pid=""
@@ -23,9 +28,15 @@ cleanup() {
 trap cleanup EXIT
 
 echo "building the provider and the server..." >&2
-mkdir -p "$work/plugins" "$work/bin"
-(cd "$root" && go build -o "$work/plugins/terraform-provider-agentregistry" . &&
+mkdir -p "$work/plugins-provider" "$work/plugins-floor" "$work/bin"
+(cd "$root" && go build -o "$work/plugins-provider/terraform-provider-agentregistry" . &&
   go build -o "$work/bin/agentregistry-server" ./cmd/agentregistry-server)
+if [ -n "$BASELINE" ]; then
+  echo "building the baseline provider at $BASELINE..." >&2
+  mkdir -p "$work/baseline-src" "$work/plugins-baseline"
+  (cd "$root" && git archive "$BASELINE" | tar -x -C "$work/baseline-src")
+  (cd "$work/baseline-src" && go build -o "$work/plugins-baseline/terraform-provider-agentregistry" .)
+fi
 
 "$work/bin/agentregistry-server" -listen 127.0.0.1:0 >"$work/server.log" 2>&1 &
 server_pid=$!
@@ -37,15 +48,20 @@ for _ in $(seq 1 100); do
 done
 [ -n "$endpoint" ] || { cat "$work/server.log"; echo "the server did not start" >&2; exit 1; }
 
-cat > "$work/tofurc" <<RC
+# One CLI configuration per kind, each overriding the provider with its build.
+for kind in $kinds; do
+  cat > "$work/tofurc-$kind" <<RC
 provider_installation {
   dev_overrides {
-    "registry.opentofu.org/hashicorp/agentregistry" = "$work/plugins"
+    "registry.opentofu.org/hashicorp/agentregistry" = "$work/plugins-$kind"
   }
   direct {}
 }
 RC
-export TF_CLI_CONFIG_FILE="$work/tofurc" CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1
+done
+export CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1
+# tf KIND ARGS...: OpenTofu with the provider build of KIND.
+tf() { local kind=$1; shift; TF_CLI_CONFIG_FILE="$work/tofurc-$kind" "$TOFU" "$@"; }
 
 # write_configs N: one folder with N agents (every 10th card is 10 KB, the rest
 # about 2 KB), one with N terraform_data resources carrying the same documents.
@@ -85,6 +101,10 @@ resource "agentregistry_agent" "a" {
 }
 variable "n" { default = $n }
 TF
+  if [ -n "$BASELINE" ]; then
+    cp -r "$d/provider" "$d/baseline"
+    sed -i "s/bench-$n/bench-$n-baseline/" "$d/baseline/main.tf"
+  fi
   cat > "$d/floor/main.tf" <<TF
 resource "terraform_data" "a" {
   count = $n
@@ -113,7 +133,7 @@ peak_rss_kb() {
   "$@" >"$work/last.log" 2>&1 &
   pid=$!
   while kill -0 "$pid" 2>/dev/null; do
-    for p in $(pgrep -f "$work/plugins/terraform-provider-agentregistry" || true); do
+    for p in $(pgrep -f "$work/plugins-provider/terraform-provider-agentregistry" || true); do
       v=$(awk '/VmHWM/ {print $2}' "/proc/$p/status" 2>/dev/null || echo 0)
       [ "${v:-0}" -gt "$peak" ] && peak=$v
     done
@@ -162,16 +182,16 @@ cpu_split() {
 declare -A fig
 for n in $N_LIST; do
   write_configs "$n"
-  for kind in provider floor; do
+  for kind in $kinds; do
     dir="$work/n$n/$kind"
     plans=() applies=() refreshes=() noops=()
     for run in $(seq 1 "$RUNS"); do
       echo "N=$n $kind run $run/$RUNS..." >&2
-      plans+=("$(seconds "$TOFU" -chdir="$dir" plan -input=false -lock=false)")
-      applies+=("$(seconds "$TOFU" -chdir="$dir" apply -input=false -auto-approve -lock=false)")
-      refreshes+=("$(seconds "$TOFU" -chdir="$dir" plan -input=false -refresh-only -lock=false)")
-      noops+=("$(seconds "$TOFU" -chdir="$dir" plan -input=false -detailed-exitcode -lock=false)")
-      "$TOFU" -chdir="$dir" destroy -input=false -auto-approve -lock=false >"$work/last.log" 2>&1 ||
+      plans+=("$(seconds tf "$kind" -chdir="$dir" plan -input=false -lock=false)")
+      applies+=("$(seconds tf "$kind" -chdir="$dir" apply -input=false -auto-approve -lock=false)")
+      refreshes+=("$(seconds tf "$kind" -chdir="$dir" plan -input=false -refresh-only -lock=false)")
+      noops+=("$(seconds tf "$kind" -chdir="$dir" plan -input=false -detailed-exitcode -lock=false)")
+      tf "$kind" -chdir="$dir" destroy -input=false -auto-approve -lock=false >"$work/last.log" 2>&1 ||
         { cat "$work/last.log" >&2; exit 1; }
     done
     fig[$n,$kind,plan]=$(median "${plans[@]}")
@@ -185,24 +205,33 @@ largest=$(printf '%s\n' $N_LIST | sort -n | tail -1)
 echo "N=$largest CPU split (one profiled run of each kind)..." >&2
 for kind in provider floor; do
   dir="$work/n$largest/$kind"
-  cpu_split "$kind" plan "$TOFU" -chdir="$dir" plan -input=false -lock=false
-  cpu_split "$kind" apply "$TOFU" -chdir="$dir" apply -input=false -auto-approve -lock=false
-  cpu_split "$kind" refresh "$TOFU" -chdir="$dir" plan -input=false -refresh-only -lock=false
-  cpu_split "$kind" noop "$TOFU" -chdir="$dir" plan -input=false -detailed-exitcode -lock=false
-  "$TOFU" -chdir="$dir" destroy -input=false -auto-approve -lock=false >"$work/last.log" 2>&1 ||
+  cpu_split "$kind" plan tf "$kind" -chdir="$dir" plan -input=false -lock=false
+  cpu_split "$kind" apply tf "$kind" -chdir="$dir" apply -input=false -auto-approve -lock=false
+  cpu_split "$kind" refresh tf "$kind" -chdir="$dir" plan -input=false -refresh-only -lock=false
+  cpu_split "$kind" noop tf "$kind" -chdir="$dir" plan -input=false -detailed-exitcode -lock=false
+  tf "$kind" -chdir="$dir" destroy -input=false -auto-approve -lock=false >"$work/last.log" 2>&1 ||
     { cat "$work/last.log" >&2; exit 1; }
 done
 
 dir="$work/n$largest/provider"
-"$TOFU" -chdir="$dir" apply -input=false -auto-approve -lock=false >"$work/last.log" 2>&1 || { cat "$work/last.log" >&2; exit 1; }
-rss=$(peak_rss_kb "$TOFU" -chdir="$dir" plan -input=false -lock=false)
-"$TOFU" -chdir="$dir" destroy -input=false -auto-approve -lock=false >"$work/last.log" 2>&1 || { cat "$work/last.log" >&2; exit 1; }
+tf provider -chdir="$dir" apply -input=false -auto-approve -lock=false >"$work/last.log" 2>&1 || { cat "$work/last.log" >&2; exit 1; }
+rss=$(peak_rss_kb tf provider -chdir="$dir" plan -input=false -detailed-exitcode -lock=false)
+tf provider -chdir="$dir" destroy -input=false -auto-approve -lock=false >"$work/last.log" 2>&1 || { cat "$work/last.log" >&2; exit 1; }
 
-printf '\n%-6s %-8s %12s %12s %8s\n' "N" "step" "provider s" "floor s" "ratio"
+if [ -n "$BASELINE" ]; then
+  printf '\n%-6s %-8s %12s %12s %12s %10s %8s\n' "N" "step" "provider s" "floor s" "baseline s" "base ratio" "ratio"
+else
+  printf '\n%-6s %-8s %12s %12s %8s\n' "N" "step" "provider s" "floor s" "ratio"
+fi
 for n in $N_LIST; do
   for step in plan apply refresh noop; do
     p=${fig[$n,provider,$step]} f=${fig[$n,floor,$step]}
-    printf '%-6s %-8s %12.2f %12.2f %8.2f\n' "$n" "$step" "$p" "$f" "$(calc "$p / $f")"
+    if [ -n "$BASELINE" ]; then
+      b=${fig[$n,baseline,$step]}
+      printf '%-6s %-8s %12.2f %12.2f %12.2f %10.2f %8.2f\n' "$n" "$step" "$p" "$f" "$b" "$(calc "$b / $f")" "$(calc "$p / $f")"
+    else
+      printf '%-6s %-8s %12.2f %12.2f %8.2f\n' "$n" "$step" "$p" "$f" "$(calc "$p / $f")"
+    fi
   done
 done
 smallest=$(printf '%s\n' $N_LIST | sort -n | head -1)
