@@ -69,6 +69,7 @@ var (
 	_ resource.ResourceWithImportState  = (*serviceResource[agentModel, *agentModel])(nil)
 	_ resource.ResourceWithModifyPlan   = (*serviceResource[agentModel, *agentModel])(nil)
 	_ resource.ResourceWithUpgradeState = (*serviceResource[agentModel, *agentModel])(nil)
+	_ resource.ResourceWithMoveState    = (*serviceResource[agentModel, *agentModel])(nil)
 )
 
 func (r *serviceResource[M, P]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {

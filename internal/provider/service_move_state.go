@@ -1,0 +1,175 @@
+package provider
+
+// `moved { from = google_agent_registry_service.x  to = agentregistry_agent.x }`:
+// the Google provider's resource manages the same registry Service, so its
+// state maps onto ours with no API call. The source state is read from its raw
+// JSON rather than through its schema, so that the move needs no copy of the
+// Google provider's schema; only the attributes we map are read.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsondoc"
+)
+
+const googleServiceType = "google_agent_registry_service"
+
+// googleService is the part of a google_agent_registry_service state (schema
+// version 0) that this provider takes over.
+type googleService struct {
+	Name             string        `json:"name"`
+	ServiceID        string        `json:"service_id"`
+	Project          string        `json:"project"`
+	Location         string        `json:"location"`
+	DisplayName      string        `json:"display_name"`
+	Description      string        `json:"description"`
+	RegistryResource string        `json:"registry_resource"`
+	CreateTime       string        `json:"create_time"`
+	UpdateTime       string        `json:"update_time"`
+	AgentSpec        []googleSpec  `json:"agent_spec"`
+	McpServerSpec    []googleSpec  `json:"mcp_server_spec"`
+	EndpointSpec     []googleSpec  `json:"endpoint_spec"`
+	Interfaces       []googleIface `json:"interfaces"`
+}
+
+type googleSpec struct {
+	Type    string `json:"type"`
+	Content string `json:"content"`
+}
+
+type googleIface struct {
+	URL             string `json:"url"`
+	ProtocolBinding string `json:"protocol_binding"`
+}
+
+// kind is the resource type suffix that manages the service, by its spec.
+func (g *googleService) kind() string {
+	switch {
+	case len(g.AgentSpec) > 0:
+		return "agent"
+	case len(g.McpServerSpec) > 0:
+		return "mcp_server"
+	case len(g.EndpointSpec) > 0:
+		return "endpoint"
+	}
+	return ""
+}
+
+// movableFromGoogle is implemented by the models of the kinds that a
+// google_agent_registry_service can move to: it takes the kind's own attributes.
+type movableFromGoogle interface {
+	fromGoogle(ctx context.Context, g *googleService) diag.Diagnostics
+}
+
+func (r *serviceResource[M, P]) MoveState(context.Context) []resource.StateMover {
+	return []resource.StateMover{{StateMover: r.moveFromGoogle}}
+}
+
+// moveFromGoogle takes over a google_agent_registry_service of the same kind; a
+// move from any other resource type is left to the framework, which reports it
+// as unsupported.
+func (r *serviceResource[M, P]) moveFromGoogle(ctx context.Context, req resource.MoveStateRequest, resp *resource.MoveStateResponse) {
+	if req.SourceTypeName != googleServiceType || !isGoogleProvider(req.SourceProviderAddress) || req.SourceRawState == nil {
+		return
+	}
+	var g googleService
+	if err := json.Unmarshal(req.SourceRawState.JSON, &g); err != nil {
+		resp.Diagnostics.AddError("Cannot Read the Moved State",
+			fmt.Sprintf("The state of %s could not be read: %v. This is a bug in the provider or an unknown "+
+				"schema version of %s; please report it, and use `import` meanwhile.", googleServiceType, err, googleServiceType))
+		return
+	}
+	if kind := g.kind(); kind != r.kind.typeSuffix {
+		resp.Diagnostics.AddError("Moved Service Is Another Kind",
+			fmt.Sprintf("The service %s is %s, not %s: move it to agentregistry_%s instead.",
+				g.Name, serviceKindNoun(kind), serviceKindNoun(r.kind.typeSuffix), kind))
+		return
+	}
+	var m M
+	p := P(&m)
+	*p.service() = g.serviceModel()
+	*p.derivedRecordID() = types.StringValue(lastSegment(g.RegistryResource))
+	mover, ok := any(p).(movableFromGoogle)
+	if !ok {
+		resp.Diagnostics.AddError("Move Not Supported", "agentregistry_"+r.kind.typeSuffix+" cannot take over a "+googleServiceType+".")
+		return
+	}
+	resp.Diagnostics.Append(mover.fromGoogle(ctx, &g)...)
+	resp.Diagnostics.Append(p.setDerived()...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.TargetState.Set(ctx, &m)...)
+}
+
+// isGoogleProvider tells the Google providers' addresses (google, google-beta)
+// on any registry host.
+func isGoogleProvider(address string) bool {
+	return strings.HasSuffix(address, "/hashicorp/google") || strings.HasSuffix(address, "/hashicorp/google-beta")
+}
+
+// serviceModel maps the shared attributes. The Google provider stores an
+// unset display name or description as "", this provider as null: "" becomes
+// null so that a configuration without them plans no change.
+func (g *googleService) serviceModel() serviceModel {
+	return serviceModel{
+		ID:               types.StringValue(g.Name),
+		Name:             types.StringValue(g.Name),
+		ServiceID:        types.StringValue(g.ServiceID),
+		Project:          types.StringValue(g.Project),
+		Location:         types.StringValue(g.Location),
+		DisplayName:      optionalString(g.DisplayName),
+		Description:      optionalString(g.Description),
+		RegistryResource: types.StringValue(g.RegistryResource),
+		CreateTime:       types.StringValue(g.CreateTime),
+		UpdateTime:       types.StringValue(g.UpdateTime),
+		// The Google provider's timeouts are its own; the configuration's apply after the move.
+		Timeouts: timeouts.Value{Object: types.ObjectNull(map[string]attr.Type{
+			"create": types.StringType, "update": types.StringType, "delete": types.StringType,
+		})},
+	}
+}
+
+// interfaces maps the Google provider's interfaces blocks; none is null.
+func (g *googleService) interfaces(ctx context.Context) (types.List, diag.Diagnostics) {
+	if len(g.Interfaces) == 0 {
+		return types.ListNull(interfaceObjectType), nil
+	}
+	models := make([]interfaceModel, len(g.Interfaces))
+	for i, in := range g.Interfaces {
+		models[i] = interfaceModel{URL: types.StringValue(in.URL), ProtocolBinding: types.StringValue(in.ProtocolBinding)}
+	}
+	return types.ListValueFrom(ctx, interfaceObjectType, models)
+}
+
+func (m *agentModel) fromGoogle(_ context.Context, g *googleService) diag.Diagnostics {
+	var diags diag.Diagnostics
+	spec := g.AgentSpec[0]
+	if spec.Type != agentSpecTypeCard || spec.Content == "" {
+		diags.AddError("Moved Agent Has No Card",
+			fmt.Sprintf("The service %s is an agent of type %q: agentregistry_agent manages agents with an A2A Agent Card "+
+				"(type %s) only.", g.Name, spec.Type, agentSpecTypeCard))
+		return diags
+	}
+	m.AgentCard = jsondoc.NewValue(spec.Content)
+	return diags
+}
+
+func (m *mcpServerModel) fromGoogle(ctx context.Context, g *googleService) diag.Diagnostics {
+	interfaces, diags := g.interfaces(ctx)
+	m.Interfaces = interfaces
+	m.ToolSpec = jsondoc.NewNull()
+	if spec := g.McpServerSpec[0]; spec.Type == mcpSpecTypeToolSpec && spec.Content != "" {
+		m.ToolSpec = jsondoc.NewValue(spec.Content)
+	}
+	return diags
+}

@@ -1,0 +1,179 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// googleSampleState is the state the Google provider wrote for one A2A agent
+// and one MCP server (../shared/peers, beside the clone).
+const googleSampleState = "../../../shared/peers/google_agent_registry_service.sample-state.json"
+
+// googleInstances reads the sample state's instances by resource name.
+func googleInstances(t *testing.T) map[string]json.RawMessage {
+	t.Helper()
+	raw, err := os.ReadFile(googleSampleState)
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skip("../shared/peers is not beside this clone")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Resources []struct {
+			Name      string
+			Instances []struct {
+				Attributes json.RawMessage
+			}
+		}
+	}
+	if err := json.Unmarshal(raw, &st); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]json.RawMessage{}
+	for _, r := range st.Resources {
+		out[r.Name] = r.Instances[0].Attributes
+	}
+	return out
+}
+
+// moveState asks the provider to take over a google_agent_registry_service
+// state as target, and returns the target state's attributes as Go values.
+func moveState(t *testing.T, target string, source json.RawMessage) (map[string]any, []*tfprotov6.Diagnostic) {
+	t.Helper()
+	s := providerserver.NewProtocol6(New("test")())()
+	resp, err := s.MoveResourceState(context.Background(), &tfprotov6.MoveResourceStateRequest{
+		SourceProviderAddress: "registry.opentofu.org/hashicorp/google",
+		SourceTypeName:        "google_agent_registry_service",
+		SourceSchemaVersion:   0,
+		SourceState:           &tfprotov6.RawState{JSON: source},
+		TargetTypeName:        target,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.TargetState == nil {
+		return nil, resp.Diagnostics
+	}
+	typ := resourceSchemas(t, s)[target].ValueType()
+	v, err := resp.TargetState.Unmarshal(typ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return goValue(t, v).(map[string]any), resp.Diagnostics
+}
+
+// goValue converts a Terraform value to Go: objects to maps, lists to slices,
+// strings and nulls as they are.
+func goValue(t *testing.T, v tftypes.Value) any {
+	t.Helper()
+	if v.IsNull() {
+		return nil
+	}
+	switch {
+	case v.Type().Is(tftypes.Object{}):
+		var attrs map[string]tftypes.Value
+		if err := v.As(&attrs); err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]any{}
+		for k, a := range attrs {
+			out[k] = goValue(t, a)
+		}
+		return out
+	case v.Type().Is(tftypes.List{}):
+		var elems []tftypes.Value
+		if err := v.As(&elems); err != nil {
+			t.Fatal(err)
+		}
+		out := []any{}
+		for _, e := range elems {
+			out = append(out, goValue(t, e))
+		}
+		return out
+	}
+	var s string
+	if err := v.As(&s); err != nil {
+		t.Fatalf("%s: %v", v.Type(), err)
+	}
+	return s
+}
+
+func TestMoveState_googleAgentToAgent(t *testing.T) {
+	got, diags := moveState(t, "agentregistry_agent", googleInstances(t)["agent"])
+	if len(diags) > 0 {
+		t.Fatalf("diagnostics: %v", diags)
+	}
+	want := map[string]any{
+		"id":                "projects/demo-project/locations/global/services/currency-agent",
+		"name":              "projects/demo-project/locations/global/services/currency-agent",
+		"service_id":        "currency-agent",
+		"project":           "demo-project",
+		"location":          "global",
+		"display_name":      "Currency Agent",
+		"description":       "Converts currencies",
+		"registry_resource": "projects/demo-project/locations/global/agents/currency-agent",
+		"agent_id":          "currency-agent",
+		"create_time":       "2026-11-30T08:26:29.204946947Z",
+		"update_time":       "2026-11-30T08:26:29.204946947Z",
+		"a2a_version":       "0.3",
+		"version":           "2.1.0",
+		"urls":              []any{"https://agents.example.net/reconciler"},
+		"skill_ids":         []any{"match-invoice"},
+		"timeouts":          nil,
+	}
+	for k, v := range want {
+		if !reflect.DeepEqual(got[k], v) {
+			t.Errorf("%s = %#v, want %#v", k, got[k], v)
+		}
+	}
+	if card, _ := got["agent_card"].(string); !strings.Contains(card, `"id":"match-invoice"`) {
+		t.Errorf("agent_card = %q, want the Google state's agent_spec content", card)
+	}
+}
+
+func TestMoveState_googleMcpServerToMcpServer(t *testing.T) {
+	got, diags := moveState(t, "agentregistry_mcp_server", googleInstances(t)["mcp"])
+	if len(diags) > 0 {
+		t.Fatalf("diagnostics: %v", diags)
+	}
+	want := map[string]any{
+		"service_id":    "files-mcp",
+		"display_name":  nil, // "" in the Google provider's state
+		"description":   nil,
+		"mcp_server_id": "files-mcp",
+		"tool_names":    []any{"read_file"},
+		"interfaces":    []any{map[string]any{"url": "https://mcp.example.com/mcp", "protocol_binding": "JSONRPC"}},
+	}
+	for k, v := range want {
+		if !reflect.DeepEqual(got[k], v) {
+			t.Errorf("%s = %#v, want %#v", k, got[k], v)
+		}
+	}
+	if spec, _ := got["tool_spec"].(string); !strings.Contains(spec, `"name":"read_file"`) {
+		t.Errorf("tool_spec = %q, want the Google state's mcp_server_spec content", spec)
+	}
+}
+
+func TestMoveState_googleServiceOfAnotherKindIsRefused(t *testing.T) {
+	instances := googleInstances(t)
+	for _, c := range []struct{ target, source, want string }{
+		{"agentregistry_agent", "mcp", "is an MCP server (mcpServerSpec), not an agent (agentSpec): move it to agentregistry_mcp_server"},
+		{"agentregistry_mcp_server", "agent", "is an agent (agentSpec), not an MCP server (mcpServerSpec): move it to agentregistry_agent"},
+	} {
+		got, diags := moveState(t, c.target, instances[c.source])
+		if got != nil || len(diags) != 1 || !strings.Contains(diags[0].Detail, c.want) {
+			t.Errorf("%s from %s: state %v, diagnostics %v; want one error saying %q", c.target, c.source, got, diags, c.want)
+		}
+	}
+}
