@@ -18,6 +18,9 @@ const (
 	// without reading the rest.
 	MaxCardBytes = 1 << 20
 
+	// peekBytes is how much of an unexpected body an error shows.
+	peekBytes = 64
+
 	wellKnownCard = "/.well-known/agent-card.json"
 	// wellKnownCardV02 is where A2A 0.2 agents serve their card.
 	wellKnownCardV02 = "/.well-known/agent.json"
@@ -109,7 +112,7 @@ func (f *cardFetch) get(ctx context.Context, u *url.URL) (*Card, error) {
 	ct := resp.Header.Get("Content-Type")
 	if !isJSONMediaType(ct) && !json.Valid(body) {
 		return nil, fmt.Errorf("%s answered with content type %q and a body that is not JSON (it starts %q); expected the agent card as application/json",
-			final, ct, prefix(body, 64))
+			final, ct, prefix(body, peekBytes))
 	}
 	return &Card{Body: body, URL: final, ETag: resp.Header.Get("ETag"), ContentType: ct}, nil
 }
