@@ -107,7 +107,9 @@ func checkSelf(t *testing.T, doc []byte) {
 // bounded reports whether every exponent in doc is small enough for math/big
 // to compute the exact value quickly.
 func bounded(doc []byte) bool {
-	for _, field := range strings.FieldsFunc(string(doc), func(r rune) bool { return r != 'e' && r != 'E' && r != '+' && r != '-' && (r < '0' || r > '9') && r != '.' }) {
+	for _, field := range strings.FieldsFunc(string(doc), func(r rune) bool {
+		return r != 'e' && r != 'E' && r != '+' && r != '-' && (r < '0' || r > '9') && r != '.'
+	}) {
 		if i := strings.IndexAny(field, "eE"); i >= 0 && len(strings.TrimLeft(strings.TrimLeft(field[i+1:], "+-"), "0")) > 4 {
 			return false
 		}

@@ -175,9 +175,9 @@ func TestESNumbers(t *testing.T) {
 func TestCanonicalNumbers(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{`[1.0, 1e0, 10e-1, -0, 0.1, 1E2, 1e21, 1e-7, 123456789012345678]`, `[1,1,1,0,0.1,100,1e+21,1e-7,123456789012345680]`},
-		{`9007199254740993`, `9007199254740992`}, // rounded, as RFC 8785 says; Equal tells them apart
+		{`9007199254740993`, `9007199254740992`},           // rounded, as RFC 8785 says; Equal tells them apart
 		{`295147905179352825856`, `295147905179352830000`}, // 2^68, a double exactly
-		{`1e-400`, `0`},                                   // a fraction rounds, as JCS says
+		{`1e-400`, `0`}, // a fraction rounds, as JCS says
 	} {
 		got, err := Canonical([]byte(tc.in))
 		if err != nil || string(got) != tc.want {
@@ -212,7 +212,7 @@ func TestCompareUTF16(t *testing.T) {
 		{"a", "b", -1},
 		{"a", "ab", -1},
 		{"", "a", -1},
-		{"\ufb33", "\U0001F600", 1},       // byte order says the opposite
+		{"\ufb33", "\U0001F600", 1},      // byte order says the opposite
 		{"\U0001F600", "\U0001F601", -1}, // same high surrogate
 		{"x\U0001F600", "x\ue000", -1},
 		{"same", "same", 0},
