@@ -1,0 +1,149 @@
+package livedoc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+const (
+	// MaxCardBytes is the largest card body read; a larger one is refused
+	// without reading the rest.
+	MaxCardBytes = 1 << 20
+
+	// peekBytes is how much of an unexpected body an error shows.
+	peekBytes = 64
+
+	wellKnownCard = "/.well-known/agent-card.json"
+	// wellKnownCardV02 is where A2A 0.2 agents serve their card.
+	wellKnownCardV02 = "/.well-known/agent.json"
+)
+
+// Card is an agent card as served.
+type Card struct {
+	// Body is the response body, unparsed.
+	Body []byte
+	// URL is the URL the card came from after redirects (without any
+	// user:password part).
+	URL string
+	// ETag and ContentType are the response's headers, empty when absent.
+	ETag        string
+	ContentType string
+}
+
+// FetchAgentCard fetches the A2A agent card of rawURL.
+//
+// A URL whose path is empty or "/" is the agent's base URL: the card is
+// discovered at /.well-known/agent-card.json, falling back to
+// /.well-known/agent.json (A2A 0.2) when that answers 404. Any other path is
+// the card's own URL and is fetched as is, so agents serving several cards
+// under path prefixes are named by their full card URL. (RFC 8615 puts
+// well-known URIs at the root only, so a path is never guessed at.)
+//
+// The card is not parsed: no URL inside it is ever followed.
+func FetchAgentCard(ctx context.Context, rawURL string, opts Options) (*Card, error) {
+	u, err := parseURL(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	parent := ctx
+	ctx, cancel := context.WithTimeout(ctx, opts.timeout())
+	defer cancel()
+	f := &cardFetch{parent: parent, client: newClient(u, opts, nil), timeout: opts.timeout()}
+	if u.Path != "" && u.Path != "/" {
+		return f.get(ctx, u)
+	}
+	card, err := f.get(ctx, u.JoinPath(wellKnownCard))
+	var se *statusError
+	if !errors.As(err, &se) || se.code != http.StatusNotFound {
+		return card, err
+	}
+	card, err = f.get(ctx, u.JoinPath(wellKnownCardV02))
+	if errors.As(err, &se) && se.code == http.StatusNotFound {
+		return nil, fmt.Errorf("no agent card at %s: %s and the A2A 0.2 location %s both answered 404 Not Found",
+			u.Redacted(), wellKnownCard, wellKnownCardV02)
+	}
+	return card, err
+}
+
+// statusError is a non-2xx answer; its code drives the 0.2 fallback.
+type statusError struct {
+	code   int
+	status string
+	url    string
+}
+
+func (e *statusError) Error() string {
+	return fmt.Sprintf("GET %s answered %s; expected a 2xx status with the agent card", e.url, e.status)
+}
+
+type cardFetch struct {
+	parent  context.Context
+	client  *http.Client
+	timeout time.Duration
+}
+
+func (f *cardFetch) get(ctx context.Context, u *url.URL) (*Card, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, fmt.Errorf("invalid URL %s: %v", u.Redacted(), err)
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := f.client.Do(req)
+	if err != nil {
+		return nil, transportError(f.parent, err, u.Redacted(), f.timeout)
+	}
+	defer resp.Body.Close()
+	final := resp.Request.URL.Redacted()
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil, &statusError{code: resp.StatusCode, status: resp.Status, url: final}
+	}
+	body, err := f.readBody(resp, final)
+	if err != nil {
+		return nil, err
+	}
+	ct := resp.Header.Get("Content-Type")
+	if !isJSONMediaType(ct) && !json.Valid(body) {
+		return nil, fmt.Errorf("%s answered with content type %q and a body that is not JSON (it starts %q); expected the agent card as application/json",
+			final, ct, prefix(body, peekBytes))
+	}
+	return &Card{Body: body, URL: final, ETag: resp.Header.Get("ETag"), ContentType: ct}, nil
+}
+
+// readBody reads at most MaxCardBytes+1 bytes: one more than the limit tells
+// an oversize body from one of exactly the limit, and nothing more is buffered.
+func (f *cardFetch) readBody(resp *http.Response, final string) ([]byte, error) {
+	tooLarge := fmt.Errorf("the agent card at %s is over the %d-byte (1 MiB) limit; stopped reading", final, MaxCardBytes)
+	if resp.ContentLength > MaxCardBytes {
+		return nil, tooLarge
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxCardBytes+1))
+	if err != nil {
+		return nil, transportError(f.parent, err, final, f.timeout)
+	}
+	if len(body) > MaxCardBytes {
+		return nil, tooLarge
+	}
+	return body, nil
+}
+
+// isJSONMediaType accepts application/json and any +json suffix type.
+func isJSONMediaType(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
+}
+
+// prefix returns at most n bytes of b, for showing what came back.
+func prefix(b []byte, n int) string {
+	if len(b) > n {
+		return string(b[:n]) + "..."
+	}
+	return string(b)
+}

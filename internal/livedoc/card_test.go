@@ -1,0 +1,285 @@
+package livedoc
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+const testCard = `{"name":"weather","url":"https://agent.example/a2a"}`
+
+// serve starts a loopback server with one handler per path; other paths 404.
+func serve(t *testing.T, routes map[string]http.HandlerFunc) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	for p, h := range routes {
+		mux.HandleFunc(p, h)
+	}
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func jsonBody(body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("ETag", `"v1"`)
+		fmt.Fprint(w, body)
+	}
+}
+
+func fetchErr(t *testing.T, url string, opts Options) string {
+	t.Helper()
+	card, err := FetchAgentCard(context.Background(), url, opts)
+	if err == nil {
+		t.Fatalf("FetchAgentCard(%s) = %q, want an error", url, card.Body)
+	}
+	return err.Error()
+}
+
+func wantContains(t *testing.T, got string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(got, w) {
+			t.Errorf("message %q\ndoes not contain %q", got, w)
+		}
+	}
+}
+
+func TestFetchAgentCardWellKnown(t *testing.T) {
+	srv := serve(t, map[string]http.HandlerFunc{wellKnownCard: jsonBody(testCard)})
+	card, err := FetchAgentCard(context.Background(), srv.URL, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(card.Body) != testCard || card.URL != srv.URL+wellKnownCard ||
+		card.ETag != `"v1"` || card.ContentType != "application/json" {
+		t.Errorf("got %+v", card)
+	}
+}
+
+func TestFetchAgentCardFallsBackToA2A02(t *testing.T) {
+	srv := serve(t, map[string]http.HandlerFunc{wellKnownCardV02: jsonBody(testCard)})
+	card, err := FetchAgentCard(context.Background(), srv.URL+"/", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if card.URL != srv.URL+wellKnownCardV02 {
+		t.Errorf("URL = %s, want the 0.2 location", card.URL)
+	}
+}
+
+func TestFetchAgentCardNeitherLocation(t *testing.T) {
+	srv := serve(t, nil)
+	wantContains(t, fetchErr(t, srv.URL, Options{}),
+		"no agent card at "+srv.URL, wellKnownCard, wellKnownCardV02, "404 Not Found")
+}
+
+func TestFetchAgentCardFullURLFetchedAsIs(t *testing.T) {
+	var wellKnownHits atomic.Int32
+	srv := serve(t, map[string]http.HandlerFunc{
+		"/agents/weather/card": jsonBody(testCard),
+		"/.well-known/":        func(http.ResponseWriter, *http.Request) { wellKnownHits.Add(1) },
+	})
+	card, err := FetchAgentCard(context.Background(), srv.URL+"/agents/weather/card", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(card.Body) != testCard || wellKnownHits.Load() != 0 {
+		t.Errorf("body %q, well-known hits %d", card.Body, wellKnownHits.Load())
+	}
+}
+
+func TestFetchAgentCardNon2xx(t *testing.T) {
+	srv := serve(t, map[string]http.HandlerFunc{wellKnownCard: func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "boom", http.StatusInternalServerError)
+	}})
+	wantContains(t, fetchErr(t, srv.URL, Options{}),
+		"GET "+srv.URL+wellKnownCard+" answered 500 Internal Server Error")
+}
+
+func TestFetchAgentCardRejectsNonJSON(t *testing.T) {
+	srv := serve(t, map[string]http.HandlerFunc{
+		"/html.json": func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, "<html>login</html>")
+		},
+		"/text.json": func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/plain")
+			fmt.Fprint(w, testCard)
+		},
+	})
+	wantContains(t, fetchErr(t, srv.URL+"/html.json", Options{}),
+		`content type "text/html"`, `not JSON (it starts "<html>login</html>")`)
+	// A JSON body under a wrong content type is accepted: the validator judges it.
+	if _, err := FetchAgentCard(context.Background(), srv.URL+"/text.json", Options{}); err != nil {
+		t.Errorf("text/plain with a JSON body: %v", err)
+	}
+}
+
+// redirectChain serves /r/N redirecting to /r/N-1 and /r/0 with the card.
+func redirectChain(t *testing.T) *httptest.Server {
+	var srv *httptest.Server
+	srv = serve(t, map[string]http.HandlerFunc{"/r/": func(w http.ResponseWriter, r *http.Request) {
+		var n int
+		fmt.Sscanf(r.URL.Path, "/r/%d", &n)
+		if n == 0 {
+			jsonBody(testCard)(w, r)
+			return
+		}
+		http.Redirect(w, r, fmt.Sprintf("%s/r/%d", srv.URL, n-1), http.StatusFound)
+	}})
+	return srv
+}
+
+func TestFetchAgentCardRedirects(t *testing.T) {
+	srv := redirectChain(t)
+	card, err := FetchAgentCard(context.Background(), srv.URL+"/r/5", Options{})
+	if err != nil {
+		t.Fatalf("5 redirects: %v", err)
+	}
+	if card.URL != srv.URL+"/r/0" {
+		t.Errorf("URL after redirects = %s", card.URL)
+	}
+	wantContains(t, fetchErr(t, srv.URL+"/r/6", Options{}),
+		"refusing to follow more than 5 redirects", "started at "+srv.URL+"/r/6")
+}
+
+func TestFetchAgentCardRefusesHTTPSToHTTP(t *testing.T) {
+	plain := serve(t, map[string]http.HandlerFunc{"/card.json": jsonBody(testCard)})
+	tlsSrv := httptest.NewTLSServer(http.RedirectHandler(plain.URL+"/card.json", http.StatusFound))
+	t.Cleanup(tlsSrv.Close)
+	wantContains(t, fetchErr(t, tlsSrv.URL+"/card.json", Options{Transport: tlsSrv.Client().Transport}),
+		"refusing a redirect from https to http", tlsSrv.URL+"/card.json redirected to "+plain.URL)
+}
+
+func TestFetchAgentCardTLSErrors(t *testing.T) {
+	srv := httptest.NewTLSServer(jsonBody(testCard))
+	t.Cleanup(srv.Close)
+	// The default transport does not trust httptest's self-signed certificate.
+	wantContains(t, fetchErr(t, srv.URL+"/card.json", Options{}),
+		"TLS error talking to "+srv.URL, "certificate signed by unknown authority")
+	// Trusted, but the certificate names 127.0.0.1 and example.com, not localhost.
+	local := strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
+	wantContains(t, fetchErr(t, local+"/card.json", Options{Transport: srv.Client().Transport}),
+		"TLS error talking to "+local, "not localhost")
+	if _, err := FetchAgentCard(context.Background(), srv.URL+"/card.json", Options{Transport: srv.Client().Transport}); err != nil {
+		t.Errorf("trusted server: %v", err)
+	}
+}
+
+func TestFetchAgentCardOversize(t *testing.T) {
+	var written atomic.Int64
+	srv := serve(t, map[string]http.HandlerFunc{
+		// No Content-Length: the body streams until the client hangs up.
+		"/stream.json": func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			chunk := []byte(strings.Repeat(" ", 32<<10))
+			for written.Load() < 256<<20 {
+				n, err := w.Write(chunk)
+				written.Add(int64(n))
+				if err != nil {
+					return
+				}
+			}
+		},
+		"/declared.json": func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Length", fmt.Sprint(MaxCardBytes+1))
+			w.Write([]byte("{"))
+		},
+	})
+	// A declared length over the limit is refused before reading.
+	wantContains(t, fetchErr(t, srv.URL+"/declared.json", Options{}), "over the 1048576-byte (1 MiB) limit")
+	wantContains(t, fetchErr(t, srv.URL+"/stream.json", Options{}),
+		"agent card at "+srv.URL+"/stream.json is over the 1048576-byte (1 MiB) limit; stopped reading")
+	srv.Close() // waits for the handler, which ends when the client hung up
+	if w := written.Load(); w >= 64<<20 {
+		t.Errorf("the server wrote %d bytes: the client read far past the limit", w)
+	}
+}
+
+func TestFetchAgentCardTimeout(t *testing.T) {
+	srv := serve(t, map[string]http.HandlerFunc{"/slow.json": func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(5 * time.Second):
+		}
+	}})
+	start := time.Now()
+	wantContains(t, fetchErr(t, srv.URL+"/slow.json", Options{Timeout: 100 * time.Millisecond}),
+		"timed out after 100ms waiting for "+srv.URL+"/slow.json")
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("took %s", d)
+	}
+}
+
+const secret = "Bearer s3cret-token"
+
+func TestFetchAgentCardHeadersStayOnTheStartingHost(t *testing.T) {
+	var otherGot atomic.Value
+	other := serve(t, map[string]http.HandlerFunc{"/card.json": func(w http.ResponseWriter, r *http.Request) {
+		otherGot.Store(r.Header.Get("Authorization") + r.Header.Get("X-Api-Key"))
+		jsonBody(testCard)(w, r)
+	}})
+	var start *httptest.Server
+	start = serve(t, map[string]http.HandlerFunc{
+		"/same": func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, start.URL+"/card.json", http.StatusFound)
+		},
+		"/card.json": func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("Authorization") != secret || r.Header.Get("X-Api-Key") != "k" {
+				http.Error(w, "no", http.StatusUnauthorized)
+				return
+			}
+			jsonBody(testCard)(w, r)
+		},
+		"/cross": func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, other.URL+"/card.json", http.StatusFound)
+		},
+	})
+	opts := Options{Headers: map[string]string{"Authorization": secret, "X-Api-Key": "k"}}
+	if _, err := FetchAgentCard(context.Background(), start.URL+"/same", opts); err != nil {
+		t.Errorf("same-host redirect lost the headers: %v", err)
+	}
+	if _, err := FetchAgentCard(context.Background(), start.URL+"/cross", opts); err != nil {
+		t.Fatal(err)
+	}
+	if got := otherGot.Load(); got != "" {
+		t.Errorf("the other host received %q", got)
+	}
+}
+
+func TestFetchAgentCardErrorsNeverShowHeaders(t *testing.T) {
+	srv := serve(t, map[string]http.HandlerFunc{"/card.json": func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "denied", http.StatusForbidden)
+	}})
+	msg := fetchErr(t, srv.URL+"/card.json", Options{Headers: map[string]string{"Authorization": secret}})
+	wantContains(t, msg, "403 Forbidden")
+	if strings.Contains(msg, "s3cret") {
+		t.Errorf("message shows the header: %s", msg)
+	}
+}
+
+func TestFetchAgentCardNeverFollowsTheCardsURLs(t *testing.T) {
+	var hits atomic.Int32
+	inner := serve(t, map[string]http.HandlerFunc{"/": func(http.ResponseWriter, *http.Request) { hits.Add(1) }})
+	card := fmt.Sprintf(`{"name":"x","url":%q,"supportedInterfaces":[{"url":%q}]}`, inner.URL, inner.URL+"/.well-known/agent-card.json")
+	srv := serve(t, map[string]http.HandlerFunc{wellKnownCard: jsonBody(card)})
+	if _, err := FetchAgentCard(context.Background(), srv.URL, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if hits.Load() != 0 {
+		t.Errorf("a URL from the card was fetched %d times", hits.Load())
+	}
+}
+
+func TestFetchAgentCardRejectsBadURLs(t *testing.T) {
+	wantContains(t, fetchErr(t, "ftp://example.com/card.json", Options{}),
+		"invalid URL ftp://example.com/card.json: expected an absolute http:// or https:// URL")
+	wantContains(t, fetchErr(t, "/relative", Options{}), "expected an absolute")
+}

@@ -1,0 +1,153 @@
+package livedoc
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"mime"
+	"net/http"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// rawToolsTransport wraps an SDK transport to keep the raw JSON of every
+// tools/list result. The SDK decodes tools into mcp.Tool, which drops fields
+// it does not know (a newer spec's "execution", say) and re-encodes schemas
+// through map[string]any (numbers as float64), so re-marshalling it would not
+// give the tools as the server sent them.
+type rawToolsTransport struct {
+	mcp.Transport
+	conn *rawToolsConn
+}
+
+func (t *rawToolsTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t.conn = &rawToolsConn{Connection: c, pending: map[jsonrpc.ID]bool{}}
+	return t.conn, nil
+}
+
+type rawToolsConn struct {
+	mcp.Connection
+	mu      sync.Mutex
+	pending map[jsonrpc.ID]bool // ids of tools/list calls not yet answered
+	result  json.RawMessage     // the last tools/list result read
+}
+
+func (c *rawToolsConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if r, ok := msg.(*jsonrpc.Request); ok && r.Method == "tools/list" {
+		c.mu.Lock()
+		c.pending[r.ID] = true
+		c.mu.Unlock()
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
+// Read runs before the SDK hands the response to the waiting ListTools call,
+// so the raw result is in place when that call returns.
+func (c *rawToolsConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	if r, ok := msg.(*jsonrpc.Response); ok && err == nil {
+		c.mu.Lock()
+		if c.pending[r.ID] {
+			delete(c.pending, r.ID)
+			c.result = r.Result
+		}
+		c.mu.Unlock()
+	}
+	return msg, err
+}
+
+// take returns the last tools/list result and forgets it.
+func (c *rawToolsConn) take() json.RawMessage {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r := c.result
+	c.result = nil
+	return r
+}
+
+// mcpHTTP watches the HTTP exchanges under the SDK. It keeps the first answer
+// no MCP server would give (a 4xx/5xx, or a body that is neither JSON nor an
+// event stream) so an error can say what came back instead of the SDK's
+// generic one. It also restores the MCP-Protocol-Version header: wrapping the
+// SDK's connection (rawToolsTransport) hides the unexported hook through which
+// the SDK learns the negotiated version, so it would otherwise stop sending it.
+type mcpHTTP struct {
+	base    http.RoundTripper
+	mu      sync.Mutex
+	version string
+	oddity  *answer
+}
+
+// answer is what an unexpected HTTP response said.
+type answer struct {
+	method, url, status string
+	code                int
+	contentType         string
+	start               []byte
+}
+
+func (t *mcpHTTP) setVersion(v string) {
+	t.mu.Lock()
+	t.version = v
+	t.mu.Unlock()
+}
+
+func (t *mcpHTTP) odd() *answer {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.oddity
+}
+
+func (t *mcpHTTP) RoundTrip(req *http.Request) (*http.Response, error) {
+	t.mu.Lock()
+	v := t.version
+	t.mu.Unlock()
+	if v != "" && req.Header.Get("Mcp-Protocol-Version") == "" {
+		req = req.Clone(req.Context())
+		req.Header.Set("Mcp-Protocol-Version", v)
+	}
+	resp, err := t.base.RoundTrip(req)
+	if err != nil || !unexpected(resp) {
+		return resp, err
+	}
+	t.note(req, resp)
+	return resp, nil
+}
+
+// unexpected tells an answer an MCP server would not give. Redirects pass:
+// the client follows them and judges the final answer.
+func unexpected(resp *http.Response) bool {
+	if resp.StatusCode >= 400 {
+		return true
+	}
+	if resp.StatusCode >= 300 || resp.StatusCode == http.StatusAccepted || resp.StatusCode == http.StatusNoContent {
+		return false
+	}
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	return mt != "application/json" && mt != "text/event-stream"
+}
+
+// note keeps the first unexpected answer, reading the start of its body and
+// putting it back so that the SDK still sees the whole response.
+func (t *mcpHTTP) note(req *http.Request, resp *http.Response) {
+	start := make([]byte, peekBytes)
+	n, _ := io.ReadFull(resp.Body, start)
+	start = start[:n]
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(start), resp.Body), resp.Body}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.oddity == nil {
+		t.oddity = &answer{method: req.Method, url: req.URL.Redacted(), status: resp.Status, code: resp.StatusCode,
+			contentType: resp.Header.Get("Content-Type"), start: start}
+	}
+}

@@ -1,0 +1,185 @@
+package livedoc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"runtime/debug"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// handshakeVersion is the protocol version offered in initialize: the newest
+// whose handshake is initialize. Left empty, SDK v1.8 first probes with the
+// 2026-07-28 server/discover call, which most servers answer with an error.
+const handshakeVersion = "2025-11-25"
+
+// ToolSpecOptions configure FetchToolSpec.
+type ToolSpecOptions struct {
+	Options
+	// SSE selects the older HTTP+SSE transport (MCP 2024-11-05) instead of
+	// Streamable HTTP.
+	SSE bool
+	// IncludeTools keeps only the tools matching one of these patterns (all
+	// when empty); ExcludeTools then drops those matching one. A pattern is an
+	// exact name or a prefix followed by a single trailing "*".
+	IncludeTools []string
+	ExcludeTools []string
+	// DropOutputSchemas removes each tool's outputSchema. The members of such
+	// a tool are then in sorted order; every value keeps its bytes.
+	DropOutputSchemas bool
+}
+
+// ToolSpec is a live tools/list result, shaped for the registry.
+type ToolSpec struct {
+	// JSON is {"tools":[...]} as compact JSON: the kept tools in the server's
+	// order, each as the server sent it (not re-encoded through the SDK).
+	JSON []byte
+	// ToolNames are the kept tools' names, in the same order.
+	ToolNames []string
+	// ServerName and ServerVersion come from the server's initialize answer.
+	ServerName    string
+	ServerVersion string
+	// ProtocolVersion is the MCP version the server negotiated.
+	ProtocolVersion string
+}
+
+// FetchToolSpec connects to the MCP server at rawURL, initializes a session and
+// lists its tools, following every nextCursor. The result is filtered as opts
+// say and refused when it is still over the registry's size limit.
+func FetchToolSpec(ctx context.Context, rawURL string, opts ToolSpecOptions) (*ToolSpec, error) {
+	u, err := parseURL(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	filter, err := newToolFilter(opts.IncludeTools, opts.ExcludeTools)
+	if err != nil {
+		return nil, err
+	}
+	f := &mcpFetch{parent: ctx, target: u.Redacted(), timeout: opts.timeout()}
+	ctx, cancel := context.WithTimeout(ctx, f.timeout)
+	defer cancel()
+	session, err := f.connect(ctx, u, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer session.Close()
+	raws, err := f.listAll(ctx, session)
+	if err != nil {
+		return nil, err
+	}
+	tools, err := shapeTools(raws, filter, opts.DropOutputSchemas)
+	if err != nil {
+		return nil, fmt.Errorf("the tools/list result of %s: %v", f.target, err)
+	}
+	doc, err := assemble(f.target, tools)
+	if err != nil {
+		return nil, err
+	}
+	ir := session.InitializeResult()
+	out := &ToolSpec{JSON: doc, ProtocolVersion: ir.ProtocolVersion}
+	if ir.ServerInfo != nil {
+		out.ServerName, out.ServerVersion = ir.ServerInfo.Name, ir.ServerInfo.Version
+	}
+	for _, t := range tools {
+		out.ToolNames = append(out.ToolNames, t.name)
+	}
+	return out, nil
+}
+
+// mcpFetch is the state of one FetchToolSpec call.
+type mcpFetch struct {
+	parent  context.Context // the caller's, to tell our timeout from theirs
+	target  string          // the URL as shown in messages
+	timeout time.Duration
+	http    *mcpHTTP
+	tools   *rawToolsTransport
+}
+
+func (f *mcpFetch) connect(ctx context.Context, u *url.URL, opts ToolSpecOptions) (*mcp.ClientSession, error) {
+	client := newClient(u, opts.Options, func(rt http.RoundTripper) http.RoundTripper {
+		f.http = &mcpHTTP{base: rt}
+		return f.http
+	})
+	var t mcp.Transport = &mcp.StreamableClientTransport{Endpoint: u.String(), HTTPClient: client, DisableStandaloneSSE: true}
+	if opts.SSE {
+		t = &mcp.SSEClientTransport{Endpoint: u.String(), HTTPClient: client}
+	}
+	f.tools = &rawToolsTransport{Transport: t}
+	c := mcp.NewClient(clientInfo(), nil)
+	session, err := c.Connect(ctx, f.tools, &mcp.ClientSessionOptions{ProtocolVersion: handshakeVersion})
+	if err != nil {
+		return nil, f.fail("initialize", err)
+	}
+	f.http.setVersion(session.InitializeResult().ProtocolVersion)
+	return session, nil
+}
+
+// listAll returns the raw tools of every page. A cursor seen twice stops the
+// loop: a server that cycles would otherwise hold the plan until the timeout.
+func (f *mcpFetch) listAll(ctx context.Context, session *mcp.ClientSession) ([]json.RawMessage, error) {
+	var tools []json.RawMessage
+	seen := map[string]bool{}
+	cursor := ""
+	for {
+		if _, err := session.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor}); err != nil {
+			return nil, f.fail("tools/list", err)
+		}
+		var page struct {
+			Tools      []json.RawMessage `json:"tools"`
+			NextCursor string            `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(f.tools.conn.take(), &page); err != nil {
+			return nil, fmt.Errorf("the tools/list result of %s is not an object with a tools array: %v", f.target, err)
+		}
+		tools = append(tools, page.Tools...)
+		if page.NextCursor == "" {
+			return tools, nil
+		}
+		if seen[page.NextCursor] {
+			return nil, fmt.Errorf("%s sent the tools/list cursor %q twice; stopped rather than loop", f.target, page.NextCursor)
+		}
+		seen[page.NextCursor] = true
+		cursor = page.NextCursor
+	}
+}
+
+// fail explains an error of the given MCP step: first by what the server
+// answered over HTTP, then as a JSON-RPC error the server sent, else as a
+// transport error. The SDK wraps a failed HTTP exchange in its own JSON-RPC
+// error (-32005, "rejected by transport"), so a url.Error or our deadline in
+// the chain means the server never answered.
+func (f *mcpFetch) fail(step string, err error) error {
+	if a := f.http.odd(); a != nil {
+		return a.explain(f.target)
+	}
+	var rpc *jsonrpc.Error
+	var ue *url.Error
+	if errors.As(err, &rpc) && !errors.As(err, &ue) && !errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("the MCP server %s answered %s with JSON-RPC error %d: %s", f.target, step, rpc.Code, rpc.Message)
+	}
+	return fmt.Errorf("MCP %s: %w", step, transportError(f.parent, err, f.target, f.timeout))
+}
+
+func (a *answer) explain(target string) error {
+	if a.code == http.StatusUnauthorized || a.code == http.StatusForbidden {
+		return fmt.Errorf("the MCP server %s refused the request: %s %s answered %s; check the credentials given in headers (for example an Authorization bearer token)",
+			target, a.method, a.url, a.status)
+	}
+	return fmt.Errorf("%s does not look like an MCP server: %s %s answered %s with content type %q and a body starting %q",
+		target, a.method, a.url, a.status, a.contentType, a.start)
+}
+
+// clientInfo names this provider in initialize, as the protocol asks.
+func clientInfo() *mcp.Implementation {
+	v := "(unknown)"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		v = bi.Main.Version
+	}
+	return &mcp.Implementation{Name: "terraform-provider-agentregistry", Version: v}
+}

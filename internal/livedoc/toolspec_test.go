@@ -1,0 +1,273 @@
+package livedoc
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// rawSchema is sent as is by the SDK server (json.RawMessage). Its 1.0 and its
+// member order would not survive a trip through the SDK client's mcp.Tool.
+const rawSchema = `{"type":"object","properties":{"n":{"type":"number","maximum":1.0}}}`
+
+func noop(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return &mcp.CallToolResult{}, nil
+}
+
+// newMCPServer is an SDK server with the given tools, pageSize tools a page.
+func newMCPServer(pageSize int, tools ...*mcp.Tool) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "1.2.3"}, &mcp.ServerOptions{PageSize: pageSize})
+	for _, t := range tools {
+		s.AddTool(t, noop)
+	}
+	return s
+}
+
+func namedTools(names ...string) []*mcp.Tool {
+	var tools []*mcp.Tool
+	for _, n := range names {
+		tools = append(tools, &mcp.Tool{Name: n, InputSchema: json.RawMessage(rawSchema)})
+	}
+	return tools
+}
+
+// serveMCP serves s over Streamable HTTP (or HTTP+SSE) behind the middleware.
+func serveMCP(t *testing.T, s *mcp.Server, sse bool, mw func(http.Handler) http.Handler) *httptest.Server {
+	t.Helper()
+	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+	if sse {
+		h = mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return s }, nil)
+	}
+	if mw != nil {
+		h = mw(h)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// methodLog records the JSON-RPC method and MCP-Protocol-Version of each POST.
+type methodLog struct {
+	mu    sync.Mutex
+	calls []string
+}
+
+func (l *methodLog) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			var m struct{ Method string }
+			json.Unmarshal(body, &m)
+			l.mu.Lock()
+			l.calls = append(l.calls, m.Method+"@"+r.Header.Get("Mcp-Protocol-Version"))
+			l.mu.Unlock()
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func fetchToolsErr(t *testing.T, url string, opts ToolSpecOptions) string {
+	t.Helper()
+	got, err := FetchToolSpec(context.Background(), url, opts)
+	if err == nil {
+		t.Fatalf("FetchToolSpec(%s) = %s, want an error", url, got.JSON)
+	}
+	return err.Error()
+}
+
+func TestFetchToolSpecFollowsEveryPage(t *testing.T) {
+	var names []string
+	for i := range 12 {
+		names = append(names, fmt.Sprintf("tool%02d", i))
+	}
+	var log methodLog
+	srv := serveMCP(t, newMCPServer(5, namedTools(names...)...), false, log.wrap)
+	got, err := FetchToolSpec(context.Background(), srv.URL, ToolSpecOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.ToolNames, names) {
+		t.Errorf("names = %v", got.ToolNames)
+	}
+	if got.ServerName != "test-server" || got.ServerVersion != "1.2.3" || got.ProtocolVersion != handshakeVersion {
+		t.Errorf("server %q %q, protocol %q", got.ServerName, got.ServerVersion, got.ProtocolVersion)
+	}
+	want := `{"tools":[{"inputSchema":` + rawSchema + `,"name":"tool00"}`
+	if !bytes.HasPrefix(got.JSON, []byte(want)) || !json.Valid(got.JSON) {
+		t.Errorf("JSON = %s\nwant it to start %s", got.JSON, want)
+	}
+	// 12 tools at 5 a page: three tools/list calls, each with the negotiated
+	// version header (which the wrapped connection would otherwise lose).
+	list := "tools/list@" + handshakeVersion
+	log.mu.Lock()
+	defer log.mu.Unlock()
+	if n := strings.Count(strings.Join(log.calls, " "), list); n != 3 || log.calls[0] != "initialize@" {
+		t.Errorf("calls = %v, want initialize then 3 × %s", log.calls, list)
+	}
+}
+
+func TestFetchToolSpecOverSSE(t *testing.T) {
+	srv := serveMCP(t, newMCPServer(2, namedTools("a", "b", "c")...), true, nil)
+	got, err := FetchToolSpec(context.Background(), srv.URL, ToolSpecOptions{SSE: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.ToolNames, []string{"a", "b", "c"}) {
+		t.Errorf("names = %v", got.ToolNames)
+	}
+}
+
+func TestFetchToolSpecFilters(t *testing.T) {
+	tools := namedTools("files_read", "files_write", "files_delete", "search")
+	tools[0].OutputSchema = json.RawMessage(`{"type":"object","description":"<b>"}`)
+	srv := serveMCP(t, newMCPServer(0, tools...), false, nil)
+	got, err := FetchToolSpec(context.Background(), srv.URL, ToolSpecOptions{
+		IncludeTools: []string{"files_*", "search"}, ExcludeTools: []string{"files_delete"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.ToolNames, []string{"files_read", "files_write", "search"}) {
+		t.Errorf("names = %v", got.ToolNames)
+	}
+	if !bytes.Contains(got.JSON, []byte(`"outputSchema":{"type":"object","description":"<b>"}`)) {
+		t.Errorf("output schema not kept as sent: %s", got.JSON)
+	}
+	got, err = FetchToolSpec(context.Background(), srv.URL, ToolSpecOptions{
+		IncludeTools: []string{"files_read"}, DropOutputSchemas: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"tools":[{"inputSchema":` + rawSchema + `,"name":"files_read"}]}`; string(got.JSON) != want {
+		t.Errorf("JSON = %s\nwant %s", got.JSON, want)
+	}
+}
+
+func TestFetchToolSpecRejectsBadPatterns(t *testing.T) {
+	for opts, want := range map[*ToolSpecOptions]string{
+		{IncludeTools: []string{"a*b"}}: `include_tools pattern "a*b": expected a tool name, or a name prefix followed by one trailing *`,
+		{ExcludeTools: []string{"*"}}:   `exclude_tools pattern "*"`,
+		{ExcludeTools: []string{""}}:    `exclude_tools pattern ""`,
+	} {
+		wantContains(t, fetchToolsErr(t, "http://127.0.0.1:1/mcp", *opts), want)
+	}
+}
+
+func TestFetchToolSpecOverTheLimit(t *testing.T) {
+	var tools []*mcp.Tool
+	for i, size := range []int{900, 3000, 1000, 2500, 2000, 1500, 800} {
+		tools = append(tools, &mcp.Tool{Name: fmt.Sprintf("t%d", i), Description: strings.Repeat("x", size), InputSchema: json.RawMessage(rawSchema)})
+	}
+	srv := serveMCP(t, newMCPServer(0, tools...), false, nil)
+	msg := fetchToolsErr(t, srv.URL, ToolSpecOptions{})
+	size := func(n int) int { return n + len(`{"description":"","inputSchema":`+rawSchema+`,"name":"t0"}`) }
+	wantContains(t, msg, "the tool spec of "+srv.URL, "over the registry's limit of 10240 bytes",
+		fmt.Sprintf("largest tools: t1 (%d bytes), t3 (%d bytes), t4 (%d bytes), t5 (%d bytes), t2 (%d bytes).",
+			size(3000), size(2500), size(2000), size(1500), size(1000)),
+		"include_tools", "exclude_tools", "drop_output_schemas")
+	if strings.Contains(msg, "t6 (") {
+		t.Errorf("lists more than five tools: %s", msg)
+	}
+	if _, err := FetchToolSpec(context.Background(), srv.URL, ToolSpecOptions{ExcludeTools: []string{"t1", "t3", "t4"}}); err != nil {
+		t.Errorf("after excluding the largest: %v", err)
+	}
+}
+
+func TestFetchToolSpecJSONRPCError(t *testing.T) {
+	s := newMCPServer(0, namedTools("a")...)
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/list" {
+				return nil, &jsonrpc.Error{Code: -32001, Message: "tool registry unavailable"}
+			}
+			return next(ctx, method, req)
+		}
+	})
+	srv := serveMCP(t, s, false, nil)
+	wantContains(t, fetchToolsErr(t, srv.URL, ToolSpecOptions{}),
+		"the MCP server "+srv.URL+" answered tools/list with JSON-RPC error -32001: tool registry unavailable")
+}
+
+func requireBearer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != secret {
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func TestFetchToolSpecBearerToken(t *testing.T) {
+	srv := serveMCP(t, newMCPServer(0, namedTools("a")...), false, requireBearer)
+	msg := fetchToolsErr(t, srv.URL, ToolSpecOptions{Options: Options{Headers: map[string]string{"Authorization": "Bearer wrong-secret"}}})
+	wantContains(t, msg, "the MCP server "+srv.URL+" refused the request: POST "+srv.URL+" answered 401 Unauthorized",
+		"check the credentials given in headers")
+	if strings.Contains(msg, "wrong-secret") {
+		t.Errorf("message shows the header: %s", msg)
+	}
+	got, err := FetchToolSpec(context.Background(), srv.URL, ToolSpecOptions{Options: Options{Headers: map[string]string{"Authorization": secret}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.ToolNames, []string{"a"}) {
+		t.Errorf("names = %v", got.ToolNames)
+	}
+}
+
+func TestFetchToolSpecNotAnMCPServer(t *testing.T) {
+	srv := serve(t, map[string]http.HandlerFunc{"/": func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<!doctype html><title>Welcome</title>")
+	}})
+	wantContains(t, fetchToolsErr(t, srv.URL+"/mcp", ToolSpecOptions{}),
+		srv.URL+"/mcp does not look like an MCP server: POST "+srv.URL+"/mcp answered 200 OK",
+		`content type "text/html"`, `body starting "<!doctype html><title>Welcome</title>"`)
+	missing := serve(t, nil)
+	wantContains(t, fetchToolsErr(t, missing.URL+"/mcp", ToolSpecOptions{}), "answered 404 Not Found")
+}
+
+func TestFetchToolSpecTimeout(t *testing.T) {
+	slow := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			// Reading the body lets the server notice the client hang up.
+			io.Copy(io.Discard, r.Body)
+			select {
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+		})
+	}
+	srv := serveMCP(t, newMCPServer(0, namedTools("a")...), false, slow)
+	start := time.Now()
+	wantContains(t, fetchToolsErr(t, srv.URL, ToolSpecOptions{Options: Options{Timeout: 200 * time.Millisecond}}),
+		"MCP initialize: timed out after 200ms waiting for "+srv.URL)
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("took %s", d)
+	}
+}
+
+func TestFetchToolSpecUntrustedTLS(t *testing.T) {
+	s := newMCPServer(0, namedTools("a")...)
+	srv := httptest.NewTLSServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	t.Cleanup(srv.Close)
+	wantContains(t, fetchToolsErr(t, srv.URL, ToolSpecOptions{}),
+		"MCP initialize: TLS error talking to "+srv.URL, "certificate signed by unknown authority")
+	if _, err := FetchToolSpec(context.Background(), srv.URL, ToolSpecOptions{Options: Options{Transport: srv.Client().Transport}}); err != nil {
+		t.Errorf("trusted server: %v", err)
+	}
+}
