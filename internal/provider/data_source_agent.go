@@ -100,7 +100,7 @@ func (d *agentDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 			return
 		}
 		if err != nil {
-			resp.Diagnostics.AddError("Cannot Read Service", fmt.Sprintf("Reading service %q failed: %s", svcName, err))
+			resp.Diagnostics.AddError("Cannot Read Service", apiErrorDetail("read", svcName, err))
 			return
 		}
 		if svc.RegistryResource == "" || !agentNamePattern.MatchString(svc.RegistryResource) {
@@ -118,7 +118,7 @@ func (d *agentDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 		return
 	}
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot Read Agent", fmt.Sprintf("Reading agent %q failed: %s", name, err))
+		resp.Diagnostics.AddError("Cannot Read Agent", apiErrorDetail("read", name, err))
 		return
 	}
 	obj, diags := agentResultValue(a)

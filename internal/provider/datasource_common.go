@@ -81,7 +81,11 @@ func addSearchError(diags *diag.Diagnostics, what, query string, err error) {
 				"field=value, a trailing *, AND, OR, NOT and parentheses.", query, ae.Message))
 		return
 	}
-	diags.AddError("Cannot Search "+dsTitle(what), fmt.Sprintf("Searching %s for %q failed: %s", what, query, err))
+	detail := fmt.Sprintf("Searching %s for %q failed: %s", what, query, err)
+	if hint := errorHint("search", what, err); hint != "" {
+		detail += "\n\n" + hint
+	}
+	diags.AddError("Cannot Search "+dsTitle(what), detail)
 }
 
 func dsTitle(what string) string {

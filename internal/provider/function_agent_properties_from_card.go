@@ -51,7 +51,7 @@ func (f *agentPropertiesFromCardFunction) Run(ctx context.Context, req function.
 		return
 	}
 	if errs := spec.ValidateAgentCard([]byte(card)).Errors(); len(errs) > 0 {
-		resp.Error = function.NewArgumentFuncError(0, validators.DescribeProblems("A2A Agent Card", errs))
+		resp.Error = function.NewArgumentFuncError(0, validators.DescribeProblems("A2A Agent Card", "problem", errs))
 		return
 	}
 	uri := ""

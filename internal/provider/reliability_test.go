@@ -675,7 +675,8 @@ func TestAccReliability_timeoutAfterCommitIsAdopted(t *testing.T) {
 			{
 				PreConfig:   e.inject(registryserver.Fault{Method: http.MethodGet, PathContains: "/operations/", Delay: relSlow, Times: 1}),
 				Config:      cfgA,
-				ExpectError: relWords("Cannot Create Agent", "context deadline exceeded"),
+				ExpectError: relWords("Cannot Create Agent", "context deadline exceeded", "may still be created",
+					"run apply again", "adopts it", "import it with the ID", resTestParent+"/services/rel-agent"),
 			},
 			{ // the registry has it, Terraform does not: the create is adopted
 				PreConfig: then(e.expectCountsNow(1, 0, "rel-agent"), remember, e.inject()),

@@ -27,6 +27,7 @@ func NewAgentResource() resource.Resource {
 		typeSuffix: "agent",
 		title:      "Agent",
 		schema:     agentSchema,
+		documents:  map[string]validators.Document{"agent_card": validators.AgentCardDocument},
 		derivedID: func(ctx context.Context, c *registryclient.Client, name string) (string, error) {
 			a, err := c.GetAgent(ctx, name)
 			if err != nil {

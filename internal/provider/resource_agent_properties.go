@@ -115,6 +115,9 @@ func (r *agentPropertiesResource) ModifyPlan(ctx context.Context, req resource.M
 	if !plan.Workload.IsUnknown() {
 		plan.ID = plan.Workload
 	}
+	if !req.Plan.Raw.Equal(req.State.Raw) { // the document is about to be sent
+		resp.Diagnostics.Append(documentWarnings(ctx, req.Plan, map[string]validators.Document{"properties": validators.AgentPropertiesDocument})...)
+	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 

@@ -31,6 +31,7 @@ func NewMcpServerResource() resource.Resource {
 		typeSuffix: "mcp_server",
 		title:      "MCP Server",
 		schema:     mcpServerSchema,
+		documents:  map[string]validators.Document{"tool_spec": validators.ToolSpecDocument},
 		derivedID: func(ctx context.Context, c *registryclient.Client, name string) (string, error) {
 			s, err := c.GetMcpServer(ctx, name)
 			if err != nil {

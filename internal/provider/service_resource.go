@@ -11,12 +11,16 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"google.golang.org/api/agentregistry/v1"
 
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsondoc"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/validators"
 )
 
 // serviceKind describes one kind of Service registration to the core.
@@ -27,6 +31,9 @@ type serviceKind struct {
 	title string
 	// schema is the resource's schema (see serviceSchema).
 	schema func(context.Context) schema.Schema
+	// documents are the kind's document attributes, by attribute name: their
+	// warnings are reported at plan (see validators.Document.Warnings).
+	documents map[string]validators.Document
 	// derivedID reads the id of the record the registry derives from the
 	// service (an Agent's agentId, an McpServer's mcpServerId).
 	derivedID func(ctx context.Context, c *registryclient.Client, registryResource string) (string, error)
@@ -112,6 +119,7 @@ func (r *serviceResource[M, P]) ModifyPlan(ctx context.Context, req resource.Mod
 		planServiceIdentity(r.data, base)
 	}
 	resp.Diagnostics.Append(p.setDerived()...)
+	resp.Diagnostics.Append(documentWarnings(ctx, req.Plan, r.kind.documents)...)
 	if !req.State.Raw.IsNull() {
 		var state M
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -124,6 +132,19 @@ func (r *serviceResource[M, P]) ModifyPlan(ctx context.Context, req resource.Mod
 		}
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// documentWarnings reports the warnings of the planned documents that are known.
+func documentWarnings(ctx context.Context, plan tfsdk.Plan, documents map[string]validators.Document) diag.Diagnostics {
+	var diags diag.Diagnostics
+	for name, d := range documents {
+		var doc jsondoc.Value
+		diags.Append(plan.GetAttribute(ctx, path.Root(name), &doc)...)
+		if !doc.IsNull() && !doc.IsUnknown() {
+			diags.Append(d.Warnings(path.Root(name), doc.ValueString())...)
+		}
+	}
+	return diags
 }
 
 // planServiceIdentity fills in project, location, name and id at plan time for
