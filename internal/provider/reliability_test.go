@@ -673,8 +673,8 @@ func TestAccReliability_timeoutAfterCommitIsAdopted(t *testing.T) {
 		CheckDestroy:             e.counts(0, 0),
 		Steps: []resource.TestStep{
 			{
-				PreConfig:   e.inject(registryserver.Fault{Method: http.MethodGet, PathContains: "/operations/", Delay: relSlow, Times: 1}),
-				Config:      cfgA,
+				PreConfig: e.inject(registryserver.Fault{Method: http.MethodGet, PathContains: "/operations/", Delay: relSlow, Times: 1}),
+				Config:    cfgA,
 				ExpectError: relWords("Cannot Create Agent", "context deadline exceeded", "may still be created",
 					"run apply again", "adopts it", "import it with the ID", resTestParent+"/services/rel-agent"),
 			},
