@@ -38,7 +38,7 @@ func (d *agentsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 		Attributes: map[string]schema.Attribute{
 			"query": schema.StringAttribute{
 				Required:            true,
-				MarkdownDescription: dsSearchGrammarDescription("agents", "`agentId`, `name`, `displayName`, `description`, `skills`, `skills.id`, `skills.name`, `skills.description`, `skills.tags`, `skills.examples`"),
+				MarkdownDescription: dsSearchGrammarDescription("agents", "`agentId`, `name`, `displayName`, `description`, `skills`, `skills.id`, `skills.name`, `skills.description`, `skills.tags`, `skills.examples`", "skills.tags=fx AND displayName:currency*"),
 			},
 			"max_results": dsMaxResultsAttribute("agents"),
 			"project":     dsProjectAttribute(),

@@ -59,7 +59,7 @@ func (d *mcpServersDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 			"query": schema.StringAttribute{
 				Required: true,
 				MarkdownDescription: dsSearchGrammarDescription("MCP servers",
-					"`mcpServerId`, `name`, `displayName`, `description`, `tools`, `tools.name`, `tools.description`"),
+					"`mcpServerId`, `name`, `displayName`, `description`, `tools`, `tools.name`, `tools.description`", "tools.name:file* AND displayName:storage*"),
 			},
 			"max_results": dsMaxResultsAttribute("MCP servers"),
 			"project":     dsProjectAttribute(),

@@ -81,7 +81,7 @@ func (d *skillsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 				Optional: true,
 				MarkdownDescription: dsSearchGrammarDescription("agents",
 					"`agentId`, `name`, `displayName`, `description`, `skills` (any skill field), `skills.id`, `skills.name`, "+
-						"`skills.description`, `skills.tags`, `skills.examples`") + " Bare words search every field, skills included.",
+						"`skills.description`, `skills.tags`, `skills.examples`", "skills.tags=fx AND displayName:currency*") + " Bare words search every field, skills included.",
 			},
 			"tags": schema.ListAttribute{
 				Optional:    true,

@@ -42,11 +42,11 @@ func (b *dataSourceBase) configured(diags *diag.Diagnostics) bool {
 	return true
 }
 
-func dsSearchGrammarDescription(kind, fields string) string {
+func dsSearchGrammarDescription(kind, fields, example string) string {
 	return "Search string in the registry's grammar: bare words (searched in every field), `field:value` " +
 		"(the value's words occur in the field), `field=value` (the whole value, case-insensitively), a trailing " +
 		"`*` for a prefix, `AND` (or juxtaposition), `OR`, `NOT` and parentheses. Searchable fields of " + kind +
-		": " + fields + ". Example: `skills.tags=fx AND displayName:currency*`."
+		": " + fields + ". Example: `" + example + "`."
 }
 
 func dsMaxResultsAttribute(what string) schema.Int64Attribute {

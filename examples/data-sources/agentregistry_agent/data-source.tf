@@ -1,7 +1,13 @@
-# By full resource name, for instance the registry_resource of an agent
-# registered elsewhere.
+# By full resource name: the registry_resource of an agent registered
+# elsewhere. Its last segment is the agent id, which the registry assigns: read
+# it from registry_resource (or agent_id), never derive it from the service id.
+variable "currency_agent_name" {
+  description = "The registry_resource of the currency agent: projects/{project}/locations/{location}/agents/{agent_id}."
+  type        = string
+}
+
 data "agentregistry_agent" "currency" {
-  name = "projects/my-project/locations/global/agents/currency-agent"
+  name = var.currency_agent_name
 }
 
 # By the id of the service that registered it, in the provider's project and location.

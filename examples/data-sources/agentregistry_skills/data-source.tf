@@ -10,7 +10,7 @@ data "agentregistry_skills" "invoices" {
   max_results = 10
 }
 
-# Wire the first matching skill's agent into another module.
+# Every matching skill's agent endpoint, keyed by agent and skill, for another module.
 locals {
   fx_endpoints = {
     for s in data.agentregistry_skills.fx.skills : "${s.agent_id}/${s.id}" => s.agent_urls[0]
