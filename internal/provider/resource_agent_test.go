@@ -202,10 +202,24 @@ func TestAccAgentResource_lifecycle(t *testing.T) {
 					plancheck.ExpectUnknownValue(addr, tfjsonpath.New("update_time")),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
-					sawPatchCheck{r},
+					patchMaskCheck{r, []string{"displayName", "agentSpec.content"}},
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("display_name"), knownvalue.StringExact("Currency Converter")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("skill_ids"), resStrings("convert", "rates", "history")),
 				},
+			},
+			{ // only the display name: the mask names it alone, the card's values stay known
+				PreConfig: r.srv.ResetRequests,
+				Config:    resAgentConfig(r, "currency-agent", "Currency FX", "jsonencode("+resJSON(cardB)+")"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("skill_ids"), resStrings("convert", "rates", "history")),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{patchMaskCheck{r, []string{"displayName"}}},
+			},
+			{ // and back
+				PreConfig:         r.srv.ResetRequests,
+				Config:            cfgB,
+				ConfigStateChecks: []statecheck.StateCheck{patchMaskCheck{r, []string{"displayName"}}},
 			},
 			{ // import by full name
 				ResourceName:      addr,
@@ -479,4 +493,44 @@ func TestAccAgentResource_warningsOncePerPlan(t *testing.T) {
 		t.Errorf("want one warning diagnostic about /protocolVersion, titled as a warning; got %d:\n%s", len(warnings), strings.Join(warnings, "\n"))
 	}
 	r.expectNoWrites(t)
+}
+
+// Import by bare service_id resolves it in the provider's location, not in the
+// built-in default ("global"): with the provider in europe-west1, the service
+// is found there.
+func TestAccAgentResource_importByServiceIDUsesTheProviderLocation(t *testing.T) {
+	r := startResRegistry(t)
+	const addr = "agentregistry_agent.test"
+	card := resJSON(resCard("Converts currencies", resCardSkill("convert", "Converts", "fx")))
+	config := fmt.Sprintf(`
+provider "agentregistry" {
+  endpoint = %q
+  project  = "test-project"
+  location = "europe-west1"
+}
+
+resource "agentregistry_agent" "test" {
+  service_id = "currency-agent"
+  agent_card = jsonencode(%s)
+}
+`, r.ts.URL, card)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"),
+						knownvalue.StringExact("projects/test-project/locations/europe-west1/services/currency-agent")),
+				},
+			},
+			{
+				Config:            config,
+				ResourceName:      addr,
+				ImportState:       true,
+				ImportStateId:     "currency-agent",
+				ImportStateVerify: true,
+			},
+		},
+	})
 }

@@ -5,6 +5,8 @@ package provider
 import (
 	"context"
 	"fmt"
+	"slices"
+	"sort"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -77,6 +79,34 @@ type noPatchCheck struct{ r *resRegistry }
 func (c noPatchCheck) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
 	if p := c.r.writesOf("PATCH"); len(p) > 0 {
 		resp.Error = fmt.Errorf("a reformatted document must not cost an API call, but the registry received %v", p)
+	}
+}
+
+// patchMaskCheck is a state check that fails unless exactly one PATCH reached
+// the server since the last ResetRequests, with exactly the given updateMask
+// fields (in any order).
+type patchMaskCheck struct {
+	r    *resRegistry
+	want []string
+}
+
+func (c patchMaskCheck) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+	var masks []string
+	for _, req := range c.r.srv.Requests() {
+		if req.Method == "PATCH" {
+			masks = append(masks, req.Query.Get("updateMask"))
+		}
+	}
+	want := append([]string(nil), c.want...)
+	sort.Strings(want)
+	if len(masks) != 1 {
+		resp.Error = fmt.Errorf("expected one PATCH with updateMask %v, got updateMasks %q", want, masks)
+		return
+	}
+	got := strings.Split(masks[0], ",")
+	sort.Strings(got)
+	if !slices.Equal(got, want) {
+		resp.Error = fmt.Errorf("the PATCH's updateMask is %q, want the fields %v: only what changed", masks[0], want)
 	}
 }
 

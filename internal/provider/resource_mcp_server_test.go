@@ -104,7 +104,7 @@ func TestAccMcpServerResource_lifecycle(t *testing.T) {
 					plancheck.ExpectUnknownValue(addr, tfjsonpath.New("update_time")),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
-					sawPatchCheck{r},
+					patchMaskCheck{r, []string{"interfaces", "mcpServerSpec"}},
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("interfaces"), knownvalue.ListSizeExact(2)),
 				},
 			},
@@ -178,11 +178,13 @@ func TestAccMcpServerResource_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("tool_names"), knownvalue.ListExact([]knownvalue.Check{})),
 				},
 			},
-			{ // no tool_spec, only a new description: in place
-				Config: resMcpConfig(r, "weather-mcp", "Weather tools (no spec)", twoInterfaces, ""),
+			{ // no tool_spec, only a new description: in place, and the mask names it alone
+				PreConfig: r.srv.ResetRequests,
+				Config:    resMcpConfig(r, "weather-mcp", "Weather tools (no spec)", twoInterfaces, ""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
 				}},
+				ConfigStateChecks: []statecheck.StateCheck{patchMaskCheck{r, []string{"description"}}},
 			},
 			{ // a new service_id replaces the server
 				Config: resMcpConfig(r, "weather-mcp-v2", "Weather tools (no spec)", twoInterfaces, ""),
