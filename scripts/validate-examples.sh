@@ -25,11 +25,18 @@ required='terraform {
     agentregistry = { source = "hashicorp/agentregistry" }
   }
 }'
+# The copies keep their place beside a copy of modules/, so that an example calling
+# a module by relative source (../../modules/registry-fleet) resolves; `get`
+# installs such modules (the provider itself comes from dev_overrides).
+mkdir -p "$tmp/tree"
+cp -r "$root/examples" "$root/modules" "$tmp/tree/"
 count=0
 while IFS= read -r dir; do
-  work="$tmp/example-$count"
-  cp -r "$dir" "$work"
+  work="$tmp/tree/${dir#"$root"/}"
   grep -qs 'required_providers' "$work"/*.tf || echo "$required" > "$work/zz_required_providers.tf"
+  if grep -qs '^module ' "$work"/*.tf && ! out=$("$TOFU" -chdir="$work" get -no-color 2>&1); then
+    echo "FAIL ${dir#"$root"/}"; echo "$out"; exit 1
+  fi
   if ! out=$("$TOFU" -chdir="$work" validate -no-color 2>&1); then
     echo "FAIL ${dir#"$root"/}"; echo "$out"; exit 1
   fi

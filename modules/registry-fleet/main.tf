@@ -1,0 +1,80 @@
+locals {
+  card_files = var.cards_dir == null ? toset([]) : fileset(var.cards_dir, "*.json")
+  spec_files = var.tool_specs_dir == null ? toset([]) : toset([
+    for f in fileset(var.tool_specs_dir, "*.json") : f if !endswith(f, ".interfaces.json")
+  ])
+
+  # Service id => the file's text as written (for error positions) and its
+  # canonical form (jsonencode(jsondecode(...))), so that reformatting a file
+  # never plans an update. try() keeps an unreadable file from failing here:
+  # the validation of cards_dir / tool_specs_dir names it instead.
+  cards = {
+    for f in local.card_files : trimsuffix(f, ".json") => {
+      file      = f
+      canonical = try(jsonencode(jsondecode(file("${var.cards_dir}/${f}"))), "{}")
+    }
+  }
+  tool_specs = {
+    for f in local.spec_files : trimsuffix(f, ".json") => {
+      file      = f
+      canonical = try(jsonencode(jsondecode(file("${var.tool_specs_dir}/${f}"))), "{}")
+      # The map variable wins over the NAME.interfaces.json sidecar.
+      interfaces = lookup(var.mcp_interfaces, trimsuffix(f, ".json"), [
+        for i in try(jsondecode(file("${var.tool_specs_dir}/${trimsuffix(f, ".json")}.interfaces.json")), []) : {
+          url              = i.url
+          protocol_binding = try(i.protocol_binding, i.protocolBinding)
+        }
+      ])
+    }
+  }
+}
+
+resource "agentregistry_agent" "this" {
+  for_each = local.cards
+
+  service_id   = each.key
+  agent_card   = each.value.canonical
+  display_name = lookup(var.display_names, each.key, substr(try(jsondecode(each.value.canonical).name, each.key), 0, 63))
+  description  = lookup(var.descriptions, each.key, null)
+  project      = var.project
+  location     = var.location
+}
+
+resource "agentregistry_mcp_server" "this" {
+  for_each = local.tool_specs
+
+  service_id   = each.key
+  tool_spec    = each.value.canonical
+  interfaces   = length(each.value.interfaces) > 0 ? each.value.interfaces : null
+  display_name = lookup(var.display_names, each.key, null)
+  description  = lookup(var.descriptions, each.key, null)
+  project      = var.project
+  location     = var.location
+
+  lifecycle {
+    precondition {
+      condition     = !contains(keys(local.cards), each.key)
+      error_message = "Service id \"${each.key}\" is used twice: by ${each.value.file} in tool_specs_dir and by ${try(local.cards[each.key].file, "")} in cards_dir. Rename one of the files."
+    }
+  }
+}
+
+resource "agentregistry_agent_properties" "this" {
+  for_each = var.agent_properties
+
+  workload = each.key
+  properties = provider::agentregistry::agent_properties_from_card(
+    lookup(local.cards, trimsuffix(each.value.card, ".json"), { canonical = "{}" }).canonical,
+    each.value.framework,
+    each.value.agent_card_uri == null ? [] : [each.value.agent_card_uri]...
+  )
+
+  lifecycle {
+    precondition {
+      condition     = contains(keys(local.cards), trimsuffix(each.value.card, ".json"))
+      error_message = "agent_properties[\"${each.key}\"]: card \"${each.value.card}\" is not a file in cards_dir (${coalesce(var.cards_dir, "null")}). Expected one of: ${join(", ", sort(local.card_files))}."
+    }
+  }
+
+  depends_on = [agentregistry_agent.this]
+}

@@ -1,0 +1,46 @@
+output "agents" {
+  description = "The registered agents, by service id: `name` (the service's resource name), `registry_resource` (the derived Agent record), `agent_id`, `skill_ids`, `urls`, `version` and `a2a_version`. Skill ids, URLs and versions are known at plan."
+  value = {
+    for id, a in agentregistry_agent.this : id => {
+      name              = a.name
+      registry_resource = a.registry_resource
+      agent_id          = a.agent_id
+      skill_ids         = a.skill_ids
+      urls              = a.urls
+      version           = a.version
+      a2a_version       = a.a2a_version
+    }
+  }
+}
+
+output "mcp_servers" {
+  description = "The registered MCP servers, by service id: `name`, `registry_resource` (the derived McpServer record), `mcp_server_id` and `tool_names` (known at plan)."
+  value = {
+    for id, s in agentregistry_mcp_server.this : id => {
+      name              = s.name
+      registry_resource = s.registry_resource
+      mcp_server_id     = s.mcp_server_id
+      tool_names        = s.tool_names
+    }
+  }
+}
+
+output "skills" {
+  description = "Every skill of every agent, one element per skill, in service id then card order: `id` (the skill id), `service_id`, and the agent's `agent_id`, `agent_name` (its registry resource) and `agent_urls`: the same field names as the skills of the `agentregistry_skills` data source."
+  value = flatten([
+    for id in sort(keys(agentregistry_agent.this)) : [
+      for s in agentregistry_agent.this[id].skill_ids : {
+        id         = s
+        service_id = id
+        agent_id   = agentregistry_agent.this[id].agent_id
+        agent_name = agentregistry_agent.this[id].registry_resource
+        agent_urls = agentregistry_agent.this[id].urls
+      }
+    ]
+  ])
+}
+
+output "agent_properties" {
+  description = "The workloads whose AgentProperties the module writes, each with the service id of its card."
+  value       = { for w, p in var.agent_properties : w => trimsuffix(p.card, ".json") }
+}

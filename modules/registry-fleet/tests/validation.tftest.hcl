@@ -1,0 +1,110 @@
+# A bad file fails `plan` before anything reaches the registry, and the error
+# names the file. expect_failures pins which check fails; scripts/test-modules.sh
+# also runs a plain `plan` on the bad-card fixture and looks for the file name
+# and the problem in the error.
+
+run "setup" {
+  module {
+    source = "./tests/setup"
+  }
+}
+
+provider "agentregistry" {
+  endpoint = run.setup.endpoint
+  project  = "fleet-validation"
+}
+
+run "a_bad_card_fails_plan" {
+  command = plan
+
+  variables {
+    # currency-agent.json is valid; broken-agent.json has no url and a skill without tags.
+    cards_dir = "tests/fixtures/bad-card/cards"
+  }
+
+  expect_failures = [var.cards_dir]
+}
+
+run "a_file_name_that_is_not_a_service_id_fails_plan" {
+  command = plan
+
+  variables {
+    # A valid card in Currency_Agent.json: upper case and "_" are not allowed in a service id.
+    cards_dir = "tests/fixtures/bad-service-id/cards"
+  }
+
+  expect_failures = [var.cards_dir]
+}
+
+run "a_bad_tool_spec_fails_plan" {
+  command = plan
+
+  variables {
+    # invoice-tools.json is valid; broken-tools.json has a tool without inputSchema.
+    tool_specs_dir = "tests/fixtures/bad-tool-spec/tools"
+  }
+
+  expect_failures = [var.tool_specs_dir]
+}
+
+run "a_bad_interfaces_sidecar_fails_plan" {
+  command = plan
+
+  variables {
+    # weather-tools.interfaces.json holds one object, not an array of them.
+    tool_specs_dir = "tests/fixtures/bad-sidecar/tools"
+  }
+
+  expect_failures = [var.tool_specs_dir]
+}
+
+run "a_folder_without_documents_fails_plan" {
+  command = plan
+
+  variables {
+    # A mistyped path would otherwise plan to destroy every agent.
+    cards_dir = "tests/fixtures/no-such-folder"
+  }
+
+  expect_failures = [var.cards_dir]
+}
+
+run "one_service_id_in_both_folders_fails_plan" {
+  command = plan
+
+  variables {
+    cards_dir      = "tests/fixtures/fleet/cards"
+    tool_specs_dir = "tests/fixtures/duplicate-id/tools" # currency-agent.json, also a card
+  }
+
+  expect_failures = [agentregistry_mcp_server.this]
+}
+
+run "agent_properties_must_name_a_card_in_cards_dir" {
+  command = plan
+
+  variables {
+    cards_dir = "tests/fixtures/fleet/cards"
+    agent_properties = {
+      "projects/fleet-validation/locations/global/applications/billing/workloads/invoices" = {
+        card = "no-such-card.json"
+      }
+    }
+  }
+
+  expect_failures = [agentregistry_agent_properties.this]
+}
+
+run "the_valid_fleet_plans" {
+  command = plan
+
+  variables {
+    cards_dir      = "tests/fixtures/fleet/cards"
+    tool_specs_dir = "tests/fixtures/fleet/tools"
+  }
+
+  assert {
+    condition     = length(agentregistry_agent.this) == 3 && length(agentregistry_mcp_server.this) == 2
+    error_message = "the fixtures of the other test should plan without errors"
+  }
+}

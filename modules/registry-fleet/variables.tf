@@ -1,0 +1,137 @@
+variable "cards_dir" {
+  description = <<-EOT
+    Folder of A2A Agent Cards (0.3 or 1.0). Every `*.json` file directly in it is one agent, and the file name
+    without `.json` is its `service_id`. Relative paths are resolved from the working directory, so pass
+    `"$${path.module}/cards"`. `null` registers no agents.
+  EOT
+  type        = string
+  default     = null
+
+  # Every card is checked with the provider's own validator, and every file name
+  # against the registry's service id rule, before anything is planned. One
+  # error lists every problem of every file, each line starting with the file
+  # name. (The condition and the message build the same list: a validation
+  # rule cannot use locals on Terraform 1.8.)
+  validation {
+    condition = length(var.cards_dir == null ? [] : concat(
+      length(fileset(var.cards_dir, "*.json")) > 0 ? [] : ["no *.json file here: check the path, or set cards_dir = null to register no agents"],
+      flatten([for f in sort(fileset(var.cards_dir, "*.json")) : concat(
+        can(regex("^[a-z][a-z0-9-]{3,62}$", trimsuffix(f, ".json"))) ? [] : ["${f}: \"${trimsuffix(f, ".json")}\" is not a valid service id: 4 to 63 characters of lowercase letters, digits and hyphens, starting with a letter (rename the file, such as currency-agent.json)"],
+        [for e in provider::agentregistry::validate_agent_card(file("${var.cards_dir}/${f}")) : "${f}: ${e}"],
+      )]),
+    )) == 0
+    error_message = join("\n", concat(["cards_dir \"${coalesce(var.cards_dir, "null")}\":"], var.cards_dir == null ? [] : concat(
+      length(fileset(var.cards_dir, "*.json")) > 0 ? [] : ["no *.json file here: check the path, or set cards_dir = null to register no agents"],
+      flatten([for f in sort(fileset(var.cards_dir, "*.json")) : concat(
+        can(regex("^[a-z][a-z0-9-]{3,62}$", trimsuffix(f, ".json"))) ? [] : ["${f}: \"${trimsuffix(f, ".json")}\" is not a valid service id: 4 to 63 characters of lowercase letters, digits and hyphens, starting with a letter (rename the file, such as currency-agent.json)"],
+        [for e in provider::agentregistry::validate_agent_card(file("${var.cards_dir}/${f}")) : "${f}: ${e}"],
+      )]),
+    )))
+  }
+}
+
+variable "tool_specs_dir" {
+  description = <<-EOT
+    Folder of MCP tool specs (a `tools/list` result, `{"tools": [...]}`). Every `*.json` file directly in it is one
+    MCP server, and the file name without `.json` is its `service_id`, except `NAME.interfaces.json`: the sidecar
+    that lists how to reach server `NAME`, as `[{"url": "...", "protocol_binding": "JSONRPC"}]`. `null` registers
+    no MCP servers.
+  EOT
+  type        = string
+  default     = null
+
+  # The same checks as cards_dir, with validate_tool_spec, plus the shape of
+  # each NAME.interfaces.json sidecar.
+  validation {
+    condition = length(var.tool_specs_dir == null ? [] : concat(
+      length([for f in fileset(var.tool_specs_dir, "*.json") : f if !endswith(f, ".interfaces.json")]) > 0 ? [] : ["no *.json tool spec here: check the path, or set tool_specs_dir = null to register no MCP servers"],
+      flatten([for f in sort(fileset(var.tool_specs_dir, "*.json")) : endswith(f, ".interfaces.json") ? concat(
+        fileexists("${var.tool_specs_dir}/${trimsuffix(f, ".interfaces.json")}.json") ? [] : ["${f}: there is no ${trimsuffix(f, ".interfaces.json")}.json tool spec for these interfaces"],
+        can(concat(jsondecode(file("${var.tool_specs_dir}/${f}")), [])) && can([for i in jsondecode(file("${var.tool_specs_dir}/${f}")) : tostring(i.url) == tostring(try(i.protocol_binding, i.protocolBinding))]) ? [] : ["${f}: expected a JSON array of interfaces, such as [{\"url\": \"https://mcp.example.com/mcp\", \"protocol_binding\": \"JSONRPC\"}]"],
+        ) : concat(
+        can(regex("^[a-z][a-z0-9-]{3,62}$", trimsuffix(f, ".json"))) ? [] : ["${f}: \"${trimsuffix(f, ".json")}\" is not a valid service id: 4 to 63 characters of lowercase letters, digits and hyphens, starting with a letter (rename the file, such as weather-tools.json)"],
+        [for e in provider::agentregistry::validate_tool_spec(file("${var.tool_specs_dir}/${f}")) : "${f}: ${e}"],
+      )]),
+    )) == 0
+    error_message = join("\n", concat(["tool_specs_dir \"${coalesce(var.tool_specs_dir, "null")}\":"], var.tool_specs_dir == null ? [] : concat(
+      length([for f in fileset(var.tool_specs_dir, "*.json") : f if !endswith(f, ".interfaces.json")]) > 0 ? [] : ["no *.json tool spec here: check the path, or set tool_specs_dir = null to register no MCP servers"],
+      flatten([for f in sort(fileset(var.tool_specs_dir, "*.json")) : endswith(f, ".interfaces.json") ? concat(
+        fileexists("${var.tool_specs_dir}/${trimsuffix(f, ".interfaces.json")}.json") ? [] : ["${f}: there is no ${trimsuffix(f, ".interfaces.json")}.json tool spec for these interfaces"],
+        can(concat(jsondecode(file("${var.tool_specs_dir}/${f}")), [])) && can([for i in jsondecode(file("${var.tool_specs_dir}/${f}")) : tostring(i.url) == tostring(try(i.protocol_binding, i.protocolBinding))]) ? [] : ["${f}: expected a JSON array of interfaces, such as [{\"url\": \"https://mcp.example.com/mcp\", \"protocol_binding\": \"JSONRPC\"}]"],
+        ) : concat(
+        can(regex("^[a-z][a-z0-9-]{3,62}$", trimsuffix(f, ".json"))) ? [] : ["${f}: \"${trimsuffix(f, ".json")}\" is not a valid service id: 4 to 63 characters of lowercase letters, digits and hyphens, starting with a letter (rename the file, such as weather-tools.json)"],
+        [for e in provider::agentregistry::validate_tool_spec(file("${var.tool_specs_dir}/${f}")) : "${f}: ${e}"],
+      )]),
+    )))
+  }
+}
+
+variable "mcp_interfaces" {
+  description = "How to reach each MCP server, by service id. Takes precedence over the server's `NAME.interfaces.json` sidecar in `tool_specs_dir`."
+  type = map(list(object({
+    url              = string
+    protocol_binding = string
+  })))
+  default  = {}
+  nullable = false
+}
+
+variable "agent_properties" {
+  description = <<-EOT
+    App Hub `AgentProperties` to write, by full workload name
+    (`projects/{p}/locations/{l}/applications/{a}/workloads/{w}`): `card` is a file name in `cards_dir`
+    (such as `currency-agent.json`), from which the document is derived with `agent_properties_from_card`.
+    Google's App Hub fills this entry itself and serves it read-only: use this only against a registry that
+    accepts the write, such as the bundled server.
+  EOT
+  type = map(object({
+    card           = string
+    framework      = optional(string, "custom")
+    agent_card_uri = optional(string)
+  }))
+  default  = {}
+  nullable = false
+
+  validation {
+    condition = alltrue([
+      for w in keys(var.agent_properties) : can(regex("^projects/[^/]+/locations/[^/]+/applications/[^/]+/workloads/[^/]+$", w))
+    ])
+    error_message = "agent_properties keys must be full workload names, projects/{project}/locations/{location}/applications/{application}/workloads/{workload}; got: ${join(", ", [for w in keys(var.agent_properties) : w if !can(regex("^projects/[^/]+/locations/[^/]+/applications/[^/]+/workloads/[^/]+$", w))])}"
+  }
+}
+
+variable "display_names" {
+  description = "Display names by service id (at most 63 characters). An agent without one gets its card's `name`, cut to 63 characters; an MCP server without one gets none."
+  type        = map(string)
+  default     = {}
+  nullable    = false
+
+  validation {
+    condition     = alltrue([for k, v in var.display_names : length(v) <= 63])
+    error_message = "display_names longer than 63 characters: ${join(", ", [for k, v in var.display_names : k if length(v) > 63])}"
+  }
+}
+
+variable "descriptions" {
+  description = "Service descriptions by service id (at most 2048 characters). Services without one get none."
+  type        = map(string)
+  default     = {}
+  nullable    = false
+
+  validation {
+    condition     = alltrue([for k, v in var.descriptions : length(v) <= 2048])
+    error_message = "descriptions longer than 2048 characters: ${join(", ", [for k, v in var.descriptions : k if length(v) > 2048])}"
+  }
+}
+
+variable "project" {
+  description = "The project that owns the services. Defaults to the provider's `project`."
+  type        = string
+  default     = null
+}
+
+variable "location" {
+  description = "The registry location of the services. Defaults to the provider's `location`."
+  type        = string
+  default     = null
+}
