@@ -5,9 +5,9 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net/http/httptest"
 	"slices"
 	"sort"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
