@@ -28,6 +28,7 @@ func NewAgentResource() resource.Resource {
 		title:      "Agent",
 		schema:     agentSchema,
 		documents:  map[string]validators.Document{"agent_card": validators.AgentCardDocument},
+		fields:     map[string]string{"agent_spec": "agent_card"},
 		derivedID: func(ctx context.Context, c *registryclient.Client, name string) (string, error) {
 			a, err := c.GetAgent(ctx, name)
 			if err != nil {

@@ -32,6 +32,7 @@ func NewMcpServerResource() resource.Resource {
 		title:      "MCP Server",
 		schema:     mcpServerSchema,
 		documents:  map[string]validators.Document{"tool_spec": validators.ToolSpecDocument},
+		fields:     map[string]string{"mcp_server_spec": "tool_spec", "interfaces": "interfaces"},
 		derivedID: func(ctx context.Context, c *registryclient.Client, name string) (string, error) {
 			s, err := c.GetMcpServer(ctx, name)
 			if err != nil {

@@ -8,7 +8,10 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -34,6 +37,9 @@ type serviceKind struct {
 	// documents are the kind's document attributes, by attribute name: their
 	// warnings are reported at plan (see validators.Document.Warnings).
 	documents map[string]validators.Document
+	// fields maps the API fields of the kind's own attributes (as the API
+	// names them in field violations) to those attributes.
+	fields map[string]string
 	// derivedID reads the id of the record the registry derives from the
 	// service (an Agent's agentId, an McpServer's mcpServerId).
 	derivedID func(ctx context.Context, c *registryclient.Client, registryResource string) (string, error)
@@ -198,7 +204,7 @@ func (r *serviceResource[M, P]) Create(ctx context.Context, req resource.CreateR
 	parent := r.data.parent(base.Project, base.Location)
 	created, err := r.data.Client.CreateService(ctx, parent, base.ServiceID.ValueString(), svc)
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot Create "+r.kind.title, apiErrorDetail("create", parent+"/services/"+base.ServiceID.ValueString(), err))
+		r.kind.addAPIError(&resp.Diagnostics, "Cannot Create "+r.kind.title, apiErrorDetail("create", parent+"/services/"+base.ServiceID.ValueString(), err), err)
 		return
 	}
 	base.setComputed(created)
@@ -248,6 +254,48 @@ func (r *serviceResource[M, P]) Read(ctx context.Context, req resource.ReadReque
 	base.refresh(svc)
 	resp.Diagnostics.Append(p.refresh(ctx, svc)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// commonFields maps the API fields every kind shares to their attributes.
+var commonFields = map[string]string{"display_name": "display_name", "description": "description", "service_id": "service_id"}
+
+// addAPIError reports a write the registry refused. When the registry names
+// the field at fault, the error is attached to its attribute, so that the CLI
+// points at that line of the configuration rather than at the resource block.
+func (k serviceKind) addAPIError(diags *diag.Diagnostics, summary, detail string, err error) {
+	var ae *registryclient.APIError
+	if errors.As(err, &ae) {
+		for _, v := range ae.FieldViolations {
+			if p, ok := k.attributeOf(v.Field); ok {
+				diags.AddAttributeError(p, summary, detail)
+				return
+			}
+		}
+	}
+	diags.AddError(summary, detail)
+}
+
+// attributeOf returns the attribute an API field concerns: "agent_spec.content"
+// is agent_card, "interfaces[1].url" is interfaces[1].url.
+func (k serviceKind) attributeOf(field string) (path.Path, bool) {
+	field = strings.TrimPrefix(field, "service.")
+	head, rest, _ := strings.Cut(field, ".")
+	name, index, indexed := strings.Cut(head, "[")
+	attr, ok := commonFields[name]
+	if !ok {
+		attr, ok = k.fields[name]
+	}
+	if !ok {
+		return path.Empty(), false
+	}
+	p := path.Root(attr)
+	if i, err := strconv.Atoi(strings.TrimSuffix(index, "]")); indexed && err == nil {
+		p = p.AtListIndex(i)
+		if rest == "url" || rest == "protocol_binding" {
+			p = p.AtName(rest)
+		}
+	}
+	return p, true
 }
 
 // serviceKindOf names the kind of a Service by its spec, as the resource type
@@ -310,7 +358,7 @@ func (r *serviceResource[M, P]) Update(ctx context.Context, req resource.UpdateR
 	}
 	updated, err := r.data.Client.UpdateService(ctx, svc, mask)
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot Update "+r.kind.title, apiErrorDetail("update", svc.Name, err))
+		r.kind.addAPIError(&resp.Diagnostics, "Cannot Update "+r.kind.title, apiErrorDetail("update", svc.Name, err), err)
 		return
 	}
 	base.applyUpdated(updated)

@@ -1,0 +1,48 @@
+package provider
+
+import (
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
+)
+
+// A write the registry refuses with a field violation is reported at the
+// attribute the field maps to; other errors at the resource.
+func TestServiceKind_addAPIErrorAttachesTheFieldsAttribute(t *testing.T) {
+	agent := NewAgentResource().(*serviceResource[agentModel, *agentModel]).kind
+	mcp := NewMcpServerResource().(*serviceResource[mcpServerModel, *mcpServerModel]).kind
+	for _, c := range []struct {
+		kind  serviceKind
+		field string
+		want  path.Path
+	}{
+		{agent, "agent_spec.content", path.Root("agent_card")},
+		{agent, "service.agent_spec", path.Root("agent_card")},
+		{agent, "display_name", path.Root("display_name")},
+		{agent, "description", path.Root("description")},
+		{agent, "interfaces", path.Empty()}, // an agent has no interfaces attribute (yet)
+		{mcp, "mcp_server_spec.content", path.Root("tool_spec")},
+		{mcp, "interfaces", path.Root("interfaces")},
+		{mcp, "interfaces[1].url", path.Root("interfaces").AtListIndex(1).AtName("url")},
+		{mcp, "interfaces[0]", path.Root("interfaces").AtListIndex(0)},
+		{mcp, "request_id", path.Empty()},
+	} {
+		var diags diag.Diagnostics
+		err := &registryclient.APIError{Code: 400, Status: "INVALID_ARGUMENT",
+			FieldViolations: []registryclient.FieldViolation{{Field: c.field, Description: "is wrong"}}}
+		c.kind.addAPIError(&diags, "Cannot Create", "detail", err)
+		if len(diags) != 1 {
+			t.Fatalf("%s: %d diagnostics", c.field, len(diags))
+		}
+		got := path.Empty()
+		if d, ok := diags[0].(diag.DiagnosticWithPath); ok {
+			got = d.Path()
+		}
+		if !got.Equal(c.want) {
+			t.Errorf("%s %q: reported at %q, want %q", c.kind.typeSuffix, c.field, got, c.want)
+		}
+	}
+}
