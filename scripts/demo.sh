@@ -4,11 +4,39 @@
 # skill search, changes a card behind Terraform's back and shows that
 # `plan -detailed-exitcode` reports the drift (exit code 2), then destroys
 # everything and stops the server. Fails loudly on any error.
+#
+# The CLI: TF=/path/to/binary runs that binary; CLI=terraform or CLI=tofu picks
+# one; by default Terraform when `terraform` is on the PATH, else OpenTofu (built
+# from the Go module proxy and cached by scripts/install-tofu.sh, or $TOFU).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-TOFU="${TOFU:-$("$root/scripts/install-tofu.sh")}"
 
 step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
+
+tofu_bin() {
+  if [ -n "${TOFU:-}" ] && [ -x "$TOFU" ]; then echo "$TOFU"; else "$root/scripts/install-tofu.sh"; fi
+}
+if [ -n "${TF:-}" ]; then
+  tf_bin="$TF"
+elif [ "${CLI:-}" = terraform ]; then
+  tf_bin=$(command -v terraform) || { echo "CLI=terraform but no terraform on PATH" >&2; exit 1; }
+elif [ "${CLI:-}" = tofu ] || [ "${CLI:-}" = opentofu ]; then
+  tf_bin=$(tofu_bin)
+elif [ -n "${CLI:-}" ]; then
+  echo "CLI must be terraform or tofu, not \"$CLI\" (or set TF=/path/to/binary)" >&2; exit 1
+elif command -v terraform >/dev/null; then
+  tf_bin=$(command -v terraform)
+else
+  tf_bin=$(tofu_bin)
+fi
+[ -x "$tf_bin" ] || { echo "not an executable: $tf_bin" >&2; exit 1; }
+tf_version=$("$tf_bin" version 2>/dev/null | head -1)
+case "$tf_version" in
+  OpenTofu*) name=tofu ;;
+  Terraform*) name=terraform ;;
+  *) echo "$tf_bin does not look like Terraform or OpenTofu: $tf_version" >&2; exit 1 ;;
+esac
+echo "using $tf_version ($tf_bin); CLI=terraform or CLI=tofu picks the other"
 
 work=$(mktemp -d)
 server_pid=""
@@ -36,30 +64,33 @@ done
 [ -n "$endpoint" ] || { cat "$work/server.log"; echo "the server did not start" >&2; exit 1; }
 echo "registry server at $endpoint"
 
-# dev_overrides makes OpenTofu use the provider just built, with no registry download.
-cat > "$work/tofurc" <<RC
+# dev_overrides makes the CLI use the provider just built, with no init and no
+# registry download: Terraform looks the provider up as
+# registry.terraform.io/hashicorp/agentregistry, OpenTofu as registry.opentofu.org/...
+cat > "$work/cli.tfrc" <<RC
 provider_installation {
   dev_overrides {
+    "registry.terraform.io/hashicorp/agentregistry" = "$work/plugins"
     "registry.opentofu.org/hashicorp/agentregistry" = "$work/plugins"
   }
   direct {}
 }
 RC
-export TF_CLI_CONFIG_FILE="$work/tofurc" CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1
+export TF_CLI_CONFIG_FILE="$work/cli.tfrc" CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1
 export TF_VAR_endpoint="$endpoint"
 cp -r "$root/examples/demo" "$work/demo"
 cd "$work/demo"
-tofu() { "$TOFU" "$@"; }
+tf() { "$tf_bin" "$@"; }
 
-step "tofu apply examples/demo: 3 agents, 1 MCP server, 1 AgentProperties entry"
-tofu apply -auto-approve -no-color
+step "$name apply examples/demo: 3 agents, 1 MCP server, 1 AgentProperties entry"
+tf apply -auto-approve -no-color
 
 step "Skill search through data.agentregistry_skills (query \"currency\", tag \"finance\")"
-tofu output -json currency_skills | jq .
-[ "$(tofu output -json currency_skills | jq length)" -gt 0 ] || { echo "the skill search found nothing" >&2; exit 1; }
+tf output -json currency_skills | jq .
+[ "$(tf output -json currency_skills | jq length)" -gt 0 ] || { echo "the skill search found nothing" >&2; exit 1; }
 
 step "A plan right after apply is empty"
-tofu plan -detailed-exitcode -no-color >/dev/null
+tf plan -detailed-exitcode -no-color >/dev/null
 
 step "Changing the currency agent's card behind Terraform's back (PATCH through the API)"
 service="projects/demo-project/locations/global/services/currency-agent"
@@ -68,12 +99,12 @@ curl -fsS -X PATCH "$endpoint/v1/$service?updateMask=agentSpec" -H 'Content-Type
   -d "{\"agentSpec\":{\"type\":\"A2A_AGENT_CARD\",\"content\":$card}}" >/dev/null
 echo "patched $service"
 
-step "tofu plan -detailed-exitcode reports the drift"
+step "$name plan -detailed-exitcode reports the drift"
 set +e
-tofu plan -detailed-exitcode -no-color -refresh=true > "$work/plan.txt"
+tf plan -detailed-exitcode -no-color -refresh=true > "$work/plan.txt"
 code=$?
 set -e
-grep -E '^\s+[~+-]|Plan:' "$work/plan.txt" | head -20
+grep -E '^\s+[~+-]|Plan:' "$work/plan.txt" | grep -v " in $work/plugins" | head -20
 if [ "$code" -ne 2 ]; then
   cat "$work/plan.txt"
   echo "expected exit code 2 (drift), got $code" >&2
@@ -81,8 +112,8 @@ if [ "$code" -ne 2 ]; then
 fi
 echo "plan exit code 2: drift detected"
 
-step "tofu destroy"
-tofu destroy -auto-approve -no-color | tail -1
+step "$name destroy"
+tf destroy -auto-approve -no-color | tail -1
 
 step "Stopping the registry server"
 kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""

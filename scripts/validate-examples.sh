@@ -1,47 +1,68 @@
 #!/usr/bin/env bash
-# Runs `tofu validate` on every example folder against a dev_overrides build of the
-# provider, so that the examples in the docs stay valid configurations.
+# Runs `validate` on every example folder with OpenTofu ($TOFU) and, when
+# $TERRAFORM names a binary, with Terraform too, against a dev_overrides build of
+# the provider, so that the examples in the docs stay valid configurations on both
+# CLIs; and `fmt -check` on each folder.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 TOFU="${TOFU:?set TOFU to the OpenTofu binary (make tofu)}"
+TERRAFORM="${TERRAFORM:-}"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/plugins"
 (cd "$root" && go build -o "$tmp/plugins/terraform-provider-agentregistry" .)
-cat > "$tmp/tofurc" <<RC
+# Terraform looks the provider up as registry.terraform.io/..., OpenTofu as registry.opentofu.org/...
+cat > "$tmp/cli.tfrc" <<RC
 provider_installation {
   dev_overrides {
+    "registry.terraform.io/hashicorp/agentregistry" = "$tmp/plugins"
     "registry.opentofu.org/hashicorp/agentregistry" = "$tmp/plugins"
   }
   direct {}
 }
 RC
-export TF_CLI_CONFIG_FILE="$tmp/tofurc" CHECKPOINT_DISABLE=1
+export TF_CLI_CONFIG_FILE="$tmp/cli.tfrc" CHECKPOINT_DISABLE=1
 
-# Examples are fragments without a terraform block; give each one the provider source.
+clis=("$TOFU")
+names=(tofu)
+if [ -n "$TERRAFORM" ]; then
+  clis+=("$TERRAFORM")
+  names+=(terraform)
+else
+  echo "terraform not found on PATH: examples validated with OpenTofu only"
+fi
+
+# Examples are fragments without a terraform block; give each one the provider source
+# (with the version constraint the examples use).
 required='terraform {
   required_providers {
-    agentregistry = { source = "hashicorp/agentregistry" }
+    agentregistry = { source = "hashicorp/agentregistry", version = "~> 0.2" }
   }
 }'
 # The copies keep their place beside a copy of modules/, so that an example calling
 # a module by relative source (../../modules/registry-fleet) resolves; `get`
-# installs such modules (the provider itself comes from dev_overrides).
-mkdir -p "$tmp/tree"
-cp -r "$root/examples" "$root/modules" "$tmp/tree/"
+# installs such modules (the provider itself comes from dev_overrides). One tree
+# per CLI, since each writes its own .terraform folders.
+for name in "${names[@]}"; do
+  mkdir -p "$tmp/tree-$name"
+  cp -r "$root/examples" "$root/modules" "$tmp/tree-$name/"
+done
 count=0
 while IFS= read -r dir; do
-  work="$tmp/tree/${dir#"$root"/}"
-  grep -qs 'required_providers' "$work"/*.tf || echo "$required" > "$work/zz_required_providers.tf"
-  if grep -qs '^module ' "$work"/*.tf && ! out=$("$TOFU" -chdir="$work" get -no-color 2>&1); then
-    echo "FAIL ${dir#"$root"/}"; echo "$out"; exit 1
-  fi
-  if ! out=$("$TOFU" -chdir="$work" validate -no-color 2>&1); then
-    echo "FAIL ${dir#"$root"/}"; echo "$out"; exit 1
-  fi
-  "$TOFU" fmt -check -diff "$dir" >/dev/null || { echo "FAIL ${dir#"$root"/}: not formatted (tofu fmt)"; exit 1; }
-  echo "ok   ${dir#"$root"/}"
+  for i in "${!clis[@]}"; do
+    work="$tmp/tree-${names[$i]}/${dir#"$root"/}"
+    grep -qs 'required_providers' "$work"/*.tf || echo "$required" > "$work/zz_required_providers.tf"
+    if grep -qs '^module ' "$work"/*.tf && ! out=$("${clis[$i]}" -chdir="$work" get -no-color 2>&1); then
+      echo "FAIL ${dir#"$root"/} (${names[$i]} get)"; echo "$out"; exit 1
+    fi
+    if ! out=$("${clis[$i]}" -chdir="$work" validate -no-color 2>&1); then
+      echo "FAIL ${dir#"$root"/} (${names[$i]} validate)"; echo "$out"; exit 1
+    fi
+    "${clis[$i]}" fmt -check -diff "$dir" >/dev/null ||
+      { echo "FAIL ${dir#"$root"/}: not formatted (${names[$i]} fmt)"; exit 1; }
+  done
+  echo "ok   ${dir#"$root"/} (${names[*]})"
   count=$((count + 1))
 done < <(find "$root/examples" -name '*.tf' -exec dirname {} \; | sort -u)
-echo "$count example folders valid"
+echo "$count example folders valid with ${names[*]}"
