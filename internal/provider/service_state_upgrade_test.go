@@ -11,14 +11,14 @@ import (
 	"google.golang.org/api/agentregistry/v1"
 )
 
-// The state in testdata/upgrade-v0 was written by the first release (schema
+// The state in testdata/upgrade-v0/state-v0.json (a terraform.tfstate) was written by the first release (schema
 // version 0, with the skills and tools copied beside the documents) applying
 // testdata/upgrade-v0/main.tf. With those services in the registry, this
 // provider must upgrade it with no write to the registry, and plan nothing.
 func TestAccServiceStateUpgrade_fromVersion0(t *testing.T) {
 	reg := startResRegistry(t)
 	h := newCLIHarness(t)
-	stateV0, err := os.ReadFile("testdata/upgrade-v0/terraform.tfstate")
+	stateV0, err := os.ReadFile("testdata/upgrade-v0/state-v0.json")
 	if err != nil {
 		t.Fatal(err)
 	}
