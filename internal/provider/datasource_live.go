@@ -1,0 +1,123 @@
+package provider
+
+// What the live-document data sources (agentregistry_agent_card,
+// agentregistry_mcp_tool_spec) share: the url, headers and timeout
+// attributes, and how a fetched document is checked with the resources' own
+// validators.
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/validators"
+)
+
+// liveBase receives the provider's signature settings. Unlike dataSourceBase
+// it ignores the registry's configuration errors (a missing project): these
+// data sources never talk to the registry.
+type liveBase struct {
+	signatures signatureSettings
+}
+
+func (b *liveBase) Configure(_ context.Context, req datasource.ConfigureRequest, _ *datasource.ConfigureResponse) {
+	if data, ok := req.ProviderData.(*providerData); ok {
+		b.signatures = data.Signatures
+	}
+}
+
+// liveAttributes are url, headers and timeout; what names the document fetched.
+func liveAttributes(what, urlDescription string) map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"url": schema.StringAttribute{
+			Required:            true,
+			MarkdownDescription: urlDescription,
+			Validators:          []validator.String{validators.AbsoluteURL()},
+		},
+		"headers": schema.MapAttribute{
+			Optional:    true,
+			Sensitive:   true,
+			ElementType: types.StringType,
+			MarkdownDescription: "HTTP headers sent with every request for the " + what + ", such as " +
+				"`{ Authorization = \"Bearer ${var.token}\" }`. Sensitive: never logged nor shown in messages, and sent " +
+				"only to the host of `url` (not to another host a redirect leads to).",
+		},
+		"timeout": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "How long the whole fetch may take, redirects included, as a Go duration such as " +
+				"`10s` or `1m30s`. Defaults to `10s`.",
+			Validators: []validator.String{durationValidator{}},
+		},
+	}
+}
+
+// liveOptions turns headers and timeout into fetch options.
+func liveOptions(ctx context.Context, headers types.Map, timeout types.String, diags *diag.Diagnostics) livedoc.Options {
+	opts := livedoc.Options{Timeout: livedoc.DefaultTimeout}
+	if !headers.IsNull() {
+		diags.Append(headers.ElementsAs(ctx, &opts.Headers, false)...)
+	}
+	if !timeout.IsNull() {
+		opts.Timeout, _ = time.ParseDuration(timeout.ValueString()) // checked by durationValidator
+	}
+	return opts
+}
+
+// checkLiveDocument reports a fetched document's problems with the validator
+// of the resource attribute it feeds, so that the messages are the same, and
+// says where the document came from.
+func checkLiveDocument(ctx context.Context, v validator.String, doc []byte, source string, diags *diag.Diagnostics) {
+	var vr validator.StringResponse
+	v.ValidateString(ctx, validator.StringRequest{Path: path.Root("url"), ConfigValue: types.StringValue(string(doc))}, &vr)
+	for _, d := range vr.Diagnostics {
+		detail := "The document served at " + source + ":\n\n" + d.Detail()
+		if d.Severity() == diag.SeverityError {
+			diags.AddAttributeError(path.Root("url"), d.Summary(), detail)
+		} else {
+			diags.AddAttributeWarning(path.Root("url"), d.Summary(), detail)
+		}
+	}
+}
+
+// canonicalWithDigest returns the RFC 8785 form of a document and the hex
+// SHA-256 of it: the digest a module pins.
+func canonicalWithDigest(doc []byte, source string, diags *diag.Diagnostics) (string, string) {
+	canon, err := jsoncanon.Canonical(doc)
+	if err != nil {
+		diags.AddAttributeError(path.Root("url"), "Cannot Canonicalize Document",
+			fmt.Sprintf("The document served at %s has no RFC 8785 canonical form: %v", source, err))
+		return "", ""
+	}
+	sum := sha256.Sum256(canon)
+	return string(canon), hex.EncodeToString(sum[:])
+}
+
+// durationValidator accepts a positive Go duration.
+type durationValidator struct{}
+
+func (durationValidator) Description(context.Context) string {
+	return "must be a positive duration such as 10s, 500ms or 1m30s"
+}
+
+func (v durationValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v durationValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if d, err := time.ParseDuration(req.ConfigValue.ValueString()); err != nil || d <= 0 {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Timeout",
+			fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
+	}
+}
