@@ -57,8 +57,10 @@ func (d *agentCardDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 		return schema.StringAttribute{Computed: true, MarkdownDescription: description}
 	}
 	attrs["json"] = computed("The card in RFC 8785 canonical form (sorted keys, no spaces): ready for " +
-		"`agentregistry_agent.agent_card`, and stable, so that a plan shows a change only when the card's content changes.")
-	attrs["sha256"] = computed("The SHA-256 of `json`, in lowercase hex: pin it in a `check` block to notice any change of the card.")
+		"`agentregistry_agent.agent_card`, and stable, so that a plan shows a change only when the card's content " +
+		"changes. " + nfcNote)
+	attrs["sha256"] = computed("The SHA-256 of the card's RFC 8785 canonical form, in lowercase hex: pin it in a " +
+		"`check` block to notice any change of the card.")
 	attrs["a2a_version"] = computed("The A2A version of the card, `0.3` or `1.0`, detected from the document.")
 	attrs["url_fetched"] = computed("The URL the card was read from, after the well-known path and redirects.")
 	attrs["etag"] = computed("The response's `ETag` header; empty when the agent sends none.")
@@ -120,7 +122,7 @@ func (d *agentCardDataSource) Read(ctx context.Context, req datasource.ReadReque
 	for i, s := range parsed.Skills {
 		ids[i] = s.ID
 	}
-	m.JSON, m.SHA256 = types.StringValue(canon), types.StringValue(sum)
+	m.JSON, m.SHA256 = types.StringValue(terraformSafe([]byte(canon))), types.StringValue(sum)
 	m.A2AVersion = types.StringValue(parsed.A2AVersion)
 	m.SkillIDs = stringList(ids)
 	m.URLFetched = types.StringValue(card.URL)

@@ -78,8 +78,9 @@ func (d *mcpToolSpecDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 		return schema.StringAttribute{Computed: true, MarkdownDescription: description}
 	}
 	attrs["json"] = computed("The tool spec `{\"tools\":[...]}` in RFC 8785 canonical form, each tool as the server " +
-		"sent it (after the options above): ready for `agentregistry_mcp_server.tool_spec`.")
-	attrs["sha256"] = computed("The SHA-256 of `json`, in lowercase hex: pin it in a `check` block to notice any change of the tools.")
+		"sent it (after the options above): ready for `agentregistry_mcp_server.tool_spec`. " + nfcNote)
+	attrs["sha256"] = computed("The SHA-256 of the tool spec's RFC 8785 canonical form, in lowercase hex: pin it in " +
+		"a `check` block to notice any change of the tools.")
 	attrs["server_name"] = computed("The server's name, from its `initialize` answer (`serverInfo.name`).")
 	attrs["server_version"] = computed("The server's version, from its `initialize` answer (`serverInfo.version`).")
 	attrs["protocol_version"] = computed("The MCP protocol version the server negotiated, such as `2025-06-18`.")
@@ -128,7 +129,7 @@ func (d *mcpToolSpecDataSource) Read(ctx context.Context, req datasource.ReadReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	m.JSON, m.SHA256 = types.StringValue(canon), types.StringValue(sum)
+	m.JSON, m.SHA256 = types.StringValue(terraformSafe([]byte(canon))), types.StringValue(sum)
 	m.ToolNames = stringList(ts.ToolNames)
 	m.ServerName = types.StringValue(ts.ServerName)
 	m.ServerVersion = types.StringValue(ts.ServerVersion)

@@ -10,7 +10,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strings"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -18,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc"
@@ -101,6 +105,38 @@ func canonicalWithDigest(doc []byte, source string, diags *diag.Diagnostics) (st
 	}
 	sum := sha256.Sum256(canon)
 	return string(canon), hex.EncodeToString(sum[:])
+}
+
+// nfcNote explains terraformSafe in the docs of the json outputs.
+const nfcNote = "Terraform and OpenTofu normalise every string to Unicode NFC; when the document holds text that is " +
+	"not NFC, its non-ASCII characters are written as `\\u` escapes so that the text, and any signature over it, " +
+	"survives: the same JSON value, and then `sha256` is not the digest of these exact bytes."
+
+// terraformSafe returns a JSON document in bytes that Terraform keeps as they
+// are. Terraform and OpenTofu (cty) normalise every string to Unicode NFC, so
+// a document with text outside NFC (a decomposed "é", U+FB33...) would reach
+// the state changed, and a signature over it would no longer verify. Such a
+// document gets every non-ASCII character written as a \u escape: the same
+// JSON value, spelt in ASCII, which NFC leaves alone. The common document,
+// already NFC, is returned unchanged. Non-ASCII bytes occur only inside JSON
+// strings, so escaping them all is safe.
+func terraformSafe(doc []byte) string {
+	if norm.NFC.IsNormal(doc) {
+		return string(doc)
+	}
+	var b strings.Builder
+	for _, r := range string(doc) {
+		switch {
+		case r < utf8.RuneSelf:
+			b.WriteRune(r)
+		case r > 0xFFFF:
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
 }
 
 // durationValidator accepts a positive Go duration.

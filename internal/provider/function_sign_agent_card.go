@@ -24,8 +24,9 @@ func (f *signAgentCardFunction) Definition(_ context.Context, _ function.Definit
 			"detached payload, the card without `signatures` in RFC 8785 canonical form, and a protected header of " +
 			"`alg`, `kid` and `typ` `JOSE`. The algorithm follows the key: ES256 for an EC P-256 key, EdDSA for " +
 			"Ed25519, RS256 for RSA (2048 bits or more). Signatures already on the card stay valid. The result is the " +
-			"card in canonical form, and the same inputs always give the same bytes (ECDSA uses RFC 6979 nonces), so " +
-			"plans stay empty.\n\n" +
+			"card in canonical form (with non-ASCII characters as `\\u` escapes when its text is not Unicode NFC, " +
+			"which Terraform would otherwise normalise, breaking the signature), and the same inputs always give the " +
+			"same bytes (ECDSA uses RFC 6979 nonces), so plans stay empty.\n\n" +
 			"**The private key passes through the configuration.** Functions store nothing: the key never enters the " +
 			"state, only the signed card does. It can still leak elsewhere: pass it in a variable marked " +
 			"`sensitive = true`, set from the environment (`TF_VAR_...`) or a secret store, never in a committed file. " +
@@ -58,5 +59,5 @@ func (f *signAgentCardFunction) Run(ctx context.Context, req function.RunRequest
 		resp.Error = function.NewFuncError("Cannot sign the agent card: " + err.Error())
 		return
 	}
-	resp.Error = resp.Result.Set(ctx, string(signed))
+	resp.Error = resp.Result.Set(ctx, terraformSafe(signed))
 }
