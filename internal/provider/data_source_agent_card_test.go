@@ -175,7 +175,7 @@ func TestAccAgentCardDataSource_trustedTLS(t *testing.T) {
 			},
 		}, {
 			Config:      cardDS("x", fmt.Sprintf("url = %q", tlsSrv.URL+"/downgrade")),
-			ExpectError: relWords("refusing a redirect from https to http: "+tlsSrv.URL+"/downgrade redirected to "+plain.URL+"/card.json"),
+			ExpectError: relWords("refusing a redirect from https to http: " + tlsSrv.URL + "/downgrade redirected to " + plain.URL + "/card.json"),
 		}},
 	})
 }

@@ -146,7 +146,9 @@ func (toolPatternsValidator) Description(context.Context) string {
 	return "each pattern must be a tool name, or a name prefix followed by one trailing *"
 }
 
-func (v toolPatternsValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v toolPatternsValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
 
 func (v toolPatternsValidator) ValidateList(ctx context.Context, req validator.ListRequest, resp *validator.ListResponse) {
 	for i, e := range req.ConfigValue.Elements() {

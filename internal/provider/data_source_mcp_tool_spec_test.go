@@ -100,7 +100,9 @@ func TestAccMcpToolSpecDataSource_refusals(t *testing.T) {
 	failing := livedoctest.ServeMCP(t, replaceToolsList(livedoctest.NewMCPServer(0, livedoctest.NamedTools("a")...), nil,
 		&jsonrpc.Error{Code: -32001, Message: "tool registry unavailable"}), false, nil)
 	guarded := livedoctest.ServeMCP(t, livedoctest.NewMCPServer(0, livedoctest.NamedTools("a")...), false,
-		func(next http.Handler) http.Handler { return livedoctest.RequireHeader("Authorization", "Bearer right", next) })
+		func(next http.Handler) http.Handler {
+			return livedoctest.RequireHeader("Authorization", "Bearer right", next)
+		})
 	slow := livedoctest.ServeMCP(t, livedoctest.NewMCPServer(0, livedoctest.NamedTools("a")...), false,
 		func(http.Handler) http.Handler { return livedoctest.Stall(10 * time.Second) })
 	invalid := livedoctest.ServeMCP(t, replaceToolsList(livedoctest.NewMCPServer(0), &mcp.ListToolsResult{Tools: []*mcp.Tool{
