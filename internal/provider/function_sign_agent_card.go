@@ -32,10 +32,11 @@ func (f *signAgentCardFunction) Definition(_ context.Context, _ function.Definit
 			"`sensitive = true`, set from the environment (`TF_VAR_...`) or a secret store, never in a committed file. " +
 			"Terraform and OpenTofu then mark the function's result sensitive too; the signed card holds no secret, so " +
 			"wrap the call in `nonsensitive()` to see it in plans. A saved plan file (`plan -out`) holds the values of " +
-			"input variables, the key included: keep such files out of artifacts. An `ephemeral` variable keeps the " +
-			"key out of plan files, but whatever is computed from it is ephemeral too and cannot be stored in " +
-			"`agent_card`; to keep the key out of Terraform altogether, sign in the build pipeline and register the " +
-			"signed card. Errors never show key material.",
+			"input variables, the key included: keep such files out of artifacts. An `ephemeral = true` variable " +
+			"(Terraform 1.10 and later; OpenTofu 1.10 has none) stays out of plan files, but then the signed card is " +
+			"ephemeral too, and Terraform refuses it in `agent_card`, which is stored. To keep the key out of " +
+			"Terraform altogether, sign in the build pipeline (with a KMS or HSM) and register the signed card. " +
+			"Errors never show key material.",
 		Parameters: []function.Parameter{
 			function.StringParameter{Name: "card", MarkdownDescription: "The agent card, as a JSON string."},
 			function.StringParameter{Name: "private_key_pem", MarkdownDescription: "The signing key, unencrypted PEM: " +
