@@ -13,7 +13,9 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/livedoctest"
@@ -177,5 +179,79 @@ func TestAccAgentCardDataSource_trustedTLS(t *testing.T) {
 			Config:      cardDS("x", fmt.Sprintf("url = %q", tlsSrv.URL+"/downgrade")),
 			ExpectError: relWords("refusing a redirect from https to http: " + tlsSrv.URL + "/downgrade redirected to " + plain.URL + "/card.json"),
 		}},
+	})
+}
+
+// TestAccLiveDocuments_feedTheRegistry is the guide's module in small: the
+// live, signed card feeds agentregistry_agent and the live tool list feeds
+// agentregistry_mcp_server against the bundled server; the next plan is
+// empty, and a change of what the agent serves shows as an update.
+func TestAccLiveDocuments_feedTheRegistry(t *testing.T) {
+	r := startResRegistry(t)
+	var served atomic.Value
+	served.Store(signWith(t, liveCardBody, "ec-1"))
+	agent := livedoctest.Serve(t, map[string]http.HandlerFunc{"/.well-known/agent-card.json": func(w http.ResponseWriter, req *http.Request) {
+		livedoctest.JSON(served.Load().(string))(w, req)
+	}})
+	tools := livedoctest.ServeMCP(t, livedoctest.NewMCPServer(2, liveTools()...), false, nil)
+	signed := signWith(t, liveCardCanonical, "ec-1")
+	config := sigProvider(r.ts.URL, sigJWKS(t, false), "require") + fmt.Sprintf(`
+data "agentregistry_agent_card" "live" {
+  url = %q
+}
+resource "agentregistry_agent" "live" {
+  service_id = "weather-agent"
+  agent_card = data.agentregistry_agent_card.live.json
+}
+data "agentregistry_mcp_tool_spec" "live" {
+  url                 = %q
+  exclude_tools       = ["admin_*"]
+  drop_output_schemas = true
+}
+resource "agentregistry_mcp_server" "live" {
+  service_id = "weather-tools"
+  interfaces = [{ url = %q, protocol_binding = "JSONRPC" }]
+  tool_spec  = data.agentregistry_mcp_tool_spec.live.json
+}
+check "card_pinned" {
+  assert {
+    condition     = data.agentregistry_agent_card.live.sha256 == %q
+    error_message = "The agent serves another card than the one reviewed."
+  }
+}
+`, agent.URL, tools.URL, tools.URL, sha256Hex(signed))
+	const agentAddr, mcpAddr = "agentregistry_agent.live", "agentregistry_mcp_server.live"
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(agentAddr, tfjsonpath.New("agent_card"), knownvalue.StringExact(signed)),
+					plancheck.ExpectKnownValue(agentAddr, tfjsonpath.New("verified_key_ids"), resStrings("ec-1")),
+					plancheck.ExpectKnownValue(agentAddr, tfjsonpath.New("skill_ids"), resStrings("forecast", "alerts")),
+					plancheck.ExpectKnownValue(mcpAddr, tfjsonpath.New("tool_names"), resStrings("files_delete", "files_read", "files_write", "search")),
+				}},
+			},
+			{ // nothing changed anywhere: an empty plan, no API write
+				PreConfig: r.srv.ResetRequests,
+				Config:    config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check:            func(*terraform.State) error { r.expectNoWrites(t); return nil },
+			},
+			{ // the agent now serves another card: live drift, shown as an update
+				PreConfig: func() {
+					served.Store(signWith(t, strings.Replace(liveCardBody, `"version": "2.1.0"`, `"version": "2.2.0"`, 1), "ec-1"))
+				},
+				Config:             config,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(agentAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(agentAddr, tfjsonpath.New("version"), knownvalue.StringExact("2.2.0")),
+					plancheck.ExpectResourceAction(mcpAddr, plancheck.ResourceActionNoop),
+				}},
+			},
+		},
 	})
 }
