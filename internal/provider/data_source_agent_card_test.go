@@ -234,8 +234,8 @@ check "card_pinned" {
 				}},
 			},
 			{ // nothing changed anywhere: an empty plan, no API write
-				PreConfig: r.srv.ResetRequests,
-				Config:    config,
+				PreConfig:        r.srv.ResetRequests,
+				Config:           config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				Check:            func(*terraform.State) error { r.expectNoWrites(t); return nil },
 			},
