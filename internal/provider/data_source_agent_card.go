@@ -53,17 +53,11 @@ func (d *agentCardDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"under `require` an unsigned card, is an error.",
 		Validators: []validator.String{signaturePolicyValidator()},
 	}
-	computed := func(description string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: description}
-	}
-	attrs["json"] = computed("The card in RFC 8785 canonical form (sorted keys, no spaces): ready for " +
-		"`agentregistry_agent.agent_card`, and stable, so that a plan shows a change only when the card's content " +
-		"changes. " + nfcNote)
-	attrs["sha256"] = computed("The SHA-256 of the card's RFC 8785 canonical form, in lowercase hex: pin it in a " +
-		"`check` block to notice any change of the card.")
-	attrs["a2a_version"] = computed("The A2A version of the card, `0.3` or `1.0`, detected from the document.")
-	attrs["url_fetched"] = computed("The URL the card was read from, after the well-known path and redirects.")
-	attrs["etag"] = computed("The response's `ETag` header; empty when the agent sends none.")
+	addLiveDocumentAttributes(attrs, "card", "The card in RFC 8785 canonical form (sorted keys, no spaces): ready "+
+		"for `agentregistry_agent.agent_card`, and stable, so that a plan shows a change only when the card's content changes.")
+	attrs["a2a_version"] = liveComputed("The A2A version of the card, `0.3` or `1.0`, detected from the document.")
+	attrs["url_fetched"] = liveComputed("The URL the card was read from, after the well-known path and redirects.")
+	attrs["etag"] = liveComputed("The response's `ETag` header; empty when the agent sends none.")
 	attrs["skill_ids"] = schema.ListAttribute{
 		Computed:            true,
 		ElementType:         types.StringType,
@@ -83,8 +77,7 @@ func (d *agentCardDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"Refused, each with a message that says why: a non-2xx answer (with the status and URL), a body over " +
 			"1 MiB (reading stops there), a body that is not JSON under a non-JSON content type, more than 5 " +
 			"redirects, a redirect from https to http, and TLS errors. No URL found inside the card is ever " +
-			"followed. A failed read fails the plan; inside a `check` block (a scoped data source) it is a warning: " +
-			"see the guide *Register what you deploy*.",
+			"followed. " + liveFailureNote,
 		Attributes: attrs,
 	}
 }
@@ -101,15 +94,11 @@ func (d *agentCardDataSource) Read(ctx context.Context, req datasource.ReadReque
 		resp.Diagnostics.AddAttributeError(path.Root("url"), "Cannot Read Agent Card", err.Error())
 		return
 	}
-	checkLiveDocument(ctx, validators.AgentCard(), card.Body, card.URL, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	canon, sum, ok := acceptLiveDocument(ctx, validators.AgentCard(), card.Body, card.URL, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	canon, sum := canonicalWithDigest(card.Body, card.URL, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	m.VerifiedKeyIDs = verifyCardSignatures(d.signatures, []byte(canon), m.SignaturePolicy, "data source", path.Root("url"), &resp.Diagnostics)
+	m.VerifiedKeyIDs = verifyCardSignatures(d.signatures, canon, m.SignaturePolicy, "data source", path.Root("url"), &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -122,7 +111,7 @@ func (d *agentCardDataSource) Read(ctx context.Context, req datasource.ReadReque
 	for i, s := range parsed.Skills {
 		ids[i] = s.ID
 	}
-	m.JSON, m.SHA256 = types.StringValue(terraformSafe([]byte(canon))), types.StringValue(sum)
+	m.JSON, m.SHA256 = types.StringValue(terraformSafe(canon)), types.StringValue(sum)
 	m.A2AVersion = types.StringValue(parsed.A2AVersion)
 	m.SkillIDs = stringList(ids)
 	m.URLFetched = types.StringValue(card.URL)

@@ -58,13 +58,20 @@ func sha256Hex(s string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// cardDS is an agentregistry_agent_card block; body holds its arguments.
-func cardDS(name, body string) string {
-	return fmt.Sprintf("data \"agentregistry_agent_card\" %q {\n%s\n}\n", name, body)
+// dsBlock is a data block; body holds its arguments.
+func dsBlock(typ, name, body string) string {
+	return fmt.Sprintf("data %q %q {\n%s\n}\n", typ, name, body)
 }
 
-func dsValue(addr, attr string, check knownvalue.Check) statecheck.StateCheck {
-	return statecheck.ExpectKnownValue("data.agentregistry_agent_card."+addr, tfjsonpath.New(attr), check)
+// dsCheck checks an attribute of a data source in the state.
+func dsCheck(typ, name, attr string, check knownvalue.Check) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue("data."+typ+"."+name, tfjsonpath.New(attr), check)
+}
+
+func cardDS(name, body string) string { return dsBlock("agentregistry_agent_card", name, body) }
+
+func dsValue(name, attr string, check knownvalue.Check) statecheck.StateCheck {
+	return dsCheck("agentregistry_agent_card", name, attr, check)
 }
 
 func TestAccAgentCardDataSource_reads(t *testing.T) {

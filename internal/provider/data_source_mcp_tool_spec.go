@@ -74,16 +74,11 @@ func (d *mcpToolSpecDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 		MarkdownDescription: "Remove each tool's `outputSchema`, often the largest part of a tool, to fit the " +
 			"registry's 10 KB limit. Defaults to `false`.",
 	}
-	computed := func(description string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: description}
-	}
-	attrs["json"] = computed("The tool spec `{\"tools\":[...]}` in RFC 8785 canonical form, each tool as the server " +
-		"sent it (after the options above): ready for `agentregistry_mcp_server.tool_spec`. " + nfcNote)
-	attrs["sha256"] = computed("The SHA-256 of the tool spec's RFC 8785 canonical form, in lowercase hex: pin it in " +
-		"a `check` block to notice any change of the tools.")
-	attrs["server_name"] = computed("The server's name, from its `initialize` answer (`serverInfo.name`).")
-	attrs["server_version"] = computed("The server's version, from its `initialize` answer (`serverInfo.version`).")
-	attrs["protocol_version"] = computed("The MCP protocol version the server negotiated, such as `2025-06-18`.")
+	addLiveDocumentAttributes(attrs, "tool spec", "The tool spec `{\"tools\":[...]}` in RFC 8785 canonical form, "+
+		"each tool as the server sent it (after the options above): ready for `agentregistry_mcp_server.tool_spec`.")
+	attrs["server_name"] = liveComputed("The server's name, from its `initialize` answer (`serverInfo.name`).")
+	attrs["server_version"] = liveComputed("The server's version, from its `initialize` answer (`serverInfo.version`).")
+	attrs["protocol_version"] = liveComputed("The MCP protocol version the server negotiated, such as `2025-06-18`.")
 	attrs["tool_names"] = schema.ListAttribute{
 		Computed:            true,
 		ElementType:         types.StringType,
@@ -97,8 +92,7 @@ func (d *mcpToolSpecDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 			"A result over the registry's 10 KB limit, after `include_tools`, `exclude_tools` and " +
 			"`drop_output_schemas`, is an error that lists the five largest tools. Errors say what went wrong: not " +
 			"an MCP server (and what came back), a JSON-RPC error (its code and message), a timeout, or refused " +
-			"credentials (check `headers`). A failed read fails the plan; inside a `check` block (a scoped data " +
-			"source) it is a warning: see the guide *Register what you deploy*.",
+			"credentials (check `headers`). " + liveFailureNote,
 		Attributes: attrs,
 	}
 }
@@ -121,15 +115,11 @@ func (d *mcpToolSpecDataSource) Read(ctx context.Context, req datasource.ReadReq
 		resp.Diagnostics.AddAttributeError(path.Root("url"), "Cannot Read MCP Tool List", err.Error())
 		return
 	}
-	canon, sum := canonicalWithDigest(ts.JSON, m.URL.ValueString(), &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	canon, sum, ok := acceptLiveDocument(ctx, validators.ToolSpec(), ts.JSON, m.URL.ValueString(), &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	checkLiveDocument(ctx, validators.ToolSpec(), []byte(canon), m.URL.ValueString(), &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	m.JSON, m.SHA256 = types.StringValue(terraformSafe([]byte(canon))), types.StringValue(sum)
+	m.JSON, m.SHA256 = types.StringValue(terraformSafe(canon)), types.StringValue(sum)
 	m.ToolNames = stringList(ts.ToolNames)
 	m.ServerName = types.StringValue(ts.ServerName)
 	m.ServerVersion = types.StringValue(ts.ServerVersion)

@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -31,12 +30,10 @@ func liveTools() []*mcp.Tool {
 	return tools
 }
 
-func toolDS(name, body string) string {
-	return fmt.Sprintf("data \"agentregistry_mcp_tool_spec\" %q {\n%s\n}\n", name, body)
-}
+func toolDS(name, body string) string { return dsBlock("agentregistry_mcp_tool_spec", name, body) }
 
-func toolValue(addr, attr string, check knownvalue.Check) statecheck.StateCheck {
-	return statecheck.ExpectKnownValue("data.agentregistry_mcp_tool_spec."+addr, tfjsonpath.New(attr), check)
+func toolValue(name, attr string, check knownvalue.Check) statecheck.StateCheck {
+	return dsCheck("agentregistry_mcp_tool_spec", name, attr, check)
 }
 
 func TestAccMcpToolSpecDataSource_reads(t *testing.T) {

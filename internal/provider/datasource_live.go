@@ -66,6 +66,19 @@ func liveAttributes(what, urlDescription string) map[string]schema.Attribute {
 	}
 }
 
+// liveComputed is a computed string attribute of a live data source.
+func liveComputed(description string) schema.StringAttribute {
+	return schema.StringAttribute{Computed: true, MarkdownDescription: description}
+}
+
+// addLiveDocumentAttributes adds json and sha256: the fetched document, ready
+// for the resource attribute it feeds, and the digest a module pins.
+func addLiveDocumentAttributes(attrs map[string]schema.Attribute, document, jsonDescription string) {
+	attrs["json"] = liveComputed(jsonDescription + " " + nfcNote)
+	attrs["sha256"] = liveComputed("The SHA-256 of the " + document + "'s RFC 8785 canonical form, in lowercase hex: " +
+		"pin it in a `check` block to notice any change of the " + document + ".")
+}
+
 // liveOptions turns headers and timeout into fetch options.
 func liveOptions(ctx context.Context, headers types.Map, timeout types.String, diags *diag.Diagnostics) livedoc.Options {
 	opts := livedoc.Options{Timeout: livedoc.DefaultTimeout}
@@ -78,10 +91,15 @@ func liveOptions(ctx context.Context, headers types.Map, timeout types.String, d
 	return opts
 }
 
-// checkLiveDocument reports a fetched document's problems with the validator
-// of the resource attribute it feeds, so that the messages are the same, and
-// says where the document came from.
-func checkLiveDocument(ctx context.Context, v validator.String, doc []byte, source string, diags *diag.Diagnostics) {
+// liveFailureNote ends the description of each live data source.
+const liveFailureNote = "A failed read fails the plan; inside a `check` block (a scoped data source) it is a warning: " +
+	"see the guide *Register what you deploy*."
+
+// acceptLiveDocument checks a fetched document with the validator of the
+// resource attribute it feeds, so that the messages are the same (saying
+// where the document came from), and returns its RFC 8785 form and the hex
+// SHA-256 of that form, the digest a module pins. ok is false after an error.
+func acceptLiveDocument(ctx context.Context, v validator.String, doc []byte, source string, diags *diag.Diagnostics) (canon []byte, sum string, ok bool) {
 	var vr validator.StringResponse
 	v.ValidateString(ctx, validator.StringRequest{Path: path.Root("url"), ConfigValue: types.StringValue(string(doc))}, &vr)
 	for _, d := range vr.Diagnostics {
@@ -92,19 +110,17 @@ func checkLiveDocument(ctx context.Context, v validator.String, doc []byte, sour
 			diags.AddAttributeWarning(path.Root("url"), d.Summary(), detail)
 		}
 	}
-}
-
-// canonicalWithDigest returns the RFC 8785 form of a document and the hex
-// SHA-256 of it: the digest a module pins.
-func canonicalWithDigest(doc []byte, source string, diags *diag.Diagnostics) (string, string) {
+	if diags.HasError() {
+		return nil, "", false
+	}
 	canon, err := jsoncanon.Canonical(doc)
 	if err != nil {
 		diags.AddAttributeError(path.Root("url"), "Cannot Canonicalize Document",
 			fmt.Sprintf("The document served at %s has no RFC 8785 canonical form: %v", source, err))
-		return "", ""
+		return nil, "", false
 	}
-	sum := sha256.Sum256(canon)
-	return string(canon), hex.EncodeToString(sum[:])
+	digest := sha256.Sum256(canon)
+	return canon, hex.EncodeToString(digest[:]), true
 }
 
 // nfcNote explains terraformSafe in the docs of the json outputs.

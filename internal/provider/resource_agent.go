@@ -243,24 +243,28 @@ func (r *agentResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 // Create and Update check again before anything is sent: a card unknown at
 // plan (built from another resource's output) is checked only here.
 func (r *agentResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	kids, ok := r.verifyPlanned(ctx, req.Plan, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	r.serviceResource.Create(ctx, req, resp)
-	if !resp.Diagnostics.HasError() {
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("verified_key_ids"), kids)...)
-	}
+	r.writeChecked(ctx, req.Plan, &resp.State, &resp.Diagnostics, func() { r.serviceResource.Create(ctx, req, resp) })
 }
 
 func (r *agentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	kids, ok := r.verifyPlanned(ctx, req.Plan, &resp.Diagnostics)
-	if !ok {
+	r.writeChecked(ctx, req.Plan, &resp.State, &resp.Diagnostics, func() { r.serviceResource.Update(ctx, req, resp) })
+}
+
+// writeChecked verifies the planned card, runs the core's write, and records
+// the verified kids in the state the write left.
+func (r *agentResource) writeChecked(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics, write func()) {
+	var m agentModel
+	diags.Append(plan.Get(ctx, &m)...)
+	if diags.HasError() {
 		return
 	}
-	r.serviceResource.Update(ctx, req, resp)
-	if !resp.Diagnostics.HasError() {
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("verified_key_ids"), kids)...)
+	kids := r.verify(m.AgentCard, m.SignaturePolicy, diags)
+	if diags.HasError() {
+		return
+	}
+	write()
+	if !diags.HasError() {
+		diags.Append(state.SetAttribute(ctx, path.Root("verified_key_ids"), kids)...)
 	}
 }
 
@@ -282,16 +286,6 @@ func (r *agentResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	if kids := r.verify(m.AgentCard, m.SignaturePolicy, &ignored); !ignored.HasError() && !kids.IsUnknown() {
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("verified_key_ids"), kids)...)
 	}
-}
-
-func (r *agentResource) verifyPlanned(ctx context.Context, plan tfsdk.Plan, diags *diag.Diagnostics) (types.List, bool) {
-	var m agentModel
-	diags.Append(plan.Get(ctx, &m)...)
-	if diags.HasError() {
-		return types.List{}, false
-	}
-	kids := r.verify(m.AgentCard, m.SignaturePolicy, diags)
-	return kids, !diags.HasError()
 }
 
 func (r *agentResource) verify(card jsondoc.Value, override types.String, diags *diag.Diagnostics) types.List {
