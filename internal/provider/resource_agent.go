@@ -119,6 +119,10 @@ const agentDescription = "Registers an A2A agent in the Agent Registry: a `Servi
 	"The card is validated at plan time against the A2A 0.3 or 1.0 schema (detected from the document); " +
 	"every problem is reported in one diagnostic with its JSON pointer and line, and nothing is sent to the " +
 	"registry until the card is valid. The card's A2A version, version, URLs and skill ids are known at plan time.\n\n" +
+	"With the provider's `trusted_keys` and a `signature_policy` other than `off`, the card's signatures (A2A " +
+	"`signatures`, detached JWS) are verified at plan time too, on every plan, and `verified_key_ids` names the keys " +
+	"that signed it. To register the card a running agent serves, feed it from the `agentregistry_agent_card` data " +
+	"source (see the guide *Register what you deploy*).\n\n" +
 	"The card is stored once, in `agent_card`, as written; the computed attributes hold only small values " +
 	"that modules reference.\n\n" +
 	"Terraform requires the planned value of `agent_card` to equal the configuration, so reformatting the " +
