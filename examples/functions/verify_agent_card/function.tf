@@ -1,6 +1,6 @@
 terraform {
   required_providers {
-    agentregistry = { source = "hashicorp/agentregistry" }
+    agentregistry = { source = "hashicorp/agentregistry", version = "~> 0.2" }
   }
 }
 
