@@ -9,29 +9,17 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/livedoctest"
 )
 
 const testCard = `{"name":"weather","url":"https://agent.example/a2a"}`
 
-// serve starts a loopback server with one handler per path; other paths 404.
-func serve(t *testing.T, routes map[string]http.HandlerFunc) *httptest.Server {
-	t.Helper()
-	mux := http.NewServeMux()
-	for p, h := range routes {
-		mux.HandleFunc(p, h)
-	}
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	return srv
-}
-
-func jsonBody(body string) http.HandlerFunc {
-	return func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("ETag", `"v1"`)
-		fmt.Fprint(w, body)
-	}
-}
+// The servers are livedoctest's, shared with the provider's acceptance tests.
+var (
+	serve    = livedoctest.Serve
+	jsonBody = livedoctest.JSON
+)
 
 func fetchErr(t *testing.T, url string, opts Options) string {
 	t.Helper()
@@ -124,17 +112,7 @@ func TestFetchAgentCardRejectsNonJSON(t *testing.T) {
 
 // redirectChain serves /r/N redirecting to /r/N-1 and /r/0 with the card.
 func redirectChain(t *testing.T) *httptest.Server {
-	var srv *httptest.Server
-	srv = serve(t, map[string]http.HandlerFunc{"/r/": func(w http.ResponseWriter, r *http.Request) {
-		var n int
-		fmt.Sscanf(r.URL.Path, "/r/%d", &n)
-		if n == 0 {
-			jsonBody(testCard)(w, r)
-			return
-		}
-		http.Redirect(w, r, fmt.Sprintf("%s/r/%d", srv.URL, n-1), http.StatusFound)
-	}})
-	return srv
+	return livedoctest.RedirectChain(t, jsonBody(testCard))
 }
 
 func TestFetchAgentCardRedirects(t *testing.T) {
@@ -177,17 +155,7 @@ func TestFetchAgentCardOversize(t *testing.T) {
 	var written atomic.Int64
 	srv := serve(t, map[string]http.HandlerFunc{
 		// No Content-Length: the body streams until the client hangs up.
-		"/stream.json": func(w http.ResponseWriter, _ *http.Request) {
-			w.Header().Set("Content-Type", "application/json")
-			chunk := []byte(strings.Repeat(" ", 32<<10))
-			for written.Load() < 256<<20 {
-				n, err := w.Write(chunk)
-				written.Add(int64(n))
-				if err != nil {
-					return
-				}
-			}
-		},
+		"/stream.json": livedoctest.Endless(256<<20, &written),
 		"/declared.json": func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Length", fmt.Sprint(MaxCardBytes+1))
 			w.Write([]byte("{"))
@@ -204,12 +172,7 @@ func TestFetchAgentCardOversize(t *testing.T) {
 }
 
 func TestFetchAgentCardTimeout(t *testing.T) {
-	srv := serve(t, map[string]http.HandlerFunc{"/slow.json": func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-r.Context().Done():
-		case <-time.After(5 * time.Second):
-		}
-	}})
+	srv := serve(t, map[string]http.HandlerFunc{"/slow.json": livedoctest.Stall(5 * time.Second)})
 	start := time.Now()
 	wantContains(t, fetchErr(t, srv.URL+"/slow.json", Options{Timeout: 100 * time.Millisecond}),
 		"timed out after 100ms waiting for "+srv.URL+"/slow.json")

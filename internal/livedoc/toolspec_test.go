@@ -16,47 +16,17 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/livedoctest"
 )
 
-// rawSchema is sent as is by the SDK server (json.RawMessage). Its 1.0 and its
-// member order would not survive a trip through the SDK client's mcp.Tool.
-const rawSchema = `{"type":"object","properties":{"n":{"type":"number","maximum":1.0}}}`
+const rawSchema = livedoctest.RawSchema
 
-func noop(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	return &mcp.CallToolResult{}, nil
-}
-
-// newMCPServer is an SDK server with the given tools, pageSize tools a page.
-func newMCPServer(pageSize int, tools ...*mcp.Tool) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "1.2.3"}, &mcp.ServerOptions{PageSize: pageSize})
-	for _, t := range tools {
-		s.AddTool(t, noop)
-	}
-	return s
-}
-
-func namedTools(names ...string) []*mcp.Tool {
-	var tools []*mcp.Tool
-	for _, n := range names {
-		tools = append(tools, &mcp.Tool{Name: n, InputSchema: json.RawMessage(rawSchema)})
-	}
-	return tools
-}
-
-// serveMCP serves s over Streamable HTTP (or HTTP+SSE) behind the middleware.
-func serveMCP(t *testing.T, s *mcp.Server, sse bool, mw func(http.Handler) http.Handler) *httptest.Server {
-	t.Helper()
-	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
-	if sse {
-		h = mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return s }, nil)
-	}
-	if mw != nil {
-		h = mw(h)
-	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv
-}
+var (
+	newMCPServer = livedoctest.NewMCPServer
+	namedTools   = livedoctest.NamedTools
+	serveMCP     = livedoctest.ServeMCP
+)
 
 // methodLog records the JSON-RPC method and MCP-Protocol-Version of each POST.
 type methodLog struct {
@@ -203,13 +173,7 @@ func TestFetchToolSpecJSONRPCError(t *testing.T) {
 }
 
 func requireBearer(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") != secret {
-			http.Error(w, "unauthorized", http.StatusUnauthorized)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
+	return livedoctest.RequireHeader("Authorization", secret, next)
 }
 
 func TestFetchToolSpecBearerToken(t *testing.T) {

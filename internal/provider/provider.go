@@ -2,19 +2,28 @@
 package provider
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
+
+	"github.com/go-jose/go-jose/v4"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/cardsig"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/validators"
 )
@@ -40,11 +49,13 @@ func New(version string) func() provider.Provider {
 }
 
 type providerModel struct {
-	Endpoint       types.String `tfsdk:"endpoint"`
-	AppHubEndpoint types.String `tfsdk:"apphub_endpoint"`
-	Project        types.String `tfsdk:"project"`
-	Location       types.String `tfsdk:"location"`
-	AccessToken    types.String `tfsdk:"access_token"`
+	Endpoint        types.String `tfsdk:"endpoint"`
+	AppHubEndpoint  types.String `tfsdk:"apphub_endpoint"`
+	Project         types.String `tfsdk:"project"`
+	Location        types.String `tfsdk:"location"`
+	AccessToken     types.String `tfsdk:"access_token"`
+	TrustedKeys     types.String `tfsdk:"trusted_keys"`
+	SignaturePolicy types.String `tfsdk:"signature_policy"`
 }
 
 // providerData is what Configure hands to every resource and data source.
@@ -57,6 +68,10 @@ type providerData struct {
 	// needs the registry, not by Configure, because OpenTofu configures the provider
 	// even when a module only calls its functions, which need none of this.
 	configErrors diag.Diagnostics
+	// Signatures are the trusted keys and policy that agent cards are checked
+	// against. They need no registry, so they stay usable when configErrors
+	// is not empty (the live card data source works without a project).
+	Signatures signatureSettings
 }
 
 // providerDataFrom is the Configure step shared by every resource and data source.
@@ -131,6 +146,26 @@ func (p *agentRegistryProvider) Schema(_ context.Context, _ provider.SchemaReque
 					"is given, Google Application Default Credentials are used for Google endpoints, and no credentials " +
 					"are sent to any other endpoint. Never logged.",
 			},
+			"trusted_keys": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "The public keys trusted to sign A2A agent cards, as a JWKS JSON string " +
+					"(`{\"keys\":[...]}`, RFC 7517), such as `file(\"${path.module}/trusted-keys.jwks\")`. A card's signature " +
+					"is checked with the key whose `kid` its protected header names; every key needs a `kid`, and only " +
+					"public keys are accepted (EC P-256/P-384, RSA, Ed25519). Keys are never fetched: a `jku`, `x5u` or " +
+					"any URL in a card is ignored. Environment variable `AGENTREGISTRY_TRUSTED_KEYS`. Used by " +
+					"`agentregistry_agent` and the `agentregistry_agent_card` data source when `signature_policy` is not `off`.",
+				Validators: []validator.String{trustedKeysValidator{}},
+			},
+			"signature_policy": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "What the provider demands of agent card signatures (A2A `signatures`, detached JWS " +
+					"over the RFC 8785 canonical card), checked at plan time: `off` (the default: nothing is checked), " +
+					"`verify_if_present` (an unsigned card passes, but every signature a card carries must verify " +
+					"against `trusted_keys`) or `require` (also refuses an unsigned card). Allowed algorithms: ES256, " +
+					"ES384, RS256, PS256, EdDSA; `none` and HMAC are refused. Environment variable " +
+					"`AGENTREGISTRY_SIGNATURE_POLICY`. `agentregistry_agent` and `agentregistry_agent_card` can override it.",
+				Validators: []validator.String{signaturePolicyValidator()},
+			},
 		},
 	}
 }
@@ -144,7 +179,8 @@ func (p *agentRegistryProvider) Configure(ctx context.Context, req provider.Conf
 	// Settings are resolved here, not in ValidateConfig, so that `validate` works on
 	// a module without the environment; Configure still runs at plan time.
 	settings, diags := resolveSettings(cfg)
-	data := &providerData{Project: settings.project, Location: settings.location, configErrors: diags}
+	data := &providerData{Project: settings.project, Location: settings.location, configErrors: diags,
+		Signatures: resolveSignatureSettings(cfg)}
 	if !diags.HasError() {
 		client, err := registryclient.New(ctx, registryclient.Config{
 			Endpoint:       settings.endpoint,
@@ -168,6 +204,8 @@ func (p *agentRegistryProvider) Functions(context.Context) []func() function.Fun
 		NewValidateToolSpecFunction,
 		NewValidateAgentPropertiesFunction,
 		NewAgentPropertiesFromCardFunction,
+		NewVerifyAgentCardFunction,
+		NewSignAgentCardFunction,
 	}
 }
 
@@ -189,4 +227,95 @@ func envOr(v types.String, def string, envs ...string) string {
 		}
 	}
 	return def
+}
+
+// signatureSettings are the provider's trusted_keys and signature_policy after
+// environment variables and defaults.
+type signatureSettings struct {
+	keys   []byte
+	policy cardsig.Policy
+	// unknown is set while either setting depends on a value not known yet
+	// (at plan); checks wait for apply.
+	unknown bool
+	// errs holds what is wrong with a setting taken from the environment
+	// (the configuration's own values are checked by their validators). It
+	// is reported by whatever checks a signature, not by Configure, so that a
+	// bad variable does not break modules that never look at signatures.
+	errs diag.Diagnostics
+}
+
+func resolveSignatureSettings(cfg providerModel) signatureSettings {
+	s := signatureSettings{
+		keys:    []byte(envOr(cfg.TrustedKeys, "", "AGENTREGISTRY_TRUSTED_KEYS")),
+		policy:  cardsig.Policy(envOr(cfg.SignaturePolicy, string(cardsig.PolicyOff), "AGENTREGISTRY_SIGNATURE_POLICY")),
+		unknown: cfg.TrustedKeys.IsUnknown() || cfg.SignaturePolicy.IsUnknown(),
+	}
+	if err := checkTrustedKeys(s.keys); err != nil {
+		s.errs.AddAttributeError(path.Root("trusted_keys"), "Invalid Trusted Keys",
+			"The provider's trusted_keys (from the configuration or AGENTREGISTRY_TRUSTED_KEYS): "+err.Error())
+	}
+	if err := checkSignaturePolicy(string(s.policy)); err != nil {
+		s.errs.AddAttributeError(path.Root("signature_policy"), "Invalid Signature Policy",
+			"The provider's signature_policy (from the configuration or AGENTREGISTRY_SIGNATURE_POLICY): "+err.Error())
+	}
+	return s
+}
+
+var signaturePolicies = []string{string(cardsig.PolicyOff), string(cardsig.PolicyVerifyIfPresent), string(cardsig.PolicyRequire)}
+
+func signaturePolicyValidator() validator.String { return stringvalidator.OneOf(signaturePolicies...) }
+
+func checkSignaturePolicy(p string) error {
+	if !slices.Contains(signaturePolicies, p) {
+		return fmt.Errorf("%q is not a signature policy; expected off, verify_if_present or require", p)
+	}
+	return nil
+}
+
+// checkTrustedKeys refuses what cannot serve as trust anchors: a document that
+// is not a JWKS, a key without a kid (no signature could ever choose it), and
+// private or symmetric key material, which has no place in a configuration
+// that only verifies. Messages name keys by position and kid, never by bytes.
+func checkTrustedKeys(jwks []byte) error {
+	if len(bytes.TrimSpace(jwks)) == 0 {
+		return nil
+	}
+	var set jose.JSONWebKeySet
+	if err := json.Unmarshal(jwks, &set); err != nil {
+		return fmt.Errorf("expected a JWKS, {\"keys\":[...]} of public JWKs: %v", err)
+	}
+	var problems []string
+	for i, k := range set.Keys {
+		switch {
+		case k.KeyID == "":
+			problems = append(problems, fmt.Sprintf("key %d has no kid: signatures choose their key by kid", i+1))
+		case !k.IsPublic():
+			problems = append(problems, fmt.Sprintf("key %d (kid %q) is not a public key: give only public keys, "+
+				"such as the JWKS the signer publishes (a private or shared secret key must not be in the configuration)", i+1, k.KeyID))
+		}
+	}
+	if len(problems) > 0 {
+		return errors.New(strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// trustedKeysValidator checks the configured trusted_keys at validate time.
+type trustedKeysValidator struct{}
+
+func (trustedKeysValidator) Description(context.Context) string {
+	return "must be a JWKS of public keys, each with a kid"
+}
+
+func (v trustedKeysValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (trustedKeysValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if err := checkTrustedKeys([]byte(req.ConfigValue.ValueString())); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Trusted Keys", "The provider's trusted_keys: "+err.Error())
+	}
 }

@@ -12,5 +12,7 @@ func (p *agentRegistryProvider) DataSources(context.Context) []func() datasource
 		NewAgentsDataSource,
 		NewMcpServersDataSource,
 		NewAgentDataSource,
+		NewAgentCardDataSource,
+		NewMcpToolSpecDataSource,
 	}
 }

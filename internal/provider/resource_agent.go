@@ -2,6 +2,8 @@ package provider
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -10,9 +12,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"google.golang.org/api/agentregistry/v1"
 
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/cardsig"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsondoc"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
@@ -23,7 +27,7 @@ const agentSpecTypeCard = "A2A_AGENT_CARD"
 
 // NewAgentResource returns the agentregistry_agent resource.
 func NewAgentResource() resource.Resource {
-	return &serviceResource[agentModel, *agentModel]{kind: serviceKind{
+	return &agentResource{&serviceResource[agentModel, *agentModel]{kind: serviceKind{
 		typeSuffix: "agent",
 		title:      "Agent",
 		schema:     agentSchema,
@@ -37,7 +41,7 @@ func NewAgentResource() resource.Resource {
 			return a.AgentId, nil
 		},
 		upgraders: agentStateUpgraders,
-	}}
+	}}}
 }
 
 type agentModel struct {
@@ -48,6 +52,10 @@ type agentModel struct {
 	Version    types.String  `tfsdk:"version"`
 	URLs       types.List    `tfsdk:"urls"`
 	SkillIDs   types.List    `tfsdk:"skill_ids"`
+	// SignaturePolicy and VerifiedKeyIDs belong to the signature check of
+	// agentResource, not to the core: the core never reads or sets them.
+	SignaturePolicy types.String `tfsdk:"signature_policy"`
+	VerifiedKeyIDs  types.List   `tfsdk:"verified_key_ids"`
 }
 
 func agentSchema(ctx context.Context) schema.Schema {
@@ -89,6 +97,21 @@ func agentSchema(ctx context.Context) schema.Schema {
 				"resources and modules can use them in the same plan. For a skill's name, tags or examples use " +
 				"`jsondecode(agentregistry_agent.NAME.agent_card).skills`, or the `agentregistry_skills` data source.",
 		},
+		"signature_policy": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "Overrides the provider's `signature_policy` for this agent: `off`, `verify_if_present` " +
+				"or `require`. The card's signatures are checked at plan time against the provider's `trusted_keys`; " +
+				"a signature that does not verify is an error on `agent_card` naming its `kid`, its algorithm and why, " +
+				"and under `require` so is an unsigned card. Changing it makes no API call.",
+			Validators: []validator.String{signaturePolicyValidator()},
+		},
+		"verified_key_ids": schema.ListAttribute{
+			Computed:    true,
+			ElementType: types.StringType,
+			MarkdownDescription: "The `kid`s of the trusted keys whose signatures on the card verified, in the order " +
+				"of the card's `signatures`. Empty when the card is unsigned or the policy is `off` (nothing is " +
+				"checked). Known at plan time, so a `check` block or a precondition can demand a particular signer.",
+		},
 	})
 }
 
@@ -98,6 +121,10 @@ const agentDescription = "Registers an A2A agent in the Agent Registry: a `Servi
 	"The card is validated at plan time against the A2A 0.3 or 1.0 schema (detected from the document); " +
 	"every problem is reported in one diagnostic with its JSON pointer and line, and nothing is sent to the " +
 	"registry until the card is valid. The card's A2A version, version, URLs and skill ids are known at plan time.\n\n" +
+	"With the provider's `trusted_keys` and a `signature_policy` other than `off`, the card's signatures (A2A " +
+	"`signatures`, detached JWS) are verified at plan time too, on every plan, and `verified_key_ids` names the keys " +
+	"that signed it. To register the card a running agent serves, feed it from the `agentregistry_agent_card` data " +
+	"source (see the guide *Register what you deploy*).\n\n" +
 	"The card is stored once, in `agent_card`, as written; the computed attributes hold only small values " +
 	"that modules reference.\n\n" +
 	"Terraform requires the planned value of `agent_card` to equal the configuration, so reformatting the " +
@@ -112,6 +139,11 @@ func (m *agentModel) derivedRecordID() *types.String { return &m.AgentID }
 // unknown while the card is unknown, null when it does not parse (the
 // validator has said why, and such a card is never sent).
 func (m *agentModel) setDerived() diag.Diagnostics {
+	if m.VerifiedKeyIDs.ElementType(context.Background()) == nil {
+		// A model built from scratch (a state upgrade, a moved state) has the
+		// zero List, which cannot be encoded; agentResource.Read fills it in.
+		m.VerifiedKeyIDs = types.ListNull(types.StringType)
+	}
 	if m.AgentCard.IsUnknown() {
 		m.A2AVersion, m.Version = types.StringUnknown(), types.StringUnknown()
 		m.URLs, m.SkillIDs = types.ListUnknown(types.StringType), types.ListUnknown(types.StringType)
@@ -181,4 +213,133 @@ func optionalString(s string) types.String {
 		return types.StringNull()
 	}
 	return types.StringValue(s)
+}
+
+// agentResource is the agent kind of the service core plus the signature
+// check of its card, which needs the provider's trusted keys and so cannot be
+// a validator (validators run before the provider is configured).
+type agentResource struct {
+	*serviceResource[agentModel, *agentModel]
+}
+
+var (
+	_ resource.ResourceWithModifyPlan   = (*agentResource)(nil)
+	_ resource.ResourceWithImportState  = (*agentResource)(nil)
+	_ resource.ResourceWithUpgradeState = (*agentResource)(nil)
+	_ resource.ResourceWithMoveState    = (*agentResource)(nil)
+)
+
+// ModifyPlan checks the card's signatures on every plan, a plan without
+// changes included: a key removed from trusted_keys then fails the plan
+// instead of leaving a card registered that nobody trusts any more.
+func (r *agentResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.serviceResource.ModifyPlan(ctx, req, resp)
+	if req.Plan.Raw.IsNull() || resp.Diagnostics.HasError() {
+		return
+	}
+	var m agentModel
+	resp.Diagnostics.Append(resp.Plan.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	kids := r.verify(m.AgentCard, m.SignaturePolicy, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("verified_key_ids"), kids)...)
+}
+
+// Create and Update check again before anything is sent: a card unknown at
+// plan (built from another resource's output) is checked only here.
+func (r *agentResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	r.writeChecked(ctx, req.Plan, &resp.State, &resp.Diagnostics, func() { r.serviceResource.Create(ctx, req, resp) })
+}
+
+func (r *agentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	r.writeChecked(ctx, req.Plan, &resp.State, &resp.Diagnostics, func() { r.serviceResource.Update(ctx, req, resp) })
+}
+
+// writeChecked verifies the planned card, runs the core's write, and records
+// the verified kids in the state the write left.
+func (r *agentResource) writeChecked(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics, write func()) {
+	var m agentModel
+	diags.Append(plan.Get(ctx, &m)...)
+	if diags.HasError() {
+		return
+	}
+	kids := r.verify(m.AgentCard, m.SignaturePolicy, diags)
+	if diags.HasError() {
+		return
+	}
+	write()
+	if !diags.HasError() {
+		diags.Append(state.SetAttribute(ctx, path.Root("verified_key_ids"), kids)...)
+	}
+}
+
+// Read fills verified_key_ids for the card as registered, so that an
+// imported or upgraded state has it and the next plan is empty. A card that
+// no longer verifies keeps the prior value: refresh never fails on it, the
+// plan that follows reports it.
+func (r *agentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	r.serviceResource.Read(ctx, req, resp)
+	if resp.Diagnostics.HasError() || resp.State.Raw.IsNull() {
+		return
+	}
+	var m agentModel
+	resp.Diagnostics.Append(resp.State.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	var ignored diag.Diagnostics
+	if kids := r.verify(m.AgentCard, m.SignaturePolicy, &ignored); !ignored.HasError() && !kids.IsUnknown() {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("verified_key_ids"), kids)...)
+	}
+}
+
+func (r *agentResource) verify(card jsondoc.Value, override types.String, diags *diag.Diagnostics) types.List {
+	var s signatureSettings
+	if r.data != nil {
+		s = r.data.Signatures
+	}
+	if card.IsNull() {
+		return types.ListNull(types.StringType)
+	}
+	if card.IsUnknown() {
+		return types.ListUnknown(types.StringType)
+	}
+	return verifyCardSignatures(s, []byte(card.ValueString()), override, "resource", path.Root("agent_card"), diags)
+}
+
+// verifyCardSignatures checks a card under the effective policy (override,
+// else the provider's) and returns the verified kids: an empty list under
+// off or for an unsigned card, unknown while a setting is. A failure is an
+// error on attr naming each bad signature's kid, algorithm and why. owner
+// says what the override is set on, for the message.
+func verifyCardSignatures(s signatureSettings, card []byte, override types.String, owner string, attr path.Path, diags *diag.Diagnostics) types.List {
+	if override.IsUnknown() {
+		return types.ListUnknown(types.StringType)
+	}
+	policy, from := s.policy, "the provider's signature_policy"
+	if !override.IsNull() {
+		policy, from = cardsig.Policy(override.ValueString()), "signature_policy of this "+owner
+	}
+	if policy == cardsig.PolicyOff {
+		return stringList(nil)
+	}
+	if s.unknown {
+		return types.ListUnknown(types.StringType)
+	}
+	if s.errs.HasError() {
+		diags.Append(s.errs...)
+		return types.ListNull(types.StringType)
+	}
+	kids, err := cardsig.Verify(card, s.keys, policy)
+	if err != nil {
+		diags.AddAttributeError(attr, "Agent Card Signature Not Verified", fmt.Sprintf(
+			"The agent card's signatures were checked against the provider's trusted_keys under signature_policy %q "+
+				"(%s):\n  - %s\n\nNothing was sent to the registry. Sign the card with a trusted key "+
+				"(provider::agentregistry::sign_agent_card), add the signer's public key to the provider's trusted_keys, "+
+				"or change signature_policy.",
+			policy, from, strings.ReplaceAll(err.Error(), "\n", "\n  - ")))
+		return types.ListNull(types.StringType)
+	}
+	return stringList(kids)
 }

@@ -1,0 +1,155 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/validators"
+)
+
+var _ datasource.DataSource = (*mcpToolSpecDataSource)(nil)
+
+// NewMcpToolSpecDataSource is the agentregistry_mcp_tool_spec data source.
+func NewMcpToolSpecDataSource() datasource.DataSource { return &mcpToolSpecDataSource{} }
+
+// mcpToolSpecDataSource needs nothing from the provider: it never talks to
+// the registry, and a tool list has no signatures.
+type mcpToolSpecDataSource struct{}
+
+type mcpToolSpecDataSourceModel struct {
+	URL               types.String `tfsdk:"url"`
+	Headers           types.Map    `tfsdk:"headers"`
+	Timeout           types.String `tfsdk:"timeout"`
+	Transport         types.String `tfsdk:"transport"`
+	IncludeTools      types.List   `tfsdk:"include_tools"`
+	ExcludeTools      types.List   `tfsdk:"exclude_tools"`
+	DropOutputSchemas types.Bool   `tfsdk:"drop_output_schemas"`
+	JSON              types.String `tfsdk:"json"`
+	SHA256            types.String `tfsdk:"sha256"`
+	ToolNames         types.List   `tfsdk:"tool_names"`
+	ServerName        types.String `tfsdk:"server_name"`
+	ServerVersion     types.String `tfsdk:"server_version"`
+	ProtocolVersion   types.String `tfsdk:"protocol_version"`
+}
+
+const (
+	transportStreamableHTTP = "streamable_http"
+	transportSSE            = "sse"
+)
+
+func (d *mcpToolSpecDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_mcp_tool_spec"
+}
+
+func (d *mcpToolSpecDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	attrs := liveAttributes("tool list", "The MCP server's endpoint, such as `https://mcp.example.com/mcp`.")
+	attrs["transport"] = schema.StringAttribute{
+		Optional: true,
+		MarkdownDescription: "`streamable_http` (the default: MCP's Streamable HTTP transport) or `sse` (the older " +
+			"HTTP+SSE transport of MCP 2024-11-05, for servers that speak only that).",
+		Validators: []validator.String{stringvalidator.OneOf(transportStreamableHTTP, transportSSE)},
+	}
+	patterns := func(description string) schema.ListAttribute {
+		return schema.ListAttribute{
+			Optional:            true,
+			ElementType:         types.StringType,
+			MarkdownDescription: description,
+			Validators:          []validator.List{toolPatternsValidator{}},
+		}
+	}
+	attrs["include_tools"] = patterns("Keep only the tools matching one of these patterns: a tool name, or a name " +
+		"prefix followed by one trailing `*` (`files_*`). All tools when unset.")
+	attrs["exclude_tools"] = patterns("Then drop the tools matching one of these patterns (names or trailing `*` prefixes).")
+	attrs["drop_output_schemas"] = schema.BoolAttribute{
+		Optional: true,
+		MarkdownDescription: "Remove each tool's `outputSchema`, often the largest part of a tool, to fit the " +
+			"registry's 10 KB limit. Defaults to `false`.",
+	}
+	addLiveDocumentAttributes(attrs, "tool spec", "The tool spec `{\"tools\":[...]}` in RFC 8785 canonical form, "+
+		"each tool as the server sent it (after the options above): ready for `agentregistry_mcp_server.tool_spec`.")
+	attrs["server_name"] = liveComputed("The server's name, from its `initialize` answer (`serverInfo.name`).")
+	attrs["server_version"] = liveComputed("The server's version, from its `initialize` answer (`serverInfo.version`).")
+	attrs["protocol_version"] = liveComputed("The MCP protocol version the server negotiated, such as `2025-06-18`.")
+	attrs["tool_names"] = schema.ListAttribute{
+		Computed:            true,
+		ElementType:         types.StringType,
+		MarkdownDescription: "The names of the tools kept, in the server's order.",
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Reads the tools a running MCP server offers, at plan time: connects with the official " +
+			"MCP Go SDK, runs `initialize`, then `tools/list` following every `nextCursor`. Feed `json` to " +
+			"`agentregistry_mcp_server.tool_spec` and the plan shows any difference between what is registered and " +
+			"what runs. The result is validated exactly as `tool_spec` is, with the same messages.\n\n" +
+			"A result over the registry's 10 KB limit, after `include_tools`, `exclude_tools` and " +
+			"`drop_output_schemas`, is an error that lists the five largest tools. Errors say what went wrong: not " +
+			"an MCP server (and what came back), a JSON-RPC error (its code and message), a timeout, or refused " +
+			"credentials (check `headers`). " + liveFailureNote,
+		Attributes: attrs,
+	}
+}
+
+func (d *mcpToolSpecDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m mcpToolSpecDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	opts := livedoc.ToolSpecOptions{
+		Options:           liveOptions(ctx, m.Headers, m.Timeout, &resp.Diagnostics),
+		SSE:               m.Transport.ValueString() == transportSSE,
+		DropOutputSchemas: m.DropOutputSchemas.ValueBool(),
+	}
+	resp.Diagnostics.Append(m.IncludeTools.ElementsAs(ctx, &opts.IncludeTools, false)...)
+	resp.Diagnostics.Append(m.ExcludeTools.ElementsAs(ctx, &opts.ExcludeTools, false)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ts, err := livedoc.FetchToolSpec(ctx, m.URL.ValueString(), opts)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("url"), "Cannot Read MCP Tool List", err.Error())
+		return
+	}
+	canon, sum, ok := acceptLiveDocument(ctx, validators.ToolSpec(), ts.JSON, m.URL.ValueString(), &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	m.JSON, m.SHA256 = types.StringValue(terraformSafe(canon)), types.StringValue(sum)
+	m.ToolNames = stringList(ts.ToolNames)
+	m.ServerName = types.StringValue(ts.ServerName)
+	m.ServerVersion = types.StringValue(ts.ServerVersion)
+	m.ProtocolVersion = types.StringValue(ts.ProtocolVersion)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// toolPatternsValidator refuses, at validate time, a pattern the fetcher
+// would refuse at read time: a "*" anywhere but at the end, or a pattern
+// that would match everything.
+type toolPatternsValidator struct{}
+
+func (toolPatternsValidator) Description(context.Context) string {
+	return "each pattern must be a tool name, or a name prefix followed by one trailing *"
+}
+
+func (v toolPatternsValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (v toolPatternsValidator) ValidateList(ctx context.Context, req validator.ListRequest, resp *validator.ListResponse) {
+	for i, e := range req.ConfigValue.Elements() {
+		s, ok := e.(types.String)
+		if !ok || s.IsNull() || s.IsUnknown() {
+			continue
+		}
+		p := s.ValueString()
+		if star := strings.IndexByte(p, '*'); p == "" || p == "*" || (star >= 0 && star != len(p)-1) {
+			resp.Diagnostics.AddAttributeError(req.Path.AtListIndex(i), "Invalid Tool Pattern",
+				fmt.Sprintf("%s: %q; %s.", req.Path, p, v.Description(ctx)))
+		}
+	}
+}

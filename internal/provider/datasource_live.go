@@ -1,0 +1,175 @@
+package provider
+
+// What the live-document data sources (agentregistry_agent_card,
+// agentregistry_mcp_tool_spec) share: the url, headers and timeout
+// attributes, and how a fetched document is checked with the resources' own
+// validators.
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/validators"
+)
+
+// liveBase receives the provider's signature settings. Unlike dataSourceBase
+// it ignores the registry's configuration errors (a missing project): these
+// data sources never talk to the registry.
+type liveBase struct {
+	signatures signatureSettings
+}
+
+func (b *liveBase) Configure(_ context.Context, req datasource.ConfigureRequest, _ *datasource.ConfigureResponse) {
+	if data, ok := req.ProviderData.(*providerData); ok {
+		b.signatures = data.Signatures
+	}
+}
+
+// liveAttributes are url, headers and timeout; what names the document fetched.
+func liveAttributes(what, urlDescription string) map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"url": schema.StringAttribute{
+			Required:            true,
+			MarkdownDescription: urlDescription,
+			Validators:          []validator.String{validators.AbsoluteURL()},
+		},
+		"headers": schema.MapAttribute{
+			Optional:    true,
+			Sensitive:   true,
+			ElementType: types.StringType,
+			MarkdownDescription: "HTTP headers sent with every request for the " + what + ", such as " +
+				"`{ Authorization = \"Bearer ${var.token}\" }`. Sensitive: never logged nor shown in messages, and sent " +
+				"only to the host of `url` (not to another host a redirect leads to).",
+		},
+		"timeout": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "How long the whole fetch may take, redirects included, as a Go duration such as " +
+				"`10s` or `1m30s`. Defaults to `10s`.",
+			Validators: []validator.String{durationValidator{}},
+		},
+	}
+}
+
+// liveComputed is a computed string attribute of a live data source.
+func liveComputed(description string) schema.StringAttribute {
+	return schema.StringAttribute{Computed: true, MarkdownDescription: description}
+}
+
+// addLiveDocumentAttributes adds json and sha256: the fetched document, ready
+// for the resource attribute it feeds, and the digest a module pins.
+func addLiveDocumentAttributes(attrs map[string]schema.Attribute, document, jsonDescription string) {
+	attrs["json"] = liveComputed(jsonDescription + " " + nfcNote)
+	attrs["sha256"] = liveComputed("The SHA-256 of the " + document + "'s RFC 8785 canonical form, in lowercase hex: " +
+		"pin it in a `check` block to notice any change of the " + document + ".")
+}
+
+// liveOptions turns headers and timeout into fetch options.
+func liveOptions(ctx context.Context, headers types.Map, timeout types.String, diags *diag.Diagnostics) livedoc.Options {
+	opts := livedoc.Options{Timeout: livedoc.DefaultTimeout}
+	if !headers.IsNull() {
+		diags.Append(headers.ElementsAs(ctx, &opts.Headers, false)...)
+	}
+	if !timeout.IsNull() {
+		opts.Timeout, _ = time.ParseDuration(timeout.ValueString()) // checked by durationValidator
+	}
+	return opts
+}
+
+// liveFailureNote ends the description of each live data source.
+const liveFailureNote = "A failed read fails the plan; inside a `check` block (a scoped data source) it is a warning: " +
+	"see the guide *Register what you deploy*."
+
+// acceptLiveDocument checks a fetched document with the validator of the
+// resource attribute it feeds, so that the messages are the same (saying
+// where the document came from), and returns its RFC 8785 form and the hex
+// SHA-256 of that form, the digest a module pins. ok is false after an error.
+func acceptLiveDocument(ctx context.Context, v validator.String, doc []byte, source string, diags *diag.Diagnostics) (canon []byte, sum string, ok bool) {
+	var vr validator.StringResponse
+	v.ValidateString(ctx, validator.StringRequest{Path: path.Root("url"), ConfigValue: types.StringValue(string(doc))}, &vr)
+	for _, d := range vr.Diagnostics {
+		detail := "The document served at " + source + ":\n\n" + d.Detail()
+		if d.Severity() == diag.SeverityError {
+			diags.AddAttributeError(path.Root("url"), d.Summary(), detail)
+		} else {
+			diags.AddAttributeWarning(path.Root("url"), d.Summary(), detail)
+		}
+	}
+	if diags.HasError() {
+		return nil, "", false
+	}
+	canon, err := jsoncanon.Canonical(doc)
+	if err != nil {
+		diags.AddAttributeError(path.Root("url"), "Cannot Canonicalize Document",
+			fmt.Sprintf("The document served at %s has no RFC 8785 canonical form: %v", source, err))
+		return nil, "", false
+	}
+	digest := sha256.Sum256(canon)
+	return canon, hex.EncodeToString(digest[:]), true
+}
+
+// nfcNote explains terraformSafe in the docs of the json outputs.
+const nfcNote = "Terraform and OpenTofu normalise every string to Unicode NFC; when the document holds text that is " +
+	"not NFC, its non-ASCII characters are written as `\\u` escapes so that the text, and any signature over it, " +
+	"survives: the same JSON value, and then `sha256` is not the digest of these exact bytes."
+
+// terraformSafe returns a JSON document in bytes that Terraform keeps as they
+// are. Terraform and OpenTofu (cty) normalise every string to Unicode NFC, so
+// a document with text outside NFC (a decomposed "é", U+FB33...) would reach
+// the state changed, and a signature over it would no longer verify. Such a
+// document gets every non-ASCII character written as a \u escape: the same
+// JSON value, spelt in ASCII, which NFC leaves alone. The common document,
+// already NFC, is returned unchanged. Non-ASCII bytes occur only inside JSON
+// strings, so escaping them all is safe.
+func terraformSafe(doc []byte) string {
+	if norm.NFC.IsNormal(doc) {
+		return string(doc)
+	}
+	var b strings.Builder
+	for _, r := range string(doc) {
+		switch {
+		case r < utf8.RuneSelf:
+			b.WriteRune(r)
+		case r > 0xFFFF:
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
+}
+
+// durationValidator accepts a positive Go duration.
+type durationValidator struct{}
+
+func (durationValidator) Description(context.Context) string {
+	return "must be a positive duration such as 10s, 500ms or 1m30s"
+}
+
+func (v durationValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v durationValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if d, err := time.ParseDuration(req.ConfigValue.ValueString()); err != nil || d <= 0 {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Timeout",
+			fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
+	}
+}
