@@ -234,7 +234,7 @@ var (
 // instead of leaving a card registered that nobody trusts any more.
 func (r *agentResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	r.serviceResource.ModifyPlan(ctx, req, resp)
-	if req.Plan.Raw.IsNull() || resp.Diagnostics.HasError() {
+	if req.Plan.Raw.IsNull() || resp.Diagnostics.HasError() || r.nothingToVerify(ctx, req, resp) {
 		return
 	}
 	var m agentModel
@@ -244,6 +244,18 @@ func (r *agentResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	}
 	kids := r.verify(m.AgentCard, m.SignaturePolicy, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("verified_key_ids"), kids)...)
+}
+
+// nothingToVerify tells an unchanged agent under signature_policy off, set on
+// the provider and not overridden: the state's empty verified_key_ids stands,
+// and the plan of every unchanged agent of a drift check skips decoding it.
+func (r *agentResource) nothingToVerify(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) bool {
+	if r.data == nil || r.data.Signatures.policy != cardsig.PolicyOff || !req.Plan.Raw.Equal(req.State.Raw) {
+		return false
+	}
+	var override types.String
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("signature_policy"), &override)...)
+	return override.IsNull()
 }
 
 // Create and Update check again before anything is sent: a card unknown at

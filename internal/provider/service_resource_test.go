@@ -12,7 +12,7 @@ import (
 // A write the registry refuses with a field violation is reported at the
 // attribute the field maps to; other errors at the resource.
 func TestServiceKind_addAPIErrorAttachesTheFieldsAttribute(t *testing.T) {
-	agent := NewAgentResource().(*serviceResource[agentModel, *agentModel]).kind
+	agent := NewAgentResource().(*agentResource).kind
 	mcp := NewMcpServerResource().(*serviceResource[mcpServerModel, *mcpServerModel]).kind
 	for _, c := range []struct {
 		kind  serviceKind
