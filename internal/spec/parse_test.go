@@ -109,23 +109,3 @@ func TestAgentPropertiesFromCard(t *testing.T) {
 		t.Errorf("invalid card: %v", err)
 	}
 }
-
-func TestPlain8(t *testing.T) {
-	for c := 0; c < 256; c++ {
-		for pos := 0; pos < 8; pos++ {
-			for _, fill := range []byte{'a', 0x20, 0x7f, '~', '#', ']'} {
-				b := []byte{fill, fill, fill, fill, fill, fill, fill, fill}
-				b[pos] = byte(c)
-				want := true
-				for _, x := range b {
-					if strSpecial[x] {
-						want = false
-					}
-				}
-				if got := plain8(load64(string(b), 0)); got != want {
-					t.Fatalf("plain8(%q) = %v, want %v", b, got, want)
-				}
-			}
-		}
-	}
-}
