@@ -30,8 +30,26 @@ func TestParseAgentCard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.A2AVersion != "1.0" || !reflect.DeepEqual(c.URLs, []string{"https://invoices.example.test/a2a"}) || len(c.Skills) != 1 || c.Skills[0].Tags[0] != "billing" {
+	if c.A2AVersion != "1.0" || c.Version != "2.1.0" || !reflect.DeepEqual(c.URLs, []string{"https://invoices.example.test/a2a"}) || len(c.Skills) != 1 || c.Skills[0].Tags[0] != "billing" {
 		t.Errorf("1.0 card: %#v", c)
+	}
+
+	// URLs follow the detected shape: a 1.0 card's supportedInterfaces (or
+	// the ProtoJSON proto name), never 0.3's additionalInterfaces or url.
+	for _, tc := range []struct {
+		doc     string
+		version string
+		urls    []string
+	}{
+		{`{"supported_interfaces":[{"url":"https://a.test/1"},{"url":"https://a.test/2"}],"additionalInterfaces":[{"url":"https://a.test/3"}],"version":"7"}`, "7", []string{"https://a.test/1", "https://a.test/2"}},
+		{`{"supportedInterfaces":[{"url":"https://a.test/1"},{"url":"https://a.test/1"},{"url":5},"x"],"supported_interfaces":[{"url":"https://a.test/2"}]}`, "", []string{"https://a.test/1", "https://a.test/2"}},
+		{`{"url":"https://a.test/0","protocolVersion":"0.3.0","version":"1.0.0","additionalInterfaces":[{"url":"https://a.test/0"},{"url":"https://a.test/9"}]}`, "1.0.0", []string{"https://a.test/0", "https://a.test/9"}},
+		{`{"protocolVersion":"0.3.0","version":5}`, "", nil},
+	} {
+		c, err := ParseAgentCard([]byte(tc.doc))
+		if err != nil || c.Version != tc.version || !reflect.DeepEqual(c.URLs, tc.urls) {
+			t.Errorf("ParseAgentCard(%s): version %q, URLs %q, %v; want %q, %q", tc.doc, c.Version, c.URLs, err, tc.version, tc.urls)
+		}
 	}
 
 	for file, version := range map[string]string{"card/protocol-0.2.json": "0.3", "card/unsupported-version.json": "", "card/ambiguous.json": "", "card/neither.json": ""} {

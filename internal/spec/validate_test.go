@@ -144,6 +144,29 @@ func TestValidateAgentCardFixtures(t *testing.T) {
 		{"card/nested-error-0.3.json", "0.3", []want{
 			e("/securitySchemes/oauth/flows/clientCredentials/scopes/read", 13, 30, "true}", "expected string, found boolean"),
 		}},
+		// Skill ids are unique within a card: both positions are named.
+		{"card/duplicate-skill-ids-1.0.json", "1.0", []want{
+			e("/skills/2/id", 9, 12, "7,", "expected string, found number"),
+			e("/skills/3/id", 10, 12, `"lookup", "name": "Look up again"`, `duplicate skill id "lookup": /skills/0/id has it already; skill ids must be unique within an agent card`),
+		}},
+		// 0.3 allows unknown fields, but one close to a defined name is
+		// likely a typo: a warning besides the missing field, at the card's
+		// top level and in a skill. x-team and x-owner are extensions: silent.
+		{"card/skill-typo-0.3.json", "0.3", []want{
+			e("", 1, 1, "{", `missing required property "description"`),
+			w("/desription", 4, 3, `"desription"`, `unknown field "desription": the A2A 0.3 agent card schema does not define it, so the registry ignores it; did you mean "description"?`),
+			e("/skills/0", 9, 5, `{"id": "lookup"`, `missing required property "description"`),
+			w("/skills/0/desription", 9, 41, `"desription"`, `did you mean "description"?`),
+		}},
+		// RFC 6901: "/" in a name is "~1", "~" is "~0", escaped in that
+		// order ("team/oauth" is not "team~01oauth") and unescaped in the
+		// reverse one (the value found under "~1" is the number 5).
+		{"card/pointer-escaping-1.0.json", "1.0", []want{
+			e("/securitySchemes/team~1oauth/oauth2SecurityScheme", 7, 44, `"no"`, "expected object, found string"),
+			e("/securitySchemes/~01/apiKeySecurityScheme", 8, 36, "5}", "expected object, found number"),
+			e("/securitySchemes/key~00", 9, 14, `{"apiKeySecurityScheme"`, `found 2 ("apiKeySecurityScheme", "color")`),
+			w("/securitySchemes/key~00/color", 9, 76, `"color"`, `unknown field "color"`),
+		}},
 		{"card/invalid-json.json", "", []want{
 			e("", 4, 3, `"version"`, "invalid JSON: invalid character '\"' after object key:value pair"),
 		}},
@@ -234,6 +257,11 @@ func TestValidateToolSpecFixtures(t *testing.T) {
 			e("/tools/0/title", 3, 119, "false", "expected string, found boolean"),
 			e("/nextCursor", 5, 17, "3", "expected string, found number"),
 		}},
+		// Tool names are unique within a tool spec: each repeat names the first.
+		{"tools/duplicate-names.json", []want{
+			e("/tools/1/name", 4, 14, `"get_invoice"`, `duplicate tool name "get_invoice": /tools/0/name has it already; tool names must be unique within a tool spec`),
+			e("/tools/3/name", 6, 14, `"get_invoice"`, `duplicate tool name "get_invoice": /tools/0/name has it already`),
+		}},
 		{"tools/no-tools.json", []want{
 			e("", 0, 0, "", `missing required property "tools"`), // a one-line file
 		}},
@@ -255,6 +283,12 @@ func TestValidateAgentPropertiesFixtures(t *testing.T) {
 		{"properties/misspelt-key.json", []want{
 			e("/dispalyName", 2, 3, `"dispalyName"`, `unknown property "dispalyName": the AgentProperties schema does not allow it (misspelt keys are rejected, not dropped); did you mean "displayName"?`),
 			e("/skills/0/tag", 5, 74, `"tag"`, `did you mean "tags"?`),
+		}},
+		{"properties/pointer-escaping.json", []want{
+			e("/x~1y", 3, 3, `"x/y"`, `unknown property "x/y"`),
+			e("/a~0b", 4, 3, `"a~b"`, `unknown property "a~b"`),
+			e("/~01", 5, 3, `"~1"`, `unknown property "~1"`),
+			e("/skills/0/c~1d~0e", 7, 78, `"c/d~e"`, `unknown property "c/d~e"`),
 		}},
 		{"properties/wrong-types.json", []want{
 			e("/displayName", 2, 18, `["Invoice Helper"]`, "expected string, found array"),
