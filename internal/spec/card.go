@@ -171,11 +171,18 @@ func (c *check) typos03(card map[string]any) {
 }
 
 func (c *check) typos(obj map[string]any, ptr string, def map[string]any) {
-	allowed := allowedProperties(def)
-	for _, k := range sortedKeys(obj) {
-		if propertyAllowed(def, k) {
-			continue
+	var unknown []string
+	for k := range obj {
+		if !propertyAllowed(def, k) {
+			unknown = append(unknown, k)
 		}
+	}
+	if len(unknown) == 0 {
+		return
+	}
+	slices.Sort(unknown)
+	allowed := allowedProperties(def)
+	for _, k := range unknown {
 		if s := suggest(k, allowed); s != "" {
 			c.add(SeverityWarning, ptr+"/"+jsoncanon.EscapeToken(k), true,
 				"unknown field %q: the A2A 0.3 agent card schema does not define it, so the registry ignores it; did you mean %q?", k, s)
