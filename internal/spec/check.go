@@ -41,10 +41,7 @@ func begin(kind Kind, doc []byte) (*check, *Result) {
 	if err == nil {
 		return &check{kind: kind, doc: doc, value: v}, nil
 	}
-	var je *jsoncanon.Error
-	if !errors.As(err, &je) {
-		return nil, &Result{Kind: kind, Problems: []Problem{{Severity: SeverityError, Message: "invalid JSON: " + err.Error()}}}
-	}
+	je := err.(*jsoncanon.Error) // Decode's errors are all *jsoncanon.Error
 	p := Problem{Severity: SeverityError, Pointer: je.Pointer, Message: "invalid JSON: " + je.Msg}
 	if errors.Is(je, jsoncanon.ErrDuplicateKey) {
 		p.Message = je.Msg
