@@ -57,11 +57,18 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	where := fmt.Sprintf("byte %d", e.Offset)
-	if e.Pointer != "" {
-		where += ", at " + e.Pointer
+	msg := e.Msg
+	if e.Kind == ErrSyntax {
+		msg = "invalid JSON: " + msg
 	}
-	return fmt.Sprintf("%v: %s (%s)", e.Kind, e.Msg, where)
+	if e.Offset >= 0 {
+		msg += fmt.Sprintf(" (byte %d", e.Offset)
+		if e.Pointer != "" {
+			msg += ", at " + e.Pointer
+		}
+		msg += ")"
+	}
+	return msg
 }
 
 func (e *Error) Unwrap() error { return e.Kind }

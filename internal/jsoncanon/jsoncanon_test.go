@@ -95,6 +95,20 @@ func TestDecodeErrors(t *testing.T) {
 	}
 }
 
+func TestErrorText(t *testing.T) {
+	for doc, want := range map[string]string{
+		`{"a":{"b":1,"b":2}}`: `duplicate key "b": an object may name a key once (byte 12, at /a/b)`,
+		`[1 2]`:               `invalid JSON: invalid character '2' after array element (byte 3)`,
+	} {
+		if _, err := Decode([]byte(doc)); err == nil || err.Error() != want {
+			t.Errorf("Decode(%s): %v, want %s", doc, err, want)
+		}
+	}
+	if _, err := Canonical([]byte(`1e400`)); err == nil || err.Error() != "1e400 is beyond the range of an IEEE 754 double" {
+		t.Errorf("Canonical(1e400): %v", err)
+	}
+}
+
 // TestDepth: the deepest document accepted is MaxDepth deep; a million
 // nested arrays is an error, not a stack overflow.
 func TestDepth(t *testing.T) {

@@ -37,6 +37,9 @@ type reader struct {
 	src  string
 	i    int
 	path []pathToken // to the value being read; for error pointers
+	// The members and elements of the objects and arrays being read.
+	members []member
+	elems   []any
 }
 
 func (r *reader) errorAt(kind error, off int, msg string) *Error {
@@ -121,15 +124,18 @@ func (r *reader) enter() error {
 	return nil
 }
 
+// object reads an object. Its members gather on r.members until the end,
+// so that the map is made at its final size.
 func (r *reader) object() (any, error) {
 	if err := r.enter(); err != nil {
 		return nil, err
 	}
-	m := map[string]any{}
 	if r.at('}') {
 		r.i++
-		return m, nil
+		return map[string]any{}, nil
 	}
+	base := len(r.members)
+	defer func() { r.members = r.members[:base] }()
 	for {
 		if !r.at('"') {
 			return nil, r.fail("looking for beginning of object key string")
@@ -146,60 +152,77 @@ func (r *reader) object() (any, error) {
 		r.i++
 		r.ws()
 		r.path = append(r.path, pathToken{key: k, isKey: true})
-		if _, dup := m[k]; dup {
-			e := r.errorAt(ErrDuplicateKey, keyOff, fmt.Sprintf("duplicate key %q: an object may name a key once", k))
-			e.Pointer = pointer(r.path)
-			return nil, e
-		}
 		v, err := r.value()
 		if err != nil {
 			return nil, err
 		}
 		r.path = r.path[:len(r.path)-1]
-		m[k] = v
+		r.members = append(r.members, member{k, v, keyOff})
 		r.ws()
-		switch {
-		case r.at(','):
-			r.i++
-			r.ws()
-		case r.at('}'):
-			r.i++
-			return m, nil
-		default:
+		if r.at('}') {
+			break
+		}
+		if !r.at(',') {
 			return nil, r.fail("after object key:value pair")
 		}
+		r.i++
+		r.ws()
 	}
+	r.i++ // }
+	return r.makeObject(r.members[base:])
 }
 
+// member is an object member read but not yet in its map.
+type member struct {
+	key string
+	val any
+	off int // of the key, for a duplicate
+}
+
+func (r *reader) makeObject(ms []member) (any, error) {
+	m := make(map[string]any, len(ms))
+	for _, mb := range ms {
+		if _, dup := m[mb.key]; dup {
+			e := r.errorAt(ErrDuplicateKey, mb.off, fmt.Sprintf("duplicate key %q: an object may name a key once", mb.key))
+			e.Pointer = pointer(append(r.path, pathToken{key: mb.key, isKey: true}))
+			return nil, e
+		}
+		m[mb.key] = mb.val
+	}
+	return m, nil
+}
+
+// array reads an array; its elements gather on r.elems until the end.
 func (r *reader) array() (any, error) {
 	if err := r.enter(); err != nil {
 		return nil, err
 	}
-	a := []any{}
 	if r.at(']') {
 		r.i++
-		return a, nil
+		return []any{}, nil
 	}
+	base := len(r.elems)
+	defer func() { r.elems = r.elems[:base] }()
 	for {
-		r.path = append(r.path, pathToken{index: len(a)})
+		r.path = append(r.path, pathToken{index: len(r.elems) - base})
 		v, err := r.value()
 		if err != nil {
 			return nil, err
 		}
 		r.path = r.path[:len(r.path)-1]
-		a = append(a, v)
+		r.elems = append(r.elems, v)
 		r.ws()
-		switch {
-		case r.at(','):
-			r.i++
-			r.ws()
-		case r.at(']'):
-			r.i++
-			return a, nil
-		default:
+		if r.at(']') {
+			break
+		}
+		if !r.at(',') {
 			return nil, r.fail("after array element")
 		}
+		r.i++
+		r.ws()
 	}
+	r.i++ // ]
+	return append(make([]any, 0, len(r.elems)-base), r.elems[base:]...), nil
 }
 
 // number reads a number as written (RFC 8259 grammar).

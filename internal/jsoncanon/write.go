@@ -47,6 +47,7 @@ func AppendCompact(b []byte, v any) []byte {
 type writer struct {
 	b         []byte
 	canonical bool
+	keys      []string // the member names of the objects being written
 }
 
 func (w *writer) value(v any) error {
@@ -103,12 +104,16 @@ func (w *writer) array(a []any) error {
 	return nil
 }
 
+// object writes m's members in canonical order. Their names are sorted on
+// w.keys, shared by the nested objects, rather than in a slice per object.
 func (w *writer) object(m map[string]any) error {
-	keys := make([]string, 0, len(m))
+	base := len(w.keys)
 	for k := range m {
-		keys = append(keys, k)
+		w.keys = append(w.keys, k)
 	}
+	keys := w.keys[base:]
 	slices.SortFunc(keys, compareUTF16)
+	defer func() { w.keys = w.keys[:base] }()
 	w.b = append(w.b, '{')
 	for i, k := range keys {
 		if i > 0 {

@@ -3,9 +3,12 @@
 //
 // It is written here rather than taken from terraform-plugin-framework-jsontypes
 // because jsontypes.Normalized compares numbers as written ("1.0" != "1"), while
-// the registry stores documents as protobuf Structs whose numbers are doubles and
-// sends them back re-encoded. A refresh must never show that as drift, so numbers
-// are compared by value here. Equal stays byte-wise, as the framework requires.
+// the registry stores documents as protobuf Structs and sends them back with
+// numbers re-encoded (1.0 as 1, 1e21 as 1e+21). A refresh must never show that
+// as drift, so semantic equality is jsoncanon.Equal: numbers by exact decimal
+// value. An integer beyond 2^53 that the registry's doubles round does show as
+// drift, because the stored value did change. Equal stays byte-wise, as the
+// framework requires.
 package jsondoc
 
 import (

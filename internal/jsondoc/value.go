@@ -1,15 +1,14 @@
 package jsondoc
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
 )
 
 var _ basetypes.StringValuableWithSemanticEquals = Value{}
@@ -47,72 +46,13 @@ func (v Value) StringSemanticEquals(_ context.Context, newValuable basetypes.Str
 	return SemanticallyEqual(v.ValueString(), other.ValueString()), diags
 }
 
-// SemanticallyEqual reports whether a and b are the same JSON value. Invalid JSON
-// is equal only to the byte-identical string.
+// SemanticallyEqual reports whether a and b are the same JSON value, as
+// jsoncanon.Equal defines it for the whole project. Invalid JSON (including a
+// duplicate key) is equal only to the byte-identical string.
 func SemanticallyEqual(a, b string) bool {
 	if a == b {
 		return true
 	}
-	va, errA := decode(a)
-	vb, errB := decode(b)
-	if errA != nil || errB != nil {
-		return false
-	}
-	return equalValues(va, vb)
-}
-
-func decode(s string) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader([]byte(s)))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("trailing data after the JSON value")
-	}
-	return v, nil
-}
-
-func equalValues(a, b any) bool {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, xv := range x {
-			yv, ok := y[k]
-			if !ok || !equalValues(xv, yv) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !equalValues(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case json.Number:
-		y, ok := b.(json.Number)
-		return ok && equalNumbers(x, y)
-	default: // string, bool, nil
-		return a == b
-	}
-}
-
-// equalNumbers compares by value as doubles, which is what a protobuf Struct keeps.
-func equalNumbers(a, b json.Number) bool {
-	if a == b {
-		return true
-	}
-	fa, errA := strconv.ParseFloat(string(a), 64)
-	fb, errB := strconv.ParseFloat(string(b), 64)
-	return errA == nil && errB == nil && fa == fb
+	eq, err := jsoncanon.Equal([]byte(a), []byte(b))
+	return err == nil && eq
 }

@@ -23,6 +23,9 @@ func TestSemanticallyEqual(t *testing.T) {
 		{"number vs string", `{"a":1}`, `{"a":"1"}`, false},
 		{"invalid json differs", `{"a":`, `{"a":1}`, false},
 		{"trailing data", `{"a":1} {}`, `{"a":1}`, false},
+		{"registry re-encoding", `{"a":1.0,"b":1e21,"c":-0}`, `{"a":1,"b":1e+21,"c":0}`, true},
+		{"integer beyond 2^53 rounded by a double", `{"a":9007199254740993}`, `{"a":9007199254740992}`, false},
+		{"duplicate key is invalid", `{"a":1,"a":1}`, `{"a":1}`, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -6,12 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"google.golang.org/api/agentregistry/v1"
 	"google.golang.org/api/googleapi"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
 )
 
 // CreateService registers svc as parent/services/serviceID and waits for the
@@ -221,54 +222,20 @@ func joinAnd(items []string) string {
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
-// jsonEqual compares two JSON documents semantically: key order, spacing and
-// number spelling (1, 1.0, 1e0) do not matter; absent, empty and null are equal.
-//
-// A local canonical form rather than spec.Normalize: spec keeps numbers as
-// written, while the registry stores content as a protobuf Struct (numbers
-// are doubles), so a document it echoes back may spell numbers differently.
+// jsonEqual compares two JSON documents as jsoncanon.Equal does for the
+// whole project (key order, spacing and number spelling do not matter);
+// absent, empty and null are equal. A document that jsoncanon refuses is
+// equal only to the same text.
 func jsonEqual(a, b []byte) bool {
-	ca, errA := canonicalJSON(a)
-	cb, errB := canonicalJSON(b)
-	if errA != nil || errB != nil {
-		return bytes.Equal(bytes.TrimSpace(a), bytes.TrimSpace(b))
+	a, b = bytes.TrimSpace(a), bytes.TrimSpace(b)
+	if isAbsent(a) || isAbsent(b) {
+		return isAbsent(a) && isAbsent(b)
 	}
-	return bytes.Equal(ca, cb)
+	eq, err := jsoncanon.Equal(a, b)
+	if err != nil {
+		return bytes.Equal(a, b)
+	}
+	return eq
 }
 
-// canonicalJSON returns a compact form with sorted keys and numbers written
-// in their shortest float64 form.
-func canonicalJSON(doc []byte) ([]byte, error) {
-	doc = bytes.TrimSpace(doc)
-	if len(doc) == 0 || bytes.Equal(doc, []byte("null")) {
-		return nil, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(doc))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, errors.New("trailing data after the JSON value")
-	}
-	return json.Marshal(canonicalNumbers(v))
-}
-
-func canonicalNumbers(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, e := range t {
-			t[k] = canonicalNumbers(e)
-		}
-	case []any:
-		for i, e := range t {
-			t[i] = canonicalNumbers(e)
-		}
-	case json.Number:
-		if f, err := strconv.ParseFloat(string(t), 64); err == nil {
-			return json.Number(strconv.FormatFloat(f, 'g', -1, 64))
-		}
-	}
-	return v
-}
+func isAbsent(doc []byte) bool { return len(doc) == 0 || bytes.Equal(doc, []byte("null")) }

@@ -379,6 +379,12 @@ func TestJSONEqual(t *testing.T) {
 		{``, `null`, true},
 		{``, `{}`, false},
 		{`{"a":"x"}`, `{"a":"x","b":null}`, false},
+		// Exact decimal values: a float64 form would call these equal.
+		{`{"id":9007199254740993}`, `{"id":9007199254740992}`, false},
+		{`{"a":-0.0}`, `{"a":0}`, true},
+		// A document jsoncanon refuses equals only its own text.
+		{`{"a":1,"a":2}`, `{"a":1,"a":2}`, true},
+		{`{"a":1,"a":2}`, `{"a":2}`, false},
 	}
 	for _, tt := range tests {
 		if got := jsonEqual([]byte(tt.a), []byte(tt.b)); got != tt.want {

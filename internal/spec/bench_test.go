@@ -1,6 +1,8 @@
 package spec
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -31,6 +33,30 @@ func BenchmarkValidateAgentCard10KB(b *testing.B) {
 
 func BenchmarkValidateAgentCard10KBCached(b *testing.B) {
 	benchValidate(b, bigCard(MaxDocumentBytes), ValidateAgentCard)
+}
+
+// The fixtures of scripts/bench (the provider benchmark's cards, as a user
+// writes them: indented, 0.3) are the figures the validation budgets refer to.
+
+func benchFixture(b *testing.B, name string) []byte {
+	b.Helper()
+	doc, err := os.ReadFile(filepath.Join("..", "..", "scripts", "bench", name))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return doc
+}
+
+func BenchmarkBenchCard2KB(b *testing.B) {
+	benchValidate(b, benchFixture(b, "card-2k.json"), validateAgentCard)
+}
+
+func BenchmarkBenchCard10KB(b *testing.B) {
+	benchValidate(b, benchFixture(b, "card-10k.json"), validateAgentCard)
+}
+
+func BenchmarkBenchCard10KBCached(b *testing.B) {
+	benchValidate(b, benchFixture(b, "card-10k.json"), ValidateAgentCard)
 }
 
 func BenchmarkValidateToolSpec10KB(b *testing.B) {

@@ -1,17 +1,20 @@
 package spec
 
 import (
+	"bytes"
 	"encoding/json"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
 )
 
 // This file maps JSON pointers to line:column positions in the caller's
-// original text. It runs only when a document has problems, with one pass
-// over the text that descends only into the values on the way to a wanted
-// pointer.
+// original text. It runs only when a document has problems. It reads the
+// document with encoding/json's Decoder, which gives each token's end
+// offset, and descends only into the values on the way to a wanted pointer.
 
 // target is one position to find: the value at ptr, or (key) the member name
 // that introduces it.
@@ -20,52 +23,92 @@ type target struct {
 	key bool
 }
 
-type locator struct {
-	doc     []byte
-	want    map[target]int // -> byte offset, -1 when not found
-	prefix  map[string]bool
-	lineIdx []int // byte offsets of line starts
-}
-
-func newLocator(doc []byte, targets []target) *locator {
-	l := &locator{doc: doc, want: make(map[target]int, len(targets)), prefix: map[string]bool{"": true}}
+// locate returns the byte offset of each target it finds in doc, a document
+// jsoncanon.Decode accepted.
+func locate(doc []byte, targets []target) map[target]int {
+	l := locator{doc: doc, dec: json.NewDecoder(bytes.NewReader(doc)), found: map[target]int{}, want: map[target]bool{}, onPath: map[string]bool{"": true}}
 	for _, t := range targets {
-		l.want[t] = -1
-		p := t.ptr
-		for {
-			l.prefix[p] = true
-			i := strings.LastIndexByte(p, '/')
-			if i < 0 {
-				break
-			}
-			p = p[:i]
+		l.want[t] = true
+		for p := t.ptr; p != ""; p = p[:max(0, strings.LastIndexByte(p, '/'))] {
+			l.onPath[p] = true
 		}
 	}
-	i := skipWS(doc, 0)
-	if i < len(doc) {
-		l.walk(i, "")
-	}
-	return l
+	_ = l.value("") // the text was decoded before: no error here
+	return l.found
 }
 
-// offset returns the byte offset of a target, or -1.
-func (l *locator) offset(t target) int {
-	if off, ok := l.want[t]; ok {
-		return off
-	}
-	return -1
+type locator struct {
+	doc    []byte
+	dec    *json.Decoder
+	want   map[target]bool
+	onPath map[string]bool // the wanted pointers and their ancestors
+	found  map[target]int
 }
 
-// lineCol converts a byte offset to a 1-based line and column (columns count
-// characters, not bytes).
-func (l *locator) lineCol(off int) (int, int) {
-	if off < 0 {
-		return 0, 0
+// next returns the offset of the next token: the Decoder reports the end of
+// the last one, and consumes the whitespace and separators before the next.
+func (l *locator) next() int {
+	i := int(l.dec.InputOffset())
+	for i < len(l.doc) {
+		switch l.doc[i] {
+		case ' ', '\t', '\n', '\r', ',', ':':
+			i++
+		default:
+			return i
+		}
 	}
-	if l.lineIdx == nil {
-		l.lineIdx = lineStarts(l.doc)
+	return i
+}
+
+func (l *locator) record(t target, off int) {
+	if l.want[t] {
+		l.found[t] = off
 	}
-	return lineColAt(l.doc, l.lineIdx, off)
+}
+
+// value reads the value at ptr, descending into it when a wanted pointer
+// lies below.
+func (l *locator) value(ptr string) error {
+	l.record(target{ptr, false}, l.next())
+	tok, err := l.dec.Token()
+	if err != nil {
+		return err
+	}
+	switch tok {
+	case json.Delim('{'):
+		for l.dec.More() {
+			keyAt := l.next()
+			key, err := l.dec.Token()
+			if err != nil {
+				return err
+			}
+			name, _ := key.(string)
+			child := ptr + "/" + jsoncanon.EscapeToken(name)
+			l.record(target{child, true}, keyAt)
+			if err := l.member(child); err != nil {
+				return err
+			}
+		}
+	case json.Delim('['):
+		for i := 0; l.dec.More(); i++ {
+			if err := l.member(ptr + "/" + strconv.Itoa(i)); err != nil {
+				return err
+			}
+		}
+	default:
+		return nil
+	}
+	_, err = l.dec.Token() // the closing delimiter
+	return err
+}
+
+// member reads the value at ptr, or skips it when nothing wanted is there.
+func (l *locator) member(ptr string) error {
+	if l.onPath[ptr] {
+		return l.value(ptr)
+	}
+	var skip json.RawMessage
+	return l.dec.Decode(&skip)
 }
 
 func lineStarts(doc []byte) []int {
@@ -78,197 +121,10 @@ func lineStarts(doc []byte) []int {
 	return idx
 }
 
-func lineColAt(doc []byte, starts []int, off int) (int, int) {
-	if off > len(doc) {
-		off = len(doc)
-	}
+// lineCol converts a byte offset to a 1-based line and column (columns count
+// characters, not bytes).
+func lineCol(doc []byte, starts []int, off int) (int, int) {
+	off = min(max(off, 0), len(doc))
 	line := sort.Search(len(starts), func(i int) bool { return starts[i] > off }) - 1
-	if line < 0 {
-		line = 0
-	}
 	return line + 1, utf8.RuneCount(doc[starts[line]:off]) + 1
-}
-
-// offsetLineCol converts a byte offset to line and column without a locator.
-func offsetLineCol(doc []byte, off int) (int, int) {
-	return lineColAt(doc, lineStarts(doc), off)
-}
-
-// walk records the value starting at doc[i] under pointer ptr and descends
-// when a wanted pointer lies below it. It returns the offset after the value.
-func (l *locator) walk(i int, ptr string) int {
-	if _, ok := l.want[target{ptr, false}]; ok {
-		l.want[target{ptr, false}] = i
-	}
-	if i >= len(l.doc) {
-		return i
-	}
-	switch l.doc[i] {
-	case '{':
-		i = skipWS(l.doc, i+1)
-		if i < len(l.doc) && l.doc[i] == '}' {
-			return i + 1
-		}
-		for i < len(l.doc) {
-			keyStart := i
-			end := skipString(l.doc, i)
-			child := ptr + "/" + escapePointer(decodeKey(l.doc[keyStart:end]))
-			if _, ok := l.want[target{child, true}]; ok {
-				l.want[target{child, true}] = keyStart
-			}
-			i = skipWS(l.doc, end)
-			if i < len(l.doc) && l.doc[i] == ':' {
-				i = skipWS(l.doc, i+1)
-			}
-			if l.prefix[child] {
-				i = l.walk(i, child)
-			} else {
-				i = skipValue(l.doc, i)
-			}
-			i = skipWS(l.doc, i)
-			if i < len(l.doc) && l.doc[i] == ',' {
-				i = skipWS(l.doc, i+1)
-				continue
-			}
-			if i < len(l.doc) && l.doc[i] == '}' {
-				i++
-			}
-			return i
-		}
-		return i
-	case '[':
-		i = skipWS(l.doc, i+1)
-		if i < len(l.doc) && l.doc[i] == ']' {
-			return i + 1
-		}
-		for n := 0; i < len(l.doc); n++ {
-			child := ptr + "/" + strconv.Itoa(n)
-			if l.prefix[child] {
-				i = l.walk(i, child)
-			} else {
-				i = skipValue(l.doc, i)
-			}
-			i = skipWS(l.doc, i)
-			if i < len(l.doc) && l.doc[i] == ',' {
-				i = skipWS(l.doc, i+1)
-				continue
-			}
-			if i < len(l.doc) && l.doc[i] == ']' {
-				i++
-			}
-			return i
-		}
-		return i
-	default:
-		return skipValue(l.doc, i)
-	}
-}
-
-func skipWS(doc []byte, i int) int {
-	for i < len(doc) {
-		switch doc[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
-
-// skipString returns the offset after the string starting at doc[i] (a '"').
-func skipString(doc []byte, i int) int {
-	i++
-	for i < len(doc) {
-		switch doc[i] {
-		case '\\':
-			i += 2
-		case '"':
-			return i + 1
-		default:
-			i++
-		}
-	}
-	return len(doc)
-}
-
-// skipValue returns the offset after the (syntactically valid) value at doc[i].
-func skipValue(doc []byte, i int) int {
-	if i >= len(doc) {
-		return i
-	}
-	switch doc[i] {
-	case '"':
-		return skipString(doc, i)
-	case '{', '[':
-		depth := 0
-		for i < len(doc) {
-			switch doc[i] {
-			case '"':
-				i = skipString(doc, i)
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-			i++
-		}
-		return i
-	default:
-		for i < len(doc) {
-			switch doc[i] {
-			case ',', '}', ']', ' ', '\t', '\n', '\r':
-				return i
-			}
-			i++
-		}
-		return i
-	}
-}
-
-// decodeKey decodes a JSON string token (with its quotes).
-func decodeKey(raw []byte) string {
-	if len(raw) >= 2 && !containsByte(raw, '\\') && utf8.Valid(raw) {
-		return string(raw[1 : len(raw)-1])
-	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return string(raw)
-	}
-	return s
-}
-
-func containsByte(b []byte, c byte) bool {
-	for _, x := range b {
-		if x == c {
-			return true
-		}
-	}
-	return false
-}
-
-// escapePointer escapes one RFC 6901 reference token.
-func escapePointer(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
-
-// splitPointer splits a JSON pointer into its unescaped tokens.
-func splitPointer(p string) []string {
-	if p == "" {
-		return nil
-	}
-	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
-	for i, s := range parts {
-		if strings.Contains(s, "~") {
-			parts[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
-		}
-	}
-	return parts
 }

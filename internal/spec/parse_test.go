@@ -30,8 +30,26 @@ func TestParseAgentCard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.A2AVersion != "1.0" || !reflect.DeepEqual(c.URLs, []string{"https://invoices.example.test/a2a"}) || len(c.Skills) != 1 || c.Skills[0].Tags[0] != "billing" {
+	if c.A2AVersion != "1.0" || c.Version != "2.1.0" || !reflect.DeepEqual(c.URLs, []string{"https://invoices.example.test/a2a"}) || len(c.Skills) != 1 || c.Skills[0].Tags[0] != "billing" {
 		t.Errorf("1.0 card: %#v", c)
+	}
+
+	// URLs follow the detected shape: a 1.0 card's supportedInterfaces (or
+	// the ProtoJSON proto name), never 0.3's additionalInterfaces or url.
+	for _, tc := range []struct {
+		doc     string
+		version string
+		urls    []string
+	}{
+		{`{"supported_interfaces":[{"url":"https://a.test/1"},{"url":"https://a.test/2"}],"additionalInterfaces":[{"url":"https://a.test/3"}],"version":"7"}`, "7", []string{"https://a.test/1", "https://a.test/2"}},
+		{`{"supportedInterfaces":[{"url":"https://a.test/1"},{"url":"https://a.test/1"},{"url":5},"x"],"supported_interfaces":[{"url":"https://a.test/2"}]}`, "", []string{"https://a.test/1", "https://a.test/2"}},
+		{`{"url":"https://a.test/0","protocolVersion":"0.3.0","version":"1.0.0","additionalInterfaces":[{"url":"https://a.test/0"},{"url":"https://a.test/9"}]}`, "1.0.0", []string{"https://a.test/0", "https://a.test/9"}},
+		{`{"protocolVersion":"0.3.0","version":5}`, "", nil},
+	} {
+		c, err := ParseAgentCard([]byte(tc.doc))
+		if err != nil || c.Version != tc.version || !reflect.DeepEqual(c.URLs, tc.urls) {
+			t.Errorf("ParseAgentCard(%s): version %q, URLs %q, %v; want %q, %q", tc.doc, c.Version, c.URLs, err, tc.version, tc.urls)
+		}
 	}
 
 	for file, version := range map[string]string{"card/protocol-0.2.json": "0.3", "card/unsupported-version.json": "", "card/ambiguous.json": "", "card/neither.json": ""} {
@@ -107,25 +125,5 @@ func TestAgentPropertiesFromCard(t *testing.T) {
 	}
 	if _, err := AgentPropertiesFromCard(fixture(t, "card/skill-fields-0.3.json"), "", ""); err == nil || !strings.Contains(err.Error(), `missing required property "tags"`) {
 		t.Errorf("invalid card: %v", err)
-	}
-}
-
-func TestPlain8(t *testing.T) {
-	for c := 0; c < 256; c++ {
-		for pos := 0; pos < 8; pos++ {
-			for _, fill := range []byte{'a', 0x20, 0x7f, '~', '#', ']'} {
-				b := []byte{fill, fill, fill, fill, fill, fill, fill, fill}
-				b[pos] = byte(c)
-				want := true
-				for _, x := range b {
-					if strSpecial[x] {
-						want = false
-					}
-				}
-				if got := plain8(load64(string(b), 0)); got != want {
-					t.Fatalf("plain8(%q) = %v, want %v", b, got, want)
-				}
-			}
-		}
 	}
 }

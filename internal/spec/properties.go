@@ -3,6 +3,8 @@ package spec
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
 )
 
 // ValidateAgentProperties checks an apphub.googleapis.com/AgentProperties document.
@@ -10,10 +12,8 @@ func ValidateAgentProperties(doc []byte) *Result {
 	return cached(KindAgentProperties, doc, validateAgentProperties)
 }
 
-func validateAgentProperties(doc []byte) *Result { return agentProperties(doc, false) }
-
-func agentProperties(doc []byte, library bool) *Result {
-	c, done := begin(KindAgentProperties, doc, library)
+func validateAgentProperties(doc []byte) *Result {
+	c, done := begin(KindAgentProperties, doc)
 	if done != nil {
 		return done
 	}
@@ -72,5 +72,5 @@ func AgentPropertiesFromCard(card []byte, framework, cardURI string) ([]byte, er
 		skills = append(skills, m)
 	}
 	props["skills"] = skills
-	return encodeNormal(nil, props), nil
+	return jsoncanon.AppendCompact(nil, props), nil
 }

@@ -3,12 +3,12 @@ package spec
 import (
 	"bytes"
 	"embed"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"sync"
 
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
@@ -37,10 +37,7 @@ var schemaFiles = []string{schemaCard03, schemaCard10, schemaToolSpec, schemaPro
 // expected types).
 type compiledSchemas struct {
 	byName map[string]*jsonschema.Schema
-	// fast tells whether a schema is evaluated by evaluator.eval (true for
-	// every embedded schema; see eval.go) rather than the library's Validate.
-	fast map[string]bool
-	raw  map[string]any // URL -> decoded schema document
+	raw    map[string]any // URL -> decoded schema document
 }
 
 var (
@@ -73,16 +70,15 @@ func compileEmbedded() (*compiledSchemas, error) {
 		files[name] = b
 	}
 	c := newCompiler(files)
-	out := &compiledSchemas{byName: map[string]*jsonschema.Schema{}, fast: map[string]bool{}, raw: map[string]any{}}
+	out := &compiledSchemas{byName: map[string]*jsonschema.Schema{}, raw: map[string]any{}}
 	for _, name := range schemaFiles {
 		s, err := c.Compile(schemaBase + name)
 		if err != nil {
 			return nil, err
 		}
 		out.byName[name] = s
-		out.fast[name] = fastEvaluable(s, map[*jsonschema.Schema]bool{})
-		var raw any
-		if err := json.Unmarshal(files[name], &raw); err != nil {
+		raw, err := jsoncanon.Decode(files[name])
+		if err != nil {
 			return nil, err
 		}
 		out.raw[schemaBase+name] = raw

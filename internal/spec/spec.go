@@ -40,14 +40,16 @@ type Problem struct {
 	// Pointer is the RFC 6901 JSON pointer of the offending value ("" for the root).
 	Pointer string
 	// Line and Column locate the value in the caller's original text, 1-based.
-	// Zero when unknown.
+	// Zero when unknown, and for a document written on one line (as
+	// jsonencode writes it), where the pointer says more; a syntax error,
+	// which has no pointer, keeps its position.
 	Line, Column int
 	// Message says what was expected and what was found, in one sentence.
 	Message string
 }
 
-// String renders the problem as "line 3, column 5: /skills/0/tags: <message>".
-// The line part is omitted when unknown; the root pointer is "(root)".
+// String renders the problem as "line 3, column 5: /skills/0/tags: <message>",
+// or "/skills/0/tags: <message>" without a position; the root pointer is "(root)".
 func (p Problem) String() string {
 	ptr := p.Pointer
 	if ptr == "" {

@@ -2,6 +2,8 @@ package spec
 
 import (
 	"errors"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
 )
 
 // ValidateToolSpec checks an MCP tool spec: a tools/list result, {"tools":[Tool...]}.
@@ -9,14 +11,13 @@ func ValidateToolSpec(doc []byte) *Result {
 	return cached(KindToolSpec, doc, validateToolSpec)
 }
 
-func validateToolSpec(doc []byte) *Result { return toolSpec(doc, false) }
-
-func toolSpec(doc []byte, library bool) *Result {
-	c, done := begin(KindToolSpec, doc, library)
+func validateToolSpec(doc []byte) *Result {
+	c, done := begin(KindToolSpec, doc)
 	if done != nil {
 		return done
 	}
 	c.validateSchema(schemaToolSpec, schemaPolicy{unknownSeverity: SeverityError})
+	c.unique("/tools", "name", "tool name", "a tool spec")
 	return c.finish("")
 }
 
@@ -32,7 +33,7 @@ const (
 // Title is the tool's title, else annotations.title. Hints of the wrong type
 // take their default.
 func ParseToolSpec(doc []byte) ([]Tool, error) {
-	v, err := decode(doc)
+	v, err := jsoncanon.Decode(doc)
 	if err != nil {
 		return nil, err
 	}

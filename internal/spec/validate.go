@@ -4,38 +4,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
-
-// finding is a Problem before it is located in the text.
-type finding struct {
-	sev Severity
-	ptr string
-	// key locates the member name that introduces ptr rather than its value
-	// (used for unknown properties).
-	key bool
-	msg string
-}
-
-// check accumulates the findings on one decoded document.
-type check struct {
-	kind Kind
-	doc  []byte
-	// value is the document as parseTree decodes it (objects as *object).
-	value    any
-	findings []finding
-	// library forces validation with the library's Validate (tests compare
-	// both evaluations).
-	library bool
-}
-
-func (c *check) add(sev Severity, ptr string, key bool, format string, args ...any) {
-	c.findings = append(c.findings, finding{sev: sev, ptr: ptr, key: key, msg: fmt.Sprintf(format, args...)})
-}
 
 // schemaPolicy says how schema failures are reported for one schema.
 type schemaPolicy struct {
@@ -46,93 +22,11 @@ type schemaPolicy struct {
 	unknownWhat string
 }
 
-// begin decodes doc and runs the checks common to every kind (JSON syntax,
-// size). It returns nil and a finished Result when the document is not JSON.
-func begin(kind Kind, doc []byte, library bool) (*check, *Result) {
-	v, err := parseTree(doc)
-	if err != nil {
-		var se *SyntaxError
-		p := Problem{Severity: SeverityError, Message: "invalid JSON: " + err.Error()}
-		if errors.As(err, &se) {
-			p.Line, p.Column = se.Line, se.Column
-			p.Message = "invalid JSON: " + se.Msg
-		}
-		return nil, &Result{Kind: kind, Problems: []Problem{p}}
-	}
-	return &check{kind: kind, doc: doc, value: v, library: library}, nil
-}
-
-// finish normalises the document, applies the size limit, locates and sorts
-// the findings.
-func (c *check) finish(a2aVersion string) *Result {
-	compact := encodeNormal(make([]byte, 0, len(c.doc)), c.value)
-	if len(compact) > MaxDocumentBytes {
-		c.add(SeverityError, "", false,
-			"the %s is %d bytes as compact JSON, over the registry's limit of %d bytes (10 KB); reduce it by %d bytes",
-			c.kind, len(compact), MaxDocumentBytes, len(compact)-MaxDocumentBytes)
-	}
-	r := &Result{Kind: c.kind, A2AVersion: a2aVersion, Compact: compact}
-	if len(c.findings) == 0 {
-		return r
-	}
-	targets := make([]target, 0, len(c.findings))
-	for _, f := range c.findings {
-		targets = append(targets, target{f.ptr, f.key})
-	}
-	loc := newLocator(c.doc, targets)
-	r.Problems = make([]Problem, 0, len(c.findings))
-	for _, f := range c.findings {
-		off := loc.offset(target{f.ptr, f.key})
-		if off < 0 && f.key {
-			off = loc.offset(target{f.ptr, false})
-		}
-		line, col := loc.lineCol(off)
-		r.Problems = append(r.Problems, Problem{Severity: f.sev, Pointer: f.ptr, Line: line, Column: col, Message: f.msg})
-	}
-	sortProblems(r.Problems)
-	r.Problems = slices.Compact(r.Problems)
-	return r
-}
-
-func sortProblems(ps []Problem) {
-	slices.SortStableFunc(ps, func(a, b Problem) int {
-		if a.Line != b.Line {
-			return a.Line - b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column - b.Column
-		}
-		if c := strings.Compare(a.Pointer, b.Pointer); c != 0 {
-			return c
-		}
-		if a.Severity != b.Severity {
-			if a.Severity == SeverityError {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(a.Message, b.Message)
-	})
-}
-
-// validateSchema validates the decoded document against one embedded schema
-// and adds a finding for every failure.
+// validateSchema validates the document with the library's Validate against
+// one embedded schema and adds a finding for each leaf cause of its error.
 func (c *check) validateSchema(name string, pol schemaPolicy) {
 	s := schemas()
-	if s.fast[name] && !c.library {
-		ev := evaluator{c: c, pol: pol, stack: make([]pathTok, 0, 16)}
-		ev.eval(s.byName[name], c.value, true)
-		return
-	}
-	c.validateSchemaLibrary(name, pol)
-}
-
-// validateSchemaLibrary validates with the library's own Validate and
-// translates the leaf causes of its error.
-func (c *check) validateSchemaLibrary(name string, pol schemaPolicy) {
-	s := schemas()
-	val := toStd(c.value)
-	err := s.byName[name].Validate(val)
+	err := s.byName[name].Validate(c.value)
 	if err == nil {
 		return
 	}
@@ -141,14 +35,15 @@ func (c *check) validateSchemaLibrary(name string, pol schemaPolicy) {
 		c.add(SeverityError, "", false, "cannot validate the %s: %v", c.kind, err)
 		return
 	}
-	t := translator{c: c, val: val, raw: s.raw, pol: pol}
+	t := translator{c: c, raw: s.raw, pol: pol}
 	t.walk(ve)
 }
 
+// translator turns the library's ValidationError tree into findings worded
+// for the user: the pointer, what the schema expects and what was found.
 type translator struct {
 	c   *check
-	val any // the document as encoding/json decodes it
-	raw map[string]any
+	raw map[string]any // schema URL -> the schema document, to explain a failure
 	pol schemaPolicy
 }
 
@@ -156,15 +51,16 @@ type translator struct {
 // oneOf is reported once, at its own location, because its branches' errors
 // would contradict each other.
 func (t *translator) walk(ve *jsonschema.ValidationError) {
-	kw := lastToken(fragment(ve.AbsoluteKeywordLocation))
+	ptr := pointerOf(ve.InstanceLocation)
+	schemaURL, frag := splitURL(ve.AbsoluteKeywordLocation)
+	kw := lastToken(frag)
 	if kw == "anyOf" || kw == "oneOf" {
-		v, _ := lookup(t.val, ve.InstanceLocation)
-		url, frag := splitURL(ve.AbsoluteKeywordLocation)
-		node, _ := lookup(t.raw[url], frag)
+		v, _ := lookup(t.c.value, ptr)
+		node, _ := lookup(t.raw[schemaURL], frag)
 		if names := rawRequiredAliases(node); kw == "anyOf" && names != nil {
-			t.c.add(SeverityError, ve.InstanceLocation, false, "missing required property %q (also accepted as %q)", names[0], names[1])
+			t.c.add(SeverityError, ptr, false, "missing required property %q (also accepted as %q)", names[0], names[1])
 		} else {
-			t.c.add(SeverityError, ve.InstanceLocation, false, "expected a value matching one of the allowed forms (%s), found %s", kw, describe(v))
+			t.c.add(SeverityError, ptr, false, "expected a value matching one of the allowed forms (%s), found %s", kw, describe(v))
 		}
 		return
 	}
@@ -174,15 +70,16 @@ func (t *translator) walk(ve *jsonschema.ValidationError) {
 		}
 		return
 	}
-	t.leaf(ve, kw)
+	t.leaf(ve, ptr, schemaURL, frag)
 }
 
-func (t *translator) leaf(ve *jsonschema.ValidationError, kw string) {
-	ptr := ve.InstanceLocation
-	inst, _ := lookup(t.val, ptr)
-	url, frag := splitURL(ve.AbsoluteKeywordLocation)
-	node, _ := lookup(t.raw[url], frag)
-	parent, _ := lookup(t.raw[url], parentPointer(frag))
+// leaf translates one failed keyword: the last token of frag, the keyword's
+// pointer in the schema document at schemaURL; ptr is the value's.
+func (t *translator) leaf(ve *jsonschema.ValidationError, ptr, schemaURL, frag string) {
+	kw := lastToken(frag)
+	inst, _ := lookup(t.c.value, ptr)
+	node, _ := lookup(t.raw[schemaURL], frag)
+	parent, _ := lookup(t.raw[schemaURL], parentPointer(frag))
 	parentMap, _ := parent.(map[string]any)
 
 	switch kw {
@@ -208,7 +105,7 @@ func (t *translator) leaf(ve *jsonschema.ValidationError, kw string) {
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
-			t.c.add(t.pol.unknownSeverity, ptr+"/"+escapePointer(k), true, "%s", unknownMessage(t.pol, k, allowed))
+			t.c.add(t.pol.unknownSeverity, ptr+"/"+jsoncanon.EscapeToken(k), true, "%s", unknownMessage(t.pol, k, allowed))
 		}
 	case "const":
 		t.c.add(SeverityError, ptr, false, "expected %s, found %s", preview(node), describe(inst))
@@ -225,13 +122,7 @@ func (t *translator) leaf(ve *jsonschema.ValidationError, kw string) {
 		t.c.add(SeverityError, ptr, false, "expected a number >= %v, found %s", node, preview(inst))
 	case "minProperties", "maxProperties":
 		obj, _ := inst.(map[string]any)
-		minP, maxP := -1, -1
-		if n, ok := parentMap["minProperties"].(float64); ok {
-			minP = int(n)
-		}
-		if n, ok := parentMap["maxProperties"].(float64); ok {
-			maxP = int(n)
-		}
+		minP, maxP := schemaInt(parentMap, "minProperties"), schemaInt(parentMap, "maxProperties")
 		t.c.add(SeverityError, ptr, false, "%s", propertyCountMessage(minP, maxP, allowedProperties(parentMap), sortedKeys(obj)))
 	case "":
 		t.c.add(SeverityError, ptr, false, "value not allowed here, found %s", describe(inst))
@@ -240,8 +131,10 @@ func (t *translator) leaf(ve *jsonschema.ValidationError, kw string) {
 	}
 }
 
-// rawRequiredAliases is requiredAliases (eval.go) on the schema's JSON: the two
-// names when node is [{"required":[a]},{"required":[b]}], otherwise nil.
+// rawRequiredAliases returns the two names of a required field that may be
+// spelt either way: node is the embedded schemas' form of it, an anyOf of two
+// alternatives that each only require one name (the A2A 1.0 card's
+// lowerCamelCase JSON name and its snake_case proto name). Otherwise nil.
 func rawRequiredAliases(node any) []string {
 	alts, _ := node.([]any)
 	if len(alts) != 2 {
@@ -357,13 +250,13 @@ func jsonType(v any) string {
 		return "null"
 	case bool:
 		return "boolean"
-	case json.Number, float64:
+	case json.Number:
 		return "number"
 	case string:
 		return "string"
 	case []any:
 		return "array"
-	case map[string]any, *object:
+	case map[string]any:
 		return "object"
 	}
 	return fmt.Sprintf("%T", v)
@@ -373,7 +266,7 @@ func jsonType(v any) string {
 // containers by type.
 func describe(v any) string {
 	switch v.(type) {
-	case []any, map[string]any, *object:
+	case []any, map[string]any:
 		return jsonType(v)
 	case nil:
 		return "null"
@@ -386,12 +279,12 @@ func describe(v any) string {
 }
 
 func preview(v any) string {
-	return string(encodeNormal(nil, v))
+	return string(jsoncanon.AppendCompact(nil, v))
 }
 
 // lookup resolves a JSON pointer in a decoded document.
 func lookup(v any, ptr string) (any, bool) {
-	for _, tok := range splitPointer(ptr) {
+	for _, tok := range jsoncanon.SplitPointer(ptr) {
 		switch c := v.(type) {
 		case map[string]any:
 			x, ok := c[tok]
@@ -412,16 +305,29 @@ func lookup(v any, ptr string) (any, bool) {
 	return v, true
 }
 
+// splitURL splits a keyword location of the library into the schema's URL
+// and the keyword's RFC 6901 pointer in it.
 func splitURL(loc string) (string, string) {
 	if i := strings.IndexByte(loc, '#'); i >= 0 {
-		return loc[:i], loc[i+1:]
+		return loc[:i], pointerOf(loc[i+1:])
 	}
 	return loc, ""
 }
 
-func fragment(loc string) string {
-	_, f := splitURL(loc)
-	return f
+// pointerOf converts a location of the library, which URL-escapes each
+// token after the RFC 6901 escaping ("/my%20key", "/%5E%28a%29$"), to a
+// plain RFC 6901 pointer ("/my key", "/^(a)$").
+func pointerOf(loc string) string {
+	if !strings.Contains(loc, "%") {
+		return loc
+	}
+	tokens := strings.Split(loc, "/")
+	for i, tok := range tokens {
+		if plain, err := url.PathUnescape(tok); err == nil {
+			tokens[i] = plain
+		}
+	}
+	return strings.Join(tokens, "/")
 }
 
 func lastToken(ptr string) string {
@@ -436,4 +342,58 @@ func parentPointer(ptr string) string {
 		return ptr[:i]
 	}
 	return ""
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// unknownMessage explains an additionalProperties failure.
+func unknownMessage(pol schemaPolicy, key string, allowed []string) string {
+	msg := fmt.Sprintf("unknown property %q: not allowed here", key)
+	if pol.unknownWhat != "" {
+		msg = fmt.Sprintf(pol.unknownWhat, key)
+	}
+	if s := suggest(key, allowed); s != "" {
+		msg += fmt.Sprintf("; did you mean %q?", s)
+	} else if pol.unknownSeverity == SeverityError {
+		msg += "; expected one of: " + strings.Join(allowed, ", ")
+	}
+	return msg
+}
+
+// propertyCountMessage explains a minProperties/maxProperties failure; with
+// both equal to 1 (a protobuf oneof) it names the alternatives.
+// names are the object's member names.
+func propertyCountMessage(minP, maxP int, allowed []string, names []string) string {
+	if minP == 1 && maxP == 1 {
+		keys := make([]string, 0, len(names))
+		for _, k := range names {
+			keys = append(keys, strconv.Quote(k))
+		}
+		slices.Sort(keys)
+		found := "none"
+		if len(keys) > 0 {
+			found = fmt.Sprintf("%d (%s)", len(keys), strings.Join(keys, ", "))
+		}
+		return fmt.Sprintf("expected exactly one of %s, found %s", strings.Join(allowed, ", "), found)
+	}
+	if minP >= 0 && len(names) < minP {
+		return fmt.Sprintf("expected at least %d properties, found %d", minP, len(names))
+	}
+	return fmt.Sprintf("expected at most %d properties, found %d", maxP, len(names))
+}
+
+// schemaInt is the integer keyword of a schema object, or -1 when absent.
+func schemaInt(schema map[string]any, keyword string) int {
+	n, _ := schema[keyword].(json.Number)
+	if v, err := n.Int64(); err == nil {
+		return int(v)
+	}
+	return -1
 }

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
 )
 
 func fixture(t testing.TB, name string) []byte {
@@ -72,7 +74,7 @@ func checkResult(t *testing.T, doc []byte, r *Result, wantVersion string, wants 
 		if p.Severity != wt.sev || p.Pointer != wt.ptr || !strings.Contains(p.Message, wt.msgContain) {
 			t.Errorf("problem %d = %s %s\nwant %s at %q containing %q", i, p.Severity, p, wt.sev, wt.ptr, wt.msgContain)
 		}
-		if wt.line != 0 && (p.Line != wt.line || p.Column != wt.col) {
+		if p.Line != wt.line || p.Column != wt.col { // 0:0: a one-line document, no position
 			t.Errorf("problem %d (%s) at line %d column %d, want %d:%d", i, p.Pointer, p.Line, p.Column, wt.line, wt.col)
 		}
 		if wt.at != "" && !strings.HasPrefix(textAt(doc, p.Line, p.Column), wt.at) {
@@ -142,6 +144,29 @@ func TestValidateAgentCardFixtures(t *testing.T) {
 		{"card/nested-error-0.3.json", "0.3", []want{
 			e("/securitySchemes/oauth/flows/clientCredentials/scopes/read", 13, 30, "true}", "expected string, found boolean"),
 		}},
+		// Skill ids are unique within a card: both positions are named.
+		{"card/duplicate-skill-ids-1.0.json", "1.0", []want{
+			e("/skills/2/id", 9, 12, "7,", "expected string, found number"),
+			e("/skills/3/id", 10, 12, `"lookup", "name": "Look up again"`, `duplicate skill id "lookup": /skills/0/id has it already; skill ids must be unique within an agent card`),
+		}},
+		// 0.3 allows unknown fields, but one close to a defined name is
+		// likely a typo: a warning besides the missing field, at the card's
+		// top level and in a skill. x-team and x-owner are extensions: silent.
+		{"card/skill-typo-0.3.json", "0.3", []want{
+			e("", 1, 1, "{", `missing required property "description"`),
+			w("/desription", 4, 3, `"desription"`, `unknown field "desription": the A2A 0.3 agent card schema does not define it, so the registry ignores it; did you mean "description"?`),
+			e("/skills/0", 9, 5, `{"id": "lookup"`, `missing required property "description"`),
+			w("/skills/0/desription", 9, 41, `"desription"`, `did you mean "description"?`),
+		}},
+		// RFC 6901: "/" in a name is "~1", "~" is "~0", escaped in that
+		// order ("team/oauth" is not "team~01oauth") and unescaped in the
+		// reverse one (the value found under "~1" is the number 5).
+		{"card/pointer-escaping-1.0.json", "1.0", []want{
+			e("/securitySchemes/team~1oauth/oauth2SecurityScheme", 7, 44, `"no"`, "expected object, found string"),
+			e("/securitySchemes/~01/apiKeySecurityScheme", 8, 36, "5}", "expected object, found number"),
+			e("/securitySchemes/key~00", 9, 14, `{"apiKeySecurityScheme"`, `found 2 ("apiKeySecurityScheme", "color")`),
+			w("/securitySchemes/key~00/color", 9, 76, `"color"`, `unknown field "color"`),
+		}},
 		{"card/invalid-json.json", "", []want{
 			e("", 4, 3, `"version"`, "invalid JSON: invalid character '\"' after object key:value pair"),
 		}},
@@ -193,7 +218,8 @@ func TestAgentCardRequiredFields(t *testing.T) {
 	_ = json.Unmarshal(fixture(t, "card/valid-0.3.json"), &card)
 	delete(card, "url")
 	doc, _ := json.Marshal(card)
-	checkResult(t, doc, ValidateAgentCard(doc), "0.3", []want{e("", 1, 1, "{", `missing required property "url"`)})
+	// A one-line document (as jsonencode writes it): no line and column.
+	checkResult(t, doc, ValidateAgentCard(doc), "0.3", []want{e("", 0, 0, "", `missing required property "url"`)})
 }
 
 func TestValidateAgentCardNotObject(t *testing.T) {
@@ -231,8 +257,13 @@ func TestValidateToolSpecFixtures(t *testing.T) {
 			e("/tools/0/title", 3, 119, "false", "expected string, found boolean"),
 			e("/nextCursor", 5, 17, "3", "expected string, found number"),
 		}},
+		// Tool names are unique within a tool spec: each repeat names the first.
+		{"tools/duplicate-names.json", []want{
+			e("/tools/1/name", 4, 14, `"get_invoice"`, `duplicate tool name "get_invoice": /tools/0/name has it already; tool names must be unique within a tool spec`),
+			e("/tools/3/name", 6, 14, `"get_invoice"`, `duplicate tool name "get_invoice": /tools/0/name has it already`),
+		}},
 		{"tools/no-tools.json", []want{
-			e("", 1, 1, "{", `missing required property "tools"`),
+			e("", 0, 0, "", `missing required property "tools"`), // a one-line file
 		}},
 	}
 	for _, tc := range cases {
@@ -252,6 +283,12 @@ func TestValidateAgentPropertiesFixtures(t *testing.T) {
 		{"properties/misspelt-key.json", []want{
 			e("/dispalyName", 2, 3, `"dispalyName"`, `unknown property "dispalyName": the AgentProperties schema does not allow it (misspelt keys are rejected, not dropped); did you mean "displayName"?`),
 			e("/skills/0/tag", 5, 74, `"tag"`, `did you mean "tags"?`),
+		}},
+		{"properties/pointer-escaping.json", []want{
+			e("/x~1y", 3, 3, `"x/y"`, `unknown property "x/y"`),
+			e("/a~0b", 4, 3, `"a~b"`, `unknown property "a~b"`),
+			e("/~01", 5, 3, `"~1"`, `unknown property "~1"`),
+			e("/skills/0/c~1d~0e", 7, 78, `"c/d~e"`, `unknown property "c/d~e"`),
 		}},
 		{"properties/wrong-types.json", []want{
 			e("/displayName", 2, 18, `["Invoice Helper"]`, "expected string, found array"),
@@ -343,6 +380,8 @@ func TestInvalidJSON(t *testing.T) {
 		{"{\n\t\"é\": [1 2]\n}", 2, 10, "invalid character '2' after array element"},
 		{`{} {}`, 1, 4, "unexpected data after the JSON value"},
 		{`{"a":1}]`, 1, 8, "unexpected data after the JSON value"},
+		{"{\n \"a\": \"\xff\"}", 2, 8, "invalid UTF-8 byte 0xff"},
+		{`{"a": "\udc00"}`, 1, 8, `unpaired surrogate \udc00`},
 	} {
 		for name, fn := range map[string]func([]byte) *Result{"card": ValidateAgentCard, "tools": ValidateToolSpec, "properties": ValidateAgentProperties} {
 			r := fn([]byte(tc.doc))
@@ -355,10 +394,26 @@ func TestInvalidJSON(t *testing.T) {
 			}
 		}
 		_, err := Normalize([]byte(tc.doc))
-		var se *SyntaxError
-		if !errors.As(err, &se) || se.Line != tc.line || se.Column != tc.col {
-			t.Errorf("Normalize(%q) = %v, want syntax error at %d:%d", tc.doc, err, tc.line, tc.col)
+		var je *jsoncanon.Error
+		if !errors.As(err, &je) {
+			t.Fatalf("Normalize(%q) = %v, want a *jsoncanon.Error", tc.doc, err)
 		}
+		if line, col := lineCol([]byte(tc.doc), lineStarts([]byte(tc.doc)), je.Offset); line != tc.line || col != tc.col {
+			t.Errorf("Normalize(%q) = %v, want an error at %d:%d", tc.doc, err, tc.line, tc.col)
+		}
+	}
+}
+
+// TestDuplicateKey: a repeated key is an error at the repeat, with its
+// pointer; the registry and encoding/json would silently keep one value.
+func TestDuplicateKey(t *testing.T) {
+	doc := []byte("{\n  \"skills\": [{\"id\": \"a\",\n    \"id\": \"b\"}]\n}")
+	checkResult(t, doc, ValidateAgentCard(doc), "", []want{
+		e("/skills/0/id", 3, 5, `"id": "b"`, `duplicate key "id": an object may name a key once`),
+	})
+	r := ValidateToolSpec([]byte(`{"tools":[],"tools":[]}`))
+	if r.Valid() || len(r.Problems) != 1 || r.Problems[0].String() != `/tools: duplicate key "tools": an object may name a key once` {
+		t.Errorf("one-line document: %v", r.Problems)
 	}
 }
 
@@ -475,5 +530,62 @@ func TestAgentPropertiesSchema(t *testing.T) {
 	b[0] = 'X'
 	if AgentPropertiesSchema()[0] != '{' {
 		t.Error("caller modified the embedded schema")
+	}
+}
+
+// TestSchemaKeywords covers each kind of schema failure the embedded schemas
+// can raise, with the wording the translation gives it (one-line documents:
+// no positions).
+func TestSchemaKeywords(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		validate func([]byte) *Result
+		version  string
+		doc      string
+		wants    []want
+	}{
+		{"0.3 security schemes: required, enum, type, if/then", ValidateAgentCard, "0.3",
+			`{"url":"u","protocolVersion":"0.3.0","name":"n","description":"d","version":"1","skills":[],"securitySchemes":{"a":{"type":"apiKey"},"b":{"type":"nope"},"c":{"type":"http","scheme":1},"d":{}}}`,
+			[]want{
+				e("/securitySchemes/a", 0, 0, "", `missing required property "in"`),
+				e("/securitySchemes/a", 0, 0, "", `missing required property "name"`),
+				e("/securitySchemes/b/type", 0, 0, "", `expected one of "apiKey", "http", "oauth2", "openIdConnect", "mutualTLS", found string "nope"`),
+				e("/securitySchemes/c/scheme", 0, 0, "", "expected string, found number"),
+				e("/securitySchemes/d", 0, 0, "", `missing required property "type"`),
+			}},
+		{"1.0 oneofs, aliases, nested types", ValidateAgentCard, "1.0",
+			`{"supportedInterfaces":[{}],"name":"n","description":"d","version":"1","skills":[],"securitySchemes":{"a":{},"b":{"apiKeySecurityScheme":{"location":"header","name":"k"},"mtlsSecurityScheme":{}}},"capabilities":{"extensions":[{"params":[]}]}}`,
+			[]want{
+				e("/capabilities/extensions/0/params", 0, 0, "", "expected object, found array"),
+				e("/securitySchemes/a", 0, 0, "", "expected exactly one of apiKeySecurityScheme, httpAuthSecurityScheme, mtlsSecurityScheme, oauth2SecurityScheme, openIdConnectSecurityScheme, found none"),
+				e("/securitySchemes/b", 0, 0, "", `found 2 ("apiKeySecurityScheme", "mtlsSecurityScheme")`),
+				e("/supportedInterfaces/0", 0, 0, "", `missing required property "protocolBinding" (also accepted as "protocol_binding")`),
+				e("/supportedInterfaces/0", 0, 0, "", `missing required property "protocolVersion" (also accepted as "protocol_version")`),
+				e("/supportedInterfaces/0", 0, 0, "", `missing required property "url"`),
+			}},
+		// The library URL-escapes the tokens of its locations; pointers here
+		// are plain RFC 6901, and a snake_case alias is typed too.
+		{"1.0 keys that need escaping, proto names", ValidateAgentCard, "1.0",
+			`{"supported_interfaces":[{"url":"u","protocol_binding":"JSONRPC","protocol_version":"1.0"}],"name":"n","description":"d","version":"1","skills":[],"default_input_modes":"x","securitySchemes":{"my scheme":{"apiKeySecurityScheme":5},"~1/x":{"apiKeySecurityScheme":5}}}`,
+			[]want{
+				e("/default_input_modes", 0, 0, "", "expected array, found string"),
+				e("/securitySchemes/my scheme/apiKeySecurityScheme", 0, 0, "", "expected object, found number"),
+				e("/securitySchemes/~01~1x/apiKeySecurityScheme", 0, 0, "", "expected object, found number"),
+			}},
+		{"tool spec: enum, format, minimum", ValidateToolSpec, "",
+			`{"tools":[{"name":"a","inputSchema":{"type":"object"},"icons":[{"src":"not a uri","theme":"dim"}]}],"ttlMs":-1,"cacheScope":"x"}`,
+			[]want{
+				e("/cacheScope", 0, 0, "", `expected one of "private", "public", found string "x"`),
+				e("/tools/0/icons/0/src", 0, 0, "", `expected a valid uri, found string "not a uri"`),
+				e("/tools/0/icons/0/theme", 0, 0, "", `expected one of "dark", "light", found string "dim"`),
+				e("/ttlMs", 0, 0, "", "expected a number >= 0, found -1"),
+			}},
+		{"tool spec: integer", ValidateToolSpec, "", `{"tools":[{"name":"a","inputSchema":{"type":"object"}}],"ttlMs":1.5}`,
+			[]want{e("/ttlMs", 0, 0, "", "expected integer, found number")}},
+		{"tool spec: an integer written 2.0", ValidateToolSpec, "", `{"tools":[{"name":"a","inputSchema":{"type":"object"}}],"ttlMs":2.0}`, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkResult(t, []byte(tc.doc), tc.validate([]byte(tc.doc)), tc.version, tc.wants)
+		})
 	}
 }
