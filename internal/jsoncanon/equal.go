@@ -53,3 +53,21 @@ func equalValues(a, b any) bool {
 		return a == b
 	}
 }
+
+// StoredEqual reports whether two documents are the same once stored as a
+// protobuf Struct, as the registry stores a document's content: numbers
+// become IEEE doubles there, so 9007199254740993 comes back as
+// 9007199254740992 and must not read as a change. RFC 8785 writes every number
+// as its nearest double, so the same canonical bytes mean the same stored
+// document. Errors are Canonical's.
+func StoredEqual(a, b []byte) (bool, error) {
+	ca, err := Canonical(a)
+	if err != nil {
+		return false, err
+	}
+	cb, err := Canonical(b)
+	if err != nil {
+		return false, err
+	}
+	return string(ca) == string(cb), nil
+}

@@ -38,6 +38,7 @@ func resCard(description string, skills ...map[string]any) map[string]any {
 		"defaultInputModes":  []string{"text/plain"},
 		"defaultOutputModes": []string{"text/plain"},
 		"x-weight":           10,
+		"x-serial":           9007199254740993, // 2^53 + 1: no double holds it
 		"skills":             skills,
 	}
 }
@@ -57,7 +58,9 @@ func resJSON(v any) string {
 // the same JSON value as resJSON(v), spelled differently.
 func resReformatted(v any) string {
 	var decoded any
-	if err := json.Unmarshal([]byte(resJSON(v)), &decoded); err != nil {
+	dec := json.NewDecoder(strings.NewReader(resJSON(v)))
+	dec.UseNumber() // numbers as written: a float64 would round 2^53 + 1
+	if err := dec.Decode(&decoded); err != nil {
 		panic(err)
 	}
 	var b strings.Builder
@@ -250,12 +253,13 @@ func TestAccAgentResource_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("agent_card"), knownvalue.StringExact(resReformatted(cardB)+"\n")),
 				},
 			},
-			{ // the registry re-encodes numbers: no drift
+			{ // the registry re-encodes numbers and keeps them as doubles: no drift
 				PreConfig: func() {
 					resSetServiceContent(t, r, name, func(svc *agentregistry.Service) []string {
 						c := strings.Replace(string(svc.AgentSpec.Content), `"x-weight":10`, `"x-weight":1.0e1`, 1)
-						if c == string(svc.AgentSpec.Content) {
-							t.Fatalf("fixture: no x-weight in %s", c)
+						c = strings.Replace(c, `"x-serial":9007199254740993`, `"x-serial":9007199254740992`, 1)
+						if !strings.Contains(c, `"x-weight":1.0e1`) || !strings.Contains(c, `"x-serial":9007199254740992`) {
+							t.Fatalf("fixture: no x-weight or x-serial in %s", c)
 						}
 						svc.AgentSpec.Content = []byte(c)
 						return []string{"agentSpec.content"}

@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"google.golang.org/api/agentregistry/v1"
 
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsondoc"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
@@ -92,14 +93,17 @@ func refreshString(prior types.String, api string) types.String {
 }
 
 // refreshDocument keeps the prior document byte for byte when the registry's
-// copy is the same JSON value (it re-orders keys and re-encodes numbers), and
-// otherwise takes the registry's copy, so that the next plan shows the drift.
+// copy is the same document as stored (it re-orders keys, re-encodes numbers,
+// and keeps numbers as doubles), and otherwise takes the registry's copy, so
+// that the next plan shows the drift.
 func refreshDocument(prior jsondoc.Value, api []byte) jsondoc.Value {
 	if len(api) == 0 || string(api) == "null" {
 		return jsondoc.NewNull()
 	}
-	if !prior.IsNull() && !prior.IsUnknown() && jsondoc.SemanticallyEqual(prior.ValueString(), string(api)) {
-		return prior
+	if !prior.IsNull() && !prior.IsUnknown() {
+		if same, err := jsoncanon.StoredEqual([]byte(prior.ValueString()), api); err == nil && same {
+			return prior
+		}
 	}
 	if norm, err := spec.Normalize(api); err == nil {
 		return jsondoc.NewValue(string(norm))

@@ -222,8 +222,8 @@ func joinAnd(items []string) string {
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
-// jsonEqual compares two JSON documents as jsoncanon.Equal does for the
-// whole project (key order, spacing and number spelling do not matter);
+// jsonEqual compares two JSON documents as the registry stores them
+// (jsoncanon.StoredEqual: key order, spacing and number spelling do not matter);
 // absent, empty and null are equal. A document that jsoncanon refuses is
 // equal only to the same text.
 func jsonEqual(a, b []byte) bool {
@@ -231,7 +231,7 @@ func jsonEqual(a, b []byte) bool {
 	if isAbsent(a) || isAbsent(b) {
 		return isAbsent(a) && isAbsent(b)
 	}
-	eq, err := jsoncanon.Equal(a, b)
+	eq, err := jsoncanon.StoredEqual(a, b) // what the registry echoes holds its numbers as doubles
 	if err != nil {
 		return bytes.Equal(a, b)
 	}
