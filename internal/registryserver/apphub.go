@@ -253,24 +253,21 @@ func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name stri
 		upd.WorkloadProperties = nil
 	}
 	upd.UpdateTime = now
-	s.commitWorkloadWrite(w, r, verb, name, reqID, upd)
+	s.commitWorkloadWrite(w, verb, name, reqID, upd)
 }
 
-func (s *Server) commitWorkloadWrite(w http.ResponseWriter, r *http.Request, verb, name, reqID string, upd *apphub.Workload) {
-	opErr := injectedOpError(r.Context())
+func (s *Server) commitWorkloadWrite(w http.ResponseWriter, verb, name, reqID string, upd *apphub.Workload) {
 	var ms []mutation
 	var resp json.RawMessage
-	if opErr == nil {
-		var err error
-		if upd != nil {
-			ms, resp, err = writeMutation(bucketWorkloads, name, typeWorkload, upd)
-		} else {
-			ms, resp, err = writeMutation(bucketWorkloads, name, "", nil)
-		}
-		if err != nil {
-			s.writeError(w, err)
-			return
-		}
+	var err error
+	if upd != nil {
+		ms, resp, err = writeMutation(bucketWorkloads, name, typeWorkload, upd)
+	} else {
+		ms, resp, err = writeMutation(bucketWorkloads, name, "", nil)
+	}
+	if err != nil {
+		s.writeError(w, err)
+		return
 	}
 	// The replay key is always "update"/"delete" (what the client called),
 	// while the operation's verb says whether the patch created the workload.
@@ -278,7 +275,7 @@ func (s *Server) commitWorkloadWrite(w http.ResponseWriter, r *http.Request, ver
 	if upd == nil {
 		replayVerb = "delete"
 	}
-	op, rr, opMs, err := s.newOperation(familyAppHub, verb, name, reqID, resp, opErr)
+	op, rr, opMs, err := s.newOperation(familyAppHub, verb, name, reqID, resp)
 	if err != nil {
 		s.writeError(w, err)
 		return
@@ -289,9 +286,6 @@ func (s *Server) commitWorkloadWrite(w http.ResponseWriter, r *http.Request, ver
 		opMs[len(opMs)-1].Value = rb
 	}
 	err = s.commitOperation(op, rr, append(ms, opMs...), func() {
-		if opErr != nil {
-			return
-		}
 		if upd != nil {
 			s.workloads[name] = upd
 		} else {
@@ -324,7 +318,7 @@ func (s *Server) deleteWorkload(w http.ResponseWriter, r *http.Request, name str
 		s.writeError(w, errNotFound("Workload %q was not found.", name))
 		return
 	}
-	s.commitWorkloadWrite(w, r, "delete", name, reqID, nil)
+	s.commitWorkloadWrite(w, "delete", name, reqID, nil)
 }
 
 func (s *Server) listWorkloads(w http.ResponseWriter, r *http.Request, app string) {

@@ -6,8 +6,7 @@ package registryserver
 // and committed when the request arrives, and returns an Operation. With
 // Options.OperationDelay the operation reports done:false until the delay has
 // passed, so that clients' polling is exercised; the resource itself is
-// already written. An operation that fails (OperationError fault) changes
-// nothing.
+// already written.
 //
 // requestId: the first request with a given id records (id -> operation) in
 // the same transaction as the write. A retry with the same id, verb and
@@ -26,19 +25,10 @@ import (
 	"time"
 )
 
-// RPCStatus is a google.rpc.Status: Code is the numeric google.rpc.Code
-// (3 INVALID_ARGUMENT, 13 INTERNAL, 14 UNAVAILABLE, ...).
-type RPCStatus struct {
-	Code    int    `json:"code"`
-	Message string `json:"message,omitempty"`
-	Details []any  `json:"details,omitempty"`
-}
-
 type opRecord struct {
 	Name     string          `json:"name"`
 	Metadata json.RawMessage `json:"metadata,omitempty"`
 	Response json.RawMessage `json:"response,omitempty"`
-	Error    *RPCStatus      `json:"error,omitempty"`
 	DoneAt   time.Time       `json:"doneAt"`
 }
 
@@ -82,9 +72,7 @@ func (op *opRecord) view(now time.Time) map[string]any {
 	out["metadata"] = md
 	if done {
 		out["done"] = true
-		if op.Error != nil {
-			out["error"] = op.Error
-		} else if op.Response != nil {
+		if op.Response != nil {
 			out["response"] = op.Response
 		}
 	}
@@ -99,8 +87,7 @@ func newOperationID() string {
 
 // newOperation builds an operation on target (a resource name) and the
 // mutations that persist it and, when requestID is set, the request record.
-// Exactly one of response and opErr is meaningful.
-func (s *Server) newOperation(fam apiFamily, verb, target, requestID string, response json.RawMessage, opErr *RPCStatus) (*opRecord, *requestRecord, []mutation, error) {
+func (s *Server) newOperation(fam apiFamily, verb, target, requestID string, response json.RawMessage) (*opRecord, *requestRecord, []mutation, error) {
 	now := s.now()
 	parent := parentOf(target)
 	md, err := json.Marshal(opMetadata{
@@ -114,12 +101,8 @@ func (s *Server) newOperation(fam apiFamily, verb, target, requestID string, res
 	op := &opRecord{
 		Name:     parent + "/operations/" + newOperationID(),
 		Metadata: md,
+		Response: response,
 		DoneAt:   now.Add(s.opts.OperationDelay),
-	}
-	if opErr != nil {
-		op.Error = opErr
-	} else {
-		op.Response = response
 	}
 	ob, err := json.Marshal(op)
 	if err != nil {

@@ -15,7 +15,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -65,9 +64,6 @@ type Server struct {
 	workloads map[string]*apphub.Workload
 	ops       map[string]*opRecord
 	reqs      map[string]*requestRecord
-
-	faults faultTable
-	rec    recorder
 }
 
 // New returns a server, loading its state from Options.DataPath when set.
@@ -159,31 +155,31 @@ func (s *Server) loadState() error {
 	return nil
 }
 
-// ServeHTTP records the request, authenticates it, applies any injected
-// fault and routes it.
+// ServeHTTP authenticates the request and routes it. It keeps nothing of a
+// request beyond its effect on the registry (the log line aside): a server
+// that remembered requests could be made to grow without bound, even by
+// clients without the token. Tests that need a request log or injected faults
+// wrap the server (see package registryservertest).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	s.rec.add(r)
 	sw := &statusWriter{ResponseWriter: w}
 	defer func() {
 		s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", sw.status, "duration", time.Since(start))
 	}()
-	if !s.authorized(r) {
+	if !s.Authorized(r) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="agentregistry-server"`)
 		s.writeError(sw, &apiError{HTTP: http.StatusUnauthorized, Status: "UNAUTHENTICATED",
 			Message: "Request is missing a valid bearer token: send \"Authorization: Bearer <token>\" with the server's token."})
 		return
 	}
-	if f, ok := s.faults.take(r); ok {
-		s.serveFault(sw, r, f)
-		return
-	}
 	s.route(sw, r)
 }
 
-// authorized compares the bearer token in constant time, so response timing
-// does not reveal how much of a guessed token was right.
-func (s *Server) authorized(r *http.Request) bool {
+// Authorized reports whether r carries the server's token (always true for a
+// server without one), so that a handler wrapping the server can act only on
+// requests the server accepts. The token is compared in constant time, so
+// response timing does not reveal how much of a guessed token was right.
+func (s *Server) Authorized(r *http.Request) bool {
 	if s.opts.Token == "" {
 		return true
 	}
@@ -399,40 +395,6 @@ func decodePageToken(tok string, qh uint64) (string, error) {
 		return "", errInvalid("page_token was issued for a different query or parent; the other parameters must be identical to those of the call that returned it")
 	}
 	return pt.After, nil
-}
-
-// Request accounting, for tests that assert what reached the server.
-
-// RecordedRequest is one request the server received.
-type RecordedRequest struct {
-	Method string
-	Path   string
-	Query  url.Values
-}
-
-type recorder struct {
-	mu   sync.Mutex
-	reqs []RecordedRequest
-}
-
-func (rc *recorder) add(r *http.Request) {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	rc.reqs = append(rc.reqs, RecordedRequest{Method: r.Method, Path: r.URL.Path, Query: r.URL.Query()})
-}
-
-// Requests returns the requests received since the start or the last ResetRequests.
-func (s *Server) Requests() []RecordedRequest {
-	s.rec.mu.Lock()
-	defer s.rec.mu.Unlock()
-	return append([]RecordedRequest(nil), s.rec.reqs...)
-}
-
-// ResetRequests forgets the recorded requests.
-func (s *Server) ResetRequests() {
-	s.rec.mu.Lock()
-	defer s.rec.mu.Unlock()
-	s.rec.reqs = nil
 }
 
 func (s *Server) timestamp() string { return s.now().UTC().Format(time.RFC3339Nano) }

@@ -240,35 +240,29 @@ func (s *Server) createService(w http.ResponseWriter, r *http.Request, parent st
 		return
 	}
 	svc.RegistryResource = registryResource(svc)
-	s.commitServiceWrite(w, r, "create", name, reqID, svc, nil)
+	s.commitServiceWrite(w, "create", name, reqID, svc, nil)
 }
 
 // commitServiceWrite persists newSvc (nil = delete old) with its operation.
-func (s *Server) commitServiceWrite(w http.ResponseWriter, r *http.Request, verb, name, reqID string, newSvc, old *agentregistry.Service) {
-	opErr := injectedOpError(r.Context())
-	var resp json.RawMessage
+func (s *Server) commitServiceWrite(w http.ResponseWriter, verb, name, reqID string, newSvc, old *agentregistry.Service) {
 	var ms []mutation
-	if opErr == nil {
-		var err error
-		if newSvc != nil {
-			ms, resp, err = writeMutation(bucketServices, name, typeService, newSvc)
-		} else {
-			ms, resp, err = writeMutation(bucketServices, name, "", nil)
-		}
-		if err != nil {
-			s.writeError(w, err)
-			return
-		}
+	var resp json.RawMessage
+	var err error
+	if newSvc != nil {
+		ms, resp, err = writeMutation(bucketServices, name, typeService, newSvc)
+	} else {
+		ms, resp, err = writeMutation(bucketServices, name, "", nil)
 	}
-	op, rr, opMs, err := s.newOperation(familyAgentRegistry, verb, name, reqID, resp, opErr)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	op, rr, opMs, err := s.newOperation(familyAgentRegistry, verb, name, reqID, resp)
 	if err != nil {
 		s.writeError(w, err)
 		return
 	}
 	err = s.commitOperation(op, rr, append(ms, opMs...), func() {
-		if opErr != nil {
-			return
-		}
 		if old != nil {
 			s.removeDerived(old)
 		}
@@ -457,7 +451,7 @@ func (s *Server) patchService(w http.ResponseWriter, r *http.Request, name strin
 	}
 	upd.UpdateTime = s.timestamp()
 	upd.RegistryResource = registryResource(upd)
-	s.commitServiceWrite(w, r, "update", name, reqID, upd, old)
+	s.commitServiceWrite(w, "update", name, reqID, upd, old)
 }
 
 func (s *Server) deleteService(w http.ResponseWriter, r *http.Request, name string) {
@@ -473,7 +467,7 @@ func (s *Server) deleteService(w http.ResponseWriter, r *http.Request, name stri
 		s.writeError(w, errNotFound("Service %q was not found.", name))
 		return
 	}
-	s.commitServiceWrite(w, r, "delete", name, reqID, nil, old)
+	s.commitServiceWrite(w, "delete", name, reqID, nil, old)
 }
 
 // writeMutation is the store mutation and the operation response of one write:
