@@ -204,7 +204,7 @@ func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name stri
 		s.respondOp(w, op, err)
 		return
 	}
-	old, exists := s.workloads[name]
+	old, exists := s.workloads.get(name)
 	var upd *apphub.Workload
 	now := s.timestamp()
 	verb := "update"
@@ -287,9 +287,9 @@ func (s *Server) commitWorkloadWrite(w http.ResponseWriter, verb, name, reqID st
 	}
 	err = s.commitOperation(op, rr, append(ms, opMs...), func() {
 		if upd != nil {
-			s.workloads[name] = upd
+			s.workloads.put(name, upd)
 		} else {
-			delete(s.workloads, name)
+			s.workloads.delete(name)
 		}
 	})
 	s.respondOp(w, op, err)
@@ -297,7 +297,7 @@ func (s *Server) commitWorkloadWrite(w http.ResponseWriter, verb, name, reqID st
 
 func (s *Server) getWorkload(w http.ResponseWriter, r *http.Request, name string) {
 	s.mu.RLock()
-	wl, ok := s.workloads[name]
+	wl, ok := s.workloads.get(name)
 	s.mu.RUnlock()
 	if !ok {
 		s.writeError(w, errNotFound("Workload %q was not found.", name))
@@ -314,7 +314,7 @@ func (s *Server) deleteWorkload(w http.ResponseWriter, r *http.Request, name str
 		s.respondOp(w, op, err)
 		return
 	}
-	if _, ok := s.workloads[name]; !ok {
+	if _, ok := s.workloads.get(name); !ok {
 		s.writeError(w, errNotFound("Workload %q was not found.", name))
 		return
 	}
@@ -335,15 +335,13 @@ func (s *Server) listWorkloads(w http.ResponseWriter, r *http.Request, app strin
 		return
 	}
 	s.mu.RLock()
-	names, more := pageOfNames(s.workloads, app+"/workloads/", after, size, nil)
-	resp := &apphub.ListWorkloadsResponse{}
-	if more {
-		resp.NextPageToken = encodePageToken(names[len(names)-1], qh)
-	}
-	for _, n := range names {
-		resp.Workloads = append(resp.Workloads, s.workloads[n])
-	}
+	names, wls := s.workloads.page(app, after, size+1)
 	s.mu.RUnlock()
+	resp := &apphub.ListWorkloadsResponse{Workloads: wls}
+	if len(wls) > size {
+		resp.Workloads = wls[:size]
+		resp.NextPageToken = encodePageToken(names[size-1], qh)
+	}
 	writeJSON(w, http.StatusOK, resp)
 }
 

@@ -72,7 +72,7 @@ func benchServer(tb testing.TB) (*Server, map[string]docFields) {
 				CreateTime: now, UpdateTime: now,
 			}
 			svc.RegistryResource = registryResource(svc)
-			s.services[svc.Name] = svc
+			s.services.put(svc.Name, svc)
 			s.putDerived(svc)
 		}
 		benchSrv = s

@@ -37,6 +37,10 @@ type Options struct {
 	// Logger receives one line per request (method, path, status, duration).
 	// nil discards.
 	Logger *slog.Logger
+	// SearchTimeout bounds the evaluation of one search or list of derived
+	// records; past it the request fails with DEADLINE_EXCEEDED. 0 selects
+	// 10 seconds.
+	SearchTimeout time.Duration
 }
 
 // maxBodyBytes caps request bodies. A document is at most 10 KB; the cap
@@ -55,13 +59,11 @@ type Server struct {
 	// request, including the fsync, which serialises writes (bbolt has a
 	// single writer anyway) and keeps memory and disk in the same order.
 	mu        sync.RWMutex
-	services  map[string]*agentregistry.Service
-	agents    map[string]*agentregistry.Agent
-	mcps      map[string]*agentregistry.McpServer
+	services  *collection[*agentregistry.Service]
 	encoded   map[string][]byte // derived record name -> its JSON
 	agentIx   map[string]*index // parent -> index of its agents
 	mcpIx     map[string]*index // parent -> index of its MCP servers
-	workloads map[string]*apphub.Workload
+	workloads *collection[*apphub.Workload]
 	ops       map[string]*opRecord
 	reqs      map[string]*requestRecord
 }
@@ -72,13 +74,11 @@ func New(opts Options) (*Server, error) {
 		opts:      opts,
 		log:       opts.Logger,
 		now:       time.Now,
-		services:  map[string]*agentregistry.Service{},
-		agents:    map[string]*agentregistry.Agent{},
-		mcps:      map[string]*agentregistry.McpServer{},
+		services:  newCollection[*agentregistry.Service]("/services/"),
 		encoded:   map[string][]byte{},
 		agentIx:   map[string]*index{},
 		mcpIx:     map[string]*index{},
-		workloads: map[string]*apphub.Workload{},
+		workloads: newCollection[*apphub.Workload]("/workloads/"),
 		ops:       map[string]*opRecord{},
 		reqs:      map[string]*requestRecord{},
 	}
@@ -115,7 +115,7 @@ func (s *Server) loadState() error {
 		if err := json.Unmarshal(v, &svc); err != nil {
 			return fmt.Errorf("service %s: %w", k, err)
 		}
-		s.services[svc.Name] = &svc
+		s.services.put(svc.Name, &svc)
 		s.putDerived(&svc)
 		return nil
 	})
@@ -125,7 +125,7 @@ func (s *Server) loadState() error {
 			if err := json.Unmarshal(v, &wl); err != nil {
 				return fmt.Errorf("workload %s: %w", k, err)
 			}
-			s.workloads[wl.Name] = &wl
+			s.workloads.put(wl.Name, &wl)
 			return nil
 		})
 	}

@@ -7,6 +7,7 @@ package registryserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -225,7 +226,7 @@ func (s *Server) createService(w http.ResponseWriter, r *http.Request, parent st
 			Description: "must be 4-63 characters of lower-case letters, digits and hyphens, starting with a letter"}}))
 		return
 	}
-	if _, exists := s.services[name]; exists {
+	if _, exists := s.services.get(name); exists {
 		s.writeError(w, errAlreadyExists("Service %q already exists.", name))
 		return
 	}
@@ -267,10 +268,10 @@ func (s *Server) commitServiceWrite(w http.ResponseWriter, verb, name, reqID str
 			s.removeDerived(old)
 		}
 		if newSvc != nil {
-			s.services[name] = newSvc
+			s.services.put(name, newSvc)
 			s.putDerived(newSvc)
 		} else {
-			delete(s.services, name)
+			s.services.delete(name)
 		}
 	})
 	s.respondOp(w, op, err)
@@ -294,7 +295,7 @@ func violationMessage(what string, v []fieldViolation) string {
 
 func (s *Server) getService(w http.ResponseWriter, r *http.Request, name string) {
 	s.mu.RLock()
-	svc, ok := s.services[name]
+	svc, ok := s.services.get(name)
 	s.mu.RUnlock()
 	if !ok {
 		s.writeError(w, errNotFound("Service %q was not found.", name))
@@ -322,18 +323,40 @@ func (s *Server) listServices(w http.ResponseWriter, r *http.Request, parent str
 		s.writeError(w, err)
 		return
 	}
-	s.mu.RLock()
-	names, more := pageOfNames(s.services, parent+"/services/", after, size, func(svc *agentregistry.Service) bool {
-		return matchDoc(node, serviceFilterFields, docFields{"name": {svc.Name}, "displayName": {svc.DisplayName}, "description": {svc.Description}})
-	})
-	resp := &agentregistry.ListServicesResponse{}
-	if more {
-		resp.NextPageToken = encodePageToken(names[len(names)-1], qh)
+	ctx, cancel := context.WithTimeout(r.Context(), s.searchTimeout())
+	defer cancel()
+	// Take the services a chunk at a time under the read lock and filter
+	// them outside it, so that a filter costly enough to scan every service
+	// never holds up a write. Without a filter the first chunk is the page.
+	chunk := size + 1
+	if node != nil {
+		chunk = max(chunk, 256)
 	}
-	for _, n := range names {
-		resp.Services = append(resp.Services, s.services[n])
+	var names []string
+	var page []*agentregistry.Service
+	for len(page) <= size {
+		if err := ctx.Err(); err != nil {
+			s.writeError(w, s.searchAborted(r, "list", err))
+			return
+		}
+		s.mu.RLock()
+		ns, svcs := s.services.page(parent, after, chunk)
+		s.mu.RUnlock()
+		for i, svc := range svcs {
+			if len(page) <= size && matchDoc(node, serviceFilterFields, docFields{"name": {svc.Name}, "displayName": {svc.DisplayName}, "description": {svc.Description}}) {
+				names, page = append(names, ns[i]), append(page, svc)
+			}
+		}
+		if len(ns) < chunk {
+			break
+		}
+		after = ns[len(ns)-1]
 	}
-	s.mu.RUnlock()
+	resp := &agentregistry.ListServicesResponse{Services: page}
+	if len(page) > size {
+		resp.Services = page[:size]
+		resp.NextPageToken = encodePageToken(names[size-1], qh)
+	}
 	writeJSON(w, http.StatusOK, resp)
 }
 
@@ -373,7 +396,7 @@ func (s *Server) patchService(w http.ResponseWriter, r *http.Request, name strin
 		s.respondOp(w, op, err)
 		return
 	}
-	old, ok := s.services[name]
+	old, ok := s.services.get(name)
 	if !ok {
 		s.writeError(w, errNotFound("Service %q was not found.", name))
 		return
@@ -462,7 +485,7 @@ func (s *Server) deleteService(w http.ResponseWriter, r *http.Request, name stri
 		s.respondOp(w, op, err)
 		return
 	}
-	old, ok := s.services[name]
+	old, ok := s.services.get(name)
 	if !ok {
 		s.writeError(w, errNotFound("Service %q was not found.", name))
 		return
@@ -484,20 +507,4 @@ func writeMutation(bucket, key, typeURL string, value any) ([]mutation, json.Raw
 	}
 	resp, err := withType(typeURL, value)
 	return []mutation{{Bucket: bucket, Key: key, Value: b}}, resp, err
-}
-
-// pageOfNames returns, sorted, the first size names of m under prefix that come
-// after the page token's name and that keep accepts (nil keeps all), and whether
-// more follow. The caller holds the lock that guards m.
-func pageOfNames[T any](m map[string]T, prefix, after string, size int, keep func(T) bool) (names []string, more bool) {
-	for name, v := range m {
-		if strings.HasPrefix(name, prefix) && name > after && (keep == nil || keep(v)) {
-			names = append(names, name)
-		}
-	}
-	sort.Strings(names)
-	if len(names) > size {
-		return names[:size], true
-	}
-	return names, false
 }
