@@ -215,11 +215,6 @@ func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name stri
 			s.writeError(w, errNotFound("Workload %q was not found; set allowMissing=true to create it.", name))
 			return
 		}
-		if id := lastSegment(name); !workloadIDRE.MatchString(id) {
-			s.writeError(w, errViolations(fmt.Sprintf("workload id %q is invalid", id), []fieldViolation{{Field: "name",
-				Description: "the workload id must be at most 63 lower-case letters, digits or hyphens, starting with a letter and ending with a letter or digit"}}))
-			return
-		}
 		verb = "create"
 		upd = &apphub.Workload{Name: name, CreateTime: now, State: "ACTIVE", Uid: uidFor(name, now)}
 	}

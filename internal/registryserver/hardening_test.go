@@ -206,3 +206,58 @@ func TestListServicesPageCost(t *testing.T) {
 		t.Errorf("a page of 20 services allocates %d bytes among 5,000 services and %d among 100: it costs what the collection holds, not what it returns", large, small)
 	}
 }
+
+// Items 5, 6 and 12 (trailing hyphen): every id in a path is checked against
+// the API's rules, and a malformed one is a 400 INVALID_ARGUMENT naming the
+// part, before anything is stored. On main a 40,000-character project id
+// was a 500 with -data ("key too large"), and /projects/%FF%FE/ created a
+// service whose stored name held U+FFFD.
+func TestPathIDsValidated(t *testing.T) {
+	srv, err := registryserver.New(registryserver.Options{DataPath: t.TempDir() + "/state.db"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	const loc = "/locations/global"
+	svc := `{"endpointSpec":{"type":"NO_SPEC"}}`
+	for _, c := range []struct{ method, path, body, field string }{
+		{"POST", "/v1/projects/" + strings.Repeat("x", 40000) + loc + "/services?serviceId=abcd", svc, "project"},
+		{"POST", "/v1/projects/%FF%FE" + loc + "/services?serviceId=abcd", svc, "project"},
+		{"POST", "/v1/projects/a%00b" + loc + "/services?serviceId=abcd", svc, "project"},
+		{"POST", "/v1/projects/.." + loc + "/services?serviceId=abcd", svc, "project"},
+		{"POST", "/v1/projects/Upper" + loc + "/services?serviceId=abcd", svc, "project"},
+		{"POST", "/v1/projects/p1/locations/" + strings.Repeat("l", 64) + "/services?serviceId=abcd", svc, "location"},
+		{"POST", "/v1/projects/p1/locations/gl%C3%B6bal/services?serviceId=abcd", svc, "location"},
+		{"POST", "/v1/" + parent + "/services?serviceId=abc-", svc, "service_id"},
+		{"POST", "/v1/" + parent + "/services?serviceId=" + strings.Repeat("a", 64), svc, "service_id"},
+		{"GET", "/v1/" + parent + "/services/%FF", "", "service_id"},
+		{"PATCH", "/v1/" + parent + "/services/a..b?updateMask=description", `{"description":"x"}`, "service_id"},
+		{"DELETE", "/v1/" + parent + "/services/abc%00", "", "service_id"},
+		{"GET", "/v1/" + parent + "/agents/" + strings.Repeat("a", 100), "", "service_id"},
+		{"GET", "/v1/" + parent + "/mcpServers/..", "", "service_id"},
+		{"GET", "/v1/" + parent + "/operations/" + strings.Repeat("o", 129), "", "operation"},
+		{"GET", "/v1/" + parent + "/applications/%FF/workloads", "", "application"},
+		{"PATCH", "/v1/" + parent + "/applications/app/workloads/w-?allowMissing=true&updateMask=displayName", `{"displayName":"W"}`, "workload"},
+		{"GET", "/v1/" + parent + "/extendedMetadataSchemas/apphub.googleapis.com/../x", "", "extended_metadata_schema"},
+	} {
+		w := serve(srv, context.Background(), c.method, c.path, c.body)
+		if w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), `"field":"`+c.field+`"`) {
+			t.Errorf("%s %.80s: %d %.300s; want 400 naming %s", c.method, c.path, w.Code, w.Body, c.field)
+		}
+	}
+	// Nothing was stored under any of those names.
+	if w := serve(srv, context.Background(), "GET", "/v1/"+parent+"/services", ""); w.Body.String() != "{}\n" {
+		t.Errorf("services after the rejected writes: %s", w.Body)
+	}
+	// What the rules allow: short ids for local tests, project numbers, a
+	// workload created by PATCH with allowMissing.
+	for _, c := range []struct{ method, path, body string }{
+		{"POST", "/v1/projects/p/locations/l/services?serviceId=a-b1", svc},
+		{"POST", "/v1/projects/123456789012/locations/us-central1/services?serviceId=abcd", svc},
+		{"PATCH", "/v1/" + parent + "/applications/app/workloads/w-1?allowMissing=true&updateMask=displayName", `{"displayName":"W"}`},
+	} {
+		if w := serve(srv, context.Background(), c.method, c.path, c.body); w.Code != http.StatusOK {
+			t.Errorf("%s %s: %d %.300s", c.method, c.path, w.Code, w.Body)
+		}
+	}
+}

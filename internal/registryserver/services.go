@@ -31,7 +31,7 @@ const (
 	maxDescription = 2048
 )
 
-var serviceIDRE = regexp.MustCompile(`^[a-z][a-z0-9-]{3,62}$`)
+var serviceIDRE = regexp.MustCompile(`^[a-z][a-z0-9-]{2,61}[a-z0-9]$`)
 
 // specKind is which of the three specs a service carries.
 type specKind string
@@ -214,16 +214,15 @@ func (s *Server) createService(w http.ResponseWriter, r *http.Request, parent st
 		s.writeError(w, err)
 		return
 	}
+	if err := serviceRule.check(id); err != nil {
+		s.writeError(w, err)
+		return
+	}
 	name := parent + "/services/" + id
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if op, err := s.replay(reqID, "create", name); err != nil || op != nil {
 		s.respondOp(w, op, err)
-		return
-	}
-	if !serviceIDRE.MatchString(id) {
-		s.writeError(w, errViolations(fmt.Sprintf("service_id %q is invalid", id), []fieldViolation{{Field: "service_id",
-			Description: "must be 4-63 characters of lower-case letters, digits and hyphens, starting with a letter"}}))
 		return
 	}
 	if _, exists := s.services.get(name); exists {
