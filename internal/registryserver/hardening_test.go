@@ -15,7 +15,9 @@ import (
 	"testing"
 	"time"
 
+	bolt "go.etcd.io/bbolt"
 	"google.golang.org/api/agentregistry/v1"
+	"google.golang.org/api/googleapi"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver"
 )
@@ -259,5 +261,176 @@ func TestPathIDsValidated(t *testing.T) {
 		if w := serve(srv, context.Background(), c.method, c.path, c.body); w.Code != http.StatusOK {
 			t.Errorf("%s %s: %d %.300s", c.method, c.path, w.Code, w.Body)
 		}
+	}
+}
+
+// Item 8: the field named in the update mask takes its value from the same
+// field of the request, never from another spec the request carries. On main
+// agent_spec.content with only mcpServerSpec in the body replaced the card
+// with the MCP content, and the reverse.
+func TestUpdateMaskTakesItsOwnField(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	svcs := e.ar.Projects.Locations.Services
+	cardA := card("Mask Agent", "The original card.")
+	e.create(t, "mask-agent", &agentregistry.Service{AgentSpec: &agentregistry.AgentSpec{Type: "A2A_AGENT_CARD", Content: googleapi.RawMessage(cardA)}})
+	e.create(t, "mask-mcp", &agentregistry.Service{McpServerSpec: &agentregistry.McpServerSpec{Type: "TOOL_SPEC", Content: googleapi.RawMessage(toolSpec)}})
+	otherTools := `{"tools":[{"name":"other","inputSchema":{"type":"object"}}]}`
+	for _, c := range []struct {
+		name, mask, field string
+		body              *agentregistry.Service
+	}{
+		{"mask-agent", "agentSpec.content", "agent_spec.content", &agentregistry.Service{
+			McpServerSpec: &agentregistry.McpServerSpec{Type: "TOOL_SPEC", Content: googleapi.RawMessage(card("Smuggled", "Sent as MCP content."))}}},
+		{"mask-mcp", "mcpServerSpec.content", "mcp_server_spec.content", &agentregistry.Service{
+			AgentSpec: &agentregistry.AgentSpec{Type: "A2A_AGENT_CARD", Content: googleapi.RawMessage(otherTools)}}},
+	} {
+		before, err := svcs.Get(parent + "/services/" + c.name).Do()
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = svcs.Patch(parent+"/services/"+c.name, c.body).UpdateMask(c.mask).Do()
+		ge := apiErr(t, err, 400, "INVALID_ARGUMENT")
+		if v := violations(t, ge); !strings.Contains(v[c.field], "the request has no") {
+			t.Errorf("%s: violations %v, want one on %s", c.name, v, c.field)
+		}
+		after, err := svcs.Get(parent + "/services/" + c.name).Do()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, a := specContent(before), specContent(after); b != a {
+			t.Errorf("%s: the spec changed from %s to %s", c.name, b, a)
+		}
+	}
+}
+
+func specContent(s *agentregistry.Service) string {
+	if s.AgentSpec != nil {
+		return string(s.AgentSpec.Content)
+	}
+	return string(s.McpServerSpec.Content)
+}
+
+// clock is a settable clock for Options.Now.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// keys counts the records of a bucket of a (closed) data file.
+func keys(t *testing.T, path, bucket string) int {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	n := 0
+	err = db.View(func(tx *bolt.Tx) error {
+		n = tx.Bucket([]byte(bucket)).Stats().KeyN
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// Item 9: operations and request ids are kept for an hour after the
+// operation finished, then forgotten in memory and on disk. On main they
+// were kept for ever (5,360 of each for 38 services, a 16 MiB file).
+func TestOperationsAndRequestIDsExpire(t *testing.T) {
+	path := t.TempDir() + "/state.db"
+	clk := &clock{t: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
+	open := func() (*registryserver.Server, *env) {
+		srv, err := registryserver.New(registryserver.Options{DataPath: path, Now: clk.Now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return srv, startOn(t, srv)
+	}
+	srv, e := open()
+	svcs, ops := e.ar.Projects.Locations.Services, e.ar.Projects.Locations.Operations
+	const rid, rid2 = "8a3c1f0e-2b4d-4e6f-8a1b-3c5d7e9f0a12", "9b4d2e1f-3c5e-4f70-9b2c-4d6e8f0a1b23"
+	svc := &agentregistry.Service{EndpointSpec: &agentregistry.EndpointSpec{Type: "NO_SPEC"}}
+	op1, err := svcs.Create(parent, svc).ServiceId("expiring-one").RequestId(rid).Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk.advance(59 * time.Minute)
+	if _, err := ops.Get(op1.Name).Do(); err != nil {
+		t.Fatalf("operation after 59 minutes: %v", err)
+	}
+	if again, err := svcs.Create(parent, svc).ServiceId("expiring-one").RequestId(rid).Do(); err != nil || again.Name != op1.Name {
+		t.Fatalf("retry after 59 minutes: %v, %v; want the first operation", again, err)
+	}
+	clk.advance(2 * time.Minute)
+	_, err = ops.Get(op1.Name).Do()
+	apiErr(t, err, 404, "NOT_FOUND")
+	// The request id is forgotten: the retry is a new create of an existing service.
+	_, err = svcs.Create(parent, svc).ServiceId("expiring-one").RequestId(rid).Do()
+	apiErr(t, err, 409, "ALREADY_EXISTS")
+	// The next write deletes the expired records from the data file.
+	op2, err := svcs.Create(parent, svc).ServiceId("expiring-two").RequestId(rid2).Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.close()
+	srv.Close()
+	if o, r := keys(t, path, "operations"), keys(t, path, "requests"); o != 1 || r != 1 {
+		t.Fatalf("data file holds %d operations and %d request ids, want 1 and 1 (the second create's)", o, r)
+	}
+	// After a restart, the survivors expire on time too.
+	srv, e = open()
+	if again, err := e.ar.Projects.Locations.Services.Create(parent, svc).ServiceId("expiring-two").RequestId(rid2).Do(); err != nil || again.Name != op2.Name {
+		t.Fatalf("retry after the restart: %v, %v", again, err)
+	}
+	clk.advance(time.Hour)
+	_, err = e.ar.Projects.Locations.Operations.Get(op2.Name).Do()
+	apiErr(t, err, 404, "NOT_FOUND")
+	srv.Close()
+}
+
+// Item 10: request ids are UUIDs compared without regard to case, and scoped
+// to the parent. On main a retry in upper case was a 409, and the same id in
+// another project was refused with a message naming the first project's
+// service.
+func TestRequestIDsCaseAndScope(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	svcs := e.ar.Projects.Locations.Services
+	const rid = "c0ffee00-1234-4abc-8def-0123456789ab"
+	svc := &agentregistry.Service{EndpointSpec: &agentregistry.EndpointSpec{Type: "NO_SPEC"}}
+	op, err := svcs.Create(parent, svc).ServiceId("case-one").RequestId(rid).Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := svcs.Create(parent, svc).ServiceId("case-one").RequestId(strings.ToUpper(rid)).Do()
+	if err != nil || again.Name != op.Name {
+		t.Fatalf("retry with the id in upper case: %v, %v; want the first operation", again, err)
+	}
+	// The same id in other projects: for the same service id and another.
+	for other, id := range map[string]string{"projects/p2/locations/global": "case-one", "projects/p3/locations/global": "case-two"} {
+		op2, err := svcs.Create(other, svc).ServiceId(id).RequestId(rid).Do()
+		if err != nil {
+			t.Fatalf("the same request id in %s: %v", other, err)
+		}
+		if !strings.HasPrefix(op2.Name, other+"/operations/") {
+			t.Fatalf("the request in %s was answered with %s", other, op2.Name)
+		}
+	}
+	const other = "projects/p2/locations/global"
+	if _, err := svcs.Get(other + "/services/case-one").Do(); err != nil {
+		t.Fatalf("the create in the other project did not happen: %v", err)
 	}
 }

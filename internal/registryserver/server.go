@@ -15,6 +15,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -37,6 +38,9 @@ type Options struct {
 	// Logger receives one line per request (method, path, status, duration).
 	// nil discards.
 	Logger *slog.Logger
+	// Now is the clock, for operation times and the expiry of operations and
+	// request ids; nil is time.Now.
+	Now func() time.Time
 	// SearchTimeout bounds the evaluation of one search or list of derived
 	// records; past it the request fails with DEADLINE_EXCEEDED. 0 selects
 	// 10 seconds.
@@ -65,7 +69,8 @@ type Server struct {
 	mcpIx     map[string]*index // parent -> index of its MCP servers
 	workloads *collection[*apphub.Workload]
 	ops       map[string]*opRecord
-	reqs      map[string]*requestRecord
+	reqs      map[string]*requestRecord // by requestKey
+	expiry    []expiring                // by time, oldest first
 }
 
 // New returns a server, loading its state from Options.DataPath when set.
@@ -73,7 +78,7 @@ func New(opts Options) (*Server, error) {
 	s := &Server{
 		opts:      opts,
 		log:       opts.Logger,
-		now:       time.Now,
+		now:       opts.Now,
 		services:  newCollection[*agentregistry.Service]("/services/"),
 		encoded:   map[string][]byte{},
 		agentIx:   map[string]*index{},
@@ -84,6 +89,9 @@ func New(opts Options) (*Server, error) {
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.now == nil {
+		s.now = time.Now
 	}
 	if opts.DataPath != "" {
 		st, err := openStore(opts.DataPath)
@@ -136,6 +144,7 @@ func (s *Server) loadState() error {
 				return fmt.Errorf("operation %s: %w", k, err)
 			}
 			s.ops[op.Name] = &op
+			s.expiry = append(s.expiry, expiring{at: op.DoneAt.Add(retention), op: op.Name})
 			return nil
 		})
 	}
@@ -145,13 +154,16 @@ func (s *Server) loadState() error {
 			if err := json.Unmarshal(v, &rr); err != nil {
 				return fmt.Errorf("request %s: %w", k, err)
 			}
-			s.reqs[rr.ID] = &rr
+			rr.key = string(k)
+			s.reqs[requestKey(rr.Target, rr.ID)] = &rr
+			s.expiry = append(s.expiry, expiring{at: rr.Time.Add(retention), rr: &rr})
 			return nil
 		})
 	}
 	if err != nil {
 		return fmt.Errorf("load %s: %w", s.opts.DataPath, err)
 	}
+	slices.SortStableFunc(s.expiry, func(a, b expiring) int { return a.at.Compare(b.at) })
 	return nil
 }
 

@@ -57,15 +57,22 @@ func serviceKind(s *agentregistry.Service) specKind {
 
 // specOf returns the (type, content) of the service's spec.
 func specOf(s *agentregistry.Service) (string, json.RawMessage) {
+	typ, content, _ := specIn(s, serviceKind(s))
+	return typ, content
+}
+
+// specIn returns the (type, content) of the service's spec of kind k, and
+// whether the service has one.
+func specIn(s *agentregistry.Service, k specKind) (string, json.RawMessage, bool) {
 	switch {
-	case s.AgentSpec != nil:
-		return s.AgentSpec.Type, json.RawMessage(s.AgentSpec.Content)
-	case s.McpServerSpec != nil:
-		return s.McpServerSpec.Type, json.RawMessage(s.McpServerSpec.Content)
-	case s.EndpointSpec != nil:
-		return s.EndpointSpec.Type, json.RawMessage(s.EndpointSpec.Content)
+	case k == specAgent && s.AgentSpec != nil:
+		return s.AgentSpec.Type, json.RawMessage(s.AgentSpec.Content), true
+	case k == specMCP && s.McpServerSpec != nil:
+		return s.McpServerSpec.Type, json.RawMessage(s.McpServerSpec.Content), true
+	case k == specEndpoint && s.EndpointSpec != nil:
+		return s.EndpointSpec.Type, json.RawMessage(s.EndpointSpec.Content), true
 	}
-	return "", nil
+	return "", nil, false
 }
 
 // validateService checks a complete service and normalises its spec content
@@ -444,12 +451,17 @@ func (s *Server) patchService(w http.ResponseWriter, r *http.Request, name strin
 				immutable(p, fmt.Sprintf("the spec type is immutable: this service has %s, it cannot be changed to %s; delete and re-create the service", oldKind, kind))
 				continue
 			}
-			newSvcSpec := &agentregistry.Service{AgentSpec: in.AgentSpec, McpServerSpec: in.McpServerSpec, EndpointSpec: in.EndpointSpec}
-			if serviceKind(newSvcSpec) != kind && !strings.HasSuffix(p, ".content") {
+			// The value comes from the request's field of the same kind,
+			// never from another spec the request happens to carry.
+			newType, newContent, present := specIn(&in, kind)
+			switch {
+			case !present && strings.HasSuffix(p, ".content"):
+				immutable(p, fmt.Sprintf("is in the update mask but the request has no %s; send the new content in %s.content", kind, kind))
+				continue
+			case !present:
 				immutable(p, fmt.Sprintf("the spec type is immutable: %s is in the update mask but missing from the request; it cannot be removed", kind))
 				continue
 			}
-			newType, newContent := specOf(newSvcSpec)
 			if !strings.HasSuffix(p, ".content") && newType != oldType {
 				immutable(string(kind)+".type", fmt.Sprintf("the spec type is immutable: it is %s and cannot be changed to %q; delete and re-create the service", oldType, newType))
 				continue
