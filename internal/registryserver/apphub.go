@@ -366,9 +366,17 @@ func (s *Server) listSchemas(w http.ResponseWriter, r *http.Request, parent stri
 		s.writeError(w, err)
 		return
 	}
+	// There is one schema, so one page, and this server never issues a
+	// token here; a token is still decoded, so that a malformed one is a 400
+	// as on every other list.
+	after, err := decodePageToken(r.URL.Query().Get("pageToken"), queryHash("extendedMetadataSchemas", parent))
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
 	resp := &apphub.ListExtendedMetadataSchemasResponse{}
-	if r.URL.Query().Get("pageToken") == "" {
-		resp.ExtendedMetadataSchemas = []*apphub.ExtendedMetadataSchema{s.agentPropertiesSchema(parent)}
+	if schema := s.agentPropertiesSchema(parent); schema.Name > after {
+		resp.ExtendedMetadataSchemas = []*apphub.ExtendedMetadataSchema{schema}
 	}
 	writeJSON(w, http.StatusOK, resp)
 }

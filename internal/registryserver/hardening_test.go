@@ -434,3 +434,46 @@ func TestRequestIDsCaseAndScope(t *testing.T) {
 		t.Fatalf("the create in the other project did not happen: %v", err)
 	}
 }
+
+// Item 12: the smaller holes. On main each request below was accepted: a
+// malformed pageToken was ignored, interface URLs could be javascript: or
+// file: and number in the thousands, and a name repeated in a body was
+// silently resolved to its last value.
+func TestSmallerHoles(t *testing.T) {
+	srv, err := registryserver.New(registryserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	iface := func(url string) string { return `{"url":"` + url + `","protocolBinding":"JSONRPC"}` }
+	many := strings.TrimSuffix(strings.Repeat(iface("https://a.example.test")+",", 33), ",")
+	mcp := func(ifaces string) string {
+		return `{"mcpServerSpec":{"type":"NO_SPEC"},"interfaces":[` + ifaces + `]}`
+	}
+	cardWithRepeatedName := strings.Replace(string(card("Twice", "A card with a repeated name.")), `"name":"Twice"`, `"name":"Twice","name":"Once"`, 1)
+	for _, c := range []struct{ method, path, body, want string }{
+		{"GET", "/extendedMetadataSchemas?pageToken=garbage", "", "page_token"},
+		{"GET", "/extendedMetadataSchemas?pageToken=e30", "", "page_token"},
+		{"POST", "/services?serviceId=js-url", mcp(iface("javascript://example.test/%0Aalert(1)")), "interfaces[0].url"},
+		{"POST", "/services?serviceId=file-url", mcp(iface("file://host.example.test/etc/passwd")), "interfaces[0].url"},
+		{"POST", "/services?serviceId=many-urls", mcp(many), "at most 32 interfaces, got 33"},
+		{"POST", "/services?serviceId=repeated", `{"displayName":"a","endpointSpec":{"type":"NO_SPEC"},"displayName":"b"}`, "the name /displayName appears more than once"},
+		{"POST", "/services?serviceId=repeated", `{"agentSpec":{"type":"A2A_AGENT_CARD","content":` + cardWithRepeatedName + `}}`, "the name /agentSpec/content/name appears more than once"},
+		{"POST", "/agents:search", `{"searchString":"travel","searchString":"billing"}`, "the name /searchString appears more than once"},
+		{"PATCH", "/applications/app/workloads/w?allowMissing=true", `{"attributes":{"criticality":{"type":"LOW","type":"HIGH"}}}`, "/attributes/criticality/type appears"},
+	} {
+		w := serve(srv, context.Background(), c.method, "/v1/"+parent+c.path, c.body)
+		if w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), c.want) {
+			t.Errorf("%s %s: %d %.300s; want 400 with %q", c.method, c.path, w.Code, w.Body, c.want)
+		}
+	}
+	// A name repeated in different objects (array elements included), or
+	// as a value, is fine.
+	for id, body := range map[string]string{
+		"two-urls":     mcp(iface("http://a.example.test") + "," + iface("https://b.example.test")),
+		"names-values": `{"displayName":"description","description":"displayName","endpointSpec":{"type":"NO_SPEC"}}`,
+	} {
+		if w := serve(srv, context.Background(), "POST", "/v1/"+parent+"/services?serviceId="+id, body); w.Code != http.StatusOK {
+			t.Errorf("%s: %d %s", id, w.Code, w.Body)
+		}
+	}
+}

@@ -29,6 +29,9 @@ const (
 
 	maxDisplayName = 63
 	maxDescription = 2048
+	// maxInterfaces bounds a service's interfaces: a service has a handful
+	// (one per protocol binding and version); thousands only cost memory.
+	maxInterfaces = 32
 )
 
 var serviceIDRE = regexp.MustCompile(`^[a-z][a-z0-9-]{2,61}[a-z0-9]$`)
@@ -88,14 +91,20 @@ func validateService(svc *agentregistry.Service) []fieldViolation {
 	if n := utf8.RuneCountInString(svc.Description); n > maxDescription {
 		add("description", "must be at most %d characters, got %d", maxDescription, n)
 	}
+	if n := len(svc.Interfaces); n > maxInterfaces {
+		add("interfaces", "must hold at most %d interfaces, got %d", maxInterfaces, n)
+		return v
+	}
 	for i, in := range svc.Interfaces {
 		f := fmt.Sprintf("interfaces[%d]", i)
 		if in == nil {
 			add(f, "must not be null")
 			continue
 		}
-		if u, err := url.Parse(in.Url); in.Url == "" || err != nil || u.Scheme == "" || u.Host == "" {
-			add(f+".url", "must be an absolute URL, got %q", in.Url)
+		// An interface is where clients reach the service: only web URLs,
+		// never javascript:, file: or data: that a consumer might follow.
+		if u, err := url.Parse(in.Url); in.Url == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			add(f+".url", "must be an absolute http:// or https:// URL, got %q", in.Url)
 		}
 		switch in.ProtocolBinding {
 		case "JSONRPC", "GRPC", "HTTP_JSON":
