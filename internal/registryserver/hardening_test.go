@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -475,5 +476,37 @@ func TestSmallerHoles(t *testing.T) {
 		if w := serve(srv, context.Background(), "POST", "/v1/"+parent+"/services?serviceId="+id, body); w.Code != http.StatusOK {
 			t.Errorf("%s: %d %s", id, w.Code, w.Body)
 		}
+	}
+}
+
+// Item 4: Options.MaxInFlight caps the requests handled at once; the next
+// is a 503 with Retry-After at once, and is served again once one finishes.
+func TestMaxInFlight(t *testing.T) {
+	srv, err := registryserver.New(registryserver.Options{MaxInFlight: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A create whose body arrives slowly holds the one slot.
+	body, feed := io.Pipe()
+	held := make(chan int, 1)
+	go func() {
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, httptest.NewRequest("POST", "/v1/"+parent+"/services?serviceId=slow-body", body))
+		held <- w.Code
+	}()
+	if _, err := feed.Write([]byte(`{"endpointSpec":`)); err != nil { // returns once the handler reads
+		t.Fatal(err)
+	}
+	w := serve(srv, context.Background(), "GET", "/v1/"+parent+"/services", "")
+	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") != "1" || !strings.Contains(w.Body.String(), `"UNAVAILABLE"`) {
+		t.Errorf("a request over the cap: %d %q %s", w.Code, w.Header().Get("Retry-After"), w.Body)
+	}
+	_, _ = feed.Write([]byte(`{"type":"NO_SPEC"}}`))
+	feed.Close()
+	if code := <-held; code != http.StatusOK {
+		t.Fatalf("the slow create: %d", code)
+	}
+	if w := serve(srv, context.Background(), "GET", "/v1/"+parent+"/services", ""); w.Code != http.StatusOK {
+		t.Errorf("after the slot was freed: %d %s", w.Code, w.Body)
 	}
 }

@@ -42,6 +42,10 @@ type Options struct {
 	// Now is the clock, for operation times and the expiry of operations and
 	// request ids; nil is time.Now.
 	Now func() time.Time
+	// MaxInFlight caps the requests handled at once; past it a request is
+	// answered 503 UNAVAILABLE with Retry-After: 1 at once (clients retry),
+	// so that a flood costs neither memory nor a queue. 0 means no cap.
+	MaxInFlight int
 	// SearchTimeout bounds the evaluation of one search or list of derived
 	// records; past it the request fails with DEADLINE_EXCEEDED. 0 selects
 	// 10 seconds.
@@ -72,6 +76,8 @@ type Server struct {
 	ops       map[string]*opRecord
 	reqs      map[string]*requestRecord // by requestKey
 	expiry    []expiring                // by time, oldest first
+
+	inFlight chan struct{} // one token per request being handled; nil without a cap
 }
 
 // New returns a server, loading its state from Options.DataPath when set.
@@ -93,6 +99,9 @@ func New(opts Options) (*Server, error) {
 	}
 	if s.now == nil {
 		s.now = time.Now
+	}
+	if opts.MaxInFlight > 0 {
+		s.inFlight = make(chan struct{}, opts.MaxInFlight)
 	}
 	if opts.DataPath != "" {
 		st, err := openStore(opts.DataPath)
@@ -179,6 +188,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", sw.status, "duration", time.Since(start))
 	}()
+	if s.inFlight != nil {
+		select {
+		case s.inFlight <- struct{}{}:
+			defer func() { <-s.inFlight }()
+		default:
+			s.writeError(sw, &apiError{HTTP: http.StatusServiceUnavailable, Status: "UNAVAILABLE", RetryAfter: time.Second,
+				Message: fmt.Sprintf("the server is handling %d requests, its limit; retry shortly", s.opts.MaxInFlight)})
+			return
+		}
+	}
 	if !s.Authorized(r) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="agentregistry-server"`)
 		s.writeError(sw, &apiError{HTTP: http.StatusUnauthorized, Status: "UNAUTHENTICATED",
