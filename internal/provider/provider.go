@@ -145,6 +145,7 @@ func (p *agentRegistryProvider) Configure(ctx context.Context, req provider.Conf
 	settings, diags := resolveSettings(cfg)
 	data := &providerData{Project: settings.project, Location: settings.location, configErrors: diags}
 	if !diags.HasError() {
+		resp.Diagnostics.Append(tokenInClearWarnings(settings)...)
 		client, err := registryclient.New(ctx, registryclient.Config{
 			Endpoint:       settings.endpoint,
 			AppHubEndpoint: settings.appHubEndpoint,
