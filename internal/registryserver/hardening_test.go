@@ -510,3 +510,63 @@ func TestMaxInFlight(t *testing.T) {
 		t.Errorf("after the slot was freed: %d %s", w.Code, w.Body)
 	}
 }
+
+// Issue 19: every route and method of the server requires the token, the
+// operations included. With the token, a method outside each route's set is
+// a 405 whose Allow header lists exactly the methods of the table, which
+// keeps the table in step with the router.
+func TestEveryRouteRequiresTheToken(t *testing.T) {
+	const token = "s3cret-token"
+	srv, err := registryserver.New(registryserver.Options{Token: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	routes := []struct {
+		path    string
+		methods []string
+	}{
+		{"/services", []string{"GET", "POST"}},
+		{"/services/a-service", []string{"DELETE", "GET", "PATCH"}},
+		{"/agents", []string{"GET"}},
+		{"/agents:search", []string{"POST"}},
+		{"/agents/a-service", []string{"GET"}},
+		{"/mcpServers", []string{"GET"}},
+		{"/mcpServers:search", []string{"POST"}},
+		{"/mcpServers/a-service", []string{"GET"}},
+		{"/operations/operation-1-abc", []string{"GET"}},
+		{"/applications/app/workloads", []string{"GET"}},
+		{"/applications/app/workloads/w", []string{"DELETE", "GET", "PATCH"}},
+		{"/extendedMetadataSchemas", []string{"GET"}},
+		{"/extendedMetadataSchemas/apphub.googleapis.com/AgentProperties", []string{"GET"}},
+	}
+	send := func(method, path, auth string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(method, "/v1/"+parent+path+"?serviceId=a-service&allowMissing=true", strings.NewReader(`{"endpointSpec":{"type":"NO_SPEC"}}`))
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, req)
+		return w
+	}
+	for _, rt := range routes {
+		for _, method := range append([]string{"PUT"}, rt.methods...) {
+			for _, auth := range []string{"", "Bearer wrong-token", "Basic " + token, "Bearer " + token + "x", token} {
+				w := send(method, rt.path, auth)
+				if w.Code != http.StatusUnauthorized || !strings.Contains(w.Body.String(), `"UNAUTHENTICATED"`) || w.Header().Get("WWW-Authenticate") == "" {
+					t.Errorf("%s %s with Authorization %q: %d %.200s; want 401 UNAUTHENTICATED", method, rt.path, auth, w.Code, w.Body)
+				}
+			}
+		}
+		w := send("PUT", rt.path, "Bearer "+token)
+		if w.Code != http.StatusMethodNotAllowed || w.Header().Get("Allow") != strings.Join(rt.methods, ", ") {
+			t.Errorf("PUT %s with the token: %d, Allow %q; want 405 allowing %v", rt.path, w.Code, w.Header().Get("Allow"), rt.methods)
+		}
+	}
+	// Nothing the refused requests asked for happened.
+	if w := send("GET", "/services", "Bearer "+token); w.Code != http.StatusOK || w.Body.String() != "{}\n" {
+		t.Errorf("services after the refused writes: %d %s", w.Code, w.Body)
+	}
+	if w := send("GET", "/applications/app/workloads", "bearer "+token); w.Code != http.StatusOK || w.Body.String() != "{}\n" {
+		t.Errorf("workloads after the refused writes (scheme in lower case): %d %s", w.Code, w.Body)
+	}
+}
