@@ -76,34 +76,30 @@ type termTable struct {
 
 func newTermTable() *termTable { return &termTable{post: map[string]*posting{}} }
 
-// view returns the posting of term as of now. Call with t.mu held.
+// view returns the posting as of now. Call with its table's lock held.
 func (p *posting) view() postingView { return postingView{p.ids, p.ends, p.pos} }
 
-// lookup returns the posting of term (none when absent).
-func (t *termTable) lookup(term string) []postingView {
+// postings calls fn with the posting of term or, with prefix, of every
+// term that starts with term. fn runs under the table's read lock, which
+// holds writers back: it must only copy what it needs (slice headers).
+func (t *termTable) postings(term string, prefix bool, fn func(*posting)) {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	if p := t.post[term]; p != nil {
-		return []postingView{p.view()}
+	if !prefix {
+		if p := t.post[term]; p != nil {
+			fn(p)
+		}
+		return
 	}
-	return nil
-}
-
-// withPrefix returns the postings of every term that starts with prefix.
-func (t *termTable) withPrefix(prefix string) []postingView {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	var out []postingView
-	i := sort.Search(len(t.sorted), func(i int) bool { return t.sorted[i].term >= prefix })
-	for ; i < len(t.sorted) && strings.HasPrefix(t.sorted[i].term, prefix); i++ {
-		out = append(out, t.sorted[i].view())
+	i := sort.Search(len(t.sorted), func(i int) bool { return t.sorted[i].term >= term })
+	for ; i < len(t.sorted) && strings.HasPrefix(t.sorted[i].term, term); i++ {
+		fn(t.sorted[i])
 	}
 	for _, p := range t.recent {
-		if strings.HasPrefix(p.term, prefix) {
-			out = append(out, p.view())
+		if strings.HasPrefix(p.term, term) {
+			fn(p)
 		}
 	}
-	return out
 }
 
 // add appends document id, with the term positions of a word table (nil in
@@ -281,6 +277,9 @@ type snapshot struct {
 	// memo holds the result of each distinct term of the query being
 	// evaluated: a query that repeats a term pays for it once.
 	memo map[string]bitset
+	ids  [][]uint32 // union's buffer
+	at   []int32    // phrase's buffer: id -> 1 + its index in the current round, 0 when absent
+	runs []run      // phrase's buffer for its first round
 }
 
 // snapshot captures the index. Call with the server's read lock held.
@@ -344,19 +343,30 @@ func (sn *snapshot) evalBoth(ctx context.Context, l, r queryNode) (bitset, bitse
 	return lb, rb, err
 }
 
-// union sets the ids of the postings (those the snapshot knows) in a new bitset.
-func (sn *snapshot) union(ctx context.Context, views []postingView) (bitset, error) {
-	out := newBitset(len(sn.names))
+// union returns the documents, among those the snapshot knows, that hold
+// term (or, with prefix, a term it starts) in tab.
+func (sn *snapshot) union(ctx context.Context, tab *termTable, term string, prefix bool) (bitset, error) {
 	limit := uint32(len(sn.names))
+	// Copy the id lists under the table's lock, cut to the snapshot (ids
+	// ascend, so what was added after it is a tail), then read them without
+	// it. The buffer is reused from term to term: a prefix can expand to
+	// thousands of terms, and garbage here would cost every request a
+	// collection of the whole index.
+	sn.ids = sn.ids[:0]
+	tab.postings(term, prefix, func(p *posting) {
+		ids := p.ids
+		if n := len(ids); n > 0 && ids[n-1] >= limit {
+			ids = ids[:sort.Search(n, func(i int) bool { return ids[i] >= limit })]
+		}
+		sn.ids = append(sn.ids, ids)
+	})
+	out := newBitset(len(sn.names))
 	work := 0
-	for _, v := range views {
-		for _, id := range v.ids {
-			if id >= limit {
-				break // added after the snapshot, and so is every later id
-			}
+	for _, ids := range sn.ids {
+		for _, id := range ids {
 			out[id/64] |= 1 << (id % 64)
 		}
-		if work += len(v.ids); work >= ctxEvery {
+		if work += len(ids); work >= ctxEvery {
 			work = 0
 			if err := ctx.Err(); err != nil {
 				return nil, err
@@ -368,38 +378,35 @@ func (sn *snapshot) union(ctx context.Context, views []postingView) (bitset, err
 
 func (sn *snapshot) evalTerm(ctx context.Context, t *termNode) (bitset, error) {
 	if t.Exact {
-		tab := sn.ix.exact[t.Field]
-		v := strings.ToLower(t.Value)
-		if t.Prefix {
-			return sn.union(ctx, tab.withPrefix(v))
-		}
-		return sn.union(ctx, tab.lookup(v))
+		return sn.union(ctx, sn.ix.exact[t.Field], strings.ToLower(t.Value), t.Prefix)
 	}
 	tab := sn.ix.words[t.Field]
-	views := make([][]postingView, len(t.Words))
-	for i, w := range t.Words {
-		if i == len(t.Words)-1 && t.Prefix {
-			views[i] = tab.withPrefix(w)
-		} else {
-			views[i] = tab.lookup(w)
-		}
-	}
+	last := len(t.Words) - 1
 	// The candidates hold every word; with one word, they are the answer.
-	cand, err := sn.union(ctx, views[0])
-	if err != nil {
-		return nil, err
+	cand, err := sn.union(ctx, tab, t.Words[last], t.Prefix)
+	if err != nil || last == 0 {
+		return cand, err
 	}
-	for _, v := range views[1:] {
-		b, err := sn.union(ctx, v)
+	for _, w := range t.Words[:last] {
+		b, err := sn.union(ctx, tab, w, false)
 		if err != nil {
 			return nil, err
 		}
 		cand = cand.and(b)
 	}
-	if len(t.Words) == 1 {
-		return cand, nil
+	// views[j] are the postings of word j, with their positions.
+	views := make([][]postingView, len(t.Words))
+	for j, w := range t.Words {
+		tab.postings(w, j == last && t.Prefix, func(p *posting) { views[j] = append(views[j], p.view()) })
 	}
 	return sn.phrase(ctx, cand.and(sn.live), views)
+}
+
+// run is a document in the middle of a phrase match: the positions p at
+// which words 0..j of the phrase occur at p..p+j, ascending.
+type run struct {
+	id     uint32
+	starts []uint32
 }
 
 // phrase keeps the candidates where the words (views[j] holds the postings
@@ -407,56 +414,78 @@ func (sn *snapshot) evalTerm(ctx context.Context, t *termNode) (bitset, error) {
 // positions: word j at p+j for some p.
 func (sn *snapshot) phrase(ctx context.Context, cand bitset, views [][]postingView) (bitset, error) {
 	limit := uint32(len(sn.names))
-	// starts[id] are the positions p where words 0..j occur at p..p+j, ascending.
-	starts := map[uint32][]uint32{}
+	// The first word is never a prefix, so views[0] is one posting and cur
+	// ascends by id; so does every later round but the last, whose word
+	// alone may be a prefix.
+	cur := sn.runs[:0]
+	defer func() { sn.runs = cur[:0] }()
 	for _, v := range views[0] {
 		for i, id := range v.ids {
 			if id >= limit {
 				break
 			}
 			if cand.has(id) {
-				starts[id] = v.positions(i)
+				cur = append(cur, run{id, v.positions(i)})
 			}
 		}
 	}
 	out := newBitset(len(sn.names))
 	last := len(views) - 1
-	for j := 1; j <= last && len(starts) > 0; j++ {
-		next := map[uint32][]uint32{}
+	if sn.at == nil {
+		sn.at = make([]int32, len(sn.names))
+	}
+	for j := 1; j <= last && len(cur) > 0; j++ {
+		for k, r := range cur {
+			sn.at[r.id] = int32(k) + 1
+		}
+		var next []run
 		work := 0
 		for _, v := range views[j] {
 			for i, id := range v.ids {
 				if id >= limit {
 					break
 				}
-				s := starts[id]
-				if s == nil {
+				k := sn.at[id] - 1
+				if k < 0 {
 					continue
 				}
+				var kept []uint32
 				for _, p := range v.positions(i) {
 					if p < uint32(j) {
 						continue
 					}
-					if _, found := slices.BinarySearch(s, p-uint32(j)); !found {
+					if _, found := slices.BinarySearch(cur[k].starts, p-uint32(j)); !found {
 						continue
 					}
 					if j == last {
 						out.set(id)
 						break
 					}
-					next[id] = append(next[id], p-uint32(j))
+					kept = append(kept, p-uint32(j))
+				}
+				if len(kept) > 0 {
+					next = append(next, run{id, kept})
 				}
 			}
 			if work += len(v.ids); work >= ctxEvery {
 				work = 0
 				if err := ctx.Err(); err != nil {
+					sn.clearAt(cur)
 					return nil, err
 				}
 			}
 		}
-		starts = next
+		sn.clearAt(cur)
+		cur = next
 	}
 	return out, nil
+}
+
+// clearAt resets the entries of sn.at that cur set.
+func (sn *snapshot) clearAt(cur []run) {
+	for _, r := range cur {
+		sn.at[r.id] = 0
+	}
 }
 
 // search returns the ids of the live documents matching n whose names sort

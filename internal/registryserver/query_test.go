@@ -91,6 +91,9 @@ func TestIndexMatchesScan(t *testing.T) {
 		`"travel plan"`, `description:"book hotel"*`, "travel OR invoice", "travel AND NOT hotel", "NOT (rome OR test)",
 		"agentId=agent-10", "agentId:agent-1*", "displayName:planner", `skills.examples:"día rome"`, "name:agents", "día",
 		"(travel booking) OR (invoice NOT billing)", "skills.id=travel-id", "description=x*",
+		// Phrases of three words and more, with repeats and a prefix last.
+		`"travel plan book"`, `skills:"book hotel fl"*`, `"travel travel"`, `description:"rome rome rome"`,
+		`"plan planner planning"*`, `skills.examples:"test día rome hotel"`, `"hotel flight invoice billing"*`,
 	}
 	for range 200 {
 		queries = append(queries, randomQuery(r, 3))
