@@ -252,14 +252,7 @@ func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name stri
 }
 
 func (s *Server) commitWorkloadWrite(w http.ResponseWriter, verb, name, reqID string, upd *apphub.Workload) {
-	var ms []mutation
-	var resp json.RawMessage
-	var err error
-	if upd != nil {
-		ms, resp, err = writeMutation(bucketWorkloads, name, typeWorkload, upd)
-	} else {
-		ms, resp, err = writeMutation(bucketWorkloads, name, "", nil)
-	}
+	ms, resp, err := writeMutation(bucketWorkloads, name, typeWorkload, upd)
 	if err != nil {
 		s.writeError(w, err)
 		return

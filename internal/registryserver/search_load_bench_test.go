@@ -43,17 +43,22 @@ func worstPhraseQuery() string {
 	return strings.Join(terms, " OR ")
 }
 
-func serveSearch(tb testing.TB, s *Server, q string) time.Duration {
-	body := fmt.Sprintf(`{"searchString":%q,"pageSize":20}`, q)
-	req := httptest.NewRequest("POST", "/v1/"+benchParent+"/agents:search", strings.NewReader(body))
+// timed serves one request and returns how long it took; anything but a
+// 200 fails the benchmark.
+func timed(tb testing.TB, s *Server, method, path, body string) time.Duration {
+	req := httptest.NewRequest(method, path, strings.NewReader(body))
 	w := httptest.NewRecorder()
 	t0 := time.Now()
 	s.ServeHTTP(w, req)
 	d := time.Since(t0)
 	if w.Code != http.StatusOK {
-		tb.Fatalf("%.60s: %d %s", q, w.Code, w.Body)
+		tb.Fatalf("%s %.80s: %d %.200s", method, path, w.Code, w.Body)
 	}
 	return d
+}
+
+func serveSearch(tb testing.TB, s *Server, q string) time.Duration {
+	return timed(tb, s, "POST", "/v1/"+benchParent+"/agents:search", fmt.Sprintf(`{"searchString":%q,"pageSize":20}`, q))
 }
 
 // BenchmarkSearchWorstCase reports p50/p99 of the worst accepted searches on
@@ -66,9 +71,7 @@ func BenchmarkSearchWorstCase(b *testing.B) {
 			for b.Loop() {
 				lat = append(lat, serveSearch(b, s, wq.q))
 			}
-			p50, p99 := percentiles(lat)
-			b.ReportMetric(p50, "p50-ms")
-			b.ReportMetric(p99, "p99-ms")
+			reportPercentiles(b, lat)
 		})
 	}
 }
@@ -96,24 +99,13 @@ func BenchmarkWriteDuringSearch(b *testing.B) {
 				time.Sleep(5 * time.Millisecond)
 			}
 			lat := make([]time.Duration, 0, b.N)
-			i := 0
-			for b.Loop() {
+			for i := 0; b.Loop(); i++ {
 				name := fmt.Sprintf("/v1/%s/services/agent-%05d?updateMask=displayName", benchParent, i%100)
-				req := httptest.NewRequest("PATCH", name, strings.NewReader(fmt.Sprintf(`{"displayName":"Renamed %d"}`, i)))
-				w := httptest.NewRecorder()
-				t0 := time.Now()
-				s.ServeHTTP(w, req)
-				lat = append(lat, time.Since(t0))
-				if w.Code != http.StatusOK {
-					b.Fatalf("patch: %d %s", w.Code, w.Body)
-				}
-				i++
+				lat = append(lat, timed(b, s, "PATCH", name, fmt.Sprintf(`{"displayName":"Renamed %d"}`, i)))
 			}
 			stop.Store(true)
 			wg.Wait()
-			p50, p99 := percentiles(lat)
-			b.ReportMetric(p50, "p50-ms")
-			b.ReportMetric(p99, "p99-ms")
+			reportPercentiles(b, lat)
 		})
 	}
 }
@@ -125,16 +117,7 @@ func BenchmarkListServices(b *testing.B) {
 	tok := encodePageToken(fmt.Sprintf("%s/services/agent-%05d", benchParent, 5000), queryHash("services", benchParent, ""))
 	lat := make([]time.Duration, 0, b.N)
 	for b.Loop() {
-		req := httptest.NewRequest("GET", "/v1/"+benchParent+"/services?pageSize=20&pageToken="+tok, nil)
-		w := httptest.NewRecorder()
-		t0 := time.Now()
-		s.ServeHTTP(w, req)
-		lat = append(lat, time.Since(t0))
-		if w.Code != http.StatusOK {
-			b.Fatalf("list: %d %.200s", w.Code, w.Body)
-		}
+		lat = append(lat, timed(b, s, "GET", "/v1/"+benchParent+"/services?pageSize=20&pageToken="+tok, ""))
 	}
-	p50, p99 := percentiles(lat)
-	b.ReportMetric(p50, "p50-ms")
-	b.ReportMetric(p99, "p99-ms")
+	reportPercentiles(b, lat)
 }

@@ -261,14 +261,7 @@ func (s *Server) createService(w http.ResponseWriter, r *http.Request, parent st
 
 // commitServiceWrite persists newSvc (nil = delete old) with its operation.
 func (s *Server) commitServiceWrite(w http.ResponseWriter, verb, name, reqID string, newSvc, old *agentregistry.Service) {
-	var ms []mutation
-	var resp json.RawMessage
-	var err error
-	if newSvc != nil {
-		ms, resp, err = writeMutation(bucketServices, name, typeService, newSvc)
-	} else {
-		ms, resp, err = writeMutation(bucketServices, name, "", nil)
-	}
+	ms, resp, err := writeMutation(bucketServices, name, typeService, newSvc)
 	if err != nil {
 		s.writeError(w, err)
 		return
@@ -514,17 +507,17 @@ func (s *Server) deleteService(w http.ResponseWriter, r *http.Request, name stri
 }
 
 // writeMutation is the store mutation and the operation response of one write:
-// value stored under key (typed typeURL in the response), or, when value is nil,
-// key deleted with an empty response.
-func writeMutation(bucket, key, typeURL string, value any) ([]mutation, json.RawMessage, error) {
-	if value == nil {
+// v stored under key (typed typeURL in the response), or, when v is nil, key
+// deleted with an empty response.
+func writeMutation[T any](bucket, key, typeURL string, v *T) ([]mutation, json.RawMessage, error) {
+	if v == nil {
 		resp, err := withType(typeEmpty, struct{}{})
 		return []mutation{{Bucket: bucket, Key: key}}, resp, err
 	}
-	b, err := json.Marshal(value)
+	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, nil, err
 	}
-	resp, err := withType(typeURL, value)
+	resp, err := withType(typeURL, v)
 	return []mutation{{Bucket: bucket, Key: key, Value: b}}, resp, err
 }
