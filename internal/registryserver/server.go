@@ -279,53 +279,54 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	}
 	ids := []pathID{{projectRule, segs[1]}, {locationRule, segs[3]}}
 	id := func(rule segmentRule, v string) { ids = append(ids, pathID{rule, v}) }
-	var h map[string]func()
+	type handlers map[string]func()
+	var h handlers
 	switch {
 	case len(rest) == 1 && rest[0] == "services":
-		h = map[string]func(){"GET": func() { s.listServices(w, r, parent) }, "POST": func() { s.createService(w, r, parent) }}
+		h = handlers{"GET": func() { s.listServices(w, r, parent) }, "POST": func() { s.createService(w, r, parent) }}
 	case len(rest) == 2 && rest[0] == "services":
 		id(serviceRule, rest[1])
 		name := parent + "/services/" + rest[1]
-		h = map[string]func(){
+		h = handlers{
 			"GET":    func() { s.getService(w, r, name) },
 			"PATCH":  func() { s.patchService(w, r, name) },
 			"DELETE": func() { s.deleteService(w, r, name) },
 		}
 	case len(rest) == 1 && rest[0] == "agents":
-		h = map[string]func(){"GET": func() { s.listDerived(w, r, parent, kindAgent) }}
+		h = handlers{"GET": func() { s.listDerived(w, r, parent, kindAgent) }}
 	case len(rest) == 1 && rest[0] == "agents:search":
-		h = map[string]func(){"POST": func() { s.search(w, r, parent, kindAgent) }}
+		h = handlers{"POST": func() { s.search(w, r, parent, kindAgent) }}
 	case len(rest) == 2 && rest[0] == "agents":
 		id(serviceRule, rest[1])
-		h = map[string]func(){"GET": func() { s.getDerived(w, r, parent+"/agents/"+rest[1], kindAgent) }}
+		h = handlers{"GET": func() { s.getDerived(w, r, parent+"/agents/"+rest[1], kindAgent) }}
 	case len(rest) == 1 && rest[0] == "mcpServers":
-		h = map[string]func(){"GET": func() { s.listDerived(w, r, parent, kindMCP) }}
+		h = handlers{"GET": func() { s.listDerived(w, r, parent, kindMCP) }}
 	case len(rest) == 1 && rest[0] == "mcpServers:search":
-		h = map[string]func(){"POST": func() { s.search(w, r, parent, kindMCP) }}
+		h = handlers{"POST": func() { s.search(w, r, parent, kindMCP) }}
 	case len(rest) == 2 && rest[0] == "mcpServers":
 		id(serviceRule, rest[1])
-		h = map[string]func(){"GET": func() { s.getDerived(w, r, parent+"/mcpServers/"+rest[1], kindMCP) }}
+		h = handlers{"GET": func() { s.getDerived(w, r, parent+"/mcpServers/"+rest[1], kindMCP) }}
 	case len(rest) == 2 && rest[0] == "operations":
 		id(operationRule, rest[1])
-		h = map[string]func(){"GET": func() { s.getOperation(w, r, parent+"/operations/"+rest[1]) }}
+		h = handlers{"GET": func() { s.getOperation(w, r, parent+"/operations/"+rest[1]) }}
 	case len(rest) == 3 && rest[0] == "applications" && rest[2] == "workloads":
 		id(applicationRule, rest[1])
-		h = map[string]func(){"GET": func() { s.listWorkloads(w, r, parent+"/applications/"+rest[1]) }}
+		h = handlers{"GET": func() { s.listWorkloads(w, r, parent+"/applications/"+rest[1]) }}
 	case len(rest) == 4 && rest[0] == "applications" && rest[2] == "workloads":
 		id(applicationRule, rest[1])
 		id(workloadRule, rest[3])
 		name := strings.Join(segs, "/")
-		h = map[string]func(){
+		h = handlers{
 			"GET":    func() { s.getWorkload(w, r, name) },
 			"PATCH":  func() { s.patchWorkload(w, r, name) },
 			"DELETE": func() { s.deleteWorkload(w, r, name) },
 		}
 	case len(rest) == 1 && rest[0] == "extendedMetadataSchemas":
-		h = map[string]func(){"GET": func() { s.listSchemas(w, r, parent) }}
+		h = handlers{"GET": func() { s.listSchemas(w, r, parent) }}
 	case len(rest) >= 2 && rest[0] == "extendedMetadataSchemas":
 		schema := strings.Join(rest[1:], "/")
 		id(schemaRule, schema)
-		h = map[string]func(){"GET": func() { s.getSchema(w, r, parent, schema) }}
+		h = handlers{"GET": func() { s.getSchema(w, r, parent, schema) }}
 	default:
 		s.writeError(w, errNotFound("unknown path %q", r.URL.Path))
 		return
