@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -16,31 +17,66 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/net/netutil"
+
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver"
 )
 
+// tokenEnv holds the bearer token. It is the way to pass one: a flag's value
+// is visible to every local user in ps and /proc.
+const tokenEnv = "AGENTREGISTRY_SERVER_TOKEN"
+
 func main() {
-	if err := run(os.Args[1:]); err != nil {
+	err := run(os.Args[1:], os.Stdout, os.Stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+	case err != nil:
 		fmt.Fprintln(os.Stderr, "agentregistry-server:", err)
 		os.Exit(1)
 	}
 }
 
-func run(args []string) error {
+func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("agentregistry-server", flag.ContinueOnError)
+	fs.SetOutput(stderr)
 	listen := fs.String("listen", "127.0.0.1:8787", "address to listen on (host:port; port 0 picks a free port)")
 	data := fs.String("data", "", "bbolt data file; empty keeps everything in memory")
-	token := fs.String("token", "", "bearer token required on every request (default $AGENTREGISTRY_SERVER_TOKEN; empty = no auth)")
+	token := fs.String("token", "", "bearer token required on every request; prefer $"+tokenEnv+", since a flag's value shows in ps (default $"+tokenEnv+"; empty = no auth)")
 	opDelay := fs.Duration("operation-delay", 0, "time a long-running operation stays done:false (e.g. 2s)")
+	// Timeouts and caps: a client that sends a request slowly, or never reads
+	// its answer, or keeps an idle connection, must not hold the server's
+	// resources for ever, and a flood must not queue without bound.
+	readHeaderTimeout := fs.Duration("read-header-timeout", 5*time.Second, "time allowed to read a request's headers")
+	readTimeout := fs.Duration("read-timeout", 10*time.Second, "time allowed to read a whole request, body included (bodies are at most 1 MiB)")
+	writeTimeout := fs.Duration("write-timeout", 30*time.Second, "time allowed from the end of reading a request to the end of writing its response; keep it above -search-timeout")
+	idleTimeout := fs.Duration("idle-timeout", 60*time.Second, "time an idle keep-alive connection stays open")
+	maxConns := fs.Int("max-connections", 256, "most connections open at once; further ones wait to be accepted (0 = no cap)")
+	maxInFlight := fs.Int("max-in-flight", 64, "most requests handled at once; further ones get 503 with Retry-After: 1 (0 = no cap)")
+	searchTimeout := fs.Duration("search-timeout", 10*time.Second, "time allowed to evaluate one search or list filter before it fails with DEADLINE_EXCEEDED")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), `Usage: agentregistry-server [flags]
+
+Serves the Google Agent Registry v1 and App Hub v1 subset that the
+terraform-provider-agentregistry provider uses, for local and CI tests.
+
+Environment:
+  %s  bearer token required on every request ("Authorization: Bearer <token>").
+      Use it rather than -token: the value of a flag is visible to other users in ps.
+
+Flags:
+`, tokenEnv)
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *token == "" {
-		*token = os.Getenv("AGENTREGISTRY_SERVER_TOKEN")
+		*token = os.Getenv(tokenEnv)
 	}
-	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	logger := slog.New(slog.NewTextHandler(stderr, nil))
 	srv, err := registryserver.New(registryserver.Options{
 		Token: *token, DataPath: *data, OperationDelay: *opDelay, Logger: logger,
+		MaxInFlight: *maxInFlight, SearchTimeout: *searchTimeout,
 	})
 	if err != nil {
 		return err
@@ -53,9 +89,18 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("agentregistry-server listening on http://%s\n", ln.Addr())
+	if *maxConns > 0 {
+		ln = netutil.LimitListener(ln, *maxConns)
+	}
+	fmt.Fprintf(stdout, "agentregistry-server listening on http://%s\n", ln.Addr())
 
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{
+		Handler:           srv,
+		ReadHeaderTimeout: *readHeaderTimeout,
+		ReadTimeout:       *readTimeout,
+		WriteTimeout:      *writeTimeout,
+		IdleTimeout:       *idleTimeout,
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	errc := make(chan error, 1)

@@ -3,8 +3,11 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -201,10 +204,74 @@ func TestTokenAndGracefulShutdown(t *testing.T) {
 }
 
 func TestBadFlags(t *testing.T) {
-	if err := run([]string{"-listen", "256.0.0.1:99999"}); err == nil {
+	if err := run([]string{"-listen", "256.0.0.1:99999"}, io.Discard, io.Discard); err == nil {
 		t.Fatal("want a listen error")
 	}
-	if err := run([]string{"-data", filepath.Join(os.DevNull, "x", "y.db")}); err == nil {
+	if err := run([]string{"-data", filepath.Join(os.DevNull, "x", "y.db")}, io.Discard, io.Discard); err == nil {
 		t.Fatal("want a data file error")
+	}
+}
+
+// Item 4 of issue 18: a client that declares a body and sends one byte of it
+// is cut off by -read-timeout. On main such connections were all still open
+// 20 s later, never answered.
+func TestSlowBodyIsCutOff(t *testing.T) {
+	bin := buildServer(t)
+	_, url := startServer(t, bin, "-read-timeout", "1s")
+	conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /v1/%s/services?serviceId=slow-body HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200000\r\n\r\n{", parent)
+	// The server answers or closes; either way the connection ends.
+	_ = conn.SetReadDeadline(time.Now().Add(15 * time.Second))
+	if _, err := io.Copy(io.Discard, conn); err != nil {
+		t.Fatalf("the connection of a slow body was still open after 15 s with -read-timeout 1s: %v", err)
+	}
+}
+
+// Item 4: -max-connections caps the connections open at once; a further
+// client waits until one closes. On main every connection was accepted.
+func TestConnectionCap(t *testing.T) {
+	bin := buildServer(t)
+	_, url := startServer(t, bin, "-max-connections", "1", "-read-header-timeout", "30s")
+	idle, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(timeout time.Duration) error {
+		c := &http.Client{Timeout: timeout}
+		res, err := c.Get(url + "/v1/" + parent + "/services")
+		if err == nil {
+			res.Body.Close()
+		}
+		return err
+	}
+	if err := get(time.Second); err == nil {
+		t.Fatal("a second connection was served while the first, idle, held the only one")
+	}
+	idle.Close()
+	if err := get(10 * time.Second); err != nil {
+		t.Fatalf("once the idle connection closed: %v", err)
+	}
+}
+
+// Item 12 and the new flags: -help documents each flag, and the environment
+// variable for the token first, saying why.
+func TestHelp(t *testing.T) {
+	var out strings.Builder
+	if err := run([]string{"-help"}, io.Discard, &out); !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("-help: %v", err)
+	}
+	help := out.String()
+	env := strings.Index(help, "AGENTREGISTRY_SERVER_TOKEN")
+	if env < 0 || env > strings.Index(help, "-token") || !strings.Contains(help, "visible to other users in ps") {
+		t.Errorf("-help does not document AGENTREGISTRY_SERVER_TOKEN first, with the reason:\n%s", help)
+	}
+	for _, f := range []string{"-read-header-timeout", "-read-timeout", "-write-timeout", "-idle-timeout", "-max-connections", "-max-in-flight", "-search-timeout"} {
+		if !strings.Contains(help, f+" ") {
+			t.Errorf("-help does not document %s", f)
+		}
 	}
 }

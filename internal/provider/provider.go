@@ -182,6 +182,7 @@ func (p *agentRegistryProvider) Configure(ctx context.Context, req provider.Conf
 	data := &providerData{Project: settings.project, Location: settings.location, configErrors: diags,
 		Signatures: resolveSignatureSettings(cfg)}
 	if !diags.HasError() {
+		resp.Diagnostics.Append(tokenInClearWarnings(settings)...)
 		client, err := registryclient.New(ctx, registryclient.Config{
 			Endpoint:       settings.endpoint,
 			AppHubEndpoint: settings.appHubEndpoint,

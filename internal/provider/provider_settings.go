@@ -2,6 +2,8 @@ package provider
 
 import (
 	"fmt"
+	"net"
+	"net/url"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -43,4 +45,40 @@ func resolveSettings(cfg providerModel) (settings, diag.Diagnostics) {
 				"or the AGENTREGISTRY_PROJECT (or GOOGLE_CLOUD_PROJECT) environment variable.")
 	}
 	return s, diags
+}
+
+// tokenInClearWarnings warns, at plan, when the access token would travel
+// unencrypted to another machine: a plain http:// endpoint whose host is
+// not loopback. It is a warning, not an error, because a private network may
+// be trusted; the redirect check of the client keeps the token off other
+// hosts in any case.
+func tokenInClearWarnings(s settings) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if s.accessToken == "" {
+		return diags
+	}
+	endpoints := []struct{ attr, value string }{{"endpoint", s.endpoint}}
+	if s.appHubEndpoint != s.endpoint {
+		endpoints = append(endpoints, struct{ attr, value string }{"apphub_endpoint", s.appHubEndpoint})
+	}
+	for _, e := range endpoints {
+		u, err := url.Parse(e.value)
+		if err != nil || u.Scheme != "http" || isLoopback(u.Hostname()) {
+			continue
+		}
+		diags.AddAttributeWarning(path.Root(e.attr), "Access Token Sent Over Plain HTTP",
+			fmt.Sprintf("The provider's %s is %s, a plain http:// URL on another machine, and an access token is configured "+
+				"(access_token or AGENTREGISTRY_ACCESS_TOKEN): every request carries the token unencrypted, readable by anyone "+
+				"on the network path. Use an https:// endpoint, or a registry on this machine (localhost, 127.0.0.1 or ::1).", e.attr, e.value))
+	}
+	return diags
+}
+
+// isLoopback tells whether host names this machine without a DNS lookup.
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

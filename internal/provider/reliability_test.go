@@ -53,7 +53,7 @@ const (
 // fail instead of being absorbed silently.
 type relEnv struct {
 	t      *testing.T
-	srv    *registryserver.Server
+	srv    *registryservertest.Server
 	ts     *httptest.Server
 	client *registryclient.Client
 
@@ -77,7 +77,7 @@ func (e *relEnv) config(body string) string { return providerConfig(e.ts.URL) + 
 
 // inject is a PreConfig: it clears earlier faults, forgets recorded requests,
 // starts the step's clock and injects the given faults.
-func (e *relEnv) inject(faults ...registryserver.Fault) func() {
+func (e *relEnv) inject(faults ...registryservertest.Fault) func() {
 	return func() {
 		e.srv.ClearFaults()
 		e.srv.ResetRequests()
@@ -102,8 +102,8 @@ func then(pre func(), more ...func()) func() {
 }
 
 // requests lists the recorded requests of a method whose path contains sub.
-func (e *relEnv) requests(method, sub string) []registryserver.RecordedRequest {
-	var out []registryserver.RecordedRequest
+func (e *relEnv) requests(method, sub string) []registryservertest.RecordedRequest {
+	var out []registryservertest.RecordedRequest
 	for _, r := range e.srv.Requests() {
 		if r.Method == method && strings.Contains(r.Path, sub) {
 			out = append(out, r)
@@ -511,7 +511,7 @@ data "agentregistry_skills" "fx" {
 // after each that the registry and the state agree. minRequests is how many
 // requests each faulty call takes at least (the fault and the retry);
 // minDuration how long each faulty step lasts at least.
-func relLifecycle(t *testing.T, mk func(method, path string) registryserver.Fault, minRequests int, minDuration time.Duration) {
+func relLifecycle(t *testing.T, mk func(method, path string) registryservertest.Fault, minRequests int, minDuration time.Duration) {
 	e := relStart(t, registryserver.Options{})
 	cfgA := e.agentConfig(relAgentOpts{displayName: "Currency Agent", card: relCardA})
 	cfgB := e.agentConfig(relAgentOpts{displayName: "Currency Converter", card: relCardB})
@@ -573,16 +573,16 @@ func relLifecycle(t *testing.T, mk func(method, path string) registryserver.Faul
 // Three 503s in a row on every call: the client retries with backoff, the
 // write is applied once, and Terraform records what the registry holds.
 func TestAccReliability_repeated503(t *testing.T) {
-	relLifecycle(t, func(method, path string) registryserver.Fault {
-		return registryserver.Fault{Method: method, PathContains: path, Status: http.StatusServiceUnavailable, Times: 3}
+	relLifecycle(t, func(method, path string) registryservertest.Fault {
+		return registryservertest.Fault{Method: method, PathContains: path, Status: http.StatusServiceUnavailable, Times: 3}
 	}, 4, 0)
 }
 
 // A 429 with Retry-After: 1 on every call: the client waits the second the
 // server asked for (the step lasts at least that long) and then succeeds.
 func TestAccReliability_rateLimited429(t *testing.T) {
-	relLifecycle(t, func(method, path string) registryserver.Fault {
-		return registryserver.Fault{Method: method, PathContains: path, Status: http.StatusTooManyRequests,
+	relLifecycle(t, func(method, path string) registryservertest.Fault {
+		return registryservertest.Fault{Method: method, PathContains: path, Status: http.StatusTooManyRequests,
 			RetryAfter: time.Second, Times: 1}
 	}, 2, time.Second)
 }
@@ -591,8 +591,8 @@ func TestAccReliability_rateLimited429(t *testing.T) {
 // answer: the client sends the write again with the same requestId, the
 // registry replays the first outcome, and nothing is created twice.
 func TestAccReliability_droppedAfterCommit(t *testing.T) {
-	relLifecycle(t, func(method, path string) registryserver.Fault {
-		return registryserver.Fault{Method: method, PathContains: path, DropAfterCommit: true, Times: 1}
+	relLifecycle(t, func(method, path string) registryservertest.Fault {
+		return registryservertest.Fault{Method: method, PathContains: path, DropAfterCommit: true, Times: 1}
 	}, 2, 0)
 }
 
@@ -603,8 +603,8 @@ func TestAccReliability_slowerThanTimeout(t *testing.T) {
 	e := relStart(t, registryserver.Options{})
 	cfgA := e.agentConfig(relAgentOpts{displayName: "Currency Agent", card: relCardA, timeouts: true})
 	cfgB := e.agentConfig(relAgentOpts{displayName: "Currency Converter", card: relCardB, timeouts: true})
-	slow := func(method, path string) registryserver.Fault {
-		return registryserver.Fault{Method: method, PathContains: path, Delay: relSlow, Times: 1}
+	slow := func(method, path string) registryservertest.Fault {
+		return registryservertest.Fault{Method: method, PathContains: path, Delay: relSlow, Times: 1}
 	}
 	timedOut := func(summary string) *regexp.Regexp {
 		return relWords(summary, "context deadline exceeded")
@@ -673,7 +673,7 @@ func TestAccReliability_timeoutAfterCommitIsAdopted(t *testing.T) {
 		CheckDestroy:             e.counts(0, 0),
 		Steps: []resource.TestStep{
 			{
-				PreConfig: e.inject(registryserver.Fault{Method: http.MethodGet, PathContains: "/operations/", Delay: relSlow, Times: 1}),
+				PreConfig: e.inject(registryservertest.Fault{Method: http.MethodGet, PathContains: "/operations/", Delay: relSlow, Times: 1}),
 				Config:    cfgA,
 				ExpectError: relWords("Cannot Create Agent", "context deadline exceeded", "may still be created",
 					"run apply again", "adopts it", "import it with the ID", resTestParent+"/services/rel-agent"),
@@ -688,7 +688,7 @@ func TestAccReliability_timeoutAfterCommitIsAdopted(t *testing.T) {
 			},
 			e.converge(cfgA, agrees),
 			{ // an operation poll whose connection is dropped is retried
-				PreConfig: e.inject(registryserver.Fault{Method: http.MethodGet, PathContains: "/operations/", DropAfterCommit: true, Times: 1}),
+				PreConfig: e.inject(registryservertest.Fault{Method: http.MethodGet, PathContains: "/operations/", DropAfterCommit: true, Times: 1}),
 				Config:    cfgB,
 				Check: resource.ComposeAggregateTestCheckFunc(agrees, e.exactly(http.MethodPatch, "/services/", 1),
 					e.fired(http.MethodGet, "/operations/", 2)),
@@ -710,7 +710,7 @@ func TestAccReliability_deleteTimeout(t *testing.T) {
 		Steps: []resource.TestStep{
 			{Config: cfg, Check: e.counts(1, 0, "rel-agent")},
 			{
-				PreConfig:   e.inject(registryserver.Fault{Method: http.MethodDelete, PathContains: "/services/", Delay: relSlow, Times: 1}),
+				PreConfig:   e.inject(registryservertest.Fault{Method: http.MethodDelete, PathContains: "/services/", Delay: relSlow, Times: 1}),
 				Config:      cfg,
 				Destroy:     true,
 				ExpectError: relWords("Cannot Delete Agent", "context deadline exceeded"),
@@ -727,9 +727,9 @@ func TestAccReliability_operationError(t *testing.T) {
 	cfgA := e.agentConfig(relAgentOpts{displayName: "Currency Agent", card: relCardA})
 	cfgB := e.agentConfig(relAgentOpts{displayName: "Currency Converter", card: relCardB})
 	const msg = "the agent quota of project test-project is exhausted (injected)"
-	opErr := func(method, path string) registryserver.Fault {
-		return registryserver.Fault{Method: method, PathContains: path, Times: 1,
-			OperationError: &registryserver.RPCStatus{Code: 8, Message: msg}}
+	opErr := func(method, path string) registryservertest.Fault {
+		return registryservertest.Fault{Method: method, PathContains: path, Times: 1,
+			OperationError: &registryservertest.RPCStatus{Code: 8, Message: msg}}
 	}
 	agrees := resource.ComposeAggregateTestCheckFunc(e.agentAgrees(relAgentAddr), e.counts(1, 0, "rel-agent"))
 	resource.ParallelTest(t, resource.TestCase{
@@ -781,9 +781,9 @@ resource "agentregistry_agent_properties" "test" {
 		Steps: []resource.TestStep{
 			{
 				PreConfig: e.inject(
-					registryserver.Fault{Method: http.MethodPost, PathContains: "/services", Status: http.StatusServiceUnavailable, Times: 2},
-					registryserver.Fault{Method: http.MethodGet, PathContains: "/workloads/", Status: http.StatusBadGateway, Times: 2},
-					registryserver.Fault{Method: http.MethodPatch, PathContains: "/workloads/", DropAfterCommit: true, Times: 1},
+					registryservertest.Fault{Method: http.MethodPost, PathContains: "/services", Status: http.StatusServiceUnavailable, Times: 2},
+					registryservertest.Fault{Method: http.MethodGet, PathContains: "/workloads/", Status: http.StatusBadGateway, Times: 2},
+					registryservertest.Fault{Method: http.MethodPatch, PathContains: "/workloads/", DropAfterCommit: true, Times: 1},
 				),
 				Config: cfgA,
 				Check: resource.ComposeAggregateTestCheckFunc(agrees,
@@ -793,8 +793,8 @@ resource "agentregistry_agent_properties" "test" {
 			e.converge(cfgA, agrees),
 			{
 				PreConfig: e.inject(
-					registryserver.Fault{Method: http.MethodPatch, PathContains: "/services/", DropAfterCommit: true, Times: 1},
-					registryserver.Fault{Method: http.MethodPatch, PathContains: "/workloads/", Status: http.StatusTooManyRequests, RetryAfter: time.Second, Times: 1},
+					registryservertest.Fault{Method: http.MethodPatch, PathContains: "/services/", DropAfterCommit: true, Times: 1},
+					registryservertest.Fault{Method: http.MethodPatch, PathContains: "/workloads/", Status: http.StatusTooManyRequests, RetryAfter: time.Second, Times: 1},
 				),
 				Config: cfgB,
 				Check: resource.ComposeAggregateTestCheckFunc(agrees, e.tookAtLeast(time.Second),
@@ -803,8 +803,8 @@ resource "agentregistry_agent_properties" "test" {
 			},
 			e.converge(cfgB, agrees),
 			{
-				PreConfig: e.inject(registryserver.Fault{Method: http.MethodPatch, PathContains: "/workloads/", Times: 1,
-					OperationError: &registryserver.RPCStatus{Code: 14, Message: "App Hub is briefly unavailable (injected)"}}),
+				PreConfig: e.inject(registryservertest.Fault{Method: http.MethodPatch, PathContains: "/workloads/", Times: 1,
+					OperationError: &registryservertest.RPCStatus{Code: 14, Message: "App Hub is briefly unavailable (injected)"}}),
 				Config:      cfgC,
 				ExpectError: relWords("Cannot Update Agent Properties", "App Hub is briefly unavailable (injected)"),
 			},
@@ -812,8 +812,8 @@ resource "agentregistry_agent_properties" "test" {
 			e.converge(cfgC, agrees),
 			{
 				PreConfig: e.inject(
-					registryserver.Fault{Method: http.MethodDelete, PathContains: "/services/", Status: http.StatusServiceUnavailable, Times: 2},
-					registryserver.Fault{Method: http.MethodPatch, PathContains: "/workloads/", DropAfterCommit: true, Times: 1},
+					registryservertest.Fault{Method: http.MethodDelete, PathContains: "/services/", Status: http.StatusServiceUnavailable, Times: 2},
+					registryservertest.Fault{Method: http.MethodPatch, PathContains: "/workloads/", DropAfterCommit: true, Times: 1},
 				),
 				Config: e.config(""),
 				Check: resource.ComposeAggregateTestCheckFunc(e.gone("rel-weather"), e.counts(0, 0), e.propertiesGone(relWorkload),

@@ -23,7 +23,7 @@ const resTestParent = "projects/test-project/locations/global"
 // resRegistry is a bundled registry server started for one test, with an
 // official client to change records behind Terraform's back.
 type resRegistry struct {
-	srv    *registryserver.Server
+	srv    *registryservertest.Server
 	ts     *httptest.Server
 	client *registryclient.Client
 }

@@ -35,7 +35,7 @@ func readTestdata(t *testing.T, rel string) []byte {
 	return b
 }
 
-func startServer(t *testing.T, delay time.Duration) (*registryserver.Server, *registryclient.Client) {
+func startServer(t *testing.T, delay time.Duration) (*registryservertest.Server, *registryclient.Client) {
 	t.Helper()
 	srv, ts := registryservertest.Start(t, registryserver.Options{Token: testToken, OperationDelay: delay})
 	c, err := registryclient.New(context.Background(), registryclient.Config{
@@ -189,9 +189,9 @@ func TestIntegrationFaults(t *testing.T) {
 
 	// The create is committed but its answer is lost: the retry (same
 	// requestId) must not create twice, and must succeed.
-	srv.InjectFault(registryserver.Fault{Method: "POST", PathContains: "/services", DropAfterCommit: true, Times: 1})
+	srv.InjectFault(registryservertest.Fault{Method: "POST", PathContains: "/services", DropAfterCommit: true, Times: 1})
 	// The first poll is rate limited.
-	srv.InjectFault(registryserver.Fault{Method: "GET", PathContains: "/operations/", Status: 429, RetryAfter: time.Second, Times: 1})
+	srv.InjectFault(registryservertest.Fault{Method: "GET", PathContains: "/operations/", Status: 429, RetryAfter: time.Second, Times: 1})
 	srv.ResetRequests()
 	if _, err := c.CreateService(ctx, parent, "invoice-helper", agentSvc(card)); err != nil {
 		t.Fatalf("CreateService through faults: %v", err)
@@ -210,7 +210,7 @@ func TestIntegrationFaults(t *testing.T) {
 		t.Errorf("services after the retried create = %d, %v; want 1", len(all.Services), err)
 	}
 
-	srv.InjectFault(registryserver.Fault{Method: "DELETE", OperationError: &registryserver.RPCStatus{Code: 9, Message: "the service is in use"}, Times: 1})
+	srv.InjectFault(registryservertest.Fault{Method: "DELETE", OperationError: &registryservertest.RPCStatus{Code: 9, Message: "the service is in use"}, Times: 1})
 	err = c.DeleteService(ctx, invoiceSvc)
 	var ae *registryclient.APIError
 	if !errors.As(err, &ae) || ae.Status != "FAILED_PRECONDITION" || !strings.Contains(err.Error(), "the service is in use") {

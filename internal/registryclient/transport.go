@@ -29,13 +29,38 @@ const maxResponseBytes = 32 << 20
 
 var errResponseTooLarge = fmt.Errorf("response body exceeds %d bytes", maxResponseBytes)
 
+// errCredentialsRedirect is a redirect refused because it would carry the
+// credentials to another host, or from https to plain http.
+var errCredentialsRedirect = errors.New("refusing to follow the redirect")
+
+// keepCredentialsHome is the CheckRedirect of a client that sends
+// credentials. The oauth2 transport adds the bearer token to every request it
+// sends, redirected ones included, so net/http's removal of Authorization on
+// a redirect to another host does not protect it: a redirect to another host
+// (or a downgrade to http) is refused instead of followed.
+func keepCredentialsHome(req *http.Request, via []*http.Request) error {
+	from := via[0].URL
+	switch {
+	case req.URL.Host != from.Host:
+		return fmt.Errorf("%w from %s to %s: the request carries the provider's access token, which must not be sent to another host; "+
+			"set endpoint to the registry's own address", errCredentialsRedirect, from.Host, req.URL.Host)
+	case from.Scheme == "https" && req.URL.Scheme != "https":
+		return fmt.Errorf("%w from https://%s to http://%s: the request carries the provider's access token, which must not travel unencrypted",
+			errCredentialsRedirect, from.Host, req.URL.Host)
+	case len(via) >= 10:
+		return errors.New("stopped after 10 redirects") // net/http's default limit
+	}
+	return nil
+}
+
 // newHTTPClient builds the transport stack, outermost first:
 //
-//	retryablehttp (retries, backoff, logging)
-//	  -> User-Agent
-//	  -> oauth2 (bearer token; absent without credentials)
-//	  -> response buffering (a connection dropped mid-body becomes a retryable error)
-//	  -> pooled net/http transport
+//	net/http client (follows redirects; with credentials, only on the same host and scheme)
+//	  -> retryablehttp (retries, backoff, logging)
+//	    -> User-Agent
+//	    -> oauth2 (bearer token; absent without credentials)
+//	    -> response buffering (a connection dropped mid-body becomes a retryable error)
+//	    -> pooled net/http transport
 func newHTTPClient(ctx context.Context, cfg Config) (*http.Client, error) {
 	var rt http.RoundTripper = &bufferingTransport{base: cleanhttp.DefaultPooledTransport()}
 
@@ -57,7 +82,9 @@ func newHTTPClient(ctx context.Context, cfg Config) (*http.Client, error) {
 	rt = &userAgentTransport{userAgent: cfg.UserAgent, base: rt}
 
 	rc := retryablehttp.NewClient()
-	rc.HTTPClient = &http.Client{Transport: rt}
+	// Redirects are followed by the outer client (below), once per redirect,
+	// each hop with its own retries; this one hands a redirect back as is.
+	rc.HTTPClient = &http.Client{Transport: rt, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	rc.RetryMax = cfg.RetryMax
 	rc.RetryWaitMin = cfg.RetryWaitMin
 	rc.RetryWaitMax = cfg.RetryWaitMax
@@ -70,7 +97,11 @@ func newHTTPClient(ctx context.Context, cfg Config) (*http.Client, error) {
 	l := &requestLogger{secret: secret}
 	rc.RequestLogHook = l.request
 	rc.ResponseLogHook = l.response
-	return rc.StandardClient(), nil
+	hc := rc.StandardClient()
+	if secret != "" || cfg.UseADC {
+		hc.CheckRedirect = keepCredentialsHome
+	}
+	return hc, nil
 }
 
 // checkRetry retries connection errors (including a connection closed before

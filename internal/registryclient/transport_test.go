@@ -365,3 +365,78 @@ func TestADCErrorIsActionable(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// Item 7 of issue 18: a redirect to another host is refused when the client
+// sends credentials, with an error naming both hosts, and is not retried;
+// the other host receives nothing. On main the token followed a 307 there
+// (the transport adds it to every request, so net/http's stripping of
+// Authorization on cross-host redirects did not apply).
+func TestRedirectToAnotherHostKeepsTheToken(t *testing.T) {
+	other, otherRec := scripted(t, func(w http.ResponseWriter, r *http.Request, _ recorded) {
+		writeJSON(w, 200, agentService(svcName, `{}`))
+	})
+	home, homeRec := scripted(t, func(w http.ResponseWriter, r *http.Request, _ recorded) {
+		if strings.HasPrefix(r.URL.Path, "/moved/") { // a redirect on the same host is followed
+			http.Redirect(w, r, other.URL+strings.TrimPrefix(r.URL.Path, "/moved"), http.StatusTemporaryRedirect)
+			return
+		}
+		http.Redirect(w, r, "/moved"+r.URL.Path, http.StatusTemporaryRedirect)
+	})
+	c := testClient(t, home.URL, func(cfg *Config) { cfg.AccessToken = "s3cret-token" })
+	_, err := c.GetService(testCtx(t), svcName)
+	hostOf := func(u string) string { return strings.TrimPrefix(u, "http://") }
+	if err == nil || !strings.Contains(err.Error(), "refusing to follow the redirect from "+hostOf(home.URL)+" to "+hostOf(other.URL)) {
+		t.Fatalf("err = %v; want the redirect refused, naming both hosts", err)
+	}
+	if n := len(otherRec.all()); n != 0 {
+		t.Errorf("the other host received %d requests", n)
+	}
+	if n := len(homeRec.all()); n != 2 {
+		t.Errorf("the endpoint received %d requests, want 2 (the request and the same-host redirect, not retried)", n)
+	}
+	for _, r := range homeRec.all() {
+		if r.Header.Get("Authorization") != "Bearer s3cret-token" {
+			t.Errorf("request to the endpoint without the token: %v", r.Header)
+		}
+	}
+
+	// Without credentials there is nothing to leak, and the redirect is followed.
+	c = testClient(t, home.URL)
+	if _, err := c.GetService(testCtx(t), svcName); err != nil {
+		t.Fatalf("without a token: %v", err)
+	}
+	if n := len(otherRec.all()); n != 1 {
+		t.Errorf("without a token the other host received %d requests, want 1", n)
+	}
+}
+
+// keepCredentialsHome follows a redirect on the same host and scheme only,
+// and no more than net/http would.
+func TestKeepCredentialsHome(t *testing.T) {
+	get := func(u string) *http.Request {
+		r, err := http.NewRequest("GET", u, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	from := []*http.Request{get("https://registry.example.test/v1/x")}
+	for u, want := range map[string]string{
+		"https://registry.example.test/v1/y":      "",
+		"https://registry.example.test:8443/v1/y": "from registry.example.test to registry.example.test:8443",
+		"https://elsewhere.example.test/v1/y":     "from registry.example.test to elsewhere.example.test",
+		"http://registry.example.test/v1/y":       "from https://registry.example.test to http://registry.example.test",
+	} {
+		err := keepCredentialsHome(get(u), from)
+		if (want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), want)) {
+			t.Errorf("%s: %v, want %q", u, err, want)
+		}
+	}
+	ten := make([]*http.Request, 10)
+	for i := range ten {
+		ten[i] = from[0]
+	}
+	if err := keepCredentialsHome(get("https://registry.example.test/v1/z"), ten); err == nil {
+		t.Error("an eleventh redirect was followed")
+	}
+}

@@ -204,7 +204,7 @@ func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name stri
 		s.respondOp(w, op, err)
 		return
 	}
-	old, exists := s.workloads[name]
+	old, exists := s.workloads.get(name)
 	var upd *apphub.Workload
 	now := s.timestamp()
 	verb := "update"
@@ -213,11 +213,6 @@ func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name stri
 	} else {
 		if !allowMissing {
 			s.writeError(w, errNotFound("Workload %q was not found; set allowMissing=true to create it.", name))
-			return
-		}
-		if id := lastSegment(name); !workloadIDRE.MatchString(id) {
-			s.writeError(w, errViolations(fmt.Sprintf("workload id %q is invalid", id), []fieldViolation{{Field: "name",
-				Description: "the workload id must be at most 63 lower-case letters, digits or hyphens, starting with a letter and ending with a letter or digit"}}))
 			return
 		}
 		verb = "create"
@@ -253,24 +248,14 @@ func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name stri
 		upd.WorkloadProperties = nil
 	}
 	upd.UpdateTime = now
-	s.commitWorkloadWrite(w, r, verb, name, reqID, upd)
+	s.commitWorkloadWrite(w, verb, name, reqID, upd)
 }
 
-func (s *Server) commitWorkloadWrite(w http.ResponseWriter, r *http.Request, verb, name, reqID string, upd *apphub.Workload) {
-	opErr := injectedOpError(r.Context())
-	var ms []mutation
-	var resp json.RawMessage
-	if opErr == nil {
-		var err error
-		if upd != nil {
-			ms, resp, err = writeMutation(bucketWorkloads, name, typeWorkload, upd)
-		} else {
-			ms, resp, err = writeMutation(bucketWorkloads, name, "", nil)
-		}
-		if err != nil {
-			s.writeError(w, err)
-			return
-		}
+func (s *Server) commitWorkloadWrite(w http.ResponseWriter, verb, name, reqID string, upd *apphub.Workload) {
+	ms, resp, err := writeMutation(bucketWorkloads, name, typeWorkload, upd)
+	if err != nil {
+		s.writeError(w, err)
+		return
 	}
 	// The replay key is always "update"/"delete" (what the client called),
 	// while the operation's verb says whether the patch created the workload.
@@ -278,7 +263,7 @@ func (s *Server) commitWorkloadWrite(w http.ResponseWriter, r *http.Request, ver
 	if upd == nil {
 		replayVerb = "delete"
 	}
-	op, rr, opMs, err := s.newOperation(familyAppHub, verb, name, reqID, resp, opErr)
+	op, rr, opMs, err := s.newOperation(familyAppHub, verb, name, reqID, resp)
 	if err != nil {
 		s.writeError(w, err)
 		return
@@ -289,13 +274,10 @@ func (s *Server) commitWorkloadWrite(w http.ResponseWriter, r *http.Request, ver
 		opMs[len(opMs)-1].Value = rb
 	}
 	err = s.commitOperation(op, rr, append(ms, opMs...), func() {
-		if opErr != nil {
-			return
-		}
 		if upd != nil {
-			s.workloads[name] = upd
+			s.workloads.put(name, upd)
 		} else {
-			delete(s.workloads, name)
+			s.workloads.delete(name)
 		}
 	})
 	s.respondOp(w, op, err)
@@ -303,7 +285,7 @@ func (s *Server) commitWorkloadWrite(w http.ResponseWriter, r *http.Request, ver
 
 func (s *Server) getWorkload(w http.ResponseWriter, r *http.Request, name string) {
 	s.mu.RLock()
-	wl, ok := s.workloads[name]
+	wl, ok := s.workloads.get(name)
 	s.mu.RUnlock()
 	if !ok {
 		s.writeError(w, errNotFound("Workload %q was not found.", name))
@@ -320,11 +302,11 @@ func (s *Server) deleteWorkload(w http.ResponseWriter, r *http.Request, name str
 		s.respondOp(w, op, err)
 		return
 	}
-	if _, ok := s.workloads[name]; !ok {
+	if _, ok := s.workloads.get(name); !ok {
 		s.writeError(w, errNotFound("Workload %q was not found.", name))
 		return
 	}
-	s.commitWorkloadWrite(w, r, "delete", name, reqID, nil)
+	s.commitWorkloadWrite(w, "delete", name, reqID, nil)
 }
 
 func (s *Server) listWorkloads(w http.ResponseWriter, r *http.Request, app string) {
@@ -341,15 +323,13 @@ func (s *Server) listWorkloads(w http.ResponseWriter, r *http.Request, app strin
 		return
 	}
 	s.mu.RLock()
-	names, more := pageOfNames(s.workloads, app+"/workloads/", after, size, nil)
-	resp := &apphub.ListWorkloadsResponse{}
-	if more {
-		resp.NextPageToken = encodePageToken(names[len(names)-1], qh)
-	}
-	for _, n := range names {
-		resp.Workloads = append(resp.Workloads, s.workloads[n])
-	}
+	names, wls := s.workloads.page(app, after, size+1)
 	s.mu.RUnlock()
+	resp := &apphub.ListWorkloadsResponse{Workloads: wls}
+	if len(wls) > size {
+		resp.Workloads = wls[:size]
+		resp.NextPageToken = encodePageToken(names[size-1], qh)
+	}
 	writeJSON(w, http.StatusOK, resp)
 }
 
@@ -379,9 +359,17 @@ func (s *Server) listSchemas(w http.ResponseWriter, r *http.Request, parent stri
 		s.writeError(w, err)
 		return
 	}
+	// There is one schema, so one page, and this server never issues a
+	// token here; a token is still decoded, so that a malformed one is a 400
+	// as on every other list.
+	after, err := decodePageToken(r.URL.Query().Get("pageToken"), queryHash("extendedMetadataSchemas", parent))
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
 	resp := &apphub.ListExtendedMetadataSchemasResponse{}
-	if r.URL.Query().Get("pageToken") == "" {
-		resp.ExtendedMetadataSchemas = []*apphub.ExtendedMetadataSchema{s.agentPropertiesSchema(parent)}
+	if schema := s.agentPropertiesSchema(parent); schema.Name > after {
+		resp.ExtendedMetadataSchemas = []*apphub.ExtendedMetadataSchema{schema}
 	}
 	writeJSON(w, http.StatusOK, resp)
 }

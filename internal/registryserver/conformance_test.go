@@ -650,66 +650,6 @@ func TestAuthentication(t *testing.T) {
 	}
 }
 
-func TestFaults(t *testing.T) {
-	e := start(t, registryserver.Options{})
-	svcs := e.ar.Projects.Locations.Services
-
-	// Status fault with Retry-After, once.
-	e.srv.InjectFault(registryserver.Fault{Method: "GET", PathContains: "/services", Status: 429, RetryAfter: 2 * time.Second, Times: 1})
-	_, err := svcs.List(parent).Do()
-	ge := apiErr(t, err, 429, "RESOURCE_EXHAUSTED")
-	if ge.Header.Get("Retry-After") != "2" {
-		t.Fatalf("Retry-After %q", ge.Header.Get("Retry-After"))
-	}
-	if _, err := svcs.List(parent).Do(); err != nil {
-		t.Fatalf("fault should apply once: %v", err)
-	}
-
-	// DropAfterCommit: the client sees a failure, the write happened.
-	e.srv.InjectFault(registryserver.Fault{Method: "POST", DropAfterCommit: true, Times: 1})
-	const rid = "1d7e9a52-6a9b-4d0e-8c4f-3f1b2a7c6e55"
-	if _, err := svcs.Create(parent, agentService("A", "B")).ServiceId("dropped").RequestId(rid).Do(); err == nil {
-		t.Fatal("want a transport error")
-	}
-	if _, err := svcs.Get(parent + "/services/dropped").Do(); err != nil {
-		t.Fatalf("dropped write not committed: %v", err)
-	}
-	// The client retries with the same request id and gets the operation.
-	if op, err := svcs.Create(parent, agentService("A", "B")).ServiceId("dropped").RequestId(rid).Do(); err != nil || !op.Done {
-		t.Fatalf("retry after drop: %v", err)
-	}
-
-	// OperationError: the operation fails and nothing is written.
-	e.srv.InjectFault(registryserver.Fault{Method: "POST", PathContains: "/services", OperationError: &registryserver.RPCStatus{Code: 10, Message: "aborted by test"}})
-	op, err := svcs.Create(parent, agentService("A", "B")).ServiceId("failing").Do()
-	if err != nil || !op.Done || op.Error == nil || op.Error.Code != 10 || op.Error.Message != "aborted by test" {
-		t.Fatalf("operation error: %v %+v", err, op)
-	}
-	_, err = svcs.Get(parent + "/services/failing").Do()
-	apiErr(t, err, 404, "NOT_FOUND")
-
-	// Delay: a client deadline shorter than the delay expires.
-	e.srv.ClearFaults()
-	e.srv.InjectFault(registryserver.Fault{Delay: 500 * time.Millisecond, Times: 1})
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	if _, err := svcs.List(parent).Context(ctx).Do(); err == nil {
-		t.Fatal("want a deadline error")
-	}
-	e.srv.ClearFaults()
-
-	// Request accounting.
-	e.srv.ResetRequests()
-	if len(e.srv.Requests()) != 0 {
-		t.Fatal("requests not reset")
-	}
-	_, _ = svcs.Get(parent + "/services/dropped").Do()
-	reqs := e.srv.Requests()
-	if len(reqs) != 1 || reqs[0].Method != "GET" || reqs[0].Path != "/v1/"+parent+"/services/dropped" || reqs[0].Query.Get("alt") != "json" {
-		t.Fatalf("recorded %+v", reqs)
-	}
-}
-
 func TestHTTPEdges(t *testing.T) {
 	e := start(t, registryserver.Options{})
 	do := func(method, path, body string) (int, string) {

@@ -206,67 +206,62 @@ func (s *Server) putDerived(svc *agentregistry.Service) {
 	switch serviceKind(svc) {
 	case specAgent:
 		a, d := deriveAgent(svc)
-		s.agents[a.Name] = a
-		s.cacheJSON(a.Name, a)
-		ix := s.agentIx[parent]
-		if ix == nil {
-			ix = newIndex(agentFields)
-			s.agentIx[parent] = ix
+		if b, ok := s.cacheJSON(a.Name, a); ok {
+			s.agentIx[parent] = s.indexOf(s.agentIx, parent, agentFields).put(a.Name, d, b)
 		}
-		ix.put(a.Name, d)
 	case specMCP:
 		m, d := deriveMCP(svc)
-		s.mcps[m.Name] = m
-		s.cacheJSON(m.Name, m)
-		ix := s.mcpIx[parent]
-		if ix == nil {
-			ix = newIndex(mcpFields)
-			s.mcpIx[parent] = ix
+		if b, ok := s.cacheJSON(m.Name, m); ok {
+			s.mcpIx[parent] = s.indexOf(s.mcpIx, parent, mcpFields).put(m.Name, d, b)
 		}
-		ix.put(m.Name, d)
 	}
 }
 
+// indexOf returns the index of parent in ixs, creating it.
+func (s *Server) indexOf(ixs map[string]*index, parent string, fs *fieldSet) *index {
+	ix := ixs[parent]
+	if ix == nil {
+		ix = newIndex(fs)
+		ixs[parent] = ix
+	}
+	return ix
+}
+
 func (s *Server) removeDerived(svc *agentregistry.Service) {
-	parent := parentOf(svc.Name)
 	name := registryResource(svc)
-	switch serviceKind(svc) {
-	case specAgent:
-		delete(s.agents, name)
-		delete(s.encoded, name)
-		if ix := s.agentIx[parent]; ix != nil {
-			ix.remove(name)
-		}
-	case specMCP:
-		delete(s.mcps, name)
-		delete(s.encoded, name)
-		if ix := s.mcpIx[parent]; ix != nil {
-			ix.remove(name)
-		}
+	if name == "" {
+		return // endpoints have no derived record
+	}
+	parent := parentOf(svc.Name)
+	delete(s.encoded, name)
+	ixs := s.agentIx
+	if serviceKind(svc) == specMCP {
+		ixs = s.mcpIx
+	}
+	if ix := ixs[parent]; ix != nil {
+		ixs[parent] = ix.remove(name)
 	}
 }
 
 // cacheJSON keeps the encoded form of a derived record. Encoding the
 // generated types (and re-compacting the embedded card) dominated search
 // latency; records change only on writes, so they are encoded once there.
-func (s *Server) cacheJSON(name string, v any) {
+func (s *Server) cacheJSON(name string, v any) ([]byte, bool) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		s.log.Error("encode derived record", "name", name, "err", err)
 		delete(s.encoded, name)
-		return
+		return nil, false
 	}
 	s.encoded[name] = b
+	return b, true
 }
 
 func (s *Server) getDerived(w http.ResponseWriter, r *http.Request, name string, k derivedKind) {
+	// The name's collection (agents/ or mcpServers/) comes from the route,
+	// so a record found under it is of kind k.
 	s.mu.RLock()
 	b, ok := s.encoded[name]
-	if ok && k == kindAgent {
-		_, ok = s.agents[name]
-	} else if ok {
-		_, ok = s.mcps[name]
-	}
 	s.mu.RUnlock()
 	if !ok {
 		what := "Agent"

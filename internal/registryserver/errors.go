@@ -60,50 +60,6 @@ func errInternal(format string, args ...any) *apiError {
 	return &apiError{HTTP: http.StatusInternalServerError, Status: "INTERNAL", Message: fmt.Sprintf(format, args...)}
 }
 
-// httpToStatus maps an HTTP status to the google.rpc.Code name Google's
-// front end uses for it (the inverse of the gRPC-to-HTTP mapping).
-func httpToStatus(code int) string {
-	switch code {
-	case 400:
-		return "INVALID_ARGUMENT"
-	case 401:
-		return "UNAUTHENTICATED"
-	case 403:
-		return "PERMISSION_DENIED"
-	case 404:
-		return "NOT_FOUND"
-	case 405, 501:
-		return "UNIMPLEMENTED"
-	case 409:
-		return "ABORTED"
-	case 412:
-		return "FAILED_PRECONDITION"
-	case 413:
-		return "OUT_OF_RANGE"
-	case 429:
-		return "RESOURCE_EXHAUSTED"
-	case 499:
-		return "CANCELLED"
-	case 503:
-		return "UNAVAILABLE"
-	case 504:
-		return "DEADLINE_EXCEEDED"
-	}
-	if code >= 500 {
-		return "INTERNAL"
-	}
-	return "UNKNOWN"
-}
-
-// rpcCodes maps google.rpc.Code names to their numbers, used in
-// Operation.error (a google.rpc.Status carries the numeric code, not HTTP).
-var rpcCodes = map[string]int{
-	"OK": 0, "CANCELLED": 1, "UNKNOWN": 2, "INVALID_ARGUMENT": 3, "DEADLINE_EXCEEDED": 4,
-	"NOT_FOUND": 5, "ALREADY_EXISTS": 6, "PERMISSION_DENIED": 7, "RESOURCE_EXHAUSTED": 8,
-	"FAILED_PRECONDITION": 9, "ABORTED": 10, "OUT_OF_RANGE": 11, "UNIMPLEMENTED": 12,
-	"INTERNAL": 13, "UNAVAILABLE": 14, "DATA_LOSS": 15, "UNAUTHENTICATED": 16,
-}
-
 // writeError renders err in the envelope. Errors that are not *apiError are
 // internal faults of this server and are reported as INTERNAL.
 func (s *Server) writeError(w http.ResponseWriter, err error) {

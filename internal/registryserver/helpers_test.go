@@ -23,7 +23,6 @@ import (
 const parent = "projects/p1/locations/global"
 
 type env struct {
-	srv *registryserver.Server
 	url string
 	ar  *agentregistry.APIService
 	ah  *apphub.APIService
@@ -34,7 +33,7 @@ type env struct {
 // start runs a server and the official generated clients against it.
 func start(t *testing.T, opts registryserver.Options, clientOpts ...option.ClientOption) *env {
 	t.Helper()
-	srv, ts := registryservertest.Start(t, opts)
+	_, ts := registryservertest.Start(t, opts)
 	co := append([]option.ClientOption{option.WithEndpoint(ts.URL + "/"), option.WithoutAuthentication()}, clientOpts...)
 	ctx := context.Background()
 	ar, err := agentregistry.NewService(ctx, co...)
@@ -45,7 +44,7 @@ func start(t *testing.T, opts registryserver.Options, clientOpts ...option.Clien
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &env{srv: srv, url: ts.URL, ar: ar, ah: ah}
+	return &env{url: ts.URL, ar: ar, ah: ah}
 }
 
 type skill struct {
@@ -187,5 +186,5 @@ func startOn(t *testing.T, srv *registryserver.Server) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &env{srv: srv, url: ts.URL, ar: ar, ah: ah, closeFn: ts.Close}
+	return &env{url: ts.URL, ar: ar, ah: ah, closeFn: ts.Close}
 }

@@ -1,14 +1,27 @@
 package registryserver
 
 // The inverted index behind agents:search and mcpServers:search. One index
-// holds the derived records of one parent (project/location). Each document
-// gets a small integer id; for every indexed field there is a posting list
-// (sorted ids) per word and per whole lower-cased value, plus a lazily sorted
-// term list for prefix queries. A query is evaluated to a bitset over ids, so
-// AND/OR/NOT are word-wise operations and no document is scanned, except to
-// confirm multi-word phrases among candidates that already contain every word.
+// holds the derived records of one parent (project/location). Each version of
+// a document gets a new integer id; for every indexed field there is a
+// posting list (ascending ids) per word, with the word's positions in the
+// document, and per whole lower-cased value. A query is evaluated to a bitset
+// over ids, so AND/OR/NOT are word-wise operations; a phrase is matched on
+// positions; no document is read.
+//
+// Searches never hold up writes. Everything a search reads is append-only:
+// ids are never reused (a replaced or removed document is only marked dead),
+// posting lists, names and records only grow, and an entry, once written,
+// never changes. A search captures a snapshot (the live set and the lengths
+// of the append-only slices) under the server's read lock, which takes a few
+// microseconds, and evaluates on it without that lock: it sees the index
+// exactly as it was at the capture, whatever is written meanwhile. The term
+// dictionaries are maps, which writers extend, so they have their own lock,
+// held for one lookup or one document's insertion at a time. When dead ids
+// outnumber live ones the writer builds a fresh, dense index; searches that
+// started on the old one finish on it.
 
 import (
+	"context"
 	"math/bits"
 	"slices"
 	"sort"
@@ -20,79 +33,130 @@ import (
 // keyword fields, indexed once so that a keyword costs one lookup.
 const allField = ""
 
-type postings map[string][]uint32
+// compactAfter is the least number of dead ids that triggers a rebuild (when
+// they also outnumber the live ones), so that small indexes are not rebuilt
+// over and over.
+const compactAfter = 1024
 
-// termTable maps terms to posting lists and keeps a sorted term list for
-// prefix lookups. The sorted list is rebuilt lazily on the first prefix query
-// after a write; readers run concurrently (under the server's read lock), so
-// the rebuild has its own mutex.
+// posting lists the documents that contain one term: their ids, ascending,
+// and, in word tables, the positions of the term in each (pos[ends[i-1]:ends[i]]
+// for ids[i]). Only appended to.
+type posting struct {
+	term string
+	ids  []uint32
+	ends []uint32
+	pos  []uint32
+}
+
+// postingView is a posting as a snapshot sees it: slices whose entries never
+// change, readable without a lock.
+type postingView struct {
+	ids, ends, pos []uint32
+}
+
+// positions returns the positions of the term in document ids[i].
+func (v postingView) positions(i int) []uint32 {
+	start := uint32(0)
+	if i > 0 {
+		start = v.ends[i-1]
+	}
+	return v.pos[start:v.ends[i]]
+}
+
+// termTable maps the terms of one field to their postings. Prefix queries
+// walk a sorted list of the postings; terms new since it was last sorted wait
+// in recent, which is merged in once it grows past a fraction of the list, so
+// that neither a writer nor a reader ever sorts the whole dictionary.
 type termTable struct {
-	post postings
-	mu   sync.Mutex
-	// sorted is nil when stale.
-	sorted []string
+	mu     sync.RWMutex
+	post   map[string]*posting
+	sorted []*posting // by term; replaced, never modified
+	recent []*posting // unsorted, appended to
 }
 
-func newTermTable() *termTable { return &termTable{post: postings{}} }
+func newTermTable() *termTable { return &termTable{post: map[string]*posting{}} }
 
-func (t *termTable) add(term string, id uint32) {
-	l := t.post[term]
-	if l == nil {
-		t.sorted = nil
-	}
-	i, found := slices.BinarySearch(l, id)
-	if found {
+// view returns the posting as of now. Call with its table's lock held.
+func (p *posting) view() postingView { return postingView{p.ids, p.ends, p.pos} }
+
+// postings calls fn with the posting of term or, with prefix, of every
+// term that starts with term. fn runs under the table's read lock, which
+// holds writers back: it must only copy what it needs (slice headers).
+func (t *termTable) postings(term string, prefix bool, fn func(*posting)) {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	if !prefix {
+		if p := t.post[term]; p != nil {
+			fn(p)
+		}
 		return
 	}
-	t.post[term] = slices.Insert(l, i, id)
+	i := sort.Search(len(t.sorted), func(i int) bool { return t.sorted[i].term >= term })
+	for ; i < len(t.sorted) && strings.HasPrefix(t.sorted[i].term, term); i++ {
+		fn(t.sorted[i])
+	}
+	for _, p := range t.recent {
+		if strings.HasPrefix(p.term, term) {
+			fn(p)
+		}
+	}
 }
 
-func (t *termTable) remove(term string, id uint32) {
-	l := t.post[term]
-	i, found := slices.BinarySearch(l, id)
-	if !found {
-		return
-	}
-	l = slices.Delete(l, i, i+1)
-	if len(l) == 0 {
-		delete(t.post, term)
-		t.sorted = nil
-		return
-	}
-	t.post[term] = l
-}
-
-func (t *termTable) terms() []string {
+// add appends document id, with the term positions of a word table (nil in
+// an exact table), to the posting of each term. ids grow, so appending keeps
+// each posting sorted.
+func (t *termTable) add(id uint32, terms map[string][]uint32) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.sorted == nil {
-		s := make([]string, 0, len(t.post))
-		for k := range t.post {
-			s = append(s, k)
+	for term, pos := range terms {
+		p := t.post[term]
+		if p == nil {
+			p = &posting{term: term}
+			t.post[term] = p
+			t.recent = append(t.recent, p)
 		}
-		sort.Strings(s)
-		t.sorted = s
+		p.ids = append(p.ids, id)
+		if pos != nil {
+			p.pos = append(p.pos, pos...)
+			p.ends = append(p.ends, uint32(len(p.pos)))
+		}
 	}
-	return t.sorted
-}
-
-// withPrefix calls fn with the posting list of every term starting with p.
-func (t *termTable) withPrefix(p string, fn func([]uint32)) {
-	ts := t.terms()
-	for i := sort.SearchStrings(ts, p); i < len(ts) && strings.HasPrefix(ts[i], p); i++ {
-		fn(t.post[ts[i]])
+	if len(t.recent) > max(256, len(t.sorted)/8) {
+		t.mergeRecent()
 	}
 }
 
+// mergeRecent sorts the recent terms into a new sorted list. Call with t.mu held.
+func (t *termTable) mergeRecent() {
+	slices.SortFunc(t.recent, func(a, b *posting) int { return strings.Compare(a.term, b.term) })
+	merged := make([]*posting, 0, len(t.sorted)+len(t.recent))
+	i, j := 0, 0
+	for i < len(t.sorted) && j < len(t.recent) {
+		if t.sorted[i].term < t.recent[j].term {
+			merged = append(merged, t.sorted[i])
+			i++
+		} else {
+			merged = append(merged, t.recent[j])
+			j++
+		}
+	}
+	merged = append(append(merged, t.sorted[i:]...), t.recent[j:]...)
+	t.sorted, t.recent = merged, nil
+}
+
+// index is the search index of one parent's derived records of one kind.
+// Its fields other than the term tables are written under the server's write
+// lock and read under its read lock.
 type index struct {
 	fs    *fieldSet
-	ids   map[string]uint32
-	names []string    // id -> resource name ("" when free)
-	docs  []docFields // id -> values, to confirm phrases
-	free  []uint32
+	ids   map[string]uint32 // name -> id of its live version
 	live  bitset
-	words map[string]*termTable // field (base, composite or allField) -> word -> ids
-	exact map[string]*termTable // field (base or composite) -> lower(value) -> ids
+	names []string    // id -> resource name; append-only
+	docs  []docFields // id -> field values, kept to rebuild the index; append-only
+	recs  [][]byte    // id -> the record's JSON, as search returns it; append-only
+	dead  int
+	words map[string]*termTable // field (base, composite or allField) -> word -> postings with positions
+	exact map[string]*termTable // field (base or composite) -> lower(value) -> postings
 }
 
 func newIndex(fs *fieldSet) *index {
@@ -109,148 +173,349 @@ func newIndex(fs *fieldSet) *index {
 
 func (ix *index) len() int { return len(ix.ids) }
 
-// targets lists the tables a base field's values are indexed into: its own,
-// any composite containing it, and allField when it is a keyword field.
-func (ix *index) targets(f string) (words, exact []*termTable) {
-	words = append(words, ix.words[f])
-	exact = append(exact, ix.exact[f])
+// targets lists the fields whose tables a base field's values go into: its
+// own, any composite containing it, and allField (words only) when it is a
+// keyword field.
+func (ix *index) targets(f string) (words, exact []string) {
+	words, exact = []string{f}, []string{f}
 	for c, members := range ix.fs.Composite {
 		if slices.Contains(members, f) {
-			words = append(words, ix.words[c])
-			exact = append(exact, ix.exact[c])
+			words, exact = append(words, c), append(exact, c)
 		}
 	}
 	if slices.Contains(ix.fs.Keyword, f) {
-		words = append(words, ix.words[allField])
+		words = append(words, allField)
 	}
 	return words, exact
 }
 
-// put adds or replaces the document called name.
-func (ix *index) put(name string, d docFields) {
-	ix.remove(name)
-	var id uint32
-	if n := len(ix.free); n > 0 {
-		id, ix.free = ix.free[n-1], ix.free[:n-1]
-		ix.names[id], ix.docs[id] = name, d
-	} else {
-		id = uint32(len(ix.names))
-		ix.names = append(ix.names, name)
-		ix.docs = append(ix.docs, d)
-	}
+// put adds or replaces the document called name, with rec its JSON. It
+// returns the index to use from now on: ix, or a rebuilt one when too many
+// dead ids have accumulated.
+func (ix *index) put(name string, d docFields, rec []byte) *index {
+	ix = ix.remove(name)
+	id := uint32(len(ix.names))
+	ix.names = append(ix.names, name)
+	ix.docs = append(ix.docs, d)
+	ix.recs = append(ix.recs, rec)
 	ix.ids[name] = id
 	ix.live.set(id)
-	ix.apply(d, id, (*termTable).add)
-}
 
-func (ix *index) remove(name string) {
-	id, ok := ix.ids[name]
-	if !ok {
-		return
-	}
-	ix.apply(ix.docs[id], id, (*termTable).remove)
-	delete(ix.ids, name)
-	ix.names[id], ix.docs[id] = "", nil
-	ix.live.clear(id)
-	ix.free = append(ix.free, id)
-}
-
-func (ix *index) apply(d docFields, id uint32, op func(*termTable, string, uint32)) {
-	for f, vals := range d {
+	// Positions run on across the values of one table, with a gap after
+	// each value so that no phrase spans two values.
+	next := map[string]uint32{}
+	words := map[string]map[string][]uint32{}
+	exact := map[string]map[string][]uint32{}
+	for _, f := range sortedKeys(d) {
 		wt, et := ix.targets(f)
-		for _, v := range vals {
-			for _, w := range tokenize(v) {
-				for _, t := range wt {
-					op(t, w, id)
+		for _, v := range d[f] {
+			toks := tokenize(v)
+			for _, t := range wt {
+				if words[t] == nil {
+					words[t] = map[string][]uint32{}
 				}
+				for k, w := range toks {
+					words[t][w] = append(words[t][w], next[t]+uint32(k))
+				}
+				next[t] += uint32(len(toks)) + 1
 			}
 			lv := strings.ToLower(v)
 			for _, t := range et {
-				op(t, lv, id)
+				if exact[t] == nil {
+					exact[t] = map[string][]uint32{}
+				}
+				exact[t][lv] = nil
 			}
 		}
 	}
+	for t, terms := range words {
+		ix.words[t].add(id, terms)
+	}
+	for t, terms := range exact {
+		ix.exact[t].add(id, terms)
+	}
+	return ix
 }
 
-// eval returns the ids of the documents matching n (nil = everything).
-func (ix *index) eval(n queryNode) bitset {
+// remove marks the live version of name dead, and returns the index to use
+// from now on (see put).
+func (ix *index) remove(name string) *index {
+	id, ok := ix.ids[name]
+	if !ok {
+		return ix
+	}
+	delete(ix.ids, name)
+	ix.live.clear(id)
+	ix.dead++
+	if ix.dead < compactAfter || ix.dead <= len(ix.ids) {
+		return ix
+	}
+	// Rebuild with dense ids, in the order of the old ones.
+	fresh := newIndex(ix.fs)
+	ix.live.each(func(id uint32) {
+		fresh.put(ix.names[id], ix.docs[id], ix.recs[id])
+	})
+	return fresh
+}
+
+func sortedKeys(d docFields) []string {
+	keys := make([]string, 0, len(d))
+	for k := range d {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// snapshot is the index as it was when captured; see the package comment at
+// the top of this file.
+type snapshot struct {
+	ix    *index
+	live  bitset
+	names []string
+	recs  [][]byte
+	// memo holds the result of each distinct term of the query being
+	// evaluated: a query that repeats a term pays for it once.
+	memo map[string]bitset
+	ids  [][]uint32 // union's buffer
+	at   []int32    // phrase's buffer: id -> 1 + its index in the current round, 0 when absent
+	runs []run      // phrase's buffer for its first round
+}
+
+// snapshot captures the index. Call with the server's read lock held.
+func (ix *index) snapshot() *snapshot {
+	return &snapshot{ix: ix, live: ix.live.clone(), names: ix.names, recs: ix.recs, memo: map[string]bitset{}}
+}
+
+// ctxEvery is how many posting entries are processed between checks of the
+// search's context.
+const ctxEvery = 4096
+
+// eval returns the ids matching n (nil = everything), or ctx's error once
+// ctx is done. The result may hold dead ids except under a NOT; search
+// removes them.
+func (sn *snapshot) eval(ctx context.Context, n queryNode) (bitset, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	switch n := n.(type) {
 	case nil:
-		return ix.live.clone()
+		return sn.live.clone(), nil
 	case *andNode:
-		return ix.eval(n.L).and(ix.eval(n.R))
+		l, r, err := sn.evalBoth(ctx, n.L, n.R)
+		if err != nil {
+			return nil, err
+		}
+		return l.and(r), nil
 	case *orNode:
-		return ix.eval(n.L).or(ix.eval(n.R))
+		l, r, err := sn.evalBoth(ctx, n.L, n.R)
+		if err != nil {
+			return nil, err
+		}
+		return l.or(r), nil
 	case *notNode:
-		return ix.live.clone().andNot(ix.eval(n.X))
+		x, err := sn.eval(ctx, n.X)
+		if err != nil {
+			return nil, err
+		}
+		return sn.live.clone().andNot(x), nil
 	case *termNode:
-		return ix.evalTerm(n)
+		key := n.String()
+		if b, ok := sn.memo[key]; ok {
+			return b.clone(), nil
+		}
+		b, err := sn.evalTerm(ctx, n)
+		if err != nil {
+			return nil, err
+		}
+		sn.memo[key] = b
+		return b.clone(), nil
 	}
-	return bitset{}
+	return bitset{}, nil
 }
 
-func (ix *index) evalTerm(t *termNode) bitset {
-	size := len(ix.names)
-	if t.Exact {
-		tab := ix.exact[t.Field]
-		out := newBitset(size)
-		v := strings.ToLower(t.Value)
-		if t.Prefix {
-			tab.withPrefix(v, out.addAll)
-		} else {
-			out.addAll(tab.post[v])
-		}
-		return out
+func (sn *snapshot) evalBoth(ctx context.Context, l, r queryNode) (bitset, bitset, error) {
+	lb, err := sn.eval(ctx, l)
+	if err != nil {
+		return nil, nil, err
 	}
-	tab := ix.words[t.Field]
+	rb, err := sn.eval(ctx, r)
+	return lb, rb, err
+}
+
+// union returns the documents, among those the snapshot knows, that hold
+// term (or, with prefix, a term it starts) in tab.
+func (sn *snapshot) union(ctx context.Context, tab *termTable, term string, prefix bool) (bitset, error) {
+	limit := uint32(len(sn.names))
+	// Copy the id lists under the table's lock, cut to the snapshot (ids
+	// ascend, so what was added after it is a tail), then read them without
+	// it. The buffer is reused from term to term: a prefix can expand to
+	// thousands of terms, and garbage here would cost every request a
+	// collection of the whole index.
+	sn.ids = sn.ids[:0]
+	tab.postings(term, prefix, func(p *posting) {
+		ids := p.ids
+		if n := len(ids); n > 0 && ids[n-1] >= limit {
+			ids = ids[:sort.Search(n, func(i int) bool { return ids[i] >= limit })]
+		}
+		sn.ids = append(sn.ids, ids)
+	})
+	out := newBitset(len(sn.names))
+	work := 0
+	for _, ids := range sn.ids {
+		for _, id := range ids {
+			out[id/64] |= 1 << (id % 64)
+		}
+		if work += len(ids); work >= ctxEvery {
+			work = 0
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+func (sn *snapshot) evalTerm(ctx context.Context, t *termNode) (bitset, error) {
+	if t.Exact {
+		return sn.union(ctx, sn.ix.exact[t.Field], strings.ToLower(t.Value), t.Prefix)
+	}
+	tab := sn.ix.words[t.Field]
 	last := len(t.Words) - 1
-	cand := newBitset(size)
-	if t.Prefix {
-		tab.withPrefix(t.Words[last], cand.addAll)
-	} else {
-		cand.addAll(tab.post[t.Words[last]])
+	// The candidates hold every word; with one word, they are the answer.
+	cand, err := sn.union(ctx, tab, t.Words[last], t.Prefix)
+	if err != nil || last == 0 {
+		return cand, err
 	}
 	for _, w := range t.Words[:last] {
-		b := newBitset(size)
-		b.addAll(tab.post[w])
+		b, err := sn.union(ctx, tab, w, false)
+		if err != nil {
+			return nil, err
+		}
 		cand = cand.and(b)
 	}
-	if last == 0 {
-		return cand
+	// views[j] are the postings of word j, with their positions.
+	views := make([][]postingView, len(t.Words))
+	for j, w := range t.Words {
+		tab.postings(w, j == last && t.Prefix, func(p *posting) { views[j] = append(views[j], p.view()) })
 	}
-	// Several words: every candidate holds all of them; keep those where they
-	// form a phrase within one value.
-	cand.each(func(id uint32) {
-		if !matchDoc(t, ix.fs, ix.docs[id]) {
-			cand.clear(id)
-		}
-	})
-	return cand
+	return sn.phrase(ctx, cand.and(sn.live), views)
 }
 
-// search returns the names matching n, sorted, strictly after `after`, at
-// most limit of them, and whether more follow.
-func (ix *index) search(n queryNode, after string, limit int) ([]string, bool) {
+// run is a document in the middle of a phrase match: the positions p at
+// which words 0..j of the phrase occur at p..p+j, ascending.
+type run struct {
+	id     uint32
+	starts []uint32
+}
+
+// phrase keeps the candidates where the words (views[j] holds the postings
+// of word j: one, or for a prefix every term it starts) occur at adjacent
+// positions: word j at p+j for some p.
+func (sn *snapshot) phrase(ctx context.Context, cand bitset, views [][]postingView) (bitset, error) {
+	limit := uint32(len(sn.names))
+	// The first word is never a prefix, so views[0] is one posting and cur
+	// ascends by id; so does every later round but the last, whose word
+	// alone may be a prefix.
+	cur := sn.runs[:0]
+	defer func() { sn.runs = cur[:0] }()
+	for _, v := range views[0] {
+		for i, id := range v.ids {
+			if id >= limit {
+				break
+			}
+			if cand.has(id) {
+				cur = append(cur, run{id, v.positions(i)})
+			}
+		}
+	}
+	out := newBitset(len(sn.names))
+	last := len(views) - 1
+	if sn.at == nil {
+		sn.at = make([]int32, len(sn.names))
+	}
+	for j := 1; j <= last && len(cur) > 0; j++ {
+		for k, r := range cur {
+			sn.at[r.id] = int32(k) + 1
+		}
+		var next []run
+		work := 0
+		for _, v := range views[j] {
+			for i, id := range v.ids {
+				if id >= limit {
+					break
+				}
+				k := sn.at[id] - 1
+				if k < 0 {
+					continue
+				}
+				var kept []uint32
+				for _, p := range v.positions(i) {
+					if p < uint32(j) {
+						continue
+					}
+					if _, found := slices.BinarySearch(cur[k].starts, p-uint32(j)); !found {
+						continue
+					}
+					if j == last {
+						out.set(id)
+						break
+					}
+					kept = append(kept, p-uint32(j))
+				}
+				if len(kept) > 0 {
+					next = append(next, run{id, kept})
+				}
+			}
+			if work += len(v.ids); work >= ctxEvery {
+				work = 0
+				if err := ctx.Err(); err != nil {
+					sn.clearAt(cur)
+					return nil, err
+				}
+			}
+		}
+		sn.clearAt(cur)
+		cur = next
+	}
+	return out, nil
+}
+
+// clearAt resets the entries of sn.at that cur set.
+func (sn *snapshot) clearAt(cur []run) {
+	for _, r := range cur {
+		sn.at[r.id] = 0
+	}
+}
+
+// search returns the ids of the live documents matching n whose names sort
+// strictly after `after`, ordered by name, at most limit of them, and whether
+// more follow.
+func (sn *snapshot) search(ctx context.Context, n queryNode, after string, limit int) ([]uint32, bool, error) {
+	matches, err := sn.eval(ctx, n)
+	if err != nil {
+		return nil, false, err
+	}
 	// Keep only the limit+1 smallest names (a bounded sorted buffer) instead
 	// of sorting every match: a common word can match most documents, but a
 	// page needs at most 101 of them.
 	keep := limit + 1
-	out := make([]string, 0, min(keep, 128))
-	ix.eval(n).each(func(id uint32) {
-		name := ix.names[id]
-		if name <= after || (len(out) == keep && name >= out[keep-1]) {
+	out := make([]uint32, 0, min(keep, 128))
+	matches.and(sn.live).each(func(id uint32) {
+		name := sn.names[id]
+		if name <= after || (len(out) == keep && name >= sn.names[out[keep-1]]) {
 			return
 		}
-		i, _ := slices.BinarySearch(out, name)
+		i, _ := slices.BinarySearchFunc(out, name, func(o uint32, name string) int { return strings.Compare(sn.names[o], name) })
 		if len(out) == keep {
 			out = out[:keep-1]
 		}
-		out = slices.Insert(out, i, name)
+		out = slices.Insert(out, i, id)
 	})
 	if len(out) > limit {
-		return out[:limit], true
+		return out[:limit], true, nil
 	}
-	return out, false
+	return out, false, nil
 }
 
 // bitset is a set of document ids.
@@ -272,10 +537,9 @@ func (b bitset) clear(id uint32) {
 	}
 }
 
-func (b bitset) addAll(ids []uint32) {
-	for _, id := range ids {
-		b[id/64] |= 1 << (id % 64)
-	}
+func (b bitset) has(id uint32) bool {
+	w := int(id / 64)
+	return w < len(b) && b[w]&(1<<(id%64)) != 0
 }
 
 func (b bitset) clone() bitset { return slices.Clone(b) }

@@ -1,7 +1,9 @@
 package registryserver
 
 import (
+	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -48,10 +50,22 @@ func scan(docs map[string]docFields, n queryNode) []string {
 	return out
 }
 
+// indexSearch returns every name the index matches, in order.
+func indexSearch(t testing.TB, sn *snapshot, n queryNode) []string {
+	ids, more, err := sn.search(context.Background(), n, "", 1<<30)
+	if err != nil || more {
+		t.Fatalf("search %v: %v (more %v)", n, err, more)
+	}
+	names := make([]string, len(ids))
+	for i, id := range ids {
+		names[i] = sn.names[id]
+	}
+	return names
+}
+
 // TestIndexMatchesScan checks the index against the reference semantics,
-
-// including after removals and replacements (which reuse document ids).
-
+// including after removals and replacements, and after the rebuild that
+// enough of them trigger.
 func TestIndexMatchesScan(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	ix := newIndex(agentFields)
@@ -60,36 +74,86 @@ func TestIndexMatchesScan(t *testing.T) {
 		d := randomDoc(r, i)
 		name := d["name"][0]
 		docs[name] = d
-		ix.put(name, d)
+		ix = ix.put(name, d, nil)
 	}
 	for i := 0; i < 300; i += 3 {
 		name := fmt.Sprintf("projects/p/locations/l/agents/agent-%d", i)
 		delete(docs, name)
-		ix.remove(name)
+		ix = ix.remove(name)
 	}
 	for i := 1; i < 300; i += 7 {
 		d := randomDoc(r, i)
 		docs[d["name"][0]] = d
-		ix.put(d["name"][0], d)
+		ix = ix.put(d["name"][0], d, nil)
 	}
 	queries := []string{
 		"", "travel", "plan*", "pla*", "skills.tags:booking", "skills:hotel", "skills.tags=billing", "skills.tags=bill*",
 		`"travel plan"`, `description:"book hotel"*`, "travel OR invoice", "travel AND NOT hotel", "NOT (rome OR test)",
 		"agentId=agent-10", "agentId:agent-1*", "displayName:planner", `skills.examples:"día rome"`, "name:agents", "día",
 		"(travel booking) OR (invoice NOT billing)", "skills.id=travel-id", "description=x*",
+		// Phrases of three words and more, with repeats and a prefix last.
+		`"travel plan book"`, `skills:"book hotel fl"*`, `"travel travel"`, `description:"rome rome rome"`,
+		`"plan planner planning"*`, `skills.examples:"test día rome hotel"`, `"hotel flight invoice billing"*`,
 	}
 	for range 200 {
 		queries = append(queries, randomQuery(r, 3))
 	}
-	for _, q := range queries {
-		n, err := parseQuery(q, agentFields)
-		if err != nil {
-			t.Fatalf("%q: %v", q, err)
+	check := func(stage string) {
+		t.Helper()
+		for _, q := range queries {
+			n, err := parseQuery(q, agentFields)
+			if err != nil {
+				t.Fatalf("%q: %v", q, err)
+			}
+			want := scan(docs, n)
+			if got := indexSearch(t, ix.snapshot(), n); !slices.Equal(got, want) {
+				t.Fatalf("%s, %q: index %d results, scan %d\nindex %v\nscan  %v", stage, q, len(got), len(want), got, want)
+			}
 		}
-		want := scan(docs, n)
-		got, more := ix.search(n, "", 1<<30)
-		if more || !slices.Equal(got, want) {
-			t.Fatalf("%q: index %d results, scan %d\nindex %v\nscan  %v", q, len(got), len(want), got, want)
+	}
+	check("after removals and replacements")
+	// Replace every document until dead versions outnumber live ones by
+	// enough to rebuild the index.
+	names := slices.Sorted(maps.Keys(docs))
+	for i, before := 0, ix; ix == before; i++ {
+		name := names[i%len(names)]
+		d := randomDoc(r, i)
+		d["name"] = []string{name}
+		docs[name] = d
+		ix = ix.put(name, d, nil)
+	}
+	if ix.dead != 0 || ix.len() != len(docs) || len(ix.names) != len(docs) {
+		t.Fatalf("rebuilt index: %d dead, %d live, %d ids; want 0, %d, %d", ix.dead, ix.len(), len(ix.names), len(docs), len(docs))
+	}
+	check("after the rebuild")
+}
+
+// TestSnapshotIsolation: a search sees the index as it was when the search
+// started, whatever is written meanwhile, a rebuild included.
+func TestSnapshotIsolation(t *testing.T) {
+	ix := newIndex(agentFields)
+	doc := func(name, desc string) docFields {
+		return docFields{"name": {name}, "description": {desc}}
+	}
+	ix = ix.put("a", doc("a", "travel planner"), nil)
+	ix = ix.put("b", doc("b", "invoice helper"), nil)
+	sn := ix.snapshot()
+	ix = ix.put("c", doc("c", "travel booking"), nil) // added
+	ix = ix.put("a", doc("a", "expense report"), nil) // replaced
+	ix = ix.remove("b")                               // removed
+	for i := 0; i < 2*compactAfter; i++ {             // enough churn to rebuild
+		ix = ix.put("d", doc("d", fmt.Sprint("travel ", i)), nil)
+	}
+	for q, want := range map[string]string{`"travel planner"`: "a", "travel": "a", "invoice": "b", "expense": "", "": "a b"} {
+		n, _ := parseQuery(q, agentFields)
+		if got := strings.Join(indexSearch(t, sn, n), " "); got != want {
+			t.Errorf("snapshot, %q: got %q, want %q", q, got, want)
+		}
+	}
+	for q, want := range map[string]string{"travel": "c d", "invoice": "", "expense": "a", `"travel booking"`: "c"} {
+		n, _ := parseQuery(q, agentFields)
+		if got := strings.Join(indexSearch(t, ix.snapshot(), n), " "); got != want {
+			t.Errorf("now, %q: got %q, want %q", q, got, want)
 		}
 	}
 }
@@ -138,7 +202,7 @@ func FuzzIndexMatchesScan(f *testing.F) {
 	for i := range 40 {
 		d := randomDoc(r, i)
 		docs[d["name"][0]] = d
-		ix.put(d["name"][0], d)
+		ix = ix.put(d["name"][0], d, nil)
 	}
 	f.Fuzz(func(t *testing.T, q string) {
 		n, err := parseQuery(q, agentFields)
@@ -155,7 +219,7 @@ func FuzzIndexMatchesScan(f *testing.F) {
 		if err != nil || n2.String() != n.String() {
 			t.Fatalf("%q: printed as %s, reparsed as %v (%v)", q, n, n2, err)
 		}
-		got, _ := ix.search(n, "", 1<<30)
+		got := indexSearch(t, ix.snapshot(), n)
 		if want := scan(docs, n); !slices.Equal(got, want) {
 			t.Fatalf("%q: index %v scan %v", q, got, want)
 		}

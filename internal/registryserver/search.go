@@ -6,10 +6,12 @@ package registryserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
+	"time"
 )
 
 func (k derivedKind) fields() *fieldSet {
@@ -62,7 +64,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request, parent string, k
 		s.writeError(w, err)
 		return
 	}
-	s.runQuery(w, parent, k, "search", req.SearchString, "search_string", req.PageToken, size)
+	s.runQuery(w, r, parent, k, "search", req.SearchString, "search_string", req.PageToken, size)
 }
 
 func (s *Server) listDerived(w http.ResponseWriter, r *http.Request, parent string, k derivedKind) {
@@ -74,10 +76,10 @@ func (s *Server) listDerived(w http.ResponseWriter, r *http.Request, parent stri
 	q := r.URL.Query()
 	// The list filter uses the same grammar as search (its field:value and
 	// field=value forms are the AIP-160 ones).
-	s.runQuery(w, parent, k, "list", q.Get("filter"), "filter", q.Get("pageToken"), size)
+	s.runQuery(w, r, parent, k, "list", q.Get("filter"), "filter", q.Get("pageToken"), size)
 }
 
-func (s *Server) runQuery(w http.ResponseWriter, parent string, k derivedKind, method, query, queryField, token string, size int) {
+func (s *Server) runQuery(w http.ResponseWriter, r *http.Request, parent string, k derivedKind, method, query, queryField, token string, size int) {
 	node, err := parseQuery(query, k.fields())
 	if err != nil {
 		s.writeError(w, errViolations(fmt.Sprintf("invalid %s: %v", queryField, err),
@@ -90,44 +92,73 @@ func (s *Server) runQuery(w http.ResponseWriter, parent string, k derivedKind, m
 		s.writeError(w, err)
 		return
 	}
-	// Records are never mutated in place, so the pointers collected under the
-	// read lock can be encoded after it is released (a slow client must not
-	// hold up writers).
+	// Capture the index under the read lock, then evaluate without it (see
+	// index.go): a slow search never holds up a write.
 	s.mu.RLock()
-	var names []string
-	more := false
 	ixs := s.agentIx
 	if k == kindMCP {
 		ixs = s.mcpIx
 	}
+	var sn *snapshot
 	if ix := ixs[parent]; ix != nil {
-		names, more = ix.search(node, after, size)
+		sn = ix.snapshot()
 	}
-	// Assemble the response from the cached encodings of the records.
+	s.mu.RUnlock()
+	var ids []uint32
+	more := false
+	if sn != nil {
+		ctx, cancel := context.WithTimeout(r.Context(), s.searchTimeout())
+		ids, more, err = sn.search(ctx, node, after, size)
+		cancel()
+		if err != nil {
+			s.writeError(w, s.searchAborted(r, method, err))
+			return
+		}
+	}
 	// Like Google (proto3 JSON), an empty list is omitted, not sent as [].
 	var buf bytes.Buffer
 	total := 64
-	for _, name := range names {
-		total += len(s.encoded[name]) + 1
+	for _, id := range ids {
+		total += len(sn.recs[id]) + 1
 	}
 	buf.Grow(total)
 	buf.WriteString("{")
-	if len(names) > 0 {
+	if len(ids) > 0 {
 		buf.WriteString(`"` + k.collection() + `":[`)
-		for i, n := range names {
+		for i, id := range ids {
 			if i > 0 {
 				buf.WriteByte(',')
 			}
-			buf.Write(s.encoded[n])
+			buf.Write(sn.recs[id])
 		}
 		buf.WriteString("]")
 	}
-	s.mu.RUnlock()
 	if more {
-		tok, _ := json.Marshal(encodePageToken(names[len(names)-1], qh))
+		tok, _ := json.Marshal(encodePageToken(sn.names[ids[len(ids)-1]], qh))
 		buf.WriteString(`,"nextPageToken":`)
 		buf.Write(tok)
 	}
 	buf.WriteString("}")
 	writeRawJSON(w, buf.Bytes())
+}
+
+// defaultSearchTimeout bounds a search when Options.SearchTimeout is 0.
+const defaultSearchTimeout = 10 * time.Second
+
+func (s *Server) searchTimeout() time.Duration {
+	if s.opts.SearchTimeout > 0 {
+		return s.opts.SearchTimeout
+	}
+	return defaultSearchTimeout
+}
+
+// searchAborted is the error of a search stopped by its context: the client
+// went away (nobody reads the answer, but the log shows 499), or the
+// server's time limit ran out.
+func (s *Server) searchAborted(r *http.Request, method string, err error) error {
+	if r.Context().Err() != nil {
+		return &apiError{HTTP: 499, Status: "CANCELLED", Message: "the client cancelled the request"}
+	}
+	return &apiError{HTTP: http.StatusGatewayTimeout, Status: "DEADLINE_EXCEEDED",
+		Message: fmt.Sprintf("the %s did not finish within the server's limit of %s (%v); narrow the query", method, s.searchTimeout(), err)}
 }

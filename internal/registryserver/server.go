@@ -6,6 +6,7 @@
 package registryserver
 
 import (
+	"bytes"
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
@@ -15,7 +16,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,6 +39,17 @@ type Options struct {
 	// Logger receives one line per request (method, path, status, duration).
 	// nil discards.
 	Logger *slog.Logger
+	// Now is the clock, for operation times and the expiry of operations and
+	// request ids; nil is time.Now.
+	Now func() time.Time
+	// MaxInFlight caps the requests handled at once; past it a request is
+	// answered 503 UNAVAILABLE with Retry-After: 1 at once (clients retry),
+	// so that a flood costs neither memory nor a queue. 0 means no cap.
+	MaxInFlight int
+	// SearchTimeout bounds the evaluation of one search or list of derived
+	// records; past it the request fails with DEADLINE_EXCEEDED. 0 selects
+	// 10 seconds.
+	SearchTimeout time.Duration
 }
 
 // maxBodyBytes caps request bodies. A document is at most 10 KB; the cap
@@ -56,18 +68,16 @@ type Server struct {
 	// request, including the fsync, which serialises writes (bbolt has a
 	// single writer anyway) and keeps memory and disk in the same order.
 	mu        sync.RWMutex
-	services  map[string]*agentregistry.Service
-	agents    map[string]*agentregistry.Agent
-	mcps      map[string]*agentregistry.McpServer
+	services  *collection[*agentregistry.Service]
 	encoded   map[string][]byte // derived record name -> its JSON
 	agentIx   map[string]*index // parent -> index of its agents
 	mcpIx     map[string]*index // parent -> index of its MCP servers
-	workloads map[string]*apphub.Workload
+	workloads *collection[*apphub.Workload]
 	ops       map[string]*opRecord
-	reqs      map[string]*requestRecord
+	reqs      map[string]*requestRecord // by requestKey
+	expiry    []expiring                // by time, oldest first
 
-	faults faultTable
-	rec    recorder
+	inFlight chan struct{} // one token per request being handled; nil without a cap
 }
 
 // New returns a server, loading its state from Options.DataPath when set.
@@ -75,19 +85,23 @@ func New(opts Options) (*Server, error) {
 	s := &Server{
 		opts:      opts,
 		log:       opts.Logger,
-		now:       time.Now,
-		services:  map[string]*agentregistry.Service{},
-		agents:    map[string]*agentregistry.Agent{},
-		mcps:      map[string]*agentregistry.McpServer{},
+		now:       opts.Now,
+		services:  newCollection[*agentregistry.Service]("/services/"),
 		encoded:   map[string][]byte{},
 		agentIx:   map[string]*index{},
 		mcpIx:     map[string]*index{},
-		workloads: map[string]*apphub.Workload{},
+		workloads: newCollection[*apphub.Workload]("/workloads/"),
 		ops:       map[string]*opRecord{},
 		reqs:      map[string]*requestRecord{},
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if opts.MaxInFlight > 0 {
+		s.inFlight = make(chan struct{}, opts.MaxInFlight)
 	}
 	if opts.DataPath != "" {
 		st, err := openStore(opts.DataPath)
@@ -119,7 +133,7 @@ func (s *Server) loadState() error {
 		if err := json.Unmarshal(v, &svc); err != nil {
 			return fmt.Errorf("service %s: %w", k, err)
 		}
-		s.services[svc.Name] = &svc
+		s.services.put(svc.Name, &svc)
 		s.putDerived(&svc)
 		return nil
 	})
@@ -129,7 +143,7 @@ func (s *Server) loadState() error {
 			if err := json.Unmarshal(v, &wl); err != nil {
 				return fmt.Errorf("workload %s: %w", k, err)
 			}
-			s.workloads[wl.Name] = &wl
+			s.workloads.put(wl.Name, &wl)
 			return nil
 		})
 	}
@@ -140,6 +154,7 @@ func (s *Server) loadState() error {
 				return fmt.Errorf("operation %s: %w", k, err)
 			}
 			s.ops[op.Name] = &op
+			s.expiry = append(s.expiry, expiring{at: op.DoneAt.Add(retention), op: op.Name})
 			return nil
 		})
 	}
@@ -149,41 +164,54 @@ func (s *Server) loadState() error {
 			if err := json.Unmarshal(v, &rr); err != nil {
 				return fmt.Errorf("request %s: %w", k, err)
 			}
-			s.reqs[rr.ID] = &rr
+			rr.key = string(k)
+			s.reqs[requestKey(rr.Target, rr.ID)] = &rr
+			s.expiry = append(s.expiry, expiring{at: rr.Time.Add(retention), rr: &rr})
 			return nil
 		})
 	}
 	if err != nil {
 		return fmt.Errorf("load %s: %w", s.opts.DataPath, err)
 	}
+	slices.SortStableFunc(s.expiry, func(a, b expiring) int { return a.at.Compare(b.at) })
 	return nil
 }
 
-// ServeHTTP records the request, authenticates it, applies any injected
-// fault and routes it.
+// ServeHTTP authenticates the request and routes it. It keeps nothing of a
+// request beyond its effect on the registry (the log line aside): a server
+// that remembered requests could be made to grow without bound, even by
+// clients without the token. Tests that need a request log or injected faults
+// wrap the server (see package registryservertest).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	s.rec.add(r)
 	sw := &statusWriter{ResponseWriter: w}
 	defer func() {
 		s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", sw.status, "duration", time.Since(start))
 	}()
-	if !s.authorized(r) {
+	if s.inFlight != nil {
+		select {
+		case s.inFlight <- struct{}{}:
+			defer func() { <-s.inFlight }()
+		default:
+			s.writeError(sw, &apiError{HTTP: http.StatusServiceUnavailable, Status: "UNAVAILABLE", RetryAfter: time.Second,
+				Message: fmt.Sprintf("the server is handling %d requests, its limit; retry shortly", s.opts.MaxInFlight)})
+			return
+		}
+	}
+	if !s.Authorized(r) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="agentregistry-server"`)
 		s.writeError(sw, &apiError{HTTP: http.StatusUnauthorized, Status: "UNAUTHENTICATED",
 			Message: "Request is missing a valid bearer token: send \"Authorization: Bearer <token>\" with the server's token."})
 		return
 	}
-	if f, ok := s.faults.take(r); ok {
-		s.serveFault(sw, r, f)
-		return
-	}
 	s.route(sw, r)
 }
 
-// authorized compares the bearer token in constant time, so response timing
-// does not reveal how much of a guessed token was right.
-func (s *Server) authorized(r *http.Request) bool {
+// Authorized reports whether r carries the server's token (always true for a
+// server without one), so that a handler wrapping the server can act only on
+// requests the server accepts. The token is compared in constant time, so
+// response timing does not reveal how much of a guessed token was right.
+func (s *Server) Authorized(r *http.Request) bool {
 	if s.opts.Token == "" {
 		return true
 	}
@@ -243,12 +271,68 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	// The route, the ids in its path (each checked before the handler runs)
+	// and its handlers by method.
+	type pathID struct {
+		rule segmentRule
+		v    string
+	}
+	ids := []pathID{{projectRule, segs[1]}, {locationRule, segs[3]}}
+	id := func(rule segmentRule, v string) { ids = append(ids, pathID{rule, v}) }
 	type handlers map[string]func()
-	dispatch := func(h handlers) {
-		if fn, ok := h[r.Method]; ok {
-			fn()
-			return
+	var h handlers
+	switch {
+	case len(rest) == 1 && rest[0] == "services":
+		h = handlers{"GET": func() { s.listServices(w, r, parent) }, "POST": func() { s.createService(w, r, parent) }}
+	case len(rest) == 2 && rest[0] == "services":
+		id(serviceRule, rest[1])
+		name := parent + "/services/" + rest[1]
+		h = handlers{
+			"GET":    func() { s.getService(w, r, name) },
+			"PATCH":  func() { s.patchService(w, r, name) },
+			"DELETE": func() { s.deleteService(w, r, name) },
 		}
+	case len(rest) == 1 && rest[0] == "agents":
+		h = handlers{"GET": func() { s.listDerived(w, r, parent, kindAgent) }}
+	case len(rest) == 1 && rest[0] == "agents:search":
+		h = handlers{"POST": func() { s.search(w, r, parent, kindAgent) }}
+	case len(rest) == 2 && rest[0] == "agents":
+		id(serviceRule, rest[1])
+		h = handlers{"GET": func() { s.getDerived(w, r, parent+"/agents/"+rest[1], kindAgent) }}
+	case len(rest) == 1 && rest[0] == "mcpServers":
+		h = handlers{"GET": func() { s.listDerived(w, r, parent, kindMCP) }}
+	case len(rest) == 1 && rest[0] == "mcpServers:search":
+		h = handlers{"POST": func() { s.search(w, r, parent, kindMCP) }}
+	case len(rest) == 2 && rest[0] == "mcpServers":
+		id(serviceRule, rest[1])
+		h = handlers{"GET": func() { s.getDerived(w, r, parent+"/mcpServers/"+rest[1], kindMCP) }}
+	case len(rest) == 2 && rest[0] == "operations":
+		id(operationRule, rest[1])
+		h = handlers{"GET": func() { s.getOperation(w, r, parent+"/operations/"+rest[1]) }}
+	case len(rest) == 3 && rest[0] == "applications" && rest[2] == "workloads":
+		id(applicationRule, rest[1])
+		h = handlers{"GET": func() { s.listWorkloads(w, r, parent+"/applications/"+rest[1]) }}
+	case len(rest) == 4 && rest[0] == "applications" && rest[2] == "workloads":
+		id(applicationRule, rest[1])
+		id(workloadRule, rest[3])
+		name := strings.Join(segs, "/")
+		h = handlers{
+			"GET":    func() { s.getWorkload(w, r, name) },
+			"PATCH":  func() { s.patchWorkload(w, r, name) },
+			"DELETE": func() { s.deleteWorkload(w, r, name) },
+		}
+	case len(rest) == 1 && rest[0] == "extendedMetadataSchemas":
+		h = handlers{"GET": func() { s.listSchemas(w, r, parent) }}
+	case len(rest) >= 2 && rest[0] == "extendedMetadataSchemas":
+		schema := strings.Join(rest[1:], "/")
+		id(schemaRule, schema)
+		h = handlers{"GET": func() { s.getSchema(w, r, parent, schema) }}
+	default:
+		s.writeError(w, errNotFound("unknown path %q", r.URL.Path))
+		return
+	}
+	fn, ok := h[r.Method]
+	if !ok {
 		var allow []string
 		for m := range h {
 			allow = append(allow, m)
@@ -257,47 +341,15 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", strings.Join(allow, ", "))
 		s.writeError(w, &apiError{HTTP: http.StatusMethodNotAllowed, Status: "UNIMPLEMENTED",
 			Message: fmt.Sprintf("method %s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, strings.Join(allow, ", "))})
+		return
 	}
-	switch {
-	case len(rest) == 1 && rest[0] == "services":
-		dispatch(handlers{"GET": func() { s.listServices(w, r, parent) }, "POST": func() { s.createService(w, r, parent) }})
-	case len(rest) == 2 && rest[0] == "services":
-		name := parent + "/services/" + rest[1]
-		dispatch(handlers{
-			"GET":    func() { s.getService(w, r, name) },
-			"PATCH":  func() { s.patchService(w, r, name) },
-			"DELETE": func() { s.deleteService(w, r, name) },
-		})
-	case len(rest) == 1 && rest[0] == "agents":
-		dispatch(handlers{"GET": func() { s.listDerived(w, r, parent, kindAgent) }})
-	case len(rest) == 1 && rest[0] == "agents:search":
-		dispatch(handlers{"POST": func() { s.search(w, r, parent, kindAgent) }})
-	case len(rest) == 2 && rest[0] == "agents":
-		dispatch(handlers{"GET": func() { s.getDerived(w, r, parent+"/agents/"+rest[1], kindAgent) }})
-	case len(rest) == 1 && rest[0] == "mcpServers":
-		dispatch(handlers{"GET": func() { s.listDerived(w, r, parent, kindMCP) }})
-	case len(rest) == 1 && rest[0] == "mcpServers:search":
-		dispatch(handlers{"POST": func() { s.search(w, r, parent, kindMCP) }})
-	case len(rest) == 2 && rest[0] == "mcpServers":
-		dispatch(handlers{"GET": func() { s.getDerived(w, r, parent+"/mcpServers/"+rest[1], kindMCP) }})
-	case len(rest) == 2 && rest[0] == "operations":
-		dispatch(handlers{"GET": func() { s.getOperation(w, r, parent+"/operations/"+rest[1]) }})
-	case len(rest) == 3 && rest[0] == "applications" && rest[2] == "workloads":
-		dispatch(handlers{"GET": func() { s.listWorkloads(w, r, parent+"/applications/"+rest[1]) }})
-	case len(rest) == 4 && rest[0] == "applications" && rest[2] == "workloads":
-		name := strings.Join(segs, "/")
-		dispatch(handlers{
-			"GET":    func() { s.getWorkload(w, r, name) },
-			"PATCH":  func() { s.patchWorkload(w, r, name) },
-			"DELETE": func() { s.deleteWorkload(w, r, name) },
-		})
-	case len(rest) == 1 && rest[0] == "extendedMetadataSchemas":
-		dispatch(handlers{"GET": func() { s.listSchemas(w, r, parent) }})
-	case len(rest) >= 2 && rest[0] == "extendedMetadataSchemas":
-		dispatch(handlers{"GET": func() { s.getSchema(w, r, parent, strings.Join(rest[1:], "/")) }})
-	default:
-		s.writeError(w, errNotFound("unknown path %q", r.URL.Path))
+	for _, id := range ids {
+		if err := id.rule.check(id.v); err != nil {
+			s.writeError(w, err)
+			return
+		}
 	}
+	fn()
 }
 
 // readJSON decodes a request body into v. Unknown fields are rejected, as
@@ -316,7 +368,7 @@ func readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	if len(strings.TrimSpace(string(body))) == 0 {
 		body = []byte("{}")
 	}
-	dec := json.NewDecoder(strings.NewReader(string(body)))
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return errInvalid("Invalid JSON payload received: %v", err)
@@ -324,7 +376,82 @@ func readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	if dec.More() {
 		return errInvalid("Invalid JSON payload received: unexpected data after the JSON object")
 	}
+	// encoding/json keeps the last of repeated names, and other readers the
+	// first: which value counts would depend on the reader, so refuse the
+	// ambiguity rather than pick one.
+	if ptr, dup := repeatedName(body); dup {
+		return errInvalid("Invalid JSON payload received: the name %s appears more than once in its object", ptr)
+	}
 	return nil
+}
+
+// repeatedName reports the first object member name that appears twice in
+// the same object of the (valid) JSON document, as a JSON pointer.
+func repeatedName(doc []byte) (string, bool) {
+	type level struct {
+		names   map[string]bool // nil in an array
+		name    string          // the object member being read
+		index   int             // the array element being read
+		wantKey bool
+		ptr     string
+	}
+	var stack []*level
+	// done moves the innermost container past the value just read.
+	done := func() {
+		if n := len(stack); n > 0 {
+			if top := stack[n-1]; top.names != nil {
+				top.wantKey = true
+			} else {
+				top.index++
+			}
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", false // io.EOF, or a syntax error that Decode reported already
+		}
+		var top *level
+		if n := len(stack); n > 0 {
+			top = stack[n-1]
+		}
+		if top != nil && top.wantKey {
+			if name, ok := tok.(string); ok {
+				if top.names[name] {
+					return top.ptr + "/" + escapePointer(name), true
+				}
+				top.names[name], top.name, top.wantKey = true, name, false
+				continue
+			}
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			ptr := ""
+			switch {
+			case top == nil:
+			case top.names != nil:
+				ptr = top.ptr + "/" + escapePointer(top.name)
+			default:
+				ptr = top.ptr + "/" + strconv.Itoa(top.index)
+			}
+			l := &level{ptr: ptr}
+			if tok == json.Delim('{') {
+				l.names, l.wantKey = map[string]bool{}, true
+			}
+			stack = append(stack, l)
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+			done()
+		default:
+			done()
+		}
+	}
+}
+
+// escapePointer escapes a member name as a JSON pointer token (RFC 6901).
+func escapePointer(name string) string {
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
 }
 
 // Paging.
@@ -399,40 +526,6 @@ func decodePageToken(tok string, qh uint64) (string, error) {
 		return "", errInvalid("page_token was issued for a different query or parent; the other parameters must be identical to those of the call that returned it")
 	}
 	return pt.After, nil
-}
-
-// Request accounting, for tests that assert what reached the server.
-
-// RecordedRequest is one request the server received.
-type RecordedRequest struct {
-	Method string
-	Path   string
-	Query  url.Values
-}
-
-type recorder struct {
-	mu   sync.Mutex
-	reqs []RecordedRequest
-}
-
-func (rc *recorder) add(r *http.Request) {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	rc.reqs = append(rc.reqs, RecordedRequest{Method: r.Method, Path: r.URL.Path, Query: r.URL.Query()})
-}
-
-// Requests returns the requests received since the start or the last ResetRequests.
-func (s *Server) Requests() []RecordedRequest {
-	s.rec.mu.Lock()
-	defer s.rec.mu.Unlock()
-	return append([]RecordedRequest(nil), s.rec.reqs...)
-}
-
-// ResetRequests forgets the recorded requests.
-func (s *Server) ResetRequests() {
-	s.rec.mu.Lock()
-	defer s.rec.mu.Unlock()
-	s.rec.reqs = nil
 }
 
 func (s *Server) timestamp() string { return s.now().UTC().Format(time.RFC3339Nano) }

@@ -7,6 +7,7 @@ package registryserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -28,9 +29,12 @@ const (
 
 	maxDisplayName = 63
 	maxDescription = 2048
+	// maxInterfaces bounds a service's interfaces: a service has a handful
+	// (one per protocol binding and version); thousands only cost memory.
+	maxInterfaces = 32
 )
 
-var serviceIDRE = regexp.MustCompile(`^[a-z][a-z0-9-]{3,62}$`)
+var serviceIDRE = regexp.MustCompile(`^[a-z][a-z0-9-]{2,61}[a-z0-9]$`)
 
 // specKind is which of the three specs a service carries.
 type specKind string
@@ -56,15 +60,22 @@ func serviceKind(s *agentregistry.Service) specKind {
 
 // specOf returns the (type, content) of the service's spec.
 func specOf(s *agentregistry.Service) (string, json.RawMessage) {
+	typ, content, _ := specIn(s, serviceKind(s))
+	return typ, content
+}
+
+// specIn returns the (type, content) of the service's spec of kind k, and
+// whether the service has one.
+func specIn(s *agentregistry.Service, k specKind) (string, json.RawMessage, bool) {
 	switch {
-	case s.AgentSpec != nil:
-		return s.AgentSpec.Type, json.RawMessage(s.AgentSpec.Content)
-	case s.McpServerSpec != nil:
-		return s.McpServerSpec.Type, json.RawMessage(s.McpServerSpec.Content)
-	case s.EndpointSpec != nil:
-		return s.EndpointSpec.Type, json.RawMessage(s.EndpointSpec.Content)
+	case k == specAgent && s.AgentSpec != nil:
+		return s.AgentSpec.Type, json.RawMessage(s.AgentSpec.Content), true
+	case k == specMCP && s.McpServerSpec != nil:
+		return s.McpServerSpec.Type, json.RawMessage(s.McpServerSpec.Content), true
+	case k == specEndpoint && s.EndpointSpec != nil:
+		return s.EndpointSpec.Type, json.RawMessage(s.EndpointSpec.Content), true
 	}
-	return "", nil
+	return "", nil, false
 }
 
 // validateService checks a complete service and normalises its spec content
@@ -80,14 +91,20 @@ func validateService(svc *agentregistry.Service) []fieldViolation {
 	if n := utf8.RuneCountInString(svc.Description); n > maxDescription {
 		add("description", "must be at most %d characters, got %d", maxDescription, n)
 	}
+	if n := len(svc.Interfaces); n > maxInterfaces {
+		add("interfaces", "must hold at most %d interfaces, got %d", maxInterfaces, n)
+		return v
+	}
 	for i, in := range svc.Interfaces {
 		f := fmt.Sprintf("interfaces[%d]", i)
 		if in == nil {
 			add(f, "must not be null")
 			continue
 		}
-		if u, err := url.Parse(in.Url); in.Url == "" || err != nil || u.Scheme == "" || u.Host == "" {
-			add(f+".url", "must be an absolute URL, got %q", in.Url)
+		// An interface is where clients reach the service: only web URLs,
+		// never javascript:, file: or data: that a consumer might follow.
+		if u, err := url.Parse(in.Url); in.Url == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			add(f+".url", "must be an absolute http:// or https:// URL, got %q", in.Url)
 		}
 		switch in.ProtocolBinding {
 		case "JSONRPC", "GRPC", "HTTP_JSON":
@@ -213,6 +230,10 @@ func (s *Server) createService(w http.ResponseWriter, r *http.Request, parent st
 		s.writeError(w, err)
 		return
 	}
+	if err := serviceRule.check(id); err != nil {
+		s.writeError(w, err)
+		return
+	}
 	name := parent + "/services/" + id
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -220,12 +241,7 @@ func (s *Server) createService(w http.ResponseWriter, r *http.Request, parent st
 		s.respondOp(w, op, err)
 		return
 	}
-	if !serviceIDRE.MatchString(id) {
-		s.writeError(w, errViolations(fmt.Sprintf("service_id %q is invalid", id), []fieldViolation{{Field: "service_id",
-			Description: "must be 4-63 characters of lower-case letters, digits and hyphens, starting with a letter"}}))
-		return
-	}
-	if _, exists := s.services[name]; exists {
+	if _, exists := s.services.get(name); exists {
 		s.writeError(w, errAlreadyExists("Service %q already exists.", name))
 		return
 	}
@@ -240,43 +256,30 @@ func (s *Server) createService(w http.ResponseWriter, r *http.Request, parent st
 		return
 	}
 	svc.RegistryResource = registryResource(svc)
-	s.commitServiceWrite(w, r, "create", name, reqID, svc, nil)
+	s.commitServiceWrite(w, "create", name, reqID, svc, nil)
 }
 
 // commitServiceWrite persists newSvc (nil = delete old) with its operation.
-func (s *Server) commitServiceWrite(w http.ResponseWriter, r *http.Request, verb, name, reqID string, newSvc, old *agentregistry.Service) {
-	opErr := injectedOpError(r.Context())
-	var resp json.RawMessage
-	var ms []mutation
-	if opErr == nil {
-		var err error
-		if newSvc != nil {
-			ms, resp, err = writeMutation(bucketServices, name, typeService, newSvc)
-		} else {
-			ms, resp, err = writeMutation(bucketServices, name, "", nil)
-		}
-		if err != nil {
-			s.writeError(w, err)
-			return
-		}
+func (s *Server) commitServiceWrite(w http.ResponseWriter, verb, name, reqID string, newSvc, old *agentregistry.Service) {
+	ms, resp, err := writeMutation(bucketServices, name, typeService, newSvc)
+	if err != nil {
+		s.writeError(w, err)
+		return
 	}
-	op, rr, opMs, err := s.newOperation(familyAgentRegistry, verb, name, reqID, resp, opErr)
+	op, rr, opMs, err := s.newOperation(familyAgentRegistry, verb, name, reqID, resp)
 	if err != nil {
 		s.writeError(w, err)
 		return
 	}
 	err = s.commitOperation(op, rr, append(ms, opMs...), func() {
-		if opErr != nil {
-			return
-		}
 		if old != nil {
 			s.removeDerived(old)
 		}
 		if newSvc != nil {
-			s.services[name] = newSvc
+			s.services.put(name, newSvc)
 			s.putDerived(newSvc)
 		} else {
-			delete(s.services, name)
+			s.services.delete(name)
 		}
 	})
 	s.respondOp(w, op, err)
@@ -300,7 +303,7 @@ func violationMessage(what string, v []fieldViolation) string {
 
 func (s *Server) getService(w http.ResponseWriter, r *http.Request, name string) {
 	s.mu.RLock()
-	svc, ok := s.services[name]
+	svc, ok := s.services.get(name)
 	s.mu.RUnlock()
 	if !ok {
 		s.writeError(w, errNotFound("Service %q was not found.", name))
@@ -328,18 +331,40 @@ func (s *Server) listServices(w http.ResponseWriter, r *http.Request, parent str
 		s.writeError(w, err)
 		return
 	}
-	s.mu.RLock()
-	names, more := pageOfNames(s.services, parent+"/services/", after, size, func(svc *agentregistry.Service) bool {
-		return matchDoc(node, serviceFilterFields, docFields{"name": {svc.Name}, "displayName": {svc.DisplayName}, "description": {svc.Description}})
-	})
-	resp := &agentregistry.ListServicesResponse{}
-	if more {
-		resp.NextPageToken = encodePageToken(names[len(names)-1], qh)
+	ctx, cancel := context.WithTimeout(r.Context(), s.searchTimeout())
+	defer cancel()
+	// Take the services a chunk at a time under the read lock and filter
+	// them outside it, so that a filter costly enough to scan every service
+	// never holds up a write. Without a filter the first chunk is the page.
+	chunk := size + 1
+	if node != nil {
+		chunk = max(chunk, 256)
 	}
-	for _, n := range names {
-		resp.Services = append(resp.Services, s.services[n])
+	var names []string
+	var page []*agentregistry.Service
+	for len(page) <= size {
+		if err := ctx.Err(); err != nil {
+			s.writeError(w, s.searchAborted(r, "list", err))
+			return
+		}
+		s.mu.RLock()
+		ns, svcs := s.services.page(parent, after, chunk)
+		s.mu.RUnlock()
+		for i, svc := range svcs {
+			if len(page) <= size && matchDoc(node, serviceFilterFields, docFields{"name": {svc.Name}, "displayName": {svc.DisplayName}, "description": {svc.Description}}) {
+				names, page = append(names, ns[i]), append(page, svc)
+			}
+		}
+		if len(ns) < chunk {
+			break
+		}
+		after = ns[len(ns)-1]
 	}
-	s.mu.RUnlock()
+	resp := &agentregistry.ListServicesResponse{Services: page}
+	if len(page) > size {
+		resp.Services = page[:size]
+		resp.NextPageToken = encodePageToken(names[size-1], qh)
+	}
 	writeJSON(w, http.StatusOK, resp)
 }
 
@@ -379,7 +404,7 @@ func (s *Server) patchService(w http.ResponseWriter, r *http.Request, name strin
 		s.respondOp(w, op, err)
 		return
 	}
-	old, ok := s.services[name]
+	old, ok := s.services.get(name)
 	if !ok {
 		s.writeError(w, errNotFound("Service %q was not found.", name))
 		return
@@ -428,12 +453,17 @@ func (s *Server) patchService(w http.ResponseWriter, r *http.Request, name strin
 				immutable(p, fmt.Sprintf("the spec type is immutable: this service has %s, it cannot be changed to %s; delete and re-create the service", oldKind, kind))
 				continue
 			}
-			newSvcSpec := &agentregistry.Service{AgentSpec: in.AgentSpec, McpServerSpec: in.McpServerSpec, EndpointSpec: in.EndpointSpec}
-			if serviceKind(newSvcSpec) != kind && !strings.HasSuffix(p, ".content") {
+			// The value comes from the request's field of the same kind,
+			// never from another spec the request happens to carry.
+			newType, newContent, present := specIn(&in, kind)
+			switch {
+			case !present && strings.HasSuffix(p, ".content"):
+				immutable(p, fmt.Sprintf("is in the update mask but the request has no %s; send the new content in %s.content", kind, kind))
+				continue
+			case !present:
 				immutable(p, fmt.Sprintf("the spec type is immutable: %s is in the update mask but missing from the request; it cannot be removed", kind))
 				continue
 			}
-			newType, newContent := specOf(newSvcSpec)
 			if !strings.HasSuffix(p, ".content") && newType != oldType {
 				immutable(string(kind)+".type", fmt.Sprintf("the spec type is immutable: it is %s and cannot be changed to %q; delete and re-create the service", oldType, newType))
 				continue
@@ -457,7 +487,7 @@ func (s *Server) patchService(w http.ResponseWriter, r *http.Request, name strin
 	}
 	upd.UpdateTime = s.timestamp()
 	upd.RegistryResource = registryResource(upd)
-	s.commitServiceWrite(w, r, "update", name, reqID, upd, old)
+	s.commitServiceWrite(w, "update", name, reqID, upd, old)
 }
 
 func (s *Server) deleteService(w http.ResponseWriter, r *http.Request, name string) {
@@ -468,42 +498,26 @@ func (s *Server) deleteService(w http.ResponseWriter, r *http.Request, name stri
 		s.respondOp(w, op, err)
 		return
 	}
-	old, ok := s.services[name]
+	old, ok := s.services.get(name)
 	if !ok {
 		s.writeError(w, errNotFound("Service %q was not found.", name))
 		return
 	}
-	s.commitServiceWrite(w, r, "delete", name, reqID, nil, old)
+	s.commitServiceWrite(w, "delete", name, reqID, nil, old)
 }
 
 // writeMutation is the store mutation and the operation response of one write:
-// value stored under key (typed typeURL in the response), or, when value is nil,
-// key deleted with an empty response.
-func writeMutation(bucket, key, typeURL string, value any) ([]mutation, json.RawMessage, error) {
-	if value == nil {
+// v stored under key (typed typeURL in the response), or, when v is nil, key
+// deleted with an empty response.
+func writeMutation[T any](bucket, key, typeURL string, v *T) ([]mutation, json.RawMessage, error) {
+	if v == nil {
 		resp, err := withType(typeEmpty, struct{}{})
 		return []mutation{{Bucket: bucket, Key: key}}, resp, err
 	}
-	b, err := json.Marshal(value)
+	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, nil, err
 	}
-	resp, err := withType(typeURL, value)
+	resp, err := withType(typeURL, v)
 	return []mutation{{Bucket: bucket, Key: key, Value: b}}, resp, err
-}
-
-// pageOfNames returns, sorted, the first size names of m under prefix that come
-// after the page token's name and that keep accepts (nil keeps all), and whether
-// more follow. The caller holds the lock that guards m.
-func pageOfNames[T any](m map[string]T, prefix, after string, size int, keep func(T) bool) (names []string, more bool) {
-	for name, v := range m {
-		if strings.HasPrefix(name, prefix) && name > after && (keep == nil || keep(v)) {
-			names = append(names, name)
-		}
-	}
-	sort.Strings(names)
-	if len(names) > size {
-		return names[:size], true
-	}
-	return names, false
 }

@@ -2,6 +2,7 @@ package searchquery
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -49,4 +50,68 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// FuzzParseLimits builds queries of fuzzed depth and size around a fuzzed
+// term: whatever the input, parsing ends in an *Error or in a query within
+// the limits (at most MaxTerms terms, NOT nested at most MaxDepth deep, at
+// most MaxLength characters), and nesting deeper than MaxDepth or a query
+// longer than MaxLength is always refused.
+func FuzzParseLimits(f *testing.F) {
+	f.Add("a", uint8(32), uint16(1), uint8(0))
+	f.Add("a", uint8(33), uint16(1), uint8(0))
+	f.Add(`"alpha bravo" OR`, uint8(0), uint16(8000), uint8(0))
+	f.Add("t* OR", uint8(20), uint16(64), uint8(1))
+	f.Add("x", uint8(17), uint16(2), uint8(2))
+	f.Add("(", uint8(255), uint16(4096), uint8(0))
+	opens := []struct{ open, close string }{{"(", ")"}, {"NOT ", ""}, {"NOT (", ")"}}
+	f.Fuzz(func(t *testing.T, term string, depth uint8, repeat uint16, kind uint8) {
+		o := opens[int(kind)%len(opens)]
+		body := strings.Repeat(term+" ", int(repeat)%10000) + "a"
+		q := strings.Repeat(o.open, int(depth)) + body + strings.Repeat(o.close, int(depth))
+		nest := int(depth)
+		if o.open == "NOT (" {
+			nest *= 2
+		}
+		for _, s := range []*Schema{Agents, McpServers} {
+			parsed, err := Parse(q, s)
+			if err != nil {
+				var qe *Error
+				if !errors.As(err, &qe) || qe.Pos < 1 || qe.Pos > utf8.RuneCountInString(q)+1 {
+					t.Fatalf("%.60q: %v", q, err)
+				}
+				continue
+			}
+			if n := utf8.RuneCountInString(q); n > MaxLength {
+				t.Fatalf("a query of %d characters parsed", n)
+			}
+			if nest > MaxDepth {
+				t.Fatalf("%.60q: nesting %d parsed", q, nest)
+			}
+			terms, nots := measure(parsed.Root)
+			if terms > MaxTerms || nots > MaxDepth {
+				t.Fatalf("%.60q parsed with %d terms and NOT nested %d deep", q, terms, nots)
+			}
+		}
+	})
+}
+
+// measure returns the number of terms of a parsed query and how deep its NOTs nest.
+func measure(n Node) (terms, nots int) {
+	switch n := n.(type) {
+	case *And:
+		lt, ln := measure(n.L)
+		rt, rn := measure(n.R)
+		return lt + rt, max(ln, rn)
+	case *Or:
+		lt, ln := measure(n.L)
+		rt, rn := measure(n.R)
+		return lt + rt, max(ln, rn)
+	case *Not:
+		t, d := measure(n.X)
+		return t, d + 1
+	case *Term:
+		return 1, 0
+	}
+	return 0, 0
 }

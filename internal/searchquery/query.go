@@ -19,6 +19,10 @@
 // one value of the field (case-insensitive); a trailing * makes the last word
 // a prefix. field=value compares the whole value, case-insensitively (with *,
 // as a prefix). A bare value searches every keyword field.
+//
+// A query is bounded (MaxLength characters, MaxTerms terms, parentheses and
+// NOT nested at most MaxDepth deep), so that parsing it and evaluating it
+// cost a bounded amount of time and memory on the server and at plan time.
 package searchquery
 
 import (
@@ -28,6 +32,20 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+)
+
+// The limits of a query. A search string is typed or generated from a few
+// terms and tags; these leave ample room for that while keeping a hostile
+// query from costing seconds of CPU (every term is evaluated against the
+// whole index) or deep recursion (the parser, the printer and the evaluators
+// recurse on parentheses and NOT).
+const (
+	// MaxLength is the longest query, in characters.
+	MaxLength = 4096
+	// MaxTerms is the most search terms (values, with or without a field) in a query.
+	MaxTerms = 64
+	// MaxDepth is how deep parentheses and NOT may nest.
+	MaxDepth = 32
 )
 
 // Schema describes the searchable fields of one kind of record.
@@ -130,8 +148,63 @@ func Quote(v string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(v) + `"`
 }
 
-func (n *And) String() string { return "(" + n.L.String() + " AND " + n.R.String() + ")" }
-func (n *Or) String() string  { return "(" + n.L.String() + " OR " + n.R.String() + ")" }
+// String writes a chain of one operator (a AND b AND c, which parses as
+// ((a AND b) AND c)) in one pair of parentheses, so that the canonical form
+// nests no deeper than the query's structure does (see canonicalError).
+func (n *And) String() string { return "(" + n.chain() + ")" }
+func (n *Or) String() string  { return "(" + n.chain() + ")" }
+
+func (n *And) chain() string {
+	if l, ok := n.L.(*And); ok {
+		return l.chain() + " AND " + n.R.String()
+	}
+	return n.L.String() + " AND " + n.R.String()
+}
+
+func (n *Or) chain() string {
+	if l, ok := n.L.(*Or); ok {
+		return l.chain() + " OR " + n.R.String()
+	}
+	return n.L.String() + " OR " + n.R.String()
+}
+
+// printedDepth is how deep parentheses and NOT nest in n.String().
+func printedDepth(n Node) int {
+	switch n := n.(type) {
+	case *And:
+		d := printedDepth(n.R) + 1
+		if l, ok := n.L.(*And); ok {
+			return max(d, printedDepth(l))
+		}
+		return max(d, printedDepth(n.L)+1)
+	case *Or:
+		d := printedDepth(n.R) + 1
+		if l, ok := n.L.(*Or); ok {
+			return max(d, printedDepth(l))
+		}
+		return max(d, printedDepth(n.L)+1)
+	case *Not:
+		return printedDepth(n.X) + 1
+	}
+	return 0
+}
+
+// canonicalError checks that the canonical form of a parsed query is within
+// the limits too. The provider sends that form when it rewrites a query, so
+// it must parse wherever the query did; its parentheses (one pair for each
+// AND or OR group) can nest deeper than the user's, and its quoting makes it
+// longer.
+func canonicalError(n Node) error {
+	if d := printedDepth(n); d > MaxDepth {
+		return &Error{Pos: 1, Msg: fmt.Sprintf("AND and OR groups, parentheses and NOT nest %d levels deep once the query is written "+
+			"with a pair of parentheses around each group; the limit is %d levels", d, MaxDepth)}
+	}
+	if l := utf8.RuneCountInString(n.String()); l > MaxLength {
+		return &Error{Pos: 1, Msg: fmt.Sprintf("the query is %d characters long once written in its canonical form "+
+			"(values quoted, AND written out, a pair of parentheses around each group); the limit is %d characters", l, MaxLength)}
+	}
+	return nil
+}
 func (n *Not) String() string { return "NOT " + n.X.String() }
 func (n *Term) String() string {
 	v := Quote(n.Value)
@@ -203,13 +276,20 @@ func Parse(q string, s *Schema) (Query, error) {
 func (s *Schema) Parse(q string) (Query, error) { return Parse(q, s) }
 
 type parser struct {
-	src []rune
-	pos int
-	s   *Schema
+	src   []rune
+	pos   int
+	s     *Schema
+	depth int // open parentheses and NOTs around the current position
+	terms int // terms read so far
 }
 
 // parseQuery parses q. A nil node with a nil error means "match everything".
 func parseQuery(q string, s *Schema) (Node, error) {
+	// The length is checked before anything that costs memory in proportion
+	// to the query (the rune slice).
+	if n := utf8.RuneCountInString(q); n > MaxLength {
+		return nil, &Error{Pos: MaxLength + 1, Msg: fmt.Sprintf("the query is %d characters long; the limit is %d characters", n, MaxLength)}
+	}
 	if !utf8.ValidString(q) {
 		return nil, &Error{Pos: 1, Msg: "the query is not valid UTF-8"}
 	}
@@ -228,6 +308,9 @@ func parseQuery(q string, s *Schema) (Node, error) {
 			return nil, p.errf("unexpected \")\" without a matching \"(\"")
 		}
 		return nil, p.errf("expected AND, OR or the end of the query, found %s", p.describe())
+	}
+	if err := canonicalError(n); err != nil {
+		return nil, err
 	}
 	return n, nil
 }
@@ -307,13 +390,27 @@ func (p *parser) parseAnd() (Node, error) {
 	}
 }
 
+// nest enters a parenthesis or a NOT at the current position, failing when
+// that nests deeper than MaxDepth; the caller calls p.depth-- when it leaves.
+func (p *parser) nest() error {
+	p.depth++
+	if p.depth > MaxDepth {
+		return p.errf("parentheses and NOT nest more than %d deep here; the limit is %d levels", MaxDepth, MaxDepth)
+	}
+	return nil
+}
+
 func (p *parser) parseUnary() (Node, error) {
 	if p.keyword("NOT") {
+		if err := p.nest(); err != nil {
+			return nil, err
+		}
 		p.pos += 3
 		x, err := p.parseUnary()
 		if err != nil {
 			return nil, err
 		}
+		p.depth--
 		return &Not{x}, nil
 	}
 	return p.parsePrimary()
@@ -326,6 +423,9 @@ func (p *parser) parsePrimary() (Node, error) {
 	}
 	switch c := p.src[p.pos]; {
 	case c == '(':
+		if err := p.nest(); err != nil {
+			return nil, err
+		}
 		open := p.pos
 		p.pos++
 		p.skipSpace()
@@ -341,6 +441,7 @@ func (p *parser) parsePrimary() (Node, error) {
 			return nil, &Error{Pos: open + 1, Msg: fmt.Sprintf("\"(\" is not closed: expected \")\", found %s at position %d", p.describe(), p.pos+1)}
 		}
 		p.pos++
+		p.depth--
 		return n, nil
 	case c == ')':
 		return nil, p.errf("expected a search term, found \")\"")
@@ -391,6 +492,10 @@ func (p *parser) parseTerm() (Node, error) {
 // characters up to a space or parenthesis (a field value may contain ':' and
 // '=', e.g. a URN). A trailing * makes it a prefix.
 func (p *parser) finishTerm(field string, exact bool, start int) (Node, error) {
+	p.terms++
+	if p.terms > MaxTerms {
+		return nil, &Error{Pos: start + 1, Msg: fmt.Sprintf("the query has more than %d search terms; the limit is %d terms", MaxTerms, MaxTerms)}
+	}
 	var val string
 	quoted := false
 	if p.src[p.pos] == '"' {

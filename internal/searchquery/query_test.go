@@ -27,7 +27,9 @@ func TestParseQuery(t *testing.T) {
 		{`"multi wo"*`, `"multi wo"*`},
 		{`"multi wo*"`, `"multi wo"*`},
 		{`"say \"hi\""`, `"say \"hi\""`},
-		{"and or not", `(("and" AND "or") AND "not")`},
+		{"and or not", `("and" AND "or" AND "not")`},
+		{"a AND (b AND c)", `("a" AND ("b" AND "c"))`},
+		{"a OR b OR c d", `("a" OR "b" OR ("c" AND "d"))`},
 		{"ANDROID", `"ANDROID"`},
 		{"(a)", `"a"`},
 		{"a(b)", `("a" AND "b")`},
@@ -131,6 +133,65 @@ func TestMatch(t *testing.T) {
 		}
 		if got := parsed.Match(doc); got != want {
 			t.Errorf("%q on the document: got %v, want %v", q, got, want)
+		}
+	}
+}
+
+// TestQueryLimits: a query at each limit parses; one past it is an *Error
+// that names the limit, found without reading the rest of a huge query.
+func TestQueryLimits(t *testing.T) {
+	nested := func(n int, open, close string) string {
+		return strings.Repeat(open, n) + "a" + strings.Repeat(close, n)
+	}
+	terms := func(n int) string { return strings.TrimSpace(strings.Repeat("a OR ", n-1) + "a") }
+	// groups nests n times an AND inside an OR: "((c z OR x) z OR x)", which
+	// the canonical form writes "((((c AND z) OR x) AND z) OR x)".
+	groups := func(n int) string {
+		q := "c"
+		for range n {
+			q = "(" + q + " z OR x)"
+		}
+		return q
+	}
+	ok := []string{
+		nested(MaxDepth, "(", ")"),
+		nested(MaxDepth, "NOT ", ""),
+		nested(MaxDepth/2, "NOT (", ")"),
+		terms(MaxTerms),
+		strings.Repeat("a", MaxLength-2), // "aaa...": the canonical form is at the limit
+		strings.Repeat("é", MaxLength-2), // characters, not bytes
+		groups(16),                       // 16 levels as written, 32 written out
+	}
+	for _, q := range ok {
+		if _, err := Parse(q, Agents); err != nil {
+			t.Errorf("%.40q... (%d chars): %v", q, len(q), err)
+		}
+	}
+	bad := []struct {
+		q        string
+		pos      int
+		contains string
+	}{
+		{nested(MaxDepth+1, "(", ")"), MaxDepth + 1, "nest more than 32 deep"},
+		{nested(MaxDepth+1, "NOT ", ""), 4*MaxDepth + 1, "nest more than 32 deep"},
+		{nested(MaxDepth/2+1, "NOT (", ")"), 5*(MaxDepth/2) + 1, "the limit is 32 levels"},
+		{terms(MaxTerms + 1), 5*MaxTerms + 1, "more than 64 search terms"},
+		{"skills.tags:x " + terms(MaxTerms), 15 + 5*(MaxTerms-1), "the limit is 64 terms"},
+		{strings.Repeat("a", MaxLength+1), MaxLength + 1, "4097 characters long; the limit is 4096"},
+		// Within the limits as written, but not in the canonical form, which
+		// the provider sends when it rewrites a query.
+		{strings.Repeat("a", MaxLength), 1, "4098 characters long once written in its canonical form"},
+		{groups(17), 1, "nest 34 levels deep once the query is written"},
+		// The hostile queries of issue 18: 1 MiB of "(", 8,000 OR'd phrases.
+		{strings.Repeat("(", 1<<20), MaxLength + 1, "the limit is 4096 characters"},
+		{strings.Repeat("(", MaxLength), MaxDepth + 1, "nest more than 32 deep"},
+		{strings.TrimSuffix(strings.Repeat(`"alpha bravo" OR `, 200), " OR "), 17*MaxTerms + 1, "more than 64 search terms"},
+	}
+	for _, c := range bad {
+		_, err := Parse(c.q, Agents)
+		qe, isErr := err.(*Error)
+		if !isErr || qe.Pos != c.pos || !strings.Contains(qe.Msg, c.contains) {
+			t.Errorf("%.40q... (%d chars): got %v, want position %d and %q", c.q, len(c.q), err, c.pos, c.contains)
 		}
 	}
 }

@@ -1,0 +1,76 @@
+package registryserver
+
+import (
+	"slices"
+	"strings"
+)
+
+// collection holds the records of one kind by name and, for each group
+// (the parent whose list method pages through them), their names in order,
+// so that a page is found by a binary search and costs what it returns
+// rather than a scan and a sort of the whole collection. Guarded by the
+// server's lock.
+type collection[T any] struct {
+	byName map[string]T
+	order  map[string][]string // group -> names, sorted
+	group  func(name string) string
+}
+
+// newCollection returns an empty collection whose list pages are the
+// records under the part of their name before sep (e.g. "/services/").
+func newCollection[T any](sep string) *collection[T] {
+	return &collection[T]{byName: map[string]T{}, order: map[string][]string{}, group: func(name string) string {
+		if i := strings.LastIndex(name, sep); i >= 0 {
+			return name[:i]
+		}
+		return ""
+	}}
+}
+
+func (c *collection[T]) get(name string) (T, bool) {
+	v, ok := c.byName[name]
+	return v, ok
+}
+
+func (c *collection[T]) put(name string, v T) {
+	if _, ok := c.byName[name]; !ok {
+		g := c.group(name)
+		names := c.order[g]
+		i, _ := slices.BinarySearch(names, name)
+		c.order[g] = slices.Insert(names, i, name)
+	}
+	c.byName[name] = v
+}
+
+func (c *collection[T]) delete(name string) {
+	if _, ok := c.byName[name]; !ok {
+		return
+	}
+	delete(c.byName, name)
+	g := c.group(name)
+	names := c.order[g]
+	if i, found := slices.BinarySearch(names, name); found {
+		names = slices.Delete(names, i, i+1)
+	}
+	if len(names) == 0 {
+		delete(c.order, g)
+	} else {
+		c.order[g] = names
+	}
+}
+
+// page returns the first n records of group whose names sort strictly after
+// `after`, in name order, with their names.
+func (c *collection[T]) page(group, after string, n int) ([]string, []T) {
+	names := c.order[group]
+	i, found := slices.BinarySearch(names, after)
+	if found {
+		i++
+	}
+	names = slices.Clone(names[i:min(i+n, len(names))])
+	vals := make([]T, len(names))
+	for k, name := range names {
+		vals[k] = c.byName[name]
+	}
+	return names, vals
+}

@@ -1,0 +1,572 @@
+package registryserver_test
+
+// Tests of what a hostile tester found in the bundled server (issue 18),
+// through raw HTTP or the official generated clients.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	"google.golang.org/api/agentregistry/v1"
+	"google.golang.org/api/googleapi"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver"
+)
+
+// heapInUse returns the live heap after a full collection.
+func heapInUse() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// Item 1: the shipped server keeps nothing of a request, so requests without
+// the token (and with it) cannot make it grow. On main, 300 GETs with 100 KB
+// query strings kept 30 MB in a request log.
+func TestRequestsAreNotRetained(t *testing.T) {
+	for _, token := range []string{"s3cret", ""} {
+		srv, err := registryserver.New(registryserver.Options{Token: token})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A parameter the server ignores, so that the request succeeds without a token.
+		query := "?junk=" + strings.Repeat("x", 100<<10)
+		before := heapInUse()
+		for range 300 {
+			w := httptest.NewRecorder()
+			srv.ServeHTTP(w, httptest.NewRequest("GET", "/v1/"+parent+"/services"+query, nil))
+			if want := map[string]int{"s3cret": http.StatusUnauthorized, "": http.StatusOK}[token]; w.Code != want {
+				t.Fatalf("token %q: status %d, want %d: %s", token, w.Code, want, w.Body)
+			}
+		}
+		after := heapInUse()
+		runtime.KeepAlive(srv)
+		if grown := int64(after) - int64(before); grown > 8<<20 {
+			t.Errorf("token %q: the heap grew by %d MB over 300 requests of 100 KB; the server keeps requests", token, grown>>20)
+		}
+	}
+}
+
+// serve sends one request straight to the server's handler, with ctx as the
+// request's context, and returns the response.
+func serve(srv http.Handler, ctx context.Context, method, path, body string) *httptest.ResponseRecorder {
+	w := httptest.NewRecorder()
+	srv.ServeHTTP(w, httptest.NewRequest(method, path, strings.NewReader(body)).WithContext(ctx))
+	return w
+}
+
+// pausingCtx pauses the first caller of Deadline until released. A search
+// derives its server-side deadline from the request's context once it has
+// captured the index, so the pause holds a search in the middle of its work.
+type pausingCtx struct {
+	context.Context
+	once    sync.Once
+	entered chan struct{}
+	release chan struct{}
+}
+
+func (c *pausingCtx) Deadline() (time.Time, bool) {
+	c.once.Do(func() {
+		close(c.entered)
+		<-c.release
+	})
+	return c.Context.Deadline()
+}
+
+// Item 2: a write does not wait for a search in progress, and the search
+// answers from the index as it was when it started. On main the search held
+// the server's read lock throughout, so a PATCH waited for it (6.3 s behind
+// a 7.3 s query), and the search never looked at its context.
+func TestWriteDoesNotWaitForSearch(t *testing.T) {
+	srv, err := registryserver.New(registryserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := startOn(t, srv)
+	seedAgents(t, e)
+	ctx := &pausingCtx{Context: context.Background(), entered: make(chan struct{}), release: make(chan struct{})}
+	searched := make(chan *httptest.ResponseRecorder, 1)
+	go func() {
+		searched <- serve(srv, ctx, "POST", "/v1/"+parent+"/agents:search", `{"searchString":"travel OR concurrent"}`)
+	}()
+	select {
+	case <-ctx.entered:
+	case w := <-searched:
+		t.Fatalf("the search finished (%d) without consulting its request context: it cannot stop when the client goes away", w.Code)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the search never consulted its request context")
+	}
+	wrote := make(chan *httptest.ResponseRecorder, 1)
+	go func() {
+		svc, _ := json.Marshal(agentService("Concurrent Writer", "Written during a search."))
+		wrote <- serve(srv, context.Background(), "POST", "/v1/"+parent+"/services?serviceId=concurrent-writer", string(svc))
+	}()
+	select {
+	case w := <-wrote:
+		if w.Code != http.StatusOK {
+			t.Fatalf("write during the search: %d %s", w.Code, w.Body)
+		}
+	case <-time.After(10 * time.Second):
+		close(ctx.release)
+		t.Fatal("the write waited for the search to finish")
+	}
+	close(ctx.release)
+	w := <-searched
+	var resp agentregistry.SearchAgentsResponse
+	if err := json.Unmarshal(w.Body.Bytes(), &resp); err != nil || w.Code != http.StatusOK {
+		t.Fatalf("search: %d %s", w.Code, w.Body)
+	}
+	var ids []string
+	for _, a := range resp.Agents {
+		ids = append(ids, a.AgentId)
+	}
+	if got := strings.Join(ids, " "); got != "flight-booker trip-planner" {
+		t.Errorf("the search that started before the write found %q, want the agents of its start", got)
+	}
+	if got := searchIDs(t, e, "travel OR concurrent"); len(got) != 3 {
+		t.Errorf("a search after the write found %v, want 3 agents", got)
+	}
+}
+
+// Item 2: a search stops when its client goes away (499 CANCELLED, in the
+// log) and when the server's time limit runs out (504 DEADLINE_EXCEEDED).
+// On main it ran to the end (40 s after the client of an 880 KB query left).
+func TestSearchHonoursContext(t *testing.T) {
+	srv, err := registryserver.New(registryserver.Options{SearchTimeout: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seedAgents(t, startOn(t, srv))
+	gone, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, path := range []string{"/agents:search", "/agents?filter=travel"} {
+		method, body := "GET", ""
+		if strings.HasSuffix(path, ":search") {
+			method, body = "POST", `{"searchString":"travel"}`
+		}
+		if w := serve(srv, gone, method, "/v1/"+parent+path, body); w.Code != 499 || !strings.Contains(w.Body.String(), `"CANCELLED"`) {
+			t.Errorf("%s after the client left: %d %.200s", path, w.Code, w.Body)
+		}
+		w := serve(srv, context.Background(), method, "/v1/"+parent+path, body)
+		if w.Code != http.StatusGatewayTimeout || !strings.Contains(w.Body.String(), `"DEADLINE_EXCEEDED"`) || !strings.Contains(w.Body.String(), "limit of 1ns") {
+			t.Errorf("%s past the server's limit: %d %.200s", path, w.Code, w.Body)
+		}
+	}
+}
+
+// allocPerPage returns the bytes allocated to serve one page of 20 services
+// of a parent holding n of them, from the middle of the list.
+func allocPerPage(t *testing.T, n int) uint64 {
+	srv, err := registryserver.New(registryserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		w := serve(srv, context.Background(), "POST", fmt.Sprintf("/v1/%s/services?serviceId=svc-%05d", parent, i), `{"endpointSpec":{"type":"NO_SPEC"}}`)
+		if w.Code != http.StatusOK {
+			t.Fatalf("create: %d %s", w.Code, w.Body)
+		}
+	}
+	var token string
+	for range n / 40 { // halfway through the list
+		var page agentregistry.ListServicesResponse
+		w := serve(srv, context.Background(), "GET", "/v1/"+parent+"/services?pageSize=20&pageToken="+token, "")
+		if err := json.Unmarshal(w.Body.Bytes(), &page); err != nil || len(page.Services) != 20 {
+			t.Fatalf("list: %d %s", w.Code, w.Body)
+		}
+		token = page.NextPageToken
+	}
+	const pages = 20
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range pages {
+		serve(srv, context.Background(), "GET", "/v1/"+parent+"/services?pageSize=20&pageToken="+token, "")
+	}
+	runtime.ReadMemStats(&after)
+	return (after.TotalAlloc - before.TotalAlloc) / pages
+}
+
+// Item 11: a page of services costs what it returns, however many services
+// the parent holds. Measured in bytes allocated, not time: on main every page
+// collected and sorted the names of all the services (10,000 services: 14 ms
+// median, 55 ms p99 per page).
+func TestListServicesPageCost(t *testing.T) {
+	small, large := allocPerPage(t, 100), allocPerPage(t, 5000)
+	t.Logf("bytes allocated per page: %d with 100 services, %d with 5,000", small, large)
+	if large > 2*small {
+		t.Errorf("a page of 20 services allocates %d bytes among 5,000 services and %d among 100: it costs what the collection holds, not what it returns", large, small)
+	}
+}
+
+// Items 5, 6 and 12 (trailing hyphen): every id in a path is checked against
+// the API's rules, and a malformed one is a 400 INVALID_ARGUMENT naming the
+// part, before anything is stored. On main a 40,000-character project id
+// was a 500 with -data ("key too large"), and /projects/%FF%FE/ created a
+// service whose stored name held U+FFFD.
+func TestPathIDsValidated(t *testing.T) {
+	srv, err := registryserver.New(registryserver.Options{DataPath: t.TempDir() + "/state.db"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	const loc = "/locations/global"
+	svc := `{"endpointSpec":{"type":"NO_SPEC"}}`
+	for _, c := range []struct{ method, path, body, field string }{
+		{"POST", "/v1/projects/" + strings.Repeat("x", 40000) + loc + "/services?serviceId=abcd", svc, "project"},
+		{"POST", "/v1/projects/%FF%FE" + loc + "/services?serviceId=abcd", svc, "project"},
+		{"POST", "/v1/projects/a%00b" + loc + "/services?serviceId=abcd", svc, "project"},
+		{"POST", "/v1/projects/.." + loc + "/services?serviceId=abcd", svc, "project"},
+		{"POST", "/v1/projects/Upper" + loc + "/services?serviceId=abcd", svc, "project"},
+		{"POST", "/v1/projects/p1/locations/" + strings.Repeat("l", 64) + "/services?serviceId=abcd", svc, "location"},
+		{"POST", "/v1/projects/p1/locations/gl%C3%B6bal/services?serviceId=abcd", svc, "location"},
+		{"POST", "/v1/" + parent + "/services?serviceId=abc-", svc, "service_id"},
+		{"POST", "/v1/" + parent + "/services?serviceId=" + strings.Repeat("a", 64), svc, "service_id"},
+		{"GET", "/v1/" + parent + "/services/%FF", "", "service_id"},
+		{"PATCH", "/v1/" + parent + "/services/a..b?updateMask=description", `{"description":"x"}`, "service_id"},
+		{"DELETE", "/v1/" + parent + "/services/abc%00", "", "service_id"},
+		{"GET", "/v1/" + parent + "/agents/" + strings.Repeat("a", 100), "", "service_id"},
+		{"GET", "/v1/" + parent + "/mcpServers/..", "", "service_id"},
+		{"GET", "/v1/" + parent + "/operations/" + strings.Repeat("o", 129), "", "operation"},
+		{"GET", "/v1/" + parent + "/applications/%FF/workloads", "", "application"},
+		{"PATCH", "/v1/" + parent + "/applications/app/workloads/w-?allowMissing=true&updateMask=displayName", `{"displayName":"W"}`, "workload"},
+		{"GET", "/v1/" + parent + "/extendedMetadataSchemas/apphub.googleapis.com/../x", "", "extended_metadata_schema"},
+	} {
+		w := serve(srv, context.Background(), c.method, c.path, c.body)
+		if w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), `"field":"`+c.field+`"`) {
+			t.Errorf("%s %.80s: %d %.300s; want 400 naming %s", c.method, c.path, w.Code, w.Body, c.field)
+		}
+	}
+	// Nothing was stored under any of those names.
+	if w := serve(srv, context.Background(), "GET", "/v1/"+parent+"/services", ""); w.Body.String() != "{}\n" {
+		t.Errorf("services after the rejected writes: %s", w.Body)
+	}
+	// What the rules allow: short ids for local tests, project numbers, a
+	// workload created by PATCH with allowMissing.
+	for _, c := range []struct{ method, path, body string }{
+		{"POST", "/v1/projects/p/locations/l/services?serviceId=a-b1", svc},
+		{"POST", "/v1/projects/123456789012/locations/us-central1/services?serviceId=abcd", svc},
+		{"PATCH", "/v1/" + parent + "/applications/app/workloads/w-1?allowMissing=true&updateMask=displayName", `{"displayName":"W"}`},
+	} {
+		if w := serve(srv, context.Background(), c.method, c.path, c.body); w.Code != http.StatusOK {
+			t.Errorf("%s %s: %d %.300s", c.method, c.path, w.Code, w.Body)
+		}
+	}
+}
+
+// Item 8: the field named in the update mask takes its value from the same
+// field of the request, never from another spec the request carries. On main
+// agent_spec.content with only mcpServerSpec in the body replaced the card
+// with the MCP content, and the reverse.
+func TestUpdateMaskTakesItsOwnField(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	svcs := e.ar.Projects.Locations.Services
+	cardA := card("Mask Agent", "The original card.")
+	e.create(t, "mask-agent", &agentregistry.Service{AgentSpec: &agentregistry.AgentSpec{Type: "A2A_AGENT_CARD", Content: googleapi.RawMessage(cardA)}})
+	e.create(t, "mask-mcp", &agentregistry.Service{McpServerSpec: &agentregistry.McpServerSpec{Type: "TOOL_SPEC", Content: googleapi.RawMessage(toolSpec)}})
+	otherTools := `{"tools":[{"name":"other","inputSchema":{"type":"object"}}]}`
+	for _, c := range []struct {
+		name, mask, field string
+		body              *agentregistry.Service
+	}{
+		{"mask-agent", "agentSpec.content", "agent_spec.content", &agentregistry.Service{
+			McpServerSpec: &agentregistry.McpServerSpec{Type: "TOOL_SPEC", Content: googleapi.RawMessage(card("Smuggled", "Sent as MCP content."))}}},
+		{"mask-mcp", "mcpServerSpec.content", "mcp_server_spec.content", &agentregistry.Service{
+			AgentSpec: &agentregistry.AgentSpec{Type: "A2A_AGENT_CARD", Content: googleapi.RawMessage(otherTools)}}},
+	} {
+		before, err := svcs.Get(parent + "/services/" + c.name).Do()
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = svcs.Patch(parent+"/services/"+c.name, c.body).UpdateMask(c.mask).Do()
+		ge := apiErr(t, err, 400, "INVALID_ARGUMENT")
+		if v := violations(t, ge); !strings.Contains(v[c.field], "the request has no") {
+			t.Errorf("%s: violations %v, want one on %s", c.name, v, c.field)
+		}
+		after, err := svcs.Get(parent + "/services/" + c.name).Do()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, a := specContent(before), specContent(after); b != a {
+			t.Errorf("%s: the spec changed from %s to %s", c.name, b, a)
+		}
+	}
+}
+
+func specContent(s *agentregistry.Service) string {
+	if s.AgentSpec != nil {
+		return string(s.AgentSpec.Content)
+	}
+	return string(s.McpServerSpec.Content)
+}
+
+// clock is a settable clock for Options.Now.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// keys counts the records of a bucket of a (closed) data file.
+func keys(t *testing.T, path, bucket string) int {
+	t.Helper()
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	n := 0
+	err = db.View(func(tx *bolt.Tx) error {
+		n = tx.Bucket([]byte(bucket)).Stats().KeyN
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// Item 9: operations and request ids are kept for an hour after the
+// operation finished, then forgotten in memory and on disk. On main they
+// were kept for ever (5,360 of each for 38 services, a 16 MiB file).
+func TestOperationsAndRequestIDsExpire(t *testing.T) {
+	path := t.TempDir() + "/state.db"
+	clk := &clock{t: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
+	open := func() (*registryserver.Server, *env) {
+		srv, err := registryserver.New(registryserver.Options{DataPath: path, Now: clk.Now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return srv, startOn(t, srv)
+	}
+	srv, e := open()
+	svcs, ops := e.ar.Projects.Locations.Services, e.ar.Projects.Locations.Operations
+	const rid, rid2 = "8a3c1f0e-2b4d-4e6f-8a1b-3c5d7e9f0a12", "9b4d2e1f-3c5e-4f70-9b2c-4d6e8f0a1b23"
+	svc := &agentregistry.Service{EndpointSpec: &agentregistry.EndpointSpec{Type: "NO_SPEC"}}
+	op1, err := svcs.Create(parent, svc).ServiceId("expiring-one").RequestId(rid).Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk.advance(59 * time.Minute)
+	if _, err := ops.Get(op1.Name).Do(); err != nil {
+		t.Fatalf("operation after 59 minutes: %v", err)
+	}
+	if again, err := svcs.Create(parent, svc).ServiceId("expiring-one").RequestId(rid).Do(); err != nil || again.Name != op1.Name {
+		t.Fatalf("retry after 59 minutes: %v, %v; want the first operation", again, err)
+	}
+	clk.advance(2 * time.Minute)
+	_, err = ops.Get(op1.Name).Do()
+	apiErr(t, err, 404, "NOT_FOUND")
+	// The request id is forgotten: the retry is a new create of an existing service.
+	_, err = svcs.Create(parent, svc).ServiceId("expiring-one").RequestId(rid).Do()
+	apiErr(t, err, 409, "ALREADY_EXISTS")
+	// The next write deletes the expired records from the data file.
+	op2, err := svcs.Create(parent, svc).ServiceId("expiring-two").RequestId(rid2).Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.close()
+	srv.Close()
+	if o, r := keys(t, path, "operations"), keys(t, path, "requests"); o != 1 || r != 1 {
+		t.Fatalf("data file holds %d operations and %d request ids, want 1 and 1 (the second create's)", o, r)
+	}
+	// After a restart, the survivors expire on time too.
+	srv, e = open()
+	if again, err := e.ar.Projects.Locations.Services.Create(parent, svc).ServiceId("expiring-two").RequestId(rid2).Do(); err != nil || again.Name != op2.Name {
+		t.Fatalf("retry after the restart: %v, %v", again, err)
+	}
+	clk.advance(time.Hour)
+	_, err = e.ar.Projects.Locations.Operations.Get(op2.Name).Do()
+	apiErr(t, err, 404, "NOT_FOUND")
+	srv.Close()
+}
+
+// Item 10: request ids are UUIDs compared without regard to case, and scoped
+// to the parent. On main a retry in upper case was a 409, and the same id in
+// another project was refused with a message naming the first project's
+// service.
+func TestRequestIDsCaseAndScope(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	svcs := e.ar.Projects.Locations.Services
+	const rid = "c0ffee00-1234-4abc-8def-0123456789ab"
+	svc := &agentregistry.Service{EndpointSpec: &agentregistry.EndpointSpec{Type: "NO_SPEC"}}
+	op, err := svcs.Create(parent, svc).ServiceId("case-one").RequestId(rid).Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := svcs.Create(parent, svc).ServiceId("case-one").RequestId(strings.ToUpper(rid)).Do()
+	if err != nil || again.Name != op.Name {
+		t.Fatalf("retry with the id in upper case: %v, %v; want the first operation", again, err)
+	}
+	// The same id in other projects: for the same service id and another.
+	for other, id := range map[string]string{"projects/p2/locations/global": "case-one", "projects/p3/locations/global": "case-two"} {
+		op2, err := svcs.Create(other, svc).ServiceId(id).RequestId(rid).Do()
+		if err != nil {
+			t.Fatalf("the same request id in %s: %v", other, err)
+		}
+		if !strings.HasPrefix(op2.Name, other+"/operations/") {
+			t.Fatalf("the request in %s was answered with %s", other, op2.Name)
+		}
+	}
+	const other = "projects/p2/locations/global"
+	if _, err := svcs.Get(other + "/services/case-one").Do(); err != nil {
+		t.Fatalf("the create in the other project did not happen: %v", err)
+	}
+}
+
+// Item 12: the smaller holes. On main each request below was accepted: a
+// malformed pageToken was ignored, interface URLs could be javascript: or
+// file: and number in the thousands, and a name repeated in a body was
+// silently resolved to its last value.
+func TestSmallerHoles(t *testing.T) {
+	srv, err := registryserver.New(registryserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	iface := func(url string) string { return `{"url":"` + url + `","protocolBinding":"JSONRPC"}` }
+	many := strings.TrimSuffix(strings.Repeat(iface("https://a.example.test")+",", 33), ",")
+	mcp := func(ifaces string) string {
+		return `{"mcpServerSpec":{"type":"NO_SPEC"},"interfaces":[` + ifaces + `]}`
+	}
+	cardWithRepeatedName := strings.Replace(string(card("Twice", "A card with a repeated name.")), `"name":"Twice"`, `"name":"Twice","name":"Once"`, 1)
+	for _, c := range []struct{ method, path, body, want string }{
+		{"GET", "/extendedMetadataSchemas?pageToken=garbage", "", "page_token"},
+		{"GET", "/extendedMetadataSchemas?pageToken=e30", "", "page_token"},
+		{"POST", "/services?serviceId=js-url", mcp(iface("javascript://example.test/%0Aalert(1)")), "interfaces[0].url"},
+		{"POST", "/services?serviceId=file-url", mcp(iface("file://host.example.test/etc/passwd")), "interfaces[0].url"},
+		{"POST", "/services?serviceId=many-urls", mcp(many), "at most 32 interfaces, got 33"},
+		{"POST", "/services?serviceId=repeated", `{"displayName":"a","endpointSpec":{"type":"NO_SPEC"},"displayName":"b"}`, "the name /displayName appears more than once"},
+		{"POST", "/services?serviceId=repeated", `{"agentSpec":{"type":"A2A_AGENT_CARD","content":` + cardWithRepeatedName + `}}`, "the name /agentSpec/content/name appears more than once"},
+		{"POST", "/agents:search", `{"searchString":"travel","searchString":"billing"}`, "the name /searchString appears more than once"},
+		{"PATCH", "/applications/app/workloads/w?allowMissing=true", `{"attributes":{"criticality":{"type":"LOW","type":"HIGH"}}}`, "/attributes/criticality/type appears"},
+	} {
+		w := serve(srv, context.Background(), c.method, "/v1/"+parent+c.path, c.body)
+		if w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), c.want) {
+			t.Errorf("%s %s: %d %.300s; want 400 with %q", c.method, c.path, w.Code, w.Body, c.want)
+		}
+	}
+	// A name repeated in different objects (array elements included), or
+	// as a value, is fine.
+	for id, body := range map[string]string{
+		"two-urls":     mcp(iface("http://a.example.test") + "," + iface("https://b.example.test")),
+		"names-values": `{"displayName":"description","description":"displayName","endpointSpec":{"type":"NO_SPEC"}}`,
+	} {
+		if w := serve(srv, context.Background(), "POST", "/v1/"+parent+"/services?serviceId="+id, body); w.Code != http.StatusOK {
+			t.Errorf("%s: %d %s", id, w.Code, w.Body)
+		}
+	}
+}
+
+// Item 4: Options.MaxInFlight caps the requests handled at once; the next
+// is a 503 with Retry-After at once, and is served again once one finishes.
+func TestMaxInFlight(t *testing.T) {
+	srv, err := registryserver.New(registryserver.Options{MaxInFlight: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A create whose body arrives slowly holds the one slot.
+	body, feed := io.Pipe()
+	held := make(chan int, 1)
+	go func() {
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, httptest.NewRequest("POST", "/v1/"+parent+"/services?serviceId=slow-body", body))
+		held <- w.Code
+	}()
+	if _, err := feed.Write([]byte(`{"endpointSpec":`)); err != nil { // returns once the handler reads
+		t.Fatal(err)
+	}
+	w := serve(srv, context.Background(), "GET", "/v1/"+parent+"/services", "")
+	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") != "1" || !strings.Contains(w.Body.String(), `"UNAVAILABLE"`) {
+		t.Errorf("a request over the cap: %d %q %s", w.Code, w.Header().Get("Retry-After"), w.Body)
+	}
+	_, _ = feed.Write([]byte(`{"type":"NO_SPEC"}}`))
+	feed.Close()
+	if code := <-held; code != http.StatusOK {
+		t.Fatalf("the slow create: %d", code)
+	}
+	if w := serve(srv, context.Background(), "GET", "/v1/"+parent+"/services", ""); w.Code != http.StatusOK {
+		t.Errorf("after the slot was freed: %d %s", w.Code, w.Body)
+	}
+}
+
+// Issue 19: every route and method of the server requires the token, the
+// operations included. With the token, a method outside each route's set is
+// a 405 whose Allow header lists exactly the methods of the table, which
+// keeps the table in step with the router.
+func TestEveryRouteRequiresTheToken(t *testing.T) {
+	const token = "s3cret-token"
+	srv, err := registryserver.New(registryserver.Options{Token: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	routes := []struct {
+		path    string
+		methods []string
+	}{
+		{"/services", []string{"GET", "POST"}},
+		{"/services/a-service", []string{"DELETE", "GET", "PATCH"}},
+		{"/agents", []string{"GET"}},
+		{"/agents:search", []string{"POST"}},
+		{"/agents/a-service", []string{"GET"}},
+		{"/mcpServers", []string{"GET"}},
+		{"/mcpServers:search", []string{"POST"}},
+		{"/mcpServers/a-service", []string{"GET"}},
+		{"/operations/operation-1-abc", []string{"GET"}},
+		{"/applications/app/workloads", []string{"GET"}},
+		{"/applications/app/workloads/w", []string{"DELETE", "GET", "PATCH"}},
+		{"/extendedMetadataSchemas", []string{"GET"}},
+		{"/extendedMetadataSchemas/apphub.googleapis.com/AgentProperties", []string{"GET"}},
+	}
+	send := func(method, path, auth string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(method, "/v1/"+parent+path+"?serviceId=a-service&allowMissing=true", strings.NewReader(`{"endpointSpec":{"type":"NO_SPEC"}}`))
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, req)
+		return w
+	}
+	for _, rt := range routes {
+		for _, method := range append([]string{"PUT"}, rt.methods...) {
+			for _, auth := range []string{"", "Bearer wrong-token", "Basic " + token, "Bearer " + token + "x", token} {
+				w := send(method, rt.path, auth)
+				if w.Code != http.StatusUnauthorized || !strings.Contains(w.Body.String(), `"UNAUTHENTICATED"`) || w.Header().Get("WWW-Authenticate") == "" {
+					t.Errorf("%s %s with Authorization %q: %d %.200s; want 401 UNAUTHENTICATED", method, rt.path, auth, w.Code, w.Body)
+				}
+			}
+		}
+		w := send("PUT", rt.path, "Bearer "+token)
+		if w.Code != http.StatusMethodNotAllowed || w.Header().Get("Allow") != strings.Join(rt.methods, ", ") {
+			t.Errorf("PUT %s with the token: %d, Allow %q; want 405 allowing %v", rt.path, w.Code, w.Header().Get("Allow"), rt.methods)
+		}
+	}
+	// Nothing the refused requests asked for happened.
+	if w := send("GET", "/services", "Bearer "+token); w.Code != http.StatusOK || w.Body.String() != "{}\n" {
+		t.Errorf("services after the refused writes: %d %s", w.Code, w.Body)
+	}
+	if w := send("GET", "/applications/app/workloads", "bearer "+token); w.Code != http.StatusOK || w.Body.String() != "{}\n" {
+		t.Errorf("workloads after the refused writes (scheme in lower case): %d %s", w.Code, w.Body)
+	}
+}

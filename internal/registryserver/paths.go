@@ -1,0 +1,68 @@
+package registryserver
+
+// Resource ids. Every id in a request path (and the serviceId of a create) is checked against the API's
+// rules before anything else sees it, so that a malformed id is a 400 that
+// says what is wrong, never a stored name (an id of 40,000 characters made
+// the data file refuse the key with a 500; %FF%FE was stored as U+FFFD, so
+// the resource could not be reached under its own path after a restart).
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// segmentRule is what one kind of path segment must look like.
+type segmentRule struct {
+	field string // the name's part, as a field violation names it
+	re    *regexp.Regexp
+	max   int    // bytes; every rule is ASCII, so also characters
+	shape string // the rule, in words
+}
+
+var (
+	// Google requires project ids of 6 to 30 characters; the bundled server
+	// accepts shorter ones, so that local tests can use names like "p1".
+	projectRule = segmentRule{"project", regexp.MustCompile(`^([a-z]([a-z0-9-]*[a-z0-9])?|[0-9]+)$`), 30,
+		"a project id (lower-case letters, digits and hyphens, starting with a letter and not ending with a hyphen, at most 30 characters) or a project number"}
+	locationRule = segmentRule{"location", regexp.MustCompile(`^[a-z]([a-z0-9-]*[a-z0-9])?$`), 63,
+		"a location id such as global or us-central1 (lower-case letters, digits and hyphens, starting with a letter and not ending with a hyphen, at most 63 characters)"}
+	// Agents and MCP servers take the id of the service they derive from.
+	serviceRule = segmentRule{"service_id", serviceIDRE, 63,
+		"4 to 63 lower-case letters, digits and hyphens, starting with a letter and not ending with a hyphen"}
+	operationRule = segmentRule{"operation", regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`), 128,
+		"letters, digits, hyphens and underscores, at most 128 characters"}
+	applicationRule = segmentRule{"application", workloadIDRE, 63,
+		"lower-case letters, digits and hyphens, starting with a letter and not ending with a hyphen, at most 63 characters"}
+	workloadRule = segmentRule{"workload", workloadIDRE, 63, applicationRule.shape}
+	// Schema ids are names such as apphub.googleapis.com/AgentProperties.
+	schemaRule = segmentRule{"extended_metadata_schema", regexp.MustCompile(`^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$`), 256,
+		"a schema name such as " + agentPropertiesKey}
+)
+
+// check returns nil when v follows the rule, else an INVALID_ARGUMENT that
+// says why (and quotes at most the start of a long id).
+func (r segmentRule) check(v string) error {
+	var why string
+	switch {
+	case !utf8.ValidString(v):
+		why = "is not valid UTF-8"
+	case strings.ContainsFunc(v, unicode.IsControl):
+		why = "contains a control character"
+	case v == "." || v == ".." || strings.HasPrefix(v, "../") || strings.HasSuffix(v, "/..") || strings.Contains(v, "/../"):
+		why = "is a relative path"
+	case len(v) > r.max:
+		why = fmt.Sprintf("is %d characters long; the limit is %d", utf8.RuneCountInString(v), r.max)
+	case !r.re.MatchString(v):
+		why = "must be " + r.shape
+	default:
+		return nil
+	}
+	shown := v
+	if len(shown) > 64 {
+		shown = shown[:64] + "..."
+	}
+	return errViolations(fmt.Sprintf("the %s %q %s", r.field, shown, why), []fieldViolation{{Field: r.field, Description: why}})
+}
