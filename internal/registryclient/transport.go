@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-cleanhttp"
@@ -112,7 +114,7 @@ func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, erro
 		return false, ctx.Err()
 	}
 	if err != nil {
-		if errors.Is(err, errResponseTooLarge) {
+		if errors.Is(err, errResponseTooLarge) || refusedOnLoopback(err) {
 			return false, nil
 		}
 		retry, _ := retryablehttp.ErrorPropagatedRetryPolicy(ctx, nil, err)
@@ -122,6 +124,27 @@ func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, erro
 		return retry, nil
 	}
 	return retryableStatus(resp.StatusCode), nil
+}
+
+// refusedOnLoopback tells a connection refused by this machine: nothing
+// listens on that port, and waiting will not change that within a plan (a
+// remote host that refuses may be restarting behind a load balancer, and is
+// retried). Failing at once turns ten seconds of retries into an error that
+// says what to start.
+func refusedOnLoopback(err error) bool {
+	var ue *url.Error
+	if !errors.Is(err, syscall.ECONNREFUSED) || !errors.As(err, &ue) {
+		return false
+	}
+	u, perr := url.Parse(ue.URL)
+	if perr != nil {
+		return false
+	}
+	if u.Hostname() == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(u.Hostname())
+	return ip != nil && ip.IsLoopback()
 }
 
 func retryableStatus(code int) bool {
@@ -187,6 +210,11 @@ func errorHandler(resp *http.Response, err error, attempts int) (*http.Response,
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return nil, err
+	}
+	// The outer client names the method and URL again: keep only the cause.
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
 	}
 	return nil, fmt.Errorf("giving up after %d attempt(s): %w", attempts, err)
 }

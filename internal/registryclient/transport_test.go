@@ -5,9 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"net/url"
+	"os"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -438,5 +442,52 @@ func TestKeepCredentialsHome(t *testing.T) {
 	}
 	if err := keepCredentialsHome(get("https://registry.example.test/v1/z"), ten); err == nil {
 		t.Error("an eleventh redirect was followed")
+	}
+}
+
+// A connection refused on loopback means nothing listens there: the client
+// fails at once, naming the URL once and keeping the cause for callers
+// (errors.Is ECONNREFUSED), instead of retrying for seconds.
+func TestRefusedLoopbackConnectionFailsAtOnce(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	endpoint := "http://" + l.Addr().String()
+	l.Close()
+	c := testClient(t, endpoint, func(cfg *Config) { cfg.RetryWaitMin, cfg.RetryWaitMax = 50*time.Millisecond, 50*time.Millisecond })
+	_, err = c.GetService(context.Background(), svcName)
+	if err == nil {
+		t.Fatal("expected an error from a closed port")
+	}
+	msg := err.Error()
+	if !errors.Is(err, syscall.ECONNREFUSED) || !strings.Contains(msg, "giving up after 1 attempt(s)") {
+		t.Errorf("want one attempt and ECONNREFUSED in the chain, got %q", msg)
+	}
+	if n := strings.Count(msg, l.Addr().String()); n != 2 { // the URL once, the dial target once
+		t.Errorf("the address appears %d times in %q; want the URL once and the dial target once", n, msg)
+	}
+}
+
+func TestRefusedOnLoopbackOnlyForLoopbackHosts(t *testing.T) {
+	refused := &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
+	for _, c := range []struct {
+		url  string
+		want bool
+	}{
+		{"http://127.0.0.1:8787/v1/x", true},
+		{"http://127.1.2.3:8787/v1/x", true},
+		{"http://[::1]:8787/v1/x", true},
+		{"http://localhost:8787/v1/x", true},
+		{"https://agentregistry.googleapis.com/v1/x", false},
+		{"http://192.0.2.10:8787/v1/x", false},
+	} {
+		err := &url.Error{Op: "Get", URL: c.url, Err: refused}
+		if got := refusedOnLoopback(err); got != c.want {
+			t.Errorf("%s: refusedOnLoopback = %v, want %v", c.url, got, c.want)
+		}
+	}
+	if refusedOnLoopback(&url.Error{Op: "Get", URL: "http://127.0.0.1:1/", Err: errors.New("timeout")}) {
+		t.Error("only a refused connection fails at once")
 	}
 }
