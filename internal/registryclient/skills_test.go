@@ -24,7 +24,7 @@ func skillArchive(t *testing.T, desc string) []byte {
 // that report done only after polling.
 func TestSkillsAgainstServer(t *testing.T) {
 	_, c := startServer(t, 30*time.Millisecond)
-	ctx := testCtx(t)
+	ctx := t.Context()
 	sk, err := c.CreateSkill(ctx, parent, "pdf-tools", &agentregistry.Skill{
 		Type: "SIMPLE", TargetState: "TARGET_STATE_ACTIVE", InitialRevision: registryclient.ArchiveRevision(skillArchive(t, "Fill PDF forms.")),
 	})
