@@ -150,7 +150,7 @@ func (s *Server) createSkill(w http.ResponseWriter, r *http.Request, parent stri
 	name := parent + "/skills/" + id
 	now := s.timestamp()
 	sk := &agentregistry.Skill{
-		Name: name, SkillId: id, Uid: newUID(), DisplayName: in.DisplayName, Description: in.Description,
+		Name: name, SkillId: skillURN(parent, id), Uid: newUID(), DisplayName: in.DisplayName, Description: in.Description,
 		Type: in.Type, TargetState: in.TargetState, ScanningConfig: in.ScanningConfig, Publisher: in.Publisher,
 		State: targetStates[in.TargetState], CreateTime: now, UpdateTime: now,
 	}
@@ -369,4 +369,11 @@ func (s *Server) skillRoutes(w http.ResponseWriter, r *http.Request, parent stri
 		return map[string]func(){"GET": func() { s.getRevision(w, name) }, "DELETE": func() { s.deleteRevision(w, r, name) }}
 	}
 	return nil
+}
+
+// skillURN is the skill's globally unique logical id. Google builds it from
+// the publisher's namespace; the bundled server has no publishers, so the
+// project stands in for the namespace.
+func skillURN(parent, id string) string {
+	return "urn:skill:" + strings.Split(parent, "/")[1] + ":" + id
 }

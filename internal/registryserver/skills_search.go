@@ -23,15 +23,10 @@ import (
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/searchquery"
 )
 
-var skillFields = searchquery.NewSchema("skills",
-	[]string{"skillId", "name", "displayName", "description", "frontmatter.name", "frontmatter.description",
-		"frontmatter.license", "frontmatter.compatibility", "frontmatter.metadata"},
-	map[string][]string{"frontmatter": {"frontmatter.name", "frontmatter.description", "frontmatter.license",
-		"frontmatter.compatibility", "frontmatter.metadata"}},
-	[]string{"skillId", "displayName", "description", "frontmatter.name", "frontmatter.description", "frontmatter.metadata"})
+var skillFields = searchquery.Skills
 
 func skillDoc(sk *agentregistry.Skill) docFields {
-	d := docFields{"skillId": {sk.SkillId}, "name": {sk.Name}, "displayName": {sk.DisplayName}, "description": {sk.Description}}
+	d := docFields{"skillId": {lastSegment(sk.Name)}, "name": {sk.Name}, "displayName": {sk.DisplayName}, "description": {sk.Description}}
 	if fm := sk.Frontmatter; fm != nil {
 		d["frontmatter.name"], d["frontmatter.description"] = []string{fm.Name}, []string{fm.Description}
 		d["frontmatter.license"], d["frontmatter.compatibility"] = []string{fm.License}, []string{fm.Compatibility}
