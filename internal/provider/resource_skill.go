@@ -156,8 +156,14 @@ func (r *skillResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 // newRevision reports whether the plan uploads a new revision: the folder's
 // content or the Cloud Storage object changed (a moved folder with the same
 // content does not).
+// After an import without the folder, state has no content hash: the
+// registry's hash of the default revision stands for it.
 func newRevision(plan, state *skillModel) bool {
-	return !plan.ContentHash.Equal(state.ContentHash) || !plan.GcsURI.Equal(state.GcsURI) || !plan.Generation.Equal(state.Generation)
+	had := state.ContentHash
+	if had.IsNull() && !plan.SourceDir.IsNull() {
+		had = state.RevisionSHA256
+	}
+	return !plan.ContentHash.Equal(had) || !plan.GcsURI.Equal(state.GcsURI) || !plan.Generation.Equal(state.Generation)
 }
 
 // revisionSource builds the revision to upload from the plan.

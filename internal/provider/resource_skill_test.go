@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -127,6 +128,13 @@ func TestAccSkillResource_lifecycle(t *testing.T) {
 				ImportStateVerifyIgnore: []string{"timeouts"},
 			},
 			{Config: resSkillConfig(r, dir, "DEPRECATED", "PDF tools (old)"), PlanOnly: true},
+			{ // import by bare id: the folder is not in the state
+				ResourceName:            addr,
+				ImportState:             true,
+				ImportStateId:           "pdf-tools",
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"timeouts", "source_dir", "content_hash"},
+			},
 			{ // drift: a revision uploaded behind Terraform's back
 				PreConfig: func() {
 					other := resSkillDir(t, "pdf-tools", "Something else.")
@@ -216,4 +224,20 @@ resource "agentregistry_skill" "test" {
 		},
 	})
 	r.expectNoWrites(t)
+}
+
+// After an import without the folder, a folder whose content is the
+// registered revision plans no upload; another content does.
+func TestSkillNewRevisionAfterImport(t *testing.T) {
+	imported := skillModel{ContentHash: types.StringNull(), SourceDir: types.StringNull(), RevisionSHA256: types.StringValue("aa"),
+		GcsURI: types.StringNull(), Generation: types.StringNull()}
+	plan := imported
+	plan.SourceDir, plan.ContentHash = types.StringValue("skills/x"), types.StringValue("aa")
+	if newRevision(&plan, &imported) {
+		t.Error("same content: no new revision expected")
+	}
+	plan.ContentHash = types.StringValue("bb")
+	if !newRevision(&plan, &imported) {
+		t.Error("other content: a new revision expected")
+	}
 }

@@ -241,15 +241,31 @@ func (s *Server) commitSkillOp(w http.ResponseWriter, verb, target, reqID string
 	s.respondOp(w, op, s.commitOperation(op, rr, append(ms, opMs...), apply))
 }
 
-func (s *Server) getSkill(w http.ResponseWriter, name string) {
+// getOne serves a get of one record of c; what names its kind in the 404.
+func getOne[T any](s *Server, w http.ResponseWriter, c *collection[T], name, what string) {
 	s.mu.RLock()
-	sk, ok := s.skills.skills.get(name)
+	v, ok := c.get(name)
 	s.mu.RUnlock()
 	if !ok {
-		s.writeError(w, errNotFound("Skill %q was not found.", name))
+		s.writeError(w, errNotFound("%s %q was not found.", what, name))
 		return
 	}
-	writeJSON(w, http.StatusOK, sk)
+	writeJSON(w, http.StatusOK, v)
+}
+
+// skillForWrite answers a retried request (by its request id) or returns the
+// skill a patch or delete applies to; false when the response is written.
+// Call with s.mu held.
+func (s *Server) skillForWrite(w http.ResponseWriter, verb, name, reqID string) (*agentregistry.Skill, bool) {
+	if op, err := s.replay(reqID, verb, name); err != nil || op != nil {
+		s.respondOp(w, op, err)
+		return nil, false
+	}
+	sk, ok := s.skills.skills.get(name)
+	if !ok {
+		s.writeError(w, errNotFound("Skill %q was not found.", name))
+	}
+	return sk, ok
 }
 
 // skillMutable are the fields a patch may change, by snake_case mask path.
@@ -275,39 +291,42 @@ func (s *Server) patchSkill(w http.ResponseWriter, r *http.Request, name string)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if op, err := s.replay(reqID, "update", name); err != nil || op != nil {
-		s.respondOp(w, op, err)
-		return
-	}
-	old, ok := s.skills.skills.get(name)
+	old, ok := s.skillForWrite(w, "update", name, reqID)
 	if !ok {
-		s.writeError(w, errNotFound("Skill %q was not found.", name))
 		return
 	}
+	sk, err := s.patchedSkill(old, &in, paths)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	s.commitSkillWrite(w, "update", reqID, sk, nil, nil, nil)
+}
+
+// patchedSkill is old with the masked fields of in, checked. Call with s.mu held.
+func (s *Server) patchedSkill(old, in *agentregistry.Skill, paths []string) (*agentregistry.Skill, error) {
 	sk := *old
 	for _, p := range paths {
 		set, ok := skillMutable[p]
 		if !ok {
-			s.writeError(w, errViolations(fmt.Sprintf("update_mask: %q is not a field that can be updated", p),
-				[]fieldViolation{{"update_mask", "allowed: display_name, description, target_state, scanning_config, default_revision"}}))
-			return
+			return nil, errViolations(fmt.Sprintf("update_mask: %q is not a field that can be updated", p),
+				[]fieldViolation{{"update_mask", "allowed: display_name, description, target_state, scanning_config, default_revision"}})
 		}
-		set(&sk, &in)
+		set(&sk, in)
 	}
 	v := validateSkill(&sk)
 	if rev, ok := s.skills.revisions.get(sk.DefaultRevision); sk.DefaultRevision != old.DefaultRevision {
-		if !ok || !strings.HasPrefix(sk.DefaultRevision, name+"/revisions/") {
+		if !ok || !strings.HasPrefix(sk.DefaultRevision, old.Name+"/revisions/") {
 			v = append(v, fieldViolation{"default_revision", fmt.Sprintf("%q is not a revision of this skill", sk.DefaultRevision)})
 		} else {
 			sk.Frontmatter = rev.Frontmatter
 		}
 	}
 	if len(v) > 0 {
-		s.writeError(w, errViolations(violationMessage("skill", v), v))
-		return
+		return nil, errViolations(violationMessage("skill", v), v)
 	}
 	sk.State, sk.UpdateTime = targetStates[sk.TargetState], s.timestamp()
-	s.commitSkillWrite(w, "update", reqID, &sk, nil, nil, nil)
+	return &sk, nil
 }
 
 func (s *Server) deleteSkill(w http.ResponseWriter, r *http.Request, name string) {
@@ -316,13 +335,8 @@ func (s *Server) deleteSkill(w http.ResponseWriter, r *http.Request, name string
 	force, _ := strconv.ParseBool(q.Get("force"))
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if op, err := s.replay(reqID, "delete", name); err != nil || op != nil {
-		s.respondOp(w, op, err)
-		return
-	}
-	old, ok := s.skills.skills.get(name)
+	old, ok := s.skillForWrite(w, "delete", name, reqID)
 	if !ok {
-		s.writeError(w, errNotFound("Skill %q was not found.", name))
 		return
 	}
 	if n := len(s.skills.revisions.order[name]); n > 0 && !force {
@@ -357,7 +371,7 @@ func (s *Server) skillRoutes(w http.ResponseWriter, r *http.Request, parent stri
 	switch {
 	case len(rest) == 2:
 		return map[string]func(){
-			"GET":    func() { s.getSkill(w, skill) },
+			"GET":    func() { getOne(s, w, s.skills.skills, skill, "Skill") },
 			"PATCH":  func() { s.patchSkill(w, r, skill) },
 			"DELETE": func() { s.deleteSkill(w, r, skill) },
 		}
@@ -366,7 +380,7 @@ func (s *Server) skillRoutes(w http.ResponseWriter, r *http.Request, parent stri
 	case len(rest) == 4 && rest[2] == "revisions":
 		id(revisionRule, rest[3])
 		name := skill + "/revisions/" + rest[3]
-		return map[string]func(){"GET": func() { s.getRevision(w, name) }, "DELETE": func() { s.deleteRevision(w, r, name) }}
+		return map[string]func(){"GET": func() { getOne(s, w, s.skills.revisions, name, "Skill revision") }, "DELETE": func() { s.deleteRevision(w, r, name) }}
 	}
 	return nil
 }

@@ -138,17 +138,6 @@ func (s *Server) createRevision(w http.ResponseWriter, r *http.Request, skill st
 	s.writeError(w, err)
 }
 
-func (s *Server) getRevision(w http.ResponseWriter, name string) {
-	s.mu.RLock()
-	rev, ok := s.skills.revisions.get(name)
-	s.mu.RUnlock()
-	if !ok {
-		s.writeError(w, errNotFound("Skill revision %q was not found.", name))
-		return
-	}
-	writeJSON(w, http.StatusOK, rev)
-}
-
 func (s *Server) listRevisions(w http.ResponseWriter, r *http.Request, skill string) {
 	size, err := queryPageSize(r)
 	if err != nil {
