@@ -77,11 +77,11 @@ func (r *skillResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 			},
 			"display_name": schema.StringAttribute{
 				Optional: true, MarkdownDescription: "A human-readable name, at most 128 characters.",
-				Validators: []validator.String{stringvalidator.LengthBetween(1, 128)},
+				Validators: []validator.String{stringvalidator.UTF8LengthBetween(1, 128)},
 			},
 			"description": schema.StringAttribute{
 				Optional: true, MarkdownDescription: "What the skill does, at most 2048 characters (the registry's field; the `SKILL.md` description travels in the package).",
-				Validators: []validator.String{stringvalidator.LengthBetween(1, 2048)},
+				Validators: []validator.String{stringvalidator.UTF8LengthBetween(1, 2048)},
 			},
 			"scanning_policy": schema.StringAttribute{
 				Optional: true,
