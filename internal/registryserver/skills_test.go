@@ -205,3 +205,36 @@ func TestSkillsSurviveRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Bounded inputs: an archive over the limit, a body over the limit, bad ids
+// and unknown paths are 4xx answers that say why, never a 500.
+func TestSkillBoundedInputs(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	sk := e.createSkill(t, "pdf-tools", "d", nil)
+	big := make([]byte, skillpkg.MaxArchiveBytes+1)
+	copy(big, "PK\x03\x04")
+	rev := &agentregistry.SkillRevision{ArchiveUploadSource: &agentregistry.ArchiveUploadSource{ArchiveContent: base64.StdEncoding.EncodeToString(big)}}
+	_, err := e.ar.Projects.Locations.Skills.Revisions.Create(sk.Name, rev).Do()
+	if ge := apiErr(t, err, 400, "INVALID_ARGUMENT"); !strings.Contains(ge.Message, "limit") {
+		t.Errorf("message %q", ge.Message)
+	}
+	huge := strings.Repeat("A", 15<<20)
+	rev.ArchiveUploadSource.ArchiveContent = huge
+	_, err = e.ar.Projects.Locations.Skills.Revisions.Create(sk.Name, rev).Do()
+	apiErr(t, err, 413, "OUT_OF_RANGE")
+	_, err = e.ar.Projects.Locations.Skills.Revisions.Get(sk.Name + "/revisions/-bad").Do()
+	apiErr(t, err, 400, "INVALID_ARGUMENT")
+	_, err = e.ar.Projects.Locations.Skills.Revisions.Create(sk.Name, upload(t, "pdf-tools", "x")).SkillRevisionId("Bad_Id").Do()
+	apiErr(t, err, 400, "INVALID_ARGUMENT")
+	gcs := &agentregistry.SkillRevision{GcsSource: &agentregistry.GcsSource{Uri: "gs://b/o.zip"}}
+	_, err = e.ar.Projects.Locations.Skills.Revisions.Create(sk.Name, gcs).Do()
+	apiErr(t, err, 501, "UNIMPLEMENTED")
+	_, err = e.ar.Projects.Locations.Skills.Revisions.List(parent + "/skills/none-such").Do()
+	apiErr(t, err, 404, "NOT_FOUND")
+	_, err = e.ar.Projects.Locations.Skills.Search(parent).PageToken("garbage").Do()
+	apiErr(t, err, 400, "INVALID_ARGUMENT")
+	_, err = e.ar.Projects.Locations.Skills.Patch(sk.Name, &agentregistry.Skill{}).UpdateMask("uid").Do()
+	apiErr(t, err, 400, "INVALID_ARGUMENT")
+	_, err = e.ar.Projects.Locations.Skills.Patch(sk.Name, &agentregistry.Skill{DefaultRevision: parent + "/skills/other/revisions/r1"}).UpdateMask("defaultRevision").Do()
+	apiErr(t, err, 400, "INVALID_ARGUMENT")
+}
