@@ -80,7 +80,8 @@ func (d *skillsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 			"`displayName:currency` returns every skill of the matching agents, while `skills.tags=fx` returns only the " +
 			"skills tagged `fx`, even when their agent has others. Results follow page tokens to the end and are " +
 			"ordered by agent name, then by the skill's position in the card, so repeated plans are stable. At least " +
-			"one of `query` and `tags` is required.",
+			"one of `query` and `tags` is required. With `source`, it also (or only) searches the registry's " +
+			"standalone skills (`agentregistry_skill`) through `skills:search`.",
 		Attributes: map[string]schema.Attribute{
 			"query": schema.StringAttribute{
 				Optional: true,

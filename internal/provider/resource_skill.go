@@ -134,6 +134,10 @@ func (r *skillResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		plan.ContentHash = types.StringValue(pkg.SHA256)
 	} else if plan.SourceDir.IsNull() {
 		plan.ContentHash = types.StringNull()
+	} else {
+		// The folder is known only at apply (it comes from another
+		// resource): its hash, and so whether it is a new revision, too.
+		plan.ContentHash = types.StringUnknown()
 	}
 	if req.State.Raw.IsNull() {
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
@@ -166,7 +170,8 @@ func newRevision(plan, state *skillModel) bool {
 	return !plan.ContentHash.Equal(had) || !plan.GcsURI.Equal(state.GcsURI) || !plan.Generation.Equal(state.Generation)
 }
 
-// revisionSource builds the revision to upload from the plan.
+// revisionSource builds the revision to upload from the plan, and sets
+// plan.ContentHash when it was unknown at plan.
 func revisionSource(plan *skillModel) (*agentregistry.SkillRevision, error) {
 	if plan.SourceDir.IsNull() {
 		src := &agentregistry.GcsSource{Uri: plan.GcsURI.ValueString()}
@@ -183,7 +188,9 @@ func revisionSource(plan *skillModel) (*agentregistry.SkillRevision, error) {
 	if err != nil {
 		return nil, errors.New(skillPackageError(plan.SourceDir.ValueString(), err))
 	}
-	if pkg.SHA256 != plan.ContentHash.ValueString() {
+	if plan.ContentHash.IsUnknown() { // source_dir was unknown at plan
+		plan.ContentHash = types.StringValue(pkg.SHA256)
+	} else if pkg.SHA256 != plan.ContentHash.ValueString() {
 		return nil, fmt.Errorf("the content of %s changed between plan and apply (hash %s, planned %s); run plan again",
 			plan.SourceDir.ValueString(), pkg.SHA256, plan.ContentHash.ValueString())
 	}

@@ -241,3 +241,31 @@ func TestSkillNewRevisionAfterImport(t *testing.T) {
 		t.Error("other content: a new revision expected")
 	}
 }
+
+// A folder known only at apply (from another resource) is hashed and
+// uploaded at apply.
+func TestAccSkillResource_folderKnownAtApply(t *testing.T) {
+	r := startResRegistry(t)
+	dir := resSkillDir(t, "pdf-tools", "Fill PDF forms.")
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: r.config(fmt.Sprintf(`
+resource "terraform_data" "dir" {
+  input = %q
+}
+resource "agentregistry_skill" "test" {
+  skill_id   = "pdf-tools"
+  source_dir = terraform_data.dir.output
+}
+`, dir)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectUnknownValue("agentregistry_skill.test", tfjsonpath.New("content_hash")),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("agentregistry_skill.test", tfjsonpath.New("content_hash"), knownvalue.StringExact(resFolderHash(t, dir))),
+				statecheck.ExpectKnownValue("agentregistry_skill.test", tfjsonpath.New("revision_sha256"), knownvalue.StringExact(resFolderHash(t, dir))),
+			},
+		}},
+	})
+}
