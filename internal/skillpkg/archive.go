@@ -23,6 +23,11 @@ import (
 // body) reasonable and is what both the provider and the bundled server apply.
 const MaxArchiveBytes = 10 << 20
 
+// maxFolderBytes bounds what is read of a folder before it is compressed:
+// the archive limit applies to the compressed bytes, so the folder may be
+// larger, but not without bound (it is held in memory while archived).
+const maxFolderBytes = 8 * MaxArchiveBytes
+
 // MaxFiles bounds the entries of one skill, so that a folder or archive with
 // a huge number of tiny files cannot cost unbounded work.
 const MaxFiles = 4096
@@ -88,8 +93,8 @@ func collect(dir string) (map[string][]byte, error) {
 		if len(files) >= MaxFiles {
 			return fmt.Errorf("the skill folder has more than %d files", MaxFiles)
 		}
-		if total += len(data); total > MaxArchiveBytes {
-			return fmt.Errorf("the skill folder holds more than %d bytes, the archive limit (MaxArchiveBytes)", MaxArchiveBytes)
+		if total += len(data); total > maxFolderBytes {
+			return fmt.Errorf("the skill folder holds more than %d bytes; its archive could not stay under %d bytes (MaxArchiveBytes)", maxFolderBytes, MaxArchiveBytes)
 		}
 		files[filepath.ToSlash(rel)] = data
 		return nil

@@ -1,6 +1,7 @@
 package skillpkg
 
 import (
+	"crypto/rand"
 	"errors"
 	"os"
 	"path/filepath"
@@ -127,12 +128,21 @@ func TestLoadSymlinks(t *testing.T) {
 
 func TestLoadRefusesOversize(t *testing.T) {
 	dir := writeSkill(t, "pdf-tools", goodMD)
+	// Random bytes do not compress: the archive is over the limit.
 	big := make([]byte, MaxArchiveBytes+1)
+	_, _ = rand.Read(big)
 	if err := os.WriteFile(filepath.Join(dir, "big.bin"), big, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "MaxArchiveBytes") {
+	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "the skill's archive is") {
 		t.Fatalf("got %v", err)
+	}
+	// The same size of compressible content is within the limit.
+	if err := os.WriteFile(filepath.Join(dir, "big.bin"), make([]byte, MaxArchiveBytes+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(dir); err != nil {
+		t.Fatalf("a folder that compresses under the limit: %v", err)
 	}
 }
 
