@@ -159,3 +159,19 @@ func TestReadSkillFileRoundTrip(t *testing.T) {
 		t.Fatal("want an error for garbage")
 	}
 }
+
+// goldenHash is the archive hash of the folder written by writeSkill with
+// goodMD. It is fixed in the test so that a change in the archive's layout or
+// in the compressor (a Go upgrade) is noticed: it would change content_hash
+// for every user and plan a new revision of every skill.
+const goldenHash = "4050404b0149e47f8c440477f97543c48357a9a166a44fe46b43b28c64f6ae05"
+
+func TestLoadGoldenHash(t *testing.T) {
+	p, err := Load(writeSkill(t, "pdf-tools", goodMD))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.SHA256 != goldenHash {
+		t.Errorf("hash %s, want %s", p.SHA256, goldenHash)
+	}
+}
