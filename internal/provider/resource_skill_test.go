@@ -269,3 +269,28 @@ resource "agentregistry_skill" "test" {
 		}},
 	})
 }
+
+// A Cloud Storage source is sent as gcsSource; the bundled server, which
+// cannot read Cloud Storage, refuses it in words that say so.
+func TestAccSkillResource_gcsSourceReachesTheRegistry(t *testing.T) {
+	r := startResRegistry(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: r.config(`
+resource "agentregistry_skill" "test" {
+  skill_id   = "pdf-tools"
+  gcs_uri    = "gs://skills/pdf-tools.zip"
+  generation = "42"
+}
+`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectKnownValue("agentregistry_skill.test", tfjsonpath.New("content_hash"), knownvalue.Null()),
+			}},
+			ExpectError: regexp.MustCompile(`(?s)Cannot Create Skill.*cannot\s+read\s+Cloud\s+Storage`),
+		}},
+	})
+	if w := r.writes(); len(w) != 1 || w[0] != "POST /v1/"+resTestParent+"/skills" {
+		t.Errorf("writes %v, want the one refused create", w)
+	}
+}
