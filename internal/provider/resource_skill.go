@@ -91,7 +91,6 @@ func (r *skillResource) ImportState(ctx context.Context, req resource.ImportStat
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), name)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("skill_id"), name[strings.LastIndex(name, "/")+1:])...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("target_state"), "ACTIVE")...)
 	if hasDir {
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("source_dir"), dir)...)
 	}

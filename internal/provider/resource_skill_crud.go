@@ -121,9 +121,6 @@ func (r *skillResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	if !state.RevisionSHA256.Equal(known) && !state.SourceDir.IsNull() {
 		state.ContentHash = state.RevisionSHA256
 	}
-	if state.ContentHash.IsNull() && !state.SourceDir.IsNull() {
-		state.ContentHash = state.RevisionSHA256
-	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
