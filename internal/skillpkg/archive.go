@@ -180,12 +180,18 @@ func ReadSkillFile(archive []byte) (content []byte, folder string, err error) {
 	if b, ok := entries[SkillFile]; ok {
 		return b, "", nil
 	}
-	for name, b := range entries {
+	// Several top-level folders with a SKILL.md would make the choice
+	// arbitrary: exactly one is required.
+	var found []string
+	for name := range entries {
 		if dir, file := path.Split(name); file == SkillFile && strings.Count(dir, "/") == 1 {
-			return b, strings.TrimSuffix(dir, "/"), nil
+			found = append(found, name)
 		}
 	}
-	return nil, "", fmt.Errorf("the archive has no %s at its root or in a single top-level folder", SkillFile)
+	if len(found) != 1 {
+		return nil, "", fmt.Errorf("the archive must have one %s, at its root or in a single top-level folder; found %d in top-level folders", SkillFile, len(found))
+	}
+	return entries[found[0]], strings.TrimSuffix(path.Dir(found[0]), "/"), nil
 }
 
 // errNotArchive says what was expected, for a payload that is neither format.
