@@ -278,7 +278,7 @@ const spec10KB = 10300
 
 func TestAccBadInput(t *testing.T) {
 	r := startResRegistry(t)
-	cases := badInputCases()
+	cases := append(badInputCases(), badSkillInputCases(t)...)
 	if len(cases) < 30 {
 		t.Fatalf("the table must hold at least 30 inputs, has %d", len(cases))
 	}

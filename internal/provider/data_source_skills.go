@@ -36,6 +36,8 @@ type skillsDataSource struct{ dataSourceBase }
 
 type skillsDataSourceModel struct {
 	Query      types.String `tfsdk:"query"`
+	Source     types.String `tfsdk:"source"`
+	SearchType types.String `tfsdk:"search_type"`
 	Tags       types.List   `tfsdk:"tags"`
 	MaxResults types.Int64  `tfsdk:"max_results"`
 	Project    types.String `tfsdk:"project"`
@@ -53,6 +55,8 @@ var dsSkillResultAttrTypes = map[string]attr.Type{
 	"agent_id":           types.StringType,
 	"agent_display_name": types.StringType,
 	"agent_urls":         types.ListType{ElemType: types.StringType},
+	"source":             types.StringType,
+	"skill_name":         types.StringType,
 }
 
 func (d *skillsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -67,6 +71,7 @@ func (d *skillsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 	resultAttrs["agent_display_name"] = schema.StringAttribute{Computed: true, MarkdownDescription: "Display name of the agent."}
 	resultAttrs["agent_urls"] = schema.ListAttribute{Computed: true, ElementType: types.StringType,
 		MarkdownDescription: "Endpoint URLs of the agent, from its A2A Agent Card, in card order: where to call the skill."}
+	addStandaloneResultAttributes(resultAttrs)
 
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Finds **skills** across the registry's agents. The registry's search selects agents; the " +
@@ -75,7 +80,8 @@ func (d *skillsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 			"`displayName:currency` returns every skill of the matching agents, while `skills.tags=fx` returns only the " +
 			"skills tagged `fx`, even when their agent has others. Results follow page tokens to the end and are " +
 			"ordered by agent name, then by the skill's position in the card, so repeated plans are stable. At least " +
-			"one of `query` and `tags` is required.",
+			"one of `query` and `tags` is required. With `source`, it also (or only) searches the registry's " +
+			"standalone skills (`agentregistry_skill`) through `skills:search`.",
 		Attributes: map[string]schema.Attribute{
 			"query": schema.StringAttribute{
 				Optional: true,
@@ -90,6 +96,8 @@ func (d *skillsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 					"like `skills.tags=...`). Combined with `query` by AND.",
 				Validators: []validator.List{listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))},
 			},
+			"source":      skillsSourceAttribute(),
+			"search_type": skillsSearchTypeAttribute(),
 			"max_results": dsMaxResultsAttribute("skills"),
 			"project":     dsProjectAttribute(),
 			"location":    dsLocationAttribute(),
@@ -128,8 +136,16 @@ func (d *skillsDataSource) ValidateConfig(ctx context.Context, req datasource.Va
 		}
 		return
 	}
-	if _, err := searchquery.Parse(q.ValueString(), searchquery.Agents); err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("query"), "Invalid Search Query", invalidQueryDetail(q.ValueString(), err))
+	var source types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("source"), &source)...)
+	if source.IsUnknown() {
+		return
+	}
+	for _, schema := range skillsQuerySchemas(source.ValueString()) {
+		if _, err := searchquery.Parse(q.ValueString(), schema); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("query"), "Invalid Search Query", invalidQueryDetail(q.ValueString(), err)+schemaHint(schema))
+			return
+		}
 	}
 }
 
@@ -157,21 +173,39 @@ func (d *skillsDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		}
 	}
 	query := m.Query.ValueString()
+	limit := int(m.MaxResults.ValueInt64())
+	elems := []attr.Value{}
+	if src := m.Source.ValueString(); src == skillsSourceAgents || src == skillsSourceAll || src == "" {
+		elems = d.agentSkills(ctx, &m, query, tags, limit, &resp.Diagnostics)
+	}
+	if src := m.Source.ValueString(); !resp.Diagnostics.HasError() && (src == skillsSourceStandalone || src == skillsSourceAll) {
+		elems = append(elems, d.standaloneSkills(ctx, &m, query, tags, limit-len(elems), &resp.Diagnostics)...)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	list, diags := types.ListValue(types.ObjectType{AttrTypes: dsSkillResultAttrTypes}, elems)
+	resp.Diagnostics.Append(diags...)
+	m.Skills = list
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// agentSkills are the skills of the registry's agents that the query and
+// tags select, in agent name and card order.
+func (d *skillsDataSource) agentSkills(ctx context.Context, m *skillsDataSourceModel, query string, tags []string, limit int, diags *diag.Diagnostics) []attr.Value {
 	q, err := searchquery.Parse(query, searchquery.Agents)
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("query"), "Invalid Search Query", invalidQueryDetail(query, err))
-		return
+		diags.AddAttributeError(path.Root("query"), "Invalid Search Query", invalidQueryDetail(query, err))
+		return nil
 	}
 
 	serverQuery := skillsServerQuery(query, q, tags)
 	agents, err := d.data.Client.SearchAgents(ctx, d.data.parent(m.Project, m.Location), serverQuery, 0)
 	if err != nil {
-		addSearchError(&resp.Diagnostics, "skills", serverQuery, err)
-		return
+		addSearchError(diags, "skills", serverQuery, err)
+		return nil
 	}
 	dsSortAgents(agents)
-
-	limit := int(m.MaxResults.ValueInt64())
 	elems := []attr.Value{}
 collect:
 	for _, a := range agents {
@@ -184,15 +218,12 @@ collect:
 			if limit > 0 && len(elems) >= limit {
 				break collect
 			}
-			obj, diags := skillResultValue(a, s, urls)
-			resp.Diagnostics.Append(diags...)
+			obj, d := skillResultValue(a, s, urls)
+			diags.Append(d...)
 			elems = append(elems, obj)
 		}
 	}
-	list, diags := types.ListValue(types.ObjectType{AttrTypes: dsSkillResultAttrTypes}, elems)
-	resp.Diagnostics.Append(diags...)
-	m.Skills = list
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	return elems
 }
 
 // skillsServerQuery is the agents:search string: the query, relaxed so that
@@ -333,6 +364,8 @@ func skillResultValue(a *agentregistry.Agent, s spec.Skill, urls types.List) (ty
 		"agent_id":           types.StringValue(a.AgentId),
 		"agent_display_name": types.StringValue(a.DisplayName),
 		"agent_urls":         urls,
+		"source":             types.StringValue("agent"),
+		"skill_name":         types.StringNull(),
 	})
 	diags.Append(d...)
 	return obj, diags

@@ -120,6 +120,8 @@ data "agentregistry_skills" "empty" {
 							knownvalue.StringExact("https://travel.example.com/a2a"),
 							knownvalue.StringExact("https://travel.example.com/a2a-eu"),
 						}),
+						"source":     knownvalue.StringExact("agent"),
+						"skill_name": knownvalue.Null(),
 					})})),
 				statecheck.ExpectKnownValue("data.agentregistry_skills.bare", tfjsonpath.New("skills").AtSliceIndex(0).AtMapKey("examples"),
 					knownvalue.ListSizeExact(0)),

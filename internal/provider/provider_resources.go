@@ -11,5 +11,6 @@ func (p *agentRegistryProvider) Resources(context.Context) []func() resource.Res
 		NewAgentResource,
 		NewMcpServerResource,
 		NewAgentPropertiesResource,
+		NewSkillResource,
 	}
 }

@@ -76,6 +76,7 @@ type Server struct {
 	ops       map[string]*opRecord
 	reqs      map[string]*requestRecord // by requestKey
 	expiry    []expiring                // by time, oldest first
+	skills    *skillState
 
 	inFlight chan struct{} // one token per request being handled; nil without a cap
 }
@@ -93,6 +94,7 @@ func New(opts Options) (*Server, error) {
 		workloads: newCollection[*apphub.Workload]("/workloads/"),
 		ops:       map[string]*opRecord{},
 		reqs:      map[string]*requestRecord{},
+		skills:    newSkillState(),
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -169,6 +171,9 @@ func (s *Server) loadState() error {
 			s.expiry = append(s.expiry, expiring{at: rr.Time.Add(retention), rr: &rr})
 			return nil
 		})
+	}
+	if err == nil {
+		err = s.loadSkills()
 	}
 	if err != nil {
 		return fmt.Errorf("load %s: %w", s.opts.DataPath, err)
@@ -306,6 +311,11 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	case len(rest) == 2 && rest[0] == "mcpServers":
 		id(serviceRule, rest[1])
 		h = handlers{"GET": func() { s.getDerived(w, r, parent+"/mcpServers/"+rest[1], kindMCP) }}
+	case len(rest) >= 1 && (rest[0] == "skills" || rest[0] == "skills:search"):
+		if h = s.skillRoutes(w, r, parent, rest, id); h == nil {
+			s.writeError(w, errNotFound("unknown path %q", r.URL.Path))
+			return
+		}
 	case len(rest) == 2 && rest[0] == "operations":
 		id(operationRule, rest[1])
 		h = handlers{"GET": func() { s.getOperation(w, r, parent+"/operations/"+rest[1]) }}
@@ -356,6 +366,12 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 // Google's front end does ("Invalid JSON payload received. Unknown name"),
 // so a misspelt field fails here as it would against Google.
 func readJSON(w http.ResponseWriter, r *http.Request, v any) error {
+	return readJSONLimit(w, r, v, maxBodyBytes)
+}
+
+// readJSONLimit is readJSON with a body limit of its own, for the requests
+// that carry an archive.
+func readJSONLimit(w http.ResponseWriter, r *http.Request, v any, maxBodyBytes int64) error {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
 	if err != nil {
 		var mbe *http.MaxBytesError

@@ -29,3 +29,13 @@ check "currency_conversion_available" {
     error_message = "No agent in the registry offers a skill tagged \"fx\"."
   }
 }
+
+# Standalone skills (registered with agentregistry_skill), ranked by relevance.
+# Google's registry ranks SEMANTIC searches itself; the bundled server ranks
+# them lexically (BM25 over id, names, descriptions and front matter).
+data "agentregistry_skills" "pdf_standalone" {
+  query       = "fill pdf forms"
+  source      = "standalone"
+  search_type = "SEMANTIC"
+  max_results = 5
+}

@@ -1,0 +1,393 @@
+package registryserver
+
+// Standalone skills (skills and skills/*/revisions of the v1 API). A skill is
+// a container with a user-managed target state; its content lives in
+// revisions, each created from an uploaded ZIP or TAR archive of an Agent
+// Skills folder. The server checks the archive's SKILL.md with the same
+// package the provider uses at plan (internal/skillpkg), records its
+// SHA-256, size and front matter, and makes the newest revision the skill's
+// default. It stores the archive (in the data file) but never scans it: every
+// revision's scanResult says so, with no findings.
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"google.golang.org/api/agentregistry/v1"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/skillpkg"
+)
+
+const (
+	typeSkill         = "type.googleapis.com/google.cloud.agentregistry.v1.Skill"
+	typeSkillRevision = "type.googleapis.com/google.cloud.agentregistry.v1.SkillRevision"
+
+	bucketSkills         = "skills"
+	bucketSkillRevisions = "skillRevisions"
+	bucketSkillArchives  = "skillArchives"
+
+	// maxSkillsPerParent and maxRevisionsPerSkill bound what one client can
+	// make the server hold (and a search scan) in memory.
+	maxSkillsPerParent   = 10000
+	maxRevisionsPerSkill = 100
+	maxSkillDisplayName  = 128
+	maxSkillDescription  = 2048
+
+	// maxSkillBodyBytes admits a revision carrying a MaxArchiveBytes archive,
+	// base64-encoded (4/3 larger) inside a JSON body.
+	maxSkillBodyBytes = skillpkg.MaxArchiveBytes/3*4 + 64<<10
+
+	// notScanned is the plain statement every revision's scan result makes.
+	notScanned = "not scanned: the bundled registry server has no scanner; it stores the package as uploaded and reports no findings"
+)
+
+// The store buckets of skills are registered here, beside their code, so
+// that the store's own list stays that of the services.
+func init() {
+	allBuckets = append(allBuckets, bucketSkills, bucketSkillRevisions, bucketSkillArchives)
+}
+
+var (
+	skillRule = segmentRule{"skill_id", regexp.MustCompile(`^[a-z-]{4,64}$`), 64,
+		"4 to 64 lower-case letters and hyphens"}
+	revisionRule = segmentRule{"skill_revision_id", regexp.MustCompile(`^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`), 63,
+		"lower-case letters, digits and hyphens, not starting or ending with a hyphen, at most 63 characters"}
+	targetStates = map[string]string{
+		"TARGET_STATE_DRAFT": "STATE_DRAFT", "TARGET_STATE_ACTIVE": "STATE_ACTIVE", "TARGET_STATE_DISABLED": "STATE_DISABLED",
+		"TARGET_STATE_DEPRECATED": "STATE_DEPRECATED", "TARGET_STATE_DECOMMISSIONED": "STATE_DECOMMISSIONED",
+	}
+	scanPolicies = map[string]bool{"": true, "POLICY_UNSPECIFIED": true, "DISABLED": true, "ENABLED_BLOCKING": true, "ENABLED_NONBLOCKING": true}
+)
+
+// skillState is the skills part of the server's state, guarded by Server.mu.
+type skillState struct {
+	skills    *collection[*agentregistry.Skill]
+	revisions *collection[*agentregistry.SkillRevision] // grouped by skill name
+}
+
+func newSkillState() *skillState {
+	return &skillState{
+		skills:    newCollection[*agentregistry.Skill]("/skills/"),
+		revisions: newCollection[*agentregistry.SkillRevision]("/revisions/"),
+	}
+}
+
+// loadSkills rebuilds the skills and revisions from the store (archives stay on disk).
+func (s *Server) loadSkills() error {
+	err := s.store.load(bucketSkills, func(k, v []byte) error {
+		var sk agentregistry.Skill
+		if err := json.Unmarshal(v, &sk); err != nil {
+			return fmt.Errorf("skill %s: %w", k, err)
+		}
+		s.skills.skills.put(sk.Name, &sk)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return s.store.load(bucketSkillRevisions, func(k, v []byte) error {
+		var rev agentregistry.SkillRevision
+		if err := json.Unmarshal(v, &rev); err != nil {
+			return fmt.Errorf("skill revision %s: %w", k, err)
+		}
+		s.skills.revisions.put(rev.Name, &rev)
+		return nil
+	})
+}
+
+func newUID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	b[6], b[8] = b[6]&0x0f|0x40, b[8]&0x3f|0x80
+	h := hex.EncodeToString(b)
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+// validateSkill checks the writable fields of a skill.
+func validateSkill(sk *agentregistry.Skill) []fieldViolation {
+	var v []fieldViolation
+	if n := utf8.RuneCountInString(sk.DisplayName); n > maxSkillDisplayName {
+		v = append(v, fieldViolation{"display_name", fmt.Sprintf("is %d characters long; the limit is %d", n, maxSkillDisplayName)})
+	}
+	if n := utf8.RuneCountInString(sk.Description); n > maxSkillDescription {
+		v = append(v, fieldViolation{"description", fmt.Sprintf("is %d characters long; the limit is %d", n, maxSkillDescription)})
+	}
+	if sk.Type != "SIMPLE" {
+		v = append(v, fieldViolation{"type", fmt.Sprintf("must be SIMPLE, got %q", sk.Type)})
+	}
+	if _, ok := targetStates[sk.TargetState]; !ok {
+		v = append(v, fieldViolation{"target_state", fmt.Sprintf("must be one of TARGET_STATE_DRAFT, TARGET_STATE_ACTIVE, TARGET_STATE_DISABLED, TARGET_STATE_DEPRECATED, TARGET_STATE_DECOMMISSIONED; got %q", sk.TargetState)})
+	}
+	if sk.ScanningConfig != nil && !scanPolicies[sk.ScanningConfig.Policy] {
+		v = append(v, fieldViolation{"scanning_config.policy", fmt.Sprintf("must be DISABLED, ENABLED_BLOCKING or ENABLED_NONBLOCKING; got %q", sk.ScanningConfig.Policy)})
+	}
+	if sk.Publisher != "" {
+		v = append(v, fieldViolation{"publisher", "publishers are not supported by the bundled server"})
+	}
+	return v
+}
+
+func (s *Server) createSkill(w http.ResponseWriter, r *http.Request, parent string) {
+	q := r.URL.Query()
+	id, reqID := q.Get("skillId"), q.Get("requestId")
+	var in agentregistry.Skill
+	if err := readJSONLimit(w, r, &in, maxSkillBodyBytes); err != nil {
+		s.writeError(w, err)
+		return
+	}
+	if err := skillRule.check(id); err != nil {
+		s.writeError(w, err)
+		return
+	}
+	name := parent + "/skills/" + id
+	now := s.timestamp()
+	sk := &agentregistry.Skill{
+		Name: name, SkillId: skillURN(parent, id), Uid: newUID(), DisplayName: in.DisplayName, Description: in.Description,
+		Type: in.Type, TargetState: in.TargetState, ScanningConfig: in.ScanningConfig, Publisher: in.Publisher,
+		State: targetStates[in.TargetState], CreateTime: now, UpdateTime: now,
+	}
+	if v := validateSkill(sk); len(v) > 0 {
+		s.writeError(w, errViolations(violationMessage("skill", v), v))
+		return
+	}
+	var rev *agentregistry.SkillRevision
+	var archive []byte
+	if in.InitialRevision != nil {
+		var err error
+		if rev, archive, err = s.buildRevision(name, "r1", in.InitialRevision, sk); err != nil {
+			s.writeError(w, err)
+			return
+		}
+		sk.DefaultRevision, sk.Frontmatter = rev.Name, rev.Frontmatter
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if op, err := s.replay(reqID, "create", name); err != nil || op != nil {
+		s.respondOp(w, op, err)
+		return
+	}
+	if _, exists := s.skills.skills.get(name); exists {
+		s.writeError(w, errAlreadyExists("Skill %q already exists.", name))
+		return
+	}
+	if len(s.skills.skills.order[parent]) >= maxSkillsPerParent {
+		s.writeError(w, errExhausted("the bundled server keeps at most %d skills per location", maxSkillsPerParent))
+		return
+	}
+	s.commitSkillWrite(w, "create", reqID, sk, nil, rev, archive)
+}
+
+func errExhausted(format string, args ...any) *apiError {
+	return &apiError{HTTP: http.StatusTooManyRequests, Status: "RESOURCE_EXHAUSTED", Message: fmt.Sprintf(format, args...)}
+}
+
+// commitSkillWrite persists the skill sk (nil with old set = delete old and
+// its revisions) and, when rev is set, a new revision and its archive, with
+// the operation; the operation's response is the skill.
+func (s *Server) commitSkillWrite(w http.ResponseWriter, verb, reqID string, sk, old *agentregistry.Skill, rev *agentregistry.SkillRevision, archive []byte) {
+	target := sk
+	if sk == nil {
+		target = old
+	}
+	ms, resp, err := writeMutation(bucketSkills, target.Name, typeSkill, sk)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	var gone []string
+	if sk == nil {
+		gone, _ = s.skills.revisions.page(old.Name, "", maxRevisionsPerSkill+1)
+		for _, n := range gone {
+			ms = append(ms, mutation{Bucket: bucketSkillRevisions, Key: n}, mutation{Bucket: bucketSkillArchives, Key: n})
+		}
+	}
+	if rev != nil {
+		ms = append(ms, revisionMutations(rev, archive)...)
+	}
+	s.commitSkillOp(w, verb, target.Name, reqID, resp, ms, func() {
+		if sk == nil {
+			s.skills.skills.delete(old.Name)
+			for _, n := range gone {
+				s.skills.revisions.delete(n)
+			}
+			return
+		}
+		s.skills.skills.put(sk.Name, sk)
+		if rev != nil {
+			s.skills.revisions.put(rev.Name, rev)
+		}
+	})
+}
+
+func revisionMutations(rev *agentregistry.SkillRevision, archive []byte) []mutation {
+	b, _ := json.Marshal(rev)
+	return []mutation{{Bucket: bucketSkillRevisions, Key: rev.Name, Value: b}, {Bucket: bucketSkillArchives, Key: rev.Name, Value: archive}}
+}
+
+func (s *Server) commitSkillOp(w http.ResponseWriter, verb, target, reqID string, resp json.RawMessage, ms []mutation, apply func()) {
+	op, rr, opMs, err := s.newOperation(familyAgentRegistry, verb, target, reqID, resp)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	s.respondOp(w, op, s.commitOperation(op, rr, append(ms, opMs...), apply))
+}
+
+// getOne serves a get of one record of c; what names its kind in the 404.
+func getOne[T any](s *Server, w http.ResponseWriter, c *collection[T], name, what string) {
+	s.mu.RLock()
+	v, ok := c.get(name)
+	s.mu.RUnlock()
+	if !ok {
+		s.writeError(w, errNotFound("%s %q was not found.", what, name))
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+// skillForWrite answers a retried request (by its request id) or returns the
+// skill a patch or delete applies to; false when the response is written.
+// Call with s.mu held.
+func (s *Server) skillForWrite(w http.ResponseWriter, verb, name, reqID string) (*agentregistry.Skill, bool) {
+	if op, err := s.replay(reqID, verb, name); err != nil || op != nil {
+		s.respondOp(w, op, err)
+		return nil, false
+	}
+	sk, ok := s.skills.skills.get(name)
+	if !ok {
+		s.writeError(w, errNotFound("Skill %q was not found.", name))
+	}
+	return sk, ok
+}
+
+// skillMutable are the fields a patch may change, by snake_case mask path.
+var skillMutable = map[string]func(dst, src *agentregistry.Skill){
+	"display_name":     func(d, s *agentregistry.Skill) { d.DisplayName = s.DisplayName },
+	"description":      func(d, s *agentregistry.Skill) { d.Description = s.Description },
+	"target_state":     func(d, s *agentregistry.Skill) { d.TargetState = s.TargetState },
+	"scanning_config":  func(d, s *agentregistry.Skill) { d.ScanningConfig = s.ScanningConfig },
+	"default_revision": func(d, s *agentregistry.Skill) { d.DefaultRevision = s.DefaultRevision },
+}
+
+func (s *Server) patchSkill(w http.ResponseWriter, r *http.Request, name string) {
+	q := r.URL.Query()
+	reqID := q.Get("requestId")
+	var in agentregistry.Skill
+	if err := readJSON(w, r, &in); err != nil {
+		s.writeError(w, err)
+		return
+	}
+	paths := maskPaths(q.Get("updateMask"))
+	if len(paths) == 0 { // no mask: every mutable field from the body
+		paths = []string{"display_name", "description", "target_state", "scanning_config"}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old, ok := s.skillForWrite(w, "update", name, reqID)
+	if !ok {
+		return
+	}
+	sk, err := s.patchedSkill(old, &in, paths)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	s.commitSkillWrite(w, "update", reqID, sk, nil, nil, nil)
+}
+
+// patchedSkill is old with the masked fields of in, checked. Call with s.mu held.
+func (s *Server) patchedSkill(old, in *agentregistry.Skill, paths []string) (*agentregistry.Skill, error) {
+	sk := *old
+	for _, p := range paths {
+		set, ok := skillMutable[p]
+		if !ok {
+			return nil, errViolations(fmt.Sprintf("update_mask: %q is not a field that can be updated", p),
+				[]fieldViolation{{"update_mask", "allowed: display_name, description, target_state, scanning_config, default_revision"}})
+		}
+		set(&sk, in)
+	}
+	v := validateSkill(&sk)
+	if rev, ok := s.skills.revisions.get(sk.DefaultRevision); sk.DefaultRevision != old.DefaultRevision {
+		if !ok || !strings.HasPrefix(sk.DefaultRevision, old.Name+"/revisions/") {
+			v = append(v, fieldViolation{"default_revision", fmt.Sprintf("%q is not a revision of this skill", sk.DefaultRevision)})
+		} else {
+			sk.Frontmatter = rev.Frontmatter
+		}
+	}
+	if len(v) > 0 {
+		return nil, errViolations(violationMessage("skill", v), v)
+	}
+	sk.State, sk.UpdateTime = targetStates[sk.TargetState], s.timestamp()
+	return &sk, nil
+}
+
+func (s *Server) deleteSkill(w http.ResponseWriter, r *http.Request, name string) {
+	q := r.URL.Query()
+	reqID := q.Get("requestId")
+	force, _ := strconv.ParseBool(q.Get("force"))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old, ok := s.skillForWrite(w, "delete", name, reqID)
+	if !ok {
+		return
+	}
+	if n := len(s.skills.revisions.order[name]); n > 0 && !force {
+		s.writeError(w, &apiError{HTTP: http.StatusBadRequest, Status: "FAILED_PRECONDITION",
+			Message: fmt.Sprintf("Skill %q has %d revisions; delete them first or set force=true", name, n)})
+		return
+	}
+	s.commitSkillWrite(w, "delete", reqID, nil, old, nil, nil)
+}
+
+// skillHash is the sha256Hash of an archive, as hex.
+func skillHash(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// skillRoutes returns the handlers by method of a path under
+// parent/skills (rest is the path after parent), registering its ids with
+// id for checking; nil for a path that is not a skills route.
+func (s *Server) skillRoutes(w http.ResponseWriter, r *http.Request, parent string, rest []string, id func(segmentRule, string)) map[string]func() {
+	if rest[0] == "skills:search" {
+		if len(rest) != 1 {
+			return nil
+		}
+		return map[string]func(){"GET": func() { s.listSkills(w, r, parent, true) }}
+	}
+	if len(rest) == 1 {
+		return map[string]func(){"GET": func() { s.listSkills(w, r, parent, false) }, "POST": func() { s.createSkill(w, r, parent) }}
+	}
+	id(skillRule, rest[1])
+	skill := parent + "/skills/" + rest[1]
+	switch {
+	case len(rest) == 2:
+		return map[string]func(){
+			"GET":    func() { getOne(s, w, s.skills.skills, skill, "Skill") },
+			"PATCH":  func() { s.patchSkill(w, r, skill) },
+			"DELETE": func() { s.deleteSkill(w, r, skill) },
+		}
+	case len(rest) == 3 && rest[2] == "revisions":
+		return map[string]func(){"GET": func() { s.listRevisions(w, r, skill) }, "POST": func() { s.createRevision(w, r, skill) }}
+	case len(rest) == 4 && rest[2] == "revisions":
+		id(revisionRule, rest[3])
+		name := skill + "/revisions/" + rest[3]
+		return map[string]func(){"GET": func() { getOne(s, w, s.skills.revisions, name, "Skill revision") }, "DELETE": func() { s.deleteRevision(w, r, name) }}
+	}
+	return nil
+}
+
+// skillURN is the skill's globally unique logical id. Google builds it from
+// the publisher's namespace; the bundled server has no publishers, so the
+// project stands in for the namespace.
+func skillURN(parent, id string) string {
+	return "urn:skill:" + strings.Split(parent, "/")[1] + ":" + id
+}
