@@ -67,15 +67,16 @@ type Server struct {
 	// mu guards the state below. Writes hold it exclusively for the whole
 	// request, including the fsync, which serialises writes (bbolt has a
 	// single writer anyway) and keeps memory and disk in the same order.
-	mu        sync.RWMutex
-	services  *collection[*agentregistry.Service]
-	encoded   map[string][]byte // derived record name -> its JSON
-	agentIx   map[string]*index // parent -> index of its agents
-	mcpIx     map[string]*index // parent -> index of its MCP servers
-	workloads *collection[*apphub.Workload]
-	ops       map[string]*opRecord
-	reqs      map[string]*requestRecord // by requestKey
-	expiry    []expiring                // by time, oldest first
+	mu         sync.RWMutex
+	services   *collection[*agentregistry.Service]
+	encoded    map[string][]byte // derived record name -> its JSON
+	agentIx    map[string]*index // parent -> index of its agents
+	mcpIx      map[string]*index // parent -> index of its MCP servers
+	endpointIx map[string]*index // parent -> index of its endpoints
+	workloads  *collection[*apphub.Workload]
+	ops        map[string]*opRecord
+	reqs       map[string]*requestRecord // by requestKey
+	expiry     []expiring                // by time, oldest first
 
 	inFlight chan struct{} // one token per request being handled; nil without a cap
 }
@@ -83,16 +84,17 @@ type Server struct {
 // New returns a server, loading its state from Options.DataPath when set.
 func New(opts Options) (*Server, error) {
 	s := &Server{
-		opts:      opts,
-		log:       opts.Logger,
-		now:       opts.Now,
-		services:  newCollection[*agentregistry.Service]("/services/"),
-		encoded:   map[string][]byte{},
-		agentIx:   map[string]*index{},
-		mcpIx:     map[string]*index{},
-		workloads: newCollection[*apphub.Workload]("/workloads/"),
-		ops:       map[string]*opRecord{},
-		reqs:      map[string]*requestRecord{},
+		opts:       opts,
+		log:        opts.Logger,
+		now:        opts.Now,
+		services:   newCollection[*agentregistry.Service]("/services/"),
+		encoded:    map[string][]byte{},
+		agentIx:    map[string]*index{},
+		mcpIx:      map[string]*index{},
+		endpointIx: map[string]*index{},
+		workloads:  newCollection[*apphub.Workload]("/workloads/"),
+		ops:        map[string]*opRecord{},
+		reqs:       map[string]*requestRecord{},
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -306,6 +308,11 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	case len(rest) == 2 && rest[0] == "mcpServers":
 		id(serviceRule, rest[1])
 		h = handlers{"GET": func() { s.getDerived(w, r, parent+"/mcpServers/"+rest[1], kindMCP) }}
+	case len(rest) == 1 && rest[0] == "endpoints":
+		h = handlers{"GET": func() { s.listDerived(w, r, parent, kindEndpoint) }}
+	case len(rest) == 2 && rest[0] == "endpoints":
+		id(serviceRule, rest[1])
+		h = handlers{"GET": func() { s.getDerived(w, r, parent+"/endpoints/"+rest[1], kindEndpoint) }}
 	case len(rest) == 2 && rest[0] == "operations":
 		id(operationRule, rest[1])
 		h = handlers{"GET": func() { s.getOperation(w, r, parent+"/operations/"+rest[1]) }}
