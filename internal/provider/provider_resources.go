@@ -10,6 +10,7 @@ func (p *agentRegistryProvider) Resources(context.Context) []func() resource.Res
 	return []func() resource.Resource{
 		NewAgentResource,
 		NewMcpServerResource,
+		NewEndpointResource,
 		NewAgentPropertiesResource,
 	}
 }

@@ -173,3 +173,10 @@ func (m *mcpServerModel) fromGoogle(ctx context.Context, g *googleService) diag.
 	}
 	return diags
 }
+
+// fromGoogle takes the interfaces: an endpoint has no document.
+func (m *endpointModel) fromGoogle(ctx context.Context, g *googleService) diag.Diagnostics {
+	interfaces, diags := g.interfaces(ctx)
+	m.Interfaces = interfaces
+	return diags
+}

@@ -177,3 +177,31 @@ func TestMoveState_googleServiceOfAnotherKindIsRefused(t *testing.T) {
 		}
 	}
 }
+
+func TestMoveState_googleEndpointToEndpoint(t *testing.T) {
+	source := json.RawMessage(`{
+  "name": "projects/demo-project/locations/global/services/billing-api",
+  "service_id": "billing-api", "project": "demo-project", "location": "global",
+  "display_name": "", "description": "Billing",
+  "registry_resource": "projects/demo-project/locations/global/endpoints/billing-api",
+  "create_time": "2026-11-30T08:26:29Z", "update_time": "2026-11-30T08:26:29Z",
+  "agent_spec": [], "mcp_server_spec": [], "endpoint_spec": [{"type": "NO_SPEC", "content": ""}],
+  "interfaces": [{"url": "https://billing.example.com/v1", "protocol_binding": "HTTP_JSON"}]
+}`)
+	got, diags := moveState(t, "agentregistry_endpoint", source)
+	if len(diags) > 0 {
+		t.Fatalf("diagnostics: %v", diags)
+	}
+	want := map[string]any{
+		"service_id":   "billing-api",
+		"display_name": nil,
+		"description":  "Billing",
+		"endpoint_id":  "billing-api",
+		"interfaces":   []any{map[string]any{"url": "https://billing.example.com/v1", "protocol_binding": "HTTP_JSON"}},
+	}
+	for k, v := range want {
+		if !reflect.DeepEqual(got[k], v) {
+			t.Errorf("%s = %#v, want %#v", k, got[k], v)
+		}
+	}
+}
