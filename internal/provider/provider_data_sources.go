@@ -12,6 +12,9 @@ func (p *agentRegistryProvider) DataSources(context.Context) []func() datasource
 		NewAgentsDataSource,
 		NewMcpServersDataSource,
 		NewAgentDataSource,
+		NewMcpServerDataSource,
+		NewEndpointDataSource,
+		NewEndpointsDataSource,
 		NewAgentCardDataSource,
 		NewMcpToolSpecDataSource,
 	}
