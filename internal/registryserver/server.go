@@ -74,6 +74,7 @@ type Server struct {
 	mcpIx      map[string]*index // parent -> index of its MCP servers
 	endpointIx map[string]*index // parent -> index of its endpoints
 	workloads  *collection[*apphub.Workload]
+	bindings   *collection[*agentregistry.Binding]
 	ops        map[string]*opRecord
 	reqs       map[string]*requestRecord // by requestKey
 	expiry     []expiring                // by time, oldest first
@@ -93,6 +94,7 @@ func New(opts Options) (*Server, error) {
 		mcpIx:      map[string]*index{},
 		endpointIx: map[string]*index{},
 		workloads:  newCollection[*apphub.Workload]("/workloads/"),
+		bindings:   newCollection[*agentregistry.Binding]("/bindings/"),
 		ops:        map[string]*opRecord{},
 		reqs:       map[string]*requestRecord{},
 	}
@@ -146,6 +148,16 @@ func (s *Server) loadState() error {
 				return fmt.Errorf("workload %s: %w", k, err)
 			}
 			s.workloads.put(wl.Name, &wl)
+			return nil
+		})
+	}
+	if err == nil {
+		err = s.store.load(bucketBindings, func(k, v []byte) error {
+			var b agentregistry.Binding
+			if err := json.Unmarshal(v, &b); err != nil {
+				return fmt.Errorf("binding %s: %w", k, err)
+			}
+			s.bindings.put(b.Name, &b)
 			return nil
 		})
 	}
@@ -313,6 +325,18 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	case len(rest) == 2 && rest[0] == "endpoints":
 		id(serviceRule, rest[1])
 		h = handlers{"GET": func() { s.getDerived(w, r, parent+"/endpoints/"+rest[1], kindEndpoint) }}
+	case len(rest) == 1 && rest[0] == "bindings":
+		h = handlers{"GET": func() { s.listBindings(w, r, parent) }, "POST": func() { s.createBinding(w, r, parent) }}
+	case len(rest) == 1 && rest[0] == "bindings:fetchAvailable":
+		h = handlers{"GET": func() { s.fetchAvailableBindings(w, r, parent) }}
+	case len(rest) == 2 && rest[0] == "bindings":
+		id(bindingRule, rest[1])
+		name := parent + "/bindings/" + rest[1]
+		h = handlers{
+			"GET":    func() { s.getBinding(w, name) },
+			"PATCH":  func() { s.patchBinding(w, r, name) },
+			"DELETE": func() { s.deleteBinding(w, r, name) },
+		}
 	case len(rest) == 2 && rest[0] == "operations":
 		id(operationRule, rest[1])
 		h = handlers{"GET": func() { s.getOperation(w, r, parent+"/operations/"+rest[1]) }}
