@@ -11,6 +11,7 @@ func (p *agentRegistryProvider) Resources(context.Context) []func() resource.Res
 		NewAgentResource,
 		NewMcpServerResource,
 		NewEndpointResource,
+		NewBindingResource,
 		NewAgentPropertiesResource,
 	}
 }
