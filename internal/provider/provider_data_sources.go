@@ -15,6 +15,8 @@ func (p *agentRegistryProvider) DataSources(context.Context) []func() datasource
 		NewMcpServerDataSource,
 		NewEndpointDataSource,
 		NewEndpointsDataSource,
+		NewBindingsDataSource,
+		NewAvailableBindingsDataSource,
 		NewAgentCardDataSource,
 		NewMcpToolSpecDataSource,
 	}
