@@ -17,6 +17,7 @@ func (p *agentRegistryProvider) DataSources(context.Context) []func() datasource
 		NewEndpointsDataSource,
 		NewBindingsDataSource,
 		NewAvailableBindingsDataSource,
+		NewAgentPropertiesDataSource,
 		NewAgentCardDataSource,
 		NewMcpToolSpecDataSource,
 	}
