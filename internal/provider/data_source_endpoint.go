@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -9,6 +10,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"google.golang.org/api/agentregistry/v1"
+	"google.golang.org/api/googleapi"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
 )
 
 var (
@@ -25,14 +29,15 @@ type endpointDataSource struct{ dataSourceBase }
 var endpointLookup = derivedLookup{title: "Endpoint", collection: "endpoints", idAttr: "endpoint_id", plural: "agentregistry_endpoints"}
 
 var dsEndpointAttrTypes = map[string]attr.Type{
-	"name":         types.StringType,
-	"endpoint_id":  types.StringType,
-	"display_name": types.StringType,
-	"description":  types.StringType,
-	"urls":         types.ListType{ElemType: types.StringType},
-	"interfaces":   types.ListType{ElemType: types.ObjectType{AttrTypes: dsInterfaceAttrTypes}},
-	"create_time":  types.StringType,
-	"update_time":  types.StringType,
+	"name":            types.StringType,
+	"endpoint_id":     types.StringType,
+	"display_name":    types.StringType,
+	"description":     types.StringType,
+	"urls":            types.ListType{ElemType: types.StringType},
+	"interfaces":      types.ListType{ElemType: types.ObjectType{AttrTypes: dsInterfaceAttrTypes}},
+	"create_time":     types.StringType,
+	"update_time":     types.StringType,
+	"attributes_json": types.StringType,
 }
 
 // endpointResultAttributes are the attributes of one Endpoint record that the
@@ -46,23 +51,25 @@ func endpointResultAttributes() map[string]schema.Attribute {
 		"description":  schema.StringAttribute{Computed: true, MarkdownDescription: "Description."},
 		"urls": schema.ListAttribute{Computed: true, ElementType: types.StringType,
 			MarkdownDescription: "The URLs of `interfaces`, in order."},
-		"interfaces":  dsInterfacesAttribute("How to reach the endpoint."),
-		"create_time": schema.StringAttribute{Computed: true, MarkdownDescription: "When the endpoint was registered (RFC 3339)."},
-		"update_time": schema.StringAttribute{Computed: true, MarkdownDescription: "When the endpoint was last updated (RFC 3339)."},
+		"interfaces":      dsInterfacesAttribute("How to reach the endpoint."),
+		"create_time":     schema.StringAttribute{Computed: true, MarkdownDescription: "When the endpoint was registered (RFC 3339)."},
+		"update_time":     schema.StringAttribute{Computed: true, MarkdownDescription: "When the endpoint was last updated (RFC 3339)."},
+		"attributes_json": dsAttributesJSONAttribute("endpoint"),
 	}
 }
 
 func endpointResultValue(ctx context.Context, e *agentregistry.Endpoint) (types.Object, diag.Diagnostics) {
 	urls, ifaces, diags := dsInterfacesValue(ctx, e.Interfaces)
 	obj, d := types.ObjectValue(dsEndpointAttrTypes, map[string]attr.Value{
-		"name":         types.StringValue(e.Name),
-		"endpoint_id":  types.StringValue(e.EndpointId),
-		"display_name": types.StringValue(e.DisplayName),
-		"description":  types.StringValue(e.Description),
-		"urls":         urls,
-		"interfaces":   ifaces,
-		"create_time":  types.StringValue(e.CreateTime),
-		"update_time":  types.StringValue(e.UpdateTime),
+		"name":            types.StringValue(e.Name),
+		"endpoint_id":     types.StringValue(e.EndpointId),
+		"display_name":    types.StringValue(e.DisplayName),
+		"description":     types.StringValue(e.Description),
+		"urls":            urls,
+		"interfaces":      ifaces,
+		"create_time":     types.StringValue(e.CreateTime),
+		"update_time":     types.StringValue(e.UpdateTime),
+		"attributes_json": dsAttributesJSON(e.Attributes),
 	})
 	diags.Append(d...)
 	return obj, diags
@@ -104,4 +111,28 @@ func (d *endpointDataSource) Read(ctx context.Context, req datasource.ReadReques
 	if !resp.Diagnostics.HasError() {
 		resp.Diagnostics.Append(setLookupResult(ctx, &resp.State, sel, obj)...)
 	}
+}
+
+// dsAttributesJSONAttribute is a record's output-only `attributes` map (such
+// as agentregistry.googleapis.com/system/RuntimeReference) as canonical JSON.
+func dsAttributesJSONAttribute(what string) schema.StringAttribute {
+	return schema.StringAttribute{Computed: true,
+		MarkdownDescription: "The " + what + "'s output-only `attributes` (such as " +
+			"`agentregistry.googleapis.com/system/RuntimeReference`, the resource hosting it), as canonical JSON; null " +
+			"when it has none. `jsondecode` it for the values."}
+}
+
+// dsAttributesJSON is attributes as canonical JSON, null when empty.
+func dsAttributesJSON(attrs map[string]googleapi.RawMessage) types.String {
+	if len(attrs) == 0 {
+		return types.StringNull()
+	}
+	b, err := json.Marshal(attrs)
+	if err == nil {
+		b, err = jsoncanon.Canonical(b)
+	}
+	if err != nil {
+		return types.StringNull()
+	}
+	return types.StringValue(string(b))
 }

@@ -38,13 +38,16 @@ var dsInterfaceAttrTypes = map[string]attr.Type{
 }
 
 var dsMcpServerAttrTypes = map[string]attr.Type{
-	"name":          types.StringType,
-	"mcp_server_id": types.StringType,
-	"display_name":  types.StringType,
-	"description":   types.StringType,
-	"urls":          types.ListType{ElemType: types.StringType},
-	"interfaces":    types.ListType{ElemType: types.ObjectType{AttrTypes: dsInterfaceAttrTypes}},
-	"tools":         types.ListType{ElemType: toolObjectType},
+	"name":            types.StringType,
+	"mcp_server_id":   types.StringType,
+	"display_name":    types.StringType,
+	"description":     types.StringType,
+	"urls":            types.ListType{ElemType: types.StringType},
+	"interfaces":      types.ListType{ElemType: types.ObjectType{AttrTypes: dsInterfaceAttrTypes}},
+	"tools":           types.ListType{ElemType: toolObjectType},
+	"create_time":     types.StringType,
+	"update_time":     types.StringType,
+	"attributes_json": types.StringType,
 }
 
 func (d *mcpServersDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -117,13 +120,16 @@ func mcpServerResultValue(ctx context.Context, s *agentregistry.McpServer) (type
 	toolList, d := toolsValue(tools)
 	diags.Append(d...)
 	obj, d := types.ObjectValue(dsMcpServerAttrTypes, map[string]attr.Value{
-		"name":          types.StringValue(s.Name),
-		"mcp_server_id": types.StringValue(s.McpServerId),
-		"display_name":  types.StringValue(s.DisplayName),
-		"description":   types.StringValue(s.Description),
-		"urls":          urlList,
-		"interfaces":    ifaceList,
-		"tools":         toolList,
+		"name":            types.StringValue(s.Name),
+		"mcp_server_id":   types.StringValue(s.McpServerId),
+		"display_name":    types.StringValue(s.DisplayName),
+		"description":     types.StringValue(s.Description),
+		"urls":            urlList,
+		"interfaces":      ifaceList,
+		"tools":           toolList,
+		"create_time":     types.StringValue(s.CreateTime),
+		"update_time":     types.StringValue(s.UpdateTime),
+		"attributes_json": dsAttributesJSON(s.Attributes),
 	})
 	diags.Append(d...)
 	return obj, diags
@@ -141,7 +147,10 @@ func mcpServerResultAttributes() map[string]schema.Attribute {
 		"description":   schema.StringAttribute{Computed: true, MarkdownDescription: "Description."},
 		"urls": schema.ListAttribute{Computed: true, ElementType: types.StringType,
 			MarkdownDescription: "The URLs of `interfaces`, in order."},
-		"interfaces": dsInterfacesAttribute("Endpoints of the MCP server."),
+		"interfaces":      dsInterfacesAttribute("Endpoints of the MCP server."),
+		"create_time":     schema.StringAttribute{Computed: true, MarkdownDescription: "When the MCP server was registered (RFC 3339)."},
+		"update_time":     schema.StringAttribute{Computed: true, MarkdownDescription: "When the MCP server was last updated (RFC 3339)."},
+		"attributes_json": dsAttributesJSONAttribute("MCP server"),
 		"tools": schema.ListNestedAttribute{
 			Computed:            true,
 			MarkdownDescription: "The server's MCP tools, in tool-spec order.",
