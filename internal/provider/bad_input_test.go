@@ -290,7 +290,7 @@ resource "agentregistry_agent" "test" {
 		{"binding/scopes-without-provider", badBinding("planner", "target = \"urn:mcp:a:b:c\"\n  scopes = [\"read\"]"), []string{"auth_provider"}},
 		{"binding/continue-uri-relative", badBinding("planner", "target = \"urn:mcp:a:b:c\"\n  auth_provider = \"projects/p/locations/l/authProviders/a\"\n  continue_uri = \"done\""),
 			[]string{"Invalid URL", "continue_uri"}},
-		{"endpoint/name-of-another-kind", `data "agentregistry_endpoint" "x" { name = "projects/p/locations/l/mcpServers/m" }`, []string{"must be a full name"}},
+		{"endpoint/name-of-another-kind", `data "agentregistry_endpoint" "x" { name = "projects/p/locations/l/mcpServers/m" }`, []string{"must be a full endpoint name"}},
 		{"agent-properties/bad-workload", `data "agentregistry_agent_properties" "x" { workload = "w" }`, []string{"workload must be"}},
 	}
 }

@@ -26,7 +26,7 @@ func NewEndpointDataSource() datasource.DataSource { return &endpointDataSource{
 
 type endpointDataSource struct{ dataSourceBase }
 
-var endpointLookup = derivedLookup{title: "Endpoint", collection: "endpoints", idAttr: "endpoint_id", plural: "agentregistry_endpoints"}
+var endpointLookup = derivedLookup{title: "Endpoint", noun: "endpoint", collection: "endpoints", idAttr: "endpoint_id", plural: "agentregistry_endpoints"}
 
 var dsEndpointAttrTypes = map[string]attr.Type{
 	"name":            types.StringType,

@@ -91,11 +91,11 @@ func TestAccEndpointDataSources_errors(t *testing.T) {
 			},
 			{
 				Config:      r.config(resEndpointsFixture + `data "agentregistry_endpoint" "x" { service_id = agentregistry_mcp_server.files.service_id }`),
-				ExpectError: regexp.MustCompile(`(?s)Endpoint Not Found.*registers\s+no Endpoint`),
+				ExpectError: regexp.MustCompile(`(?s)Endpoint Not Found.*registers\s+no endpoint`),
 			},
 			{
 				Config:      r.config(`data "agentregistry_mcp_server" "x" { name = "projects/p/locations/global/agents/a" }`),
-				ExpectError: regexp.MustCompile(`must be a full name`),
+				ExpectError: regexp.MustCompile(`must be a full MCP server name`),
 			},
 			{
 				Config:      r.config(`data "agentregistry_mcp_server" "x" {}`),

@@ -18,7 +18,7 @@ func NewMcpServerDataSource() datasource.DataSource { return &mcpServerDataSourc
 
 type mcpServerDataSource struct{ dataSourceBase }
 
-var mcpServerLookup = derivedLookup{title: "MCP Server", collection: "mcpServers", idAttr: "mcp_server_id", plural: "agentregistry_mcp_servers"}
+var mcpServerLookup = derivedLookup{title: "MCP Server", noun: "MCP server", collection: "mcpServers", idAttr: "mcp_server_id", plural: "agentregistry_mcp_servers"}
 
 func (d *mcpServerDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_mcp_server"

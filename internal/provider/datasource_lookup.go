@@ -1,7 +1,7 @@
 package provider
 
-// The singular data sources of derived records (agentregistry_mcp_server,
-// agentregistry_endpoint) look a record up by its full name or by the id of
+// The singular data sources of derived records (agentregistry_agent,
+// agentregistry_mcp_server, agentregistry_endpoint) look a record up by its full name or by the id of
 // the service that registered it; this is that lookup, and the attributes
 // that select the record.
 
@@ -26,6 +26,7 @@ import (
 // derivedLookup describes one kind of derived record to the lookup.
 type derivedLookup struct {
 	title      string // "MCP Server"
+	noun       string // "MCP server"
 	collection string // "mcpServers"
 	idAttr     string // "mcp_server_id"
 	plural     string // the list data source, for messages
@@ -45,7 +46,7 @@ func (l derivedLookup) selectorAttributes(attrs map[string]schema.Attribute) map
 		Computed: true,
 		MarkdownDescription: "Full resource name, `" + shape + "`, such as the `registry_resource` of the resource that " +
 			"registered it. Exactly one of `name` and `service_id` is required.",
-		Validators: []validator.String{stringvalidator.RegexMatches(l.namePattern(), "must be a full name, "+shape)},
+		Validators: []validator.String{stringvalidator.RegexMatches(l.namePattern(), "must be a full "+l.noun+" name, "+shape)},
 	}
 	attrs["service_id"] = schema.StringAttribute{
 		Optional: true,
@@ -107,7 +108,7 @@ func (l derivedLookup) resolve(ctx context.Context, data *providerData, sel look
 	if !l.namePattern().MatchString(svc.RegistryResource) {
 		diags.AddAttributeError(path.Root("service_id"), l.title+" Not Found",
 			fmt.Sprintf("Service %q registers no %s (its registryResource is %q): it registers another kind of record.",
-				svcName, l.title, svc.RegistryResource))
+				svcName, l.noun, svc.RegistryResource))
 		return ""
 	}
 	return svc.RegistryResource
@@ -117,7 +118,7 @@ func (l derivedLookup) resolve(ctx context.Context, data *providerData, sel look
 func (l derivedLookup) readError(diags *diag.Diagnostics, name string, err error) {
 	if registryclient.IsNotFound(err) {
 		diags.AddError(l.title+" Not Found",
-			fmt.Sprintf("The registry has no %s %q. Check the name, or list them with %s.", l.title, name, l.plural))
+			fmt.Sprintf("The registry has no %s %q. Check the name, or look for it with %s.", l.noun, name, l.plural))
 		return
 	}
 	diags.AddError("Cannot Read "+l.title, apiErrorDetail("read", name, err))
