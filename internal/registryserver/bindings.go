@@ -107,28 +107,14 @@ func validateAuthProviderBinding(a *agentregistry.AuthProviderBinding) []fieldVi
 }
 
 func (s *Server) createBinding(w http.ResponseWriter, r *http.Request, parent string) {
-	q := r.URL.Query()
-	id, reqID := q.Get("bindingId"), q.Get("requestId")
 	var in agentregistry.Binding
-	if err := readJSON(w, r, &in); err != nil {
-		s.writeError(w, err)
+	c := createRequest{idParam: "bindingId", rule: bindingRule, collection: "bindings", title: "Binding",
+		exists: func(name string) bool { _, ok := s.bindings.get(name); return ok }}
+	name, reqID, ok := s.beginCreate(w, r, parent, &in, c)
+	if !ok {
 		return
 	}
-	if err := bindingRule.check(id); err != nil {
-		s.writeError(w, err)
-		return
-	}
-	name := parent + "/bindings/" + id
-	s.mu.Lock()
 	defer s.mu.Unlock()
-	if op, err := s.replay(reqID, "create", name); err != nil || op != nil {
-		s.respondOp(w, op, err)
-		return
-	}
-	if _, exists := s.bindings.get(name); exists {
-		s.writeError(w, errAlreadyExists("Binding %q already exists.", name))
-		return
-	}
 	now := s.timestamp()
 	b := &agentregistry.Binding{
 		Name: name, DisplayName: in.DisplayName, Description: in.Description,

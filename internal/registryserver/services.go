@@ -222,29 +222,53 @@ func cloneService(s *agentregistry.Service) *agentregistry.Service {
 	return &out
 }
 
-func (s *Server) createService(w http.ResponseWriter, r *http.Request, parent string) {
+// createRequest describes a create method's id and collection to beginCreate.
+type createRequest struct {
+	idParam, collection, title string
+	rule                       segmentRule
+	exists                     func(name string) bool // called with s.mu held
+}
+
+// beginCreate reads the body into in, checks the id, takes s.mu for writing
+// and checks the request id and that the name is free. When ok, the caller
+// holds s.mu and releases it; otherwise the response is written and the
+// lock is not held.
+func (s *Server) beginCreate(w http.ResponseWriter, r *http.Request, parent string, in any, c createRequest) (name, reqID string, ok bool) {
 	q := r.URL.Query()
-	id, reqID := q.Get("serviceId"), q.Get("requestId")
-	var in agentregistry.Service
-	if err := readJSON(w, r, &in); err != nil {
+	id := q.Get(c.idParam)
+	reqID = q.Get("requestId")
+	if err := readJSON(w, r, in); err != nil {
 		s.writeError(w, err)
-		return
+		return "", "", false
 	}
-	if err := serviceRule.check(id); err != nil {
+	if err := c.rule.check(id); err != nil {
 		s.writeError(w, err)
-		return
+		return "", "", false
 	}
-	name := parent + "/services/" + id
+	name = parent + "/" + c.collection + "/" + id
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if op, err := s.replay(reqID, "create", name); err != nil || op != nil {
+		s.mu.Unlock()
 		s.respondOp(w, op, err)
+		return "", "", false
+	}
+	if c.exists(name) {
+		s.mu.Unlock()
+		s.writeError(w, errAlreadyExists("%s %q already exists.", c.title, name))
+		return "", "", false
+	}
+	return name, reqID, true
+}
+
+func (s *Server) createService(w http.ResponseWriter, r *http.Request, parent string) {
+	var in agentregistry.Service
+	c := createRequest{idParam: "serviceId", rule: serviceRule, collection: "services", title: "Service",
+		exists: func(name string) bool { _, ok := s.services.get(name); return ok }}
+	name, reqID, ok := s.beginCreate(w, r, parent, &in, c)
+	if !ok {
 		return
 	}
-	if _, exists := s.services.get(name); exists {
-		s.writeError(w, errAlreadyExists("Service %q already exists.", name))
-		return
-	}
+	defer s.mu.Unlock()
 	now := s.timestamp()
 	svc := &agentregistry.Service{
 		Name: name, DisplayName: in.DisplayName, Description: in.Description, Interfaces: in.Interfaces,
