@@ -165,23 +165,12 @@ func (s *Server) getBinding(w http.ResponseWriter, name string) {
 // in the request without one, AIP-134).
 func (s *Server) patchBinding(w http.ResponseWriter, r *http.Request, name string) {
 	q := r.URL.Query()
-	reqID := q.Get("requestId")
 	var in agentregistry.Binding
-	if err := readJSON(w, r, &in); err != nil {
-		s.writeError(w, err)
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if op, err := s.replay(reqID, "update", name); err != nil || op != nil {
-		s.respondOp(w, op, err)
-		return
-	}
-	old, ok := s.bindings.get(name)
+	old, reqID, ok := beginChange(s, w, r, "update", name, "Binding", &in, s.bindings.get)
 	if !ok {
-		s.writeError(w, errNotFound("Binding %q was not found.", name))
 		return
 	}
+	defer s.mu.Unlock()
 	upd := *old
 	if v := applyBindingMask(&upd, &in, bindingMaskPaths(q.Get("updateMask"), &in)); len(v) > 0 {
 		s.writeError(w, errViolations(violationMessage("update", v), v))
@@ -245,17 +234,11 @@ func applyBindingMask(upd, in *agentregistry.Binding, paths []string) []fieldVio
 }
 
 func (s *Server) deleteBinding(w http.ResponseWriter, r *http.Request, name string) {
-	reqID := r.URL.Query().Get("requestId")
-	s.mu.Lock()
+	_, reqID, ok := beginChange(s, w, r, "delete", name, "Binding", nil, s.bindings.get)
+	if !ok {
+		return
+	}
 	defer s.mu.Unlock()
-	if op, err := s.replay(reqID, "delete", name); err != nil || op != nil {
-		s.respondOp(w, op, err)
-		return
-	}
-	if _, ok := s.bindings.get(name); !ok {
-		s.writeError(w, errNotFound("Binding %q was not found.", name))
-		return
-	}
 	s.commitBindingWrite(w, "delete", name, reqID, nil)
 }
 
