@@ -277,6 +277,11 @@ resource "agentregistry_agent" "test" {
 		{"agent/neither-card-nor-interfaces", badCardless(""), []string{"Exactly one of these attributes must be configured", "agent_card,interfaces"}},
 		{"agent/interface-bad-binding", badCardless(`interfaces = [{ url = "https://a.example.com", protocol_binding = "SOAP" }]`),
 			[]string{"protocol_binding", "JSONRPC"}},
+		{"mcp/neither-tool-spec-nor-interfaces", `
+resource "agentregistry_mcp_server" "test" {
+  service_id = "bad-input-mcp"
+}
+`, []string{"At least one of these attributes must be configured", "tool_spec,interfaces"}},
 		{"endpoint/no-interfaces", badEndpoint(""), []string{"interfaces", "at least 1"}},
 		{"endpoint/relative-url", badEndpoint(`{ url = "/v1", protocol_binding = "HTTP_JSON" }`), []string{"Invalid URL", "/v1"}},
 		{"binding/id-too-short", badBinding("abc", `target = "urn:mcp:a:b:c"`), []string{"binding_id", "between 4 and 63"}},

@@ -237,7 +237,7 @@ func TestMoveState_googleBindingToBinding(t *testing.T) {
 		"display_name": nil, "description": "Flights",
 		"source": "urn:agent:acme:travel:planner", "target": "urn:mcp:acme:travel:flights",
 		"auth_provider": "projects/demo-project/locations/global/authProviders/oauth",
-		"scopes": []any{"flights.read"}, "continue_uri": nil,
+		"scopes":        []any{"flights.read"}, "continue_uri": nil,
 	}
 	for k, w := range want {
 		if !reflect.DeepEqual(got[k], w) {
