@@ -43,10 +43,44 @@ func (c *Client) CreateBinding(ctx context.Context, parent, bindingID string, b 
 	resp, _, err := c.writeOperation(ctx, "create", name, func(ctx context.Context, requestID string) (*agentregistry.Operation, error) {
 		return c.registry.Projects.Locations.Bindings.Create(parent, b).BindingId(bindingID).RequestId(requestID).Context(ctx).Do()
 	})
+	if IsAlreadyExists(err) {
+		return c.adoptBinding(ctx, name, b, err)
+	}
 	if err != nil {
 		return nil, err
 	}
 	return c.bindingFromResponse(ctx, resp, name)
+}
+
+// adoptBinding returns the existing binding when it is the one asked for
+// (a create that timed out after the registry committed it converges on
+// the next apply), else the ALREADY_EXISTS error.
+func (c *Client) adoptBinding(ctx context.Context, name string, want *agentregistry.Binding, conflict error) (*agentregistry.Binding, error) {
+	got, err := c.GetBinding(ctx, name)
+	if err != nil {
+		return nil, conflict
+	}
+	if bindingKey(got) != bindingKey(want) {
+		return nil, fmt.Errorf("binding %s already exists with other values; import it or choose another binding_id: %w", name, conflict)
+	}
+	return got, nil
+}
+
+// bindingKey is what a binding is made of, for adoption.
+func bindingKey(b *agentregistry.Binding) string {
+	var source, target string
+	if b.Source != nil {
+		source = b.Source.Identifier
+	}
+	if b.Target != nil {
+		target = b.Target.Identifier
+	}
+	a := b.AuthProviderBinding
+	if a == nil {
+		a = &agentregistry.AuthProviderBinding{}
+	}
+	return strings.Join([]string{b.DisplayName, b.Description, source, target, a.AuthProvider, a.ContinueUri,
+		strings.Join(a.Scopes, " ")}, "\x00")
 }
 
 // GetBinding reads one binding.
