@@ -270,7 +270,61 @@ resource "agentregistry_agent" "test" {
 		{"query/blank", badQuery("  \t "), []string{query, "The search query is empty and no tags are set"}},
 		{"query/empty-with-empty-tags", badSkills("query = \"\"\n  tags  = []"), []string{query, "The search query is empty and no tags are set"}},
 		{"tags/empty-tag", badSkills(`tags = [""]`), []string{"Attribute tags[0] string length must be at least 1"}},
+
+		// Agents without a card, endpoints, bindings.
+		{"agent/card-and-interfaces", badCardless("agent_card = jsonencode(" + resJSON(resCard("x", resCardSkill("a", "b", "c"))) + ")\n  interfaces = [" + resAgentInterface + "]"),
+			[]string{"Invalid Attribute Combination", "agent_card", "interfaces"}},
+		{"agent/neither-card-nor-interfaces", badCardless(""), []string{"Exactly one of these attributes must be configured", "agent_card,interfaces"}},
+		{"agent/interface-bad-binding", badCardless(`interfaces = [{ url = "https://a.example.com", protocol_binding = "SOAP" }]`),
+			[]string{"protocol_binding", "JSONRPC"}},
+		{"mcp/neither-tool-spec-nor-interfaces", `
+resource "agentregistry_mcp_server" "test" {
+  service_id = "bad-input-mcp"
+}
+`, []string{"At least one of these attributes must be configured", "tool_spec,interfaces"}},
+		{"endpoint/no-interfaces", badEndpoint(""), []string{"interfaces", "at least 1"}},
+		{"endpoint/relative-url", badEndpoint(`{ url = "/v1", protocol_binding = "HTTP_JSON" }`), []string{"Invalid URL", "/v1"}},
+		{"binding/id-too-short", badBinding("abc", `target = "urn:mcp:a:b:c"`), []string{"binding_id", "between 4 and 63"}},
+		{"binding/id-uppercase", badBinding("Planner", `target = "urn:mcp:a:b:c"`), []string{"binding_id", "must start with a lower-case letter"}},
+		{"binding/id-trailing-hyphen", badBinding("planner-", `target = "urn:mcp:a:b:c"`), []string{"binding_id", "not end with a hyphen"}},
+		{"binding/target-not-urn", badBinding("planner", `target = "projects/p/locations/l/agents/a"`), []string{"target must be urn:agent"}},
+		{"binding/target-two-segments", badBinding("planner", `target = "urn:mcp:acme:flights"`), []string{"target must be urn:agent"}},
+		{"binding/source-not-agent", badBinding("planner", "source = \"urn:endpoint:a:b:c\"\n  target = \"urn:mcp:a:b:c\""), []string{"source must be an agent URN"}},
+		{"binding/auth-provider-shape", badBinding("planner", "target = \"urn:mcp:a:b:c\"\n  auth_provider = \"projects/p/authProviders/a\""),
+			[]string{"auth_provider must be", "authProviders"}},
+		{"binding/scopes-without-provider", badBinding("planner", "target = \"urn:mcp:a:b:c\"\n  scopes = [\"read\"]"), []string{"auth_provider"}},
+		{"binding/continue-uri-relative", badBinding("planner", "target = \"urn:mcp:a:b:c\"\n  auth_provider = \"projects/p/locations/l/authProviders/a\"\n  continue_uri = \"done\""),
+			[]string{"Invalid URL", "continue_uri"}},
+		{"endpoint/name-of-another-kind", `data "agentregistry_endpoint" "x" { name = "projects/p/locations/l/mcpServers/m" }`, []string{"must be a full endpoint name"}},
+		{"agent-properties/bad-workload", `data "agentregistry_agent_properties" "x" { workload = "w" }`, []string{"workload must be"}},
 	}
+}
+
+func badCardless(body string) string {
+	return fmt.Sprintf(`
+resource "agentregistry_agent" "test" {
+  service_id = "bad-input-agent"
+  %s
+}
+`, body)
+}
+
+func badEndpoint(interfaces string) string {
+	return fmt.Sprintf(`
+resource "agentregistry_endpoint" "test" {
+  service_id = "bad-input-endpoint"
+  interfaces = [%s]
+}
+`, interfaces)
+}
+
+func badBinding(id, body string) string {
+	return fmt.Sprintf(`
+resource "agentregistry_binding" "test" {
+  binding_id = %q
+  %s
+}
+`, id, body)
 }
 
 // spec10KB is just over the registry's document limit.

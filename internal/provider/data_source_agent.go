@@ -2,18 +2,10 @@ package provider
 
 import (
 	"context"
-	"fmt"
-	"regexp"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
 )
 
 var (
@@ -41,35 +33,14 @@ type agentDataSourceModel struct {
 	CardJSON    types.String `tfsdk:"card_json"`
 }
 
-var agentNamePattern = regexp.MustCompile(`^projects/[^/]+/locations/[^/]+/agents/[^/]+$`)
+var agentLookup = derivedLookup{title: "Agent", noun: "agent", collection: "agents", idAttr: "agent_id", plural: "agentregistry_agents"}
 
 func (d *agentDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_agent"
 }
 
 func (d *agentDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	attrs := agentResultAttributes()
-	attrs["name"] = schema.StringAttribute{
-		Optional: true,
-		Computed: true,
-		MarkdownDescription: "Full resource name of the agent, `projects/{project}/locations/{location}/agents/{agent_id}`, " +
-			"such as the `registry_resource` of an `agentregistry_agent`. Exactly one of `name` and `service_id` is required.",
-		Validators: []validator.String{stringvalidator.RegexMatches(agentNamePattern,
-			"must be a full agent name, projects/{project}/locations/{location}/agents/{agent_id}")},
-	}
-	attrs["service_id"] = schema.StringAttribute{
-		Optional: true,
-		MarkdownDescription: "Id of the service that registered the agent; the agent is the service's `registryResource`. " +
-			"Looked up in `project` and `location`. Exactly one of `name` and `service_id` is required.",
-	}
-	attrs["project"] = schema.StringAttribute{
-		Optional:            true,
-		MarkdownDescription: "Project of the service named by `service_id`. Defaults to the provider's `project`.",
-	}
-	attrs["location"] = schema.StringAttribute{
-		Optional:            true,
-		MarkdownDescription: "Location of the service named by `service_id`. Defaults to the provider's `location`.",
-	}
+	attrs := agentLookup.selectorAttributes(agentResultAttributes())
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Reads one agent of the registry, by its resource name or by the id of the service that " +
 			"registered it. A missing agent is an error (`Agent Not Found`); use `agentregistry_agents` to test whether " +
@@ -79,9 +50,7 @@ func (d *agentDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 }
 
 func (d *agentDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
-	return []datasource.ConfigValidator{
-		datasourcevalidator.ExactlyOneOf(path.MatchRoot("name"), path.MatchRoot("service_id")),
-	}
+	return agentLookup.configValidators()
 }
 
 func (d *agentDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -90,35 +59,14 @@ func (d *agentDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 	if resp.Diagnostics.HasError() || !d.configured(&resp.Diagnostics) {
 		return
 	}
-	name := m.Name.ValueString()
+	sel := lookupSelector{Name: m.Name, ServiceID: m.ServiceID, Project: m.Project, Location: m.Location}
+	name := agentLookup.resolve(ctx, d.data, sel, &resp.Diagnostics)
 	if name == "" {
-		svcName := d.data.parent(m.Project, m.Location) + "/services/" + m.ServiceID.ValueString()
-		svc, err := d.data.Client.GetService(ctx, svcName)
-		if registryclient.IsNotFound(err) {
-			resp.Diagnostics.AddAttributeError(path.Root("service_id"), "Agent Not Found",
-				fmt.Sprintf("No service %q exists, so it registers no agent. Check service_id, project and location.", svcName))
-			return
-		}
-		if err != nil {
-			resp.Diagnostics.AddError("Cannot Read Service", apiErrorDetail("read", svcName, err))
-			return
-		}
-		if svc.RegistryResource == "" || !agentNamePattern.MatchString(svc.RegistryResource) {
-			resp.Diagnostics.AddAttributeError(path.Root("service_id"), "Agent Not Found",
-				fmt.Sprintf("Service %q registers no agent (its registryResource is %q). It may register an MCP server or "+
-					"an endpoint instead; use agentregistry_mcp_servers for MCP servers.", svcName, svc.RegistryResource))
-			return
-		}
-		name = svc.RegistryResource
-	}
-	a, err := d.data.Client.GetAgent(ctx, name)
-	if registryclient.IsNotFound(err) {
-		resp.Diagnostics.AddError("Agent Not Found",
-			fmt.Sprintf("The registry has no agent %q. Check the name, or search with agentregistry_agents.", name))
 		return
 	}
+	a, err := d.data.Client.GetAgent(ctx, name)
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot Read Agent", apiErrorDetail("read", name, err))
+		agentLookup.readError(&resp.Diagnostics, name, err)
 		return
 	}
 	obj, diags := agentResultValue(a)

@@ -38,13 +38,16 @@ var dsInterfaceAttrTypes = map[string]attr.Type{
 }
 
 var dsMcpServerAttrTypes = map[string]attr.Type{
-	"name":          types.StringType,
-	"mcp_server_id": types.StringType,
-	"display_name":  types.StringType,
-	"description":   types.StringType,
-	"urls":          types.ListType{ElemType: types.StringType},
-	"interfaces":    types.ListType{ElemType: types.ObjectType{AttrTypes: dsInterfaceAttrTypes}},
-	"tools":         types.ListType{ElemType: toolObjectType},
+	"name":            types.StringType,
+	"mcp_server_id":   types.StringType,
+	"display_name":    types.StringType,
+	"description":     types.StringType,
+	"urls":            types.ListType{ElemType: types.StringType},
+	"interfaces":      types.ListType{ElemType: types.ObjectType{AttrTypes: dsInterfaceAttrTypes}},
+	"tools":           types.ListType{ElemType: toolObjectType},
+	"create_time":     types.StringType,
+	"update_time":     types.StringType,
+	"attributes_json": types.StringType,
 }
 
 func (d *mcpServersDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -67,36 +70,7 @@ func (d *mcpServersDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 			"mcp_servers": schema.ListNestedAttribute{
 				Computed:            true,
 				MarkdownDescription: "The matching MCP servers, ordered by `name`; an empty list when nothing matches.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"name": schema.StringAttribute{Computed: true,
-						MarkdownDescription: "Full resource name, `projects/{project}/locations/{location}/mcpServers/{mcp_server_id}`."},
-					"mcp_server_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The MCP server's id, the last segment of `name`."},
-					"display_name":  schema.StringAttribute{Computed: true, MarkdownDescription: "Display name."},
-					"description":   schema.StringAttribute{Computed: true, MarkdownDescription: "Description."},
-					"urls": schema.ListAttribute{Computed: true, ElementType: types.StringType,
-						MarkdownDescription: "The URLs of `interfaces`, in order."},
-					"interfaces": schema.ListNestedAttribute{
-						Computed:            true,
-						MarkdownDescription: "Endpoints of the MCP server.",
-						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-							"url":              schema.StringAttribute{Computed: true, MarkdownDescription: "Endpoint URL."},
-							"protocol_binding": schema.StringAttribute{Computed: true, MarkdownDescription: "Protocol binding, such as `JSONRPC`; empty when unspecified."},
-						}},
-					},
-					"tools": schema.ListNestedAttribute{
-						Computed:            true,
-						MarkdownDescription: "The server's MCP tools, in tool-spec order.",
-						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-							"name":             schema.StringAttribute{Computed: true, MarkdownDescription: "Tool name."},
-							"title":            schema.StringAttribute{Computed: true, MarkdownDescription: "Human-readable title (`annotations.title`); empty when absent."},
-							"description":      schema.StringAttribute{Computed: true, MarkdownDescription: "What the tool does."},
-							"read_only_hint":   schema.BoolAttribute{Computed: true, MarkdownDescription: "`annotations.readOnlyHint` (MCP default `false`)."},
-							"destructive_hint": schema.BoolAttribute{Computed: true, MarkdownDescription: "`annotations.destructiveHint` (MCP default `true`)."},
-							"idempotent_hint":  schema.BoolAttribute{Computed: true, MarkdownDescription: "`annotations.idempotentHint` (MCP default `false`)."},
-							"open_world_hint":  schema.BoolAttribute{Computed: true, MarkdownDescription: "`annotations.openWorldHint` (MCP default `true`)."},
-						}},
-					},
-				}},
+				NestedObject:        schema.NestedAttributeObject{Attributes: mcpServerResultAttributes()},
 			},
 		},
 	}
@@ -128,25 +102,7 @@ func (d *mcpServersDataSource) Read(ctx context.Context, req datasource.ReadRequ
 }
 
 func mcpServerResultValue(ctx context.Context, s *agentregistry.McpServer) (types.Object, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	urls := []string{}
-	ifaces := []attr.Value{}
-	for _, i := range s.Interfaces {
-		if i == nil {
-			continue
-		}
-		urls = append(urls, i.Url)
-		obj, d := types.ObjectValue(dsInterfaceAttrTypes, map[string]attr.Value{
-			"url":              types.StringValue(i.Url),
-			"protocol_binding": types.StringValue(i.ProtocolBinding),
-		})
-		diags.Append(d...)
-		ifaces = append(ifaces, obj)
-	}
-	urlList, d := types.ListValueFrom(ctx, types.StringType, urls)
-	diags.Append(d...)
-	ifaceList, d := types.ListValue(types.ObjectType{AttrTypes: dsInterfaceAttrTypes}, ifaces)
-	diags.Append(d...)
+	urlList, ifaceList, diags := dsInterfacesValue(ctx, s.Interfaces)
 	tools := make([]spec.Tool, 0, len(s.Tools))
 	for _, t := range s.Tools {
 		if t == nil {
@@ -164,14 +120,85 @@ func mcpServerResultValue(ctx context.Context, s *agentregistry.McpServer) (type
 	toolList, d := toolsValue(tools)
 	diags.Append(d...)
 	obj, d := types.ObjectValue(dsMcpServerAttrTypes, map[string]attr.Value{
-		"name":          types.StringValue(s.Name),
-		"mcp_server_id": types.StringValue(s.McpServerId),
-		"display_name":  types.StringValue(s.DisplayName),
-		"description":   types.StringValue(s.Description),
-		"urls":          urlList,
-		"interfaces":    ifaceList,
-		"tools":         toolList,
+		"name":            types.StringValue(s.Name),
+		"mcp_server_id":   types.StringValue(s.McpServerId),
+		"display_name":    types.StringValue(s.DisplayName),
+		"description":     types.StringValue(s.Description),
+		"urls":            urlList,
+		"interfaces":      ifaceList,
+		"tools":           toolList,
+		"create_time":     types.StringValue(s.CreateTime),
+		"update_time":     types.StringValue(s.UpdateTime),
+		"attributes_json": dsAttributesJSON(s.Attributes),
 	})
 	diags.Append(d...)
 	return obj, diags
+}
+
+// mcpServerResultAttributes are the attributes of one MCP server that the
+// data sources return (each of agentregistry_mcp_servers, and the singular
+// agentregistry_mcp_server).
+func mcpServerResultAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"name": schema.StringAttribute{Computed: true,
+			MarkdownDescription: "Full resource name, `projects/{project}/locations/{location}/mcpServers/{mcp_server_id}`."},
+		"mcp_server_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The MCP server's id, the last segment of `name`."},
+		"display_name":  schema.StringAttribute{Computed: true, MarkdownDescription: "Display name."},
+		"description":   schema.StringAttribute{Computed: true, MarkdownDescription: "Description."},
+		"urls": schema.ListAttribute{Computed: true, ElementType: types.StringType,
+			MarkdownDescription: "The URLs of `interfaces`, in order."},
+		"interfaces":      dsInterfacesAttribute("Endpoints of the MCP server."),
+		"create_time":     schema.StringAttribute{Computed: true, MarkdownDescription: "When the MCP server was registered (RFC 3339)."},
+		"update_time":     schema.StringAttribute{Computed: true, MarkdownDescription: "When the MCP server was last updated (RFC 3339)."},
+		"attributes_json": dsAttributesJSONAttribute("MCP server"),
+		"tools": schema.ListNestedAttribute{
+			Computed:            true,
+			MarkdownDescription: "The server's MCP tools, in tool-spec order.",
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"name":             schema.StringAttribute{Computed: true, MarkdownDescription: "Tool name."},
+				"title":            schema.StringAttribute{Computed: true, MarkdownDescription: "Human-readable title (`annotations.title`); empty when absent."},
+				"description":      schema.StringAttribute{Computed: true, MarkdownDescription: "What the tool does."},
+				"read_only_hint":   schema.BoolAttribute{Computed: true, MarkdownDescription: "`annotations.readOnlyHint` (MCP default `false`)."},
+				"destructive_hint": schema.BoolAttribute{Computed: true, MarkdownDescription: "`annotations.destructiveHint` (MCP default `true`)."},
+				"idempotent_hint":  schema.BoolAttribute{Computed: true, MarkdownDescription: "`annotations.idempotentHint` (MCP default `false`)."},
+				"open_world_hint":  schema.BoolAttribute{Computed: true, MarkdownDescription: "`annotations.openWorldHint` (MCP default `true`)."},
+			}},
+		},
+	}
+}
+
+// dsInterfacesAttribute is a computed list of interfaces (url, protocol_binding).
+func dsInterfacesAttribute(description string) schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{
+		Computed:            true,
+		MarkdownDescription: description,
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"url":              schema.StringAttribute{Computed: true, MarkdownDescription: "Endpoint URL."},
+			"protocol_binding": schema.StringAttribute{Computed: true, MarkdownDescription: "Protocol binding, such as `JSONRPC`; empty when unspecified."},
+		}},
+	}
+}
+
+// dsInterfacesValue converts interfaces to their URLs and interface objects.
+func dsInterfacesValue(ctx context.Context, in []*agentregistry.Interface) (types.List, types.List, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	urls := []string{}
+	ifaces := []attr.Value{}
+	for _, i := range in {
+		if i == nil {
+			continue
+		}
+		urls = append(urls, i.Url)
+		obj, d := types.ObjectValue(dsInterfaceAttrTypes, map[string]attr.Value{
+			"url":              types.StringValue(i.Url),
+			"protocol_binding": types.StringValue(i.ProtocolBinding),
+		})
+		diags.Append(d...)
+		ifaces = append(ifaces, obj)
+	}
+	urlList, d := types.ListValueFrom(ctx, types.StringType, urls)
+	diags.Append(d...)
+	ifaceList, d := types.ListValue(types.ObjectType{AttrTypes: dsInterfaceAttrTypes}, ifaces)
+	diags.Append(d...)
+	return urlList, ifaceList, diags
 }

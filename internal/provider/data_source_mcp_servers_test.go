@@ -16,11 +16,14 @@ func TestAccMcpServersDataSource(t *testing.T) {
 	reg.mcpServer("tickets-mcp", "Ticket Tools", "Opens and closes tickets.", "https://tickets.example.com/mcp",
 		[]map[string]any{{"name": "open_ticket", "description": "Opens a ticket.", "inputSchema": map[string]any{"type": "object"}}})
 	files := knownvalue.ObjectExact(map[string]knownvalue.Check{
-		"name":          knownvalue.StringExact(testParent + "/mcpServers/files-mcp"),
-		"mcp_server_id": knownvalue.StringExact("files-mcp"),
-		"display_name":  knownvalue.StringExact("File Tools"),
-		"description":   knownvalue.StringExact("Reads and writes files in a workspace."),
-		"urls":          knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("https://files.example.com/mcp")}),
+		"name":            knownvalue.StringExact(testParent + "/mcpServers/files-mcp"),
+		"mcp_server_id":   knownvalue.StringExact("files-mcp"),
+		"display_name":    knownvalue.StringExact("File Tools"),
+		"description":     knownvalue.StringExact("Reads and writes files in a workspace."),
+		"urls":            knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("https://files.example.com/mcp")}),
+		"create_time":     knownvalue.NotNull(),
+		"update_time":     knownvalue.NotNull(),
+		"attributes_json": knownvalue.Null(), // a registered server has no system attributes
 		"interfaces": knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectExact(map[string]knownvalue.Check{
 			"url":              knownvalue.StringExact("https://files.example.com/mcp"),
 			"protocol_binding": knownvalue.StringExact("JSONRPC"),

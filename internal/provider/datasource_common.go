@@ -96,6 +96,10 @@ func dsTitle(what string) string {
 		return "Skills"
 	case "MCP servers":
 		return "MCP Servers"
+	case "endpoints":
+		return "Endpoints"
+	case "bindings":
+		return "Bindings"
 	}
 	return what
 }

@@ -12,6 +12,12 @@ func (p *agentRegistryProvider) DataSources(context.Context) []func() datasource
 		NewAgentsDataSource,
 		NewMcpServersDataSource,
 		NewAgentDataSource,
+		NewMcpServerDataSource,
+		NewEndpointDataSource,
+		NewEndpointsDataSource,
+		NewBindingsDataSource,
+		NewAvailableBindingsDataSource,
+		NewAgentPropertiesDataSource,
 		NewAgentCardDataSource,
 		NewMcpToolSpecDataSource,
 	}

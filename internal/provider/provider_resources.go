@@ -10,6 +10,8 @@ func (p *agentRegistryProvider) Resources(context.Context) []func() resource.Res
 	return []func() resource.Resource{
 		NewAgentResource,
 		NewMcpServerResource,
+		NewEndpointResource,
+		NewBindingResource,
 		NewAgentPropertiesResource,
 		NewSkillResource,
 	}

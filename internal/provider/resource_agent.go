@@ -3,8 +3,10 @@ package provider
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -18,12 +20,16 @@ import (
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/cardsig"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsondoc"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/planmodifiers"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/validators"
 )
 
-const agentSpecTypeCard = "A2A_AGENT_CARD"
+const (
+	agentSpecTypeCard   = "A2A_AGENT_CARD"
+	agentSpecTypeNoSpec = "NO_SPEC"
+)
 
 // NewAgentResource returns the agentregistry_agent resource.
 func NewAgentResource() resource.Resource {
@@ -32,7 +38,7 @@ func NewAgentResource() resource.Resource {
 		title:      "Agent",
 		schema:     agentSchema,
 		documents:  map[string]validators.Document{"agent_card": validators.AgentCardDocument},
-		fields:     map[string]string{"agent_spec": "agent_card"},
+		fields:     map[string]string{"agent_spec": "agent_card", "interfaces": "interfaces"},
 		derivedID: func(ctx context.Context, c *registryclient.Client, name string) (string, error) {
 			a, err := c.GetAgent(ctx, name)
 			if err != nil {
@@ -47,6 +53,7 @@ func NewAgentResource() resource.Resource {
 type agentModel struct {
 	serviceModel
 	AgentCard  jsondoc.Value `tfsdk:"agent_card"`
+	Interfaces types.List    `tfsdk:"interfaces"`
 	AgentID    types.String  `tfsdk:"agent_id"`
 	A2AVersion types.String  `tfsdk:"a2a_version"`
 	Version    types.String  `tfsdk:"version"`
@@ -62,15 +69,21 @@ func agentSchema(ctx context.Context) schema.Schema {
 	return serviceSchema(ctx, "agent", agentDescription, 1, map[string]schema.Attribute{
 		"agent_card": schema.StringAttribute{
 			CustomType: jsondoc.Type{},
-			Required:   true,
+			Optional:   true,
 			MarkdownDescription: "The A2A Agent Card, as a JSON string (A2A 0.3 with top-level `url` and " +
 				"`protocolVersion`, or 1.0 with `supportedInterfaces`; 1.0 fields may also use their ProtoJSON proto " +
 				"names, such as `supported_interfaces`), at most 10,240 bytes as compact JSON. " +
 				"Validated at plan time. Sent in a compact, normalised form; compared by value, so key order, " +
 				"spacing and the spelling of numbers never cause drift. The state keeps it as written; its full " +
-				"detail is one `jsondecode(agentregistry_agent.NAME.agent_card)` away.",
-			Validators: []validator.String{validators.AgentCard()},
+				"detail is one `jsondecode(agentregistry_agent.NAME.agent_card)` away. Exactly one of `agent_card` and " +
+				"`interfaces` must be set; adding or removing the card forces a new agent (the spec type changes " +
+				"between `A2A_AGENT_CARD` and `NO_SPEC`).",
+			Validators:    []validator.String{validators.AgentCard()},
+			PlanModifiers: []planmodifier.String{planmodifiers.RequiresReplaceIfPresenceChanges()},
 		},
+		"interfaces": interfacesAttribute("How to reach an agent registered without a card (agentSpec type `NO_SPEC`). " +
+			"Exactly one of `agent_card` and `interfaces` must be set: the registry takes a carded agent's " +
+			"interfaces from its card and refuses both."),
 		"agent_id": schema.StringAttribute{
 			Computed:            true,
 			MarkdownDescription: "The `agentId` of the derived `Agent` record: a stable identifier assigned by the registry.",
@@ -78,22 +91,23 @@ func agentSchema(ctx context.Context) schema.Schema {
 		},
 		"a2a_version": schema.StringAttribute{
 			Computed:            true,
-			MarkdownDescription: "The A2A version of the card, `0.3` or `1.0`, detected from the document. Known at plan time.",
+			MarkdownDescription: "The A2A version of the card, `0.3` or `1.0`, detected from the document. Known at plan time; null without a card.",
 		},
 		"version": schema.StringAttribute{
 			Computed:            true,
-			MarkdownDescription: "The agent's own version, the card's `version`. Known at plan time.",
+			MarkdownDescription: "The agent's own version, the card's `version`. Known at plan time; null without a card.",
 		},
 		"urls": schema.ListAttribute{
 			Computed:    true,
 			ElementType: types.StringType,
 			MarkdownDescription: "The agent's endpoint URLs, in document order without duplicates: `url` and " +
-				"`additionalInterfaces[].url` (A2A 0.3) or `supportedInterfaces[].url` (1.0). Known at plan time.",
+				"`additionalInterfaces[].url` (A2A 0.3) or `supportedInterfaces[].url` (1.0); without a card, the " +
+				"`interfaces[].url`. Known at plan time.",
 		},
 		"skill_ids": schema.ListAttribute{
 			Computed:    true,
 			ElementType: types.StringType,
-			MarkdownDescription: "The ids of the card's skills, in document order. Known at plan time, so other " +
+			MarkdownDescription: "The ids of the card's skills, in document order; empty without a card. Known at plan time, so other " +
 				"resources and modules can use them in the same plan. For a skill's name, tags or examples use " +
 				"`jsondecode(agentregistry_agent.NAME.agent_card).skills`, or the `agentregistry_skills` data source.",
 		},
@@ -109,7 +123,7 @@ func agentSchema(ctx context.Context) schema.Schema {
 			Computed:    true,
 			ElementType: types.StringType,
 			MarkdownDescription: "The `kid`s of the trusted keys whose signatures on the card verified, in the order " +
-				"of the card's `signatures`. Empty when the card is unsigned or the policy is `off` (nothing is " +
+				"of the card's `signatures`. Null for an agent without a card; empty when the card is unsigned or the policy is `off` (nothing is " +
 				"checked). Known at plan time, so a `check` block or a precondition can demand a particular signer.",
 		},
 	})
@@ -117,7 +131,8 @@ func agentSchema(ctx context.Context) schema.Schema {
 
 const agentDescription = "Registers an A2A agent in the Agent Registry: a `Service` whose `agentSpec` is an " +
 	"[A2A Agent Card](https://a2a-protocol.org/) (type `A2A_AGENT_CARD`). The registry derives a read-only " +
-	"`Agent` record from it, named by `registry_resource`.\n\n" +
+	"`Agent` record from it, named by `registry_resource`. An agent without a card is registered by its " +
+	"`interfaces` alone (type `NO_SPEC`); exactly one of `agent_card` and `interfaces` is set.\n\n" +
 	"The card is validated at plan time against the A2A 0.3 or 1.0 schema (detected from the document); " +
 	"every problem is reported in one diagnostic with its JSON pointer and line, and nothing is sent to the " +
 	"registry until the card is valid. The card's A2A version, version, URLs and skill ids are known at plan time.\n\n" +
@@ -144,10 +159,16 @@ func (m *agentModel) setDerived() diag.Diagnostics {
 		// zero List, which cannot be encoded; agentResource.Read fills it in.
 		m.VerifiedKeyIDs = types.ListNull(types.StringType)
 	}
+	if m.Interfaces.ElementType(context.Background()) == nil {
+		m.Interfaces = types.ListNull(interfaceObjectType)
+	}
 	if m.AgentCard.IsUnknown() {
 		m.A2AVersion, m.Version = types.StringUnknown(), types.StringUnknown()
 		m.URLs, m.SkillIDs = types.ListUnknown(types.StringType), types.ListUnknown(types.StringType)
 		return nil
+	}
+	if m.AgentCard.IsNull() {
+		return m.setDerivedWithoutCard()
 	}
 	var card *spec.AgentCard
 	if !m.AgentCard.IsNull() {
@@ -169,18 +190,49 @@ func (m *agentModel) setDerived() diag.Diagnostics {
 	return nil
 }
 
+// setDerivedWithoutCard: a card-less agent has no A2A version, version or
+// skills (null, null, empty); its urls are its interfaces' URLs.
+func (m *agentModel) setDerivedWithoutCard() diag.Diagnostics {
+	m.A2AVersion, m.Version, m.SkillIDs = types.StringNull(), types.StringNull(), stringList(nil)
+	if m.Interfaces.IsUnknown() {
+		m.URLs = types.ListUnknown(types.StringType)
+		return nil
+	}
+	interfaces, diags := interfacesFromList(context.Background(), m.Interfaces)
+	urls := make([]string, 0, len(interfaces))
+	for _, in := range interfaces {
+		if !slices.Contains(urls, in.Url) {
+			urls = append(urls, in.Url)
+		}
+	}
+	m.URLs = stringList(urls)
+	return diags
+}
+
 func (m *agentModel) keepDerived(prior *agentModel) {
 	m.A2AVersion, m.Version, m.URLs, m.SkillIDs = prior.A2AVersion, prior.Version, prior.URLs, prior.SkillIDs
 }
 
-func (m *agentModel) updateMask(_ context.Context, prior *agentModel) []string {
-	if !sameDocument(m.AgentCard, prior.AgentCard) {
-		return []string{"agentSpec.content"}
+func (m *agentModel) updateMask(ctx context.Context, prior *agentModel) []string {
+	var mask []string
+	if !sameInterfaces(ctx, m.Interfaces, prior.Interfaces) {
+		mask = append(mask, "interfaces")
 	}
-	return nil
+	if !sameDocument(m.AgentCard, prior.AgentCard) {
+		mask = append(mask, "agentSpec.content")
+	}
+	return mask
 }
 
-func (m *agentModel) fill(_ context.Context, svc *agentregistry.Service) diag.Diagnostics {
+// fill sends the card (A2A_AGENT_CARD, no interfaces: the API refuses both),
+// or the interfaces of a card-less agent (NO_SPEC, no content).
+func (m *agentModel) fill(ctx context.Context, svc *agentregistry.Service) diag.Diagnostics {
+	if m.AgentCard.IsNull() {
+		interfaces, diags := interfacesFromList(ctx, m.Interfaces)
+		svc.Interfaces = interfaces
+		svc.AgentSpec = &agentregistry.AgentSpec{Type: agentSpecTypeNoSpec}
+		return diags
+	}
 	var diags diag.Diagnostics
 	content, err := compactDocument(m.AgentCard)
 	if err != nil {
@@ -191,20 +243,27 @@ func (m *agentModel) fill(_ context.Context, svc *agentregistry.Service) diag.Di
 	return diags
 }
 
-// refresh takes the registry's card. A card removed outside Terraform (a
-// NO_SPEC agent) reads as null, so the next plan shows the configured card as
-// an update; a card the registry changed re-derives the computed attributes.
-func (m *agentModel) refresh(_ context.Context, svc *agentregistry.Service) diag.Diagnostics {
+// refresh takes the registry's card and interfaces. A card removed outside
+// Terraform reads as null, so the next plan shows the configured card (a
+// replacement); a card or interfaces the registry changed re-derive the
+// computed attributes.
+func (m *agentModel) refresh(ctx context.Context, svc *agentregistry.Service) diag.Diagnostics {
 	var content []byte
-	if svc.AgentSpec != nil {
+	if svc.AgentSpec != nil && svc.AgentSpec.Type != agentSpecTypeNoSpec {
 		content = svc.AgentSpec.Content
 	}
+	if m.Interfaces.ElementType(ctx) == nil {
+		m.Interfaces = types.ListNull(interfaceObjectType)
+	}
+	interfaces, diags := refreshInterfaces(ctx, m.Interfaces, svc.Interfaces)
+	priorInterfaces := m.Interfaces
+	m.Interfaces = interfaces
 	prior := m.AgentCard
 	m.AgentCard = refreshDocument(m.AgentCard, content)
-	if !m.AgentCard.Equal(prior) || m.SkillIDs.IsNull() {
-		return m.setDerived()
+	if !m.AgentCard.Equal(prior) || !m.Interfaces.Equal(priorInterfaces) || m.SkillIDs.IsNull() {
+		diags.Append(m.setDerived()...)
 	}
-	return nil
+	return diags
 }
 
 // optionalString is null for "", else the string.
@@ -223,11 +282,20 @@ type agentResource struct {
 }
 
 var (
-	_ resource.ResourceWithModifyPlan   = (*agentResource)(nil)
-	_ resource.ResourceWithImportState  = (*agentResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*agentResource)(nil)
-	_ resource.ResourceWithMoveState    = (*agentResource)(nil)
+	_ resource.ResourceWithConfigValidators = (*agentResource)(nil)
+	_ resource.ResourceWithModifyPlan       = (*agentResource)(nil)
+	_ resource.ResourceWithImportState      = (*agentResource)(nil)
+	_ resource.ResourceWithUpgradeState     = (*agentResource)(nil)
+	_ resource.ResourceWithMoveState        = (*agentResource)(nil)
 )
+
+// ConfigValidators: an agent is registered by its card or, without one, by
+// its interfaces; the API refuses both and an agent with neither is unreachable.
+func (r *agentResource) ConfigValidators(context.Context) []resource.ConfigValidator {
+	return []resource.ConfigValidator{
+		resourcevalidator.ExactlyOneOf(path.MatchRoot("agent_card"), path.MatchRoot("interfaces")),
+	}
+}
 
 // ModifyPlan checks the card's signatures on every plan, a plan without
 // changes included: a key removed from trusted_keys then fails the plan

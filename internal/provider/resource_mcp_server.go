@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -41,6 +42,11 @@ func NewMcpServerResource() resource.Resource {
 			return s.McpServerId, nil
 		},
 		upgraders: mcpServerStateUpgraders,
+		// Without a tool spec (NO_SPEC) the interfaces are all the registry
+		// knows of the server: one of the two is required.
+		configValidators: []resource.ConfigValidator{
+			resourcevalidator.AtLeastOneOf(path.MatchRoot("tool_spec"), path.MatchRoot("interfaces")),
+		},
 	}}
 }
 
@@ -54,7 +60,7 @@ type mcpServerModel struct {
 
 func mcpServerSchema(ctx context.Context) schema.Schema {
 	return serviceSchema(ctx, "MCP server", mcpServerDescription, 1, map[string]schema.Attribute{
-		"interfaces": interfacesAttribute("How to reach the MCP server."),
+		"interfaces": interfacesAttribute("How to reach the MCP server. Required when `tool_spec` is not set."),
 		"tool_spec": schema.StringAttribute{
 			CustomType: jsondoc.Type{},
 			Optional:   true,

@@ -151,16 +151,17 @@ func (g *googleService) interfaces(ctx context.Context) (types.List, diag.Diagno
 	return types.ListValueFrom(ctx, interfaceObjectType, models)
 }
 
-func (m *agentModel) fromGoogle(_ context.Context, g *googleService) diag.Diagnostics {
-	var diags diag.Diagnostics
+// fromGoogle takes the card, or the interfaces of a card-less (NO_SPEC) agent.
+func (m *agentModel) fromGoogle(ctx context.Context, g *googleService) diag.Diagnostics {
 	spec := g.AgentSpec[0]
-	if spec.Type != agentSpecTypeCard || spec.Content == "" {
-		diags.AddError("Moved Agent Has No Card",
-			fmt.Sprintf("The service %s is an agent of type %q: agentregistry_agent manages agents with an A2A Agent Card "+
-				"(type %s) only.", g.Name, spec.Type, agentSpecTypeCard))
-		return diags
+	if spec.Type == agentSpecTypeCard && spec.Content != "" {
+		m.AgentCard = jsondoc.NewValue(spec.Content)
+		m.Interfaces = types.ListNull(interfaceObjectType)
+		return nil
 	}
-	m.AgentCard = jsondoc.NewValue(spec.Content)
+	m.AgentCard = jsondoc.NewNull()
+	interfaces, diags := g.interfaces(ctx)
+	m.Interfaces = interfaces
 	return diags
 }
 
@@ -171,5 +172,12 @@ func (m *mcpServerModel) fromGoogle(ctx context.Context, g *googleService) diag.
 	if spec := g.McpServerSpec[0]; spec.Type == mcpSpecTypeToolSpec && spec.Content != "" {
 		m.ToolSpec = jsondoc.NewValue(spec.Content)
 	}
+	return diags
+}
+
+// fromGoogle takes the interfaces: an endpoint has no document.
+func (m *endpointModel) fromGoogle(ctx context.Context, g *googleService) diag.Diagnostics {
+	interfaces, diags := g.interfaces(ctx)
+	m.Interfaces = interfaces
 	return diags
 }

@@ -177,3 +177,71 @@ func TestMoveState_googleServiceOfAnotherKindIsRefused(t *testing.T) {
 		}
 	}
 }
+
+func TestMoveState_googleEndpointToEndpoint(t *testing.T) {
+	source := json.RawMessage(`{
+  "name": "projects/demo-project/locations/global/services/billing-api",
+  "service_id": "billing-api", "project": "demo-project", "location": "global",
+  "display_name": "", "description": "Billing",
+  "registry_resource": "projects/demo-project/locations/global/endpoints/billing-api",
+  "create_time": "2026-11-30T08:26:29Z", "update_time": "2026-11-30T08:26:29Z",
+  "agent_spec": [], "mcp_server_spec": [], "endpoint_spec": [{"type": "NO_SPEC", "content": ""}],
+  "interfaces": [{"url": "https://billing.example.com/v1", "protocol_binding": "HTTP_JSON"}]
+}`)
+	got, diags := moveState(t, "agentregistry_endpoint", source)
+	if len(diags) > 0 {
+		t.Fatalf("diagnostics: %v", diags)
+	}
+	want := map[string]any{
+		"service_id":   "billing-api",
+		"display_name": nil,
+		"description":  "Billing",
+		"endpoint_id":  "billing-api",
+		"interfaces":   []any{map[string]any{"url": "https://billing.example.com/v1", "protocol_binding": "HTTP_JSON"}},
+	}
+	for k, v := range want {
+		if !reflect.DeepEqual(got[k], v) {
+			t.Errorf("%s = %#v, want %#v", k, got[k], v)
+		}
+	}
+}
+
+func TestMoveState_googleBindingToBinding(t *testing.T) {
+	s := providerserver.NewProtocol6(New("test")())()
+	source := `{
+  "id": "projects/demo-project/locations/global/bindings/planner-flights",
+  "name": "projects/demo-project/locations/global/bindings/planner-flights",
+  "binding_id": "planner-flights", "project": "demo-project", "location": "global",
+  "display_name": "", "description": "Flights", "deletion_policy": "DELETE",
+  "create_time": "2026-11-30T08:26:29Z", "update_time": "2026-11-30T08:26:29Z",
+  "source": [{"identifier": "urn:agent:acme:travel:planner"}],
+  "target": [{"identifier": "urn:mcp:acme:travel:flights"}],
+  "auth_provider_binding": [{"auth_provider": "projects/demo-project/locations/global/authProviders/oauth", "scopes": ["flights.read"], "continue_uri": ""}]
+}`
+	resp, err := s.MoveResourceState(context.Background(), &tfprotov6.MoveResourceStateRequest{
+		SourceProviderAddress: "registry.terraform.io/hashicorp/google",
+		SourceTypeName:        "google_agent_registry_binding",
+		SourceState:           &tfprotov6.RawState{JSON: []byte(source)},
+		TargetTypeName:        "agentregistry_binding",
+	})
+	if err != nil || len(resp.Diagnostics) > 0 || resp.TargetState == nil {
+		t.Fatalf("move: %v %v", err, resp.Diagnostics)
+	}
+	v, err := resp.TargetState.Unmarshal(resourceSchemas(t, s)["agentregistry_binding"].ValueType())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := goValue(t, v).(map[string]any)
+	want := map[string]any{
+		"binding_id": "planner-flights", "project": "demo-project", "location": "global",
+		"display_name": nil, "description": "Flights",
+		"source": "urn:agent:acme:travel:planner", "target": "urn:mcp:acme:travel:flights",
+		"auth_provider": "projects/demo-project/locations/global/authProviders/oauth",
+		"scopes":        []any{"flights.read"}, "continue_uri": nil,
+	}
+	for k, w := range want {
+		if !reflect.DeepEqual(got[k], w) {
+			t.Errorf("%s = %#v, want %#v", k, got[k], w)
+		}
+	}
+}

@@ -45,6 +45,8 @@ type serviceKind struct {
 	derivedID func(ctx context.Context, c *registryclient.Client, registryResource string) (string, error)
 	// upgraders are the kind's state upgraders, by prior schema version.
 	upgraders func(context.Context) map[int64]resource.StateUpgrader
+	// configValidators check combinations of the kind's attributes at plan.
+	configValidators []resource.ConfigValidator
 }
 
 // kindModel is what a kind's model gives the core; M is the model struct and
@@ -83,6 +85,8 @@ var (
 	_ resource.ResourceWithModifyPlan   = (*serviceResource[agentModel, *agentModel])(nil)
 	_ resource.ResourceWithUpgradeState = (*serviceResource[agentModel, *agentModel])(nil)
 	_ resource.ResourceWithMoveState    = (*serviceResource[agentModel, *agentModel])(nil)
+
+	_ resource.ResourceWithConfigValidators = (*serviceResource[mcpServerModel, *mcpServerModel])(nil)
 )
 
 func (r *serviceResource[M, P]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -97,6 +101,10 @@ func (r *serviceResource[M, P]) Configure(_ context.Context, req resource.Config
 	if d := configureResource(req, resp); d != nil {
 		r.data = d
 	}
+}
+
+func (r *serviceResource[M, P]) ConfigValidators(context.Context) []resource.ConfigValidator {
+	return r.kind.configValidators
 }
 
 func (r *serviceResource[M, P]) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {

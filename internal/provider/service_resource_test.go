@@ -14,6 +14,7 @@ import (
 func TestServiceKind_addAPIErrorAttachesTheFieldsAttribute(t *testing.T) {
 	agent := NewAgentResource().(*agentResource).kind
 	mcp := NewMcpServerResource().(*serviceResource[mcpServerModel, *mcpServerModel]).kind
+	endpoint := NewEndpointResource().(*serviceResource[endpointModel, *endpointModel]).kind
 	for _, c := range []struct {
 		kind  serviceKind
 		field string
@@ -23,7 +24,9 @@ func TestServiceKind_addAPIErrorAttachesTheFieldsAttribute(t *testing.T) {
 		{agent, "service.agent_spec", path.Root("agent_card")},
 		{agent, "display_name", path.Root("display_name")},
 		{agent, "description", path.Root("description")},
-		{agent, "interfaces", path.Empty()}, // an agent has no interfaces attribute (yet)
+		{agent, "interfaces", path.Root("interfaces")}, // a card-less agent's
+		{endpoint, "interfaces[0].protocol_binding", path.Root("interfaces").AtListIndex(0).AtName("protocol_binding")},
+		{endpoint, "endpoint_spec.type", path.Root("interfaces")},
 		{mcp, "mcp_server_spec.content", path.Root("tool_spec")},
 		{mcp, "interfaces", path.Root("interfaces")},
 		{mcp, "interfaces[1].url", path.Root("interfaces").AtListIndex(1).AtName("url")},

@@ -100,7 +100,7 @@ func serviceCommonAttributes(noun string) map[string]schema.Attribute {
 		},
 		"registry_resource": schema.StringAttribute{
 			Computed:            true,
-			MarkdownDescription: "The name of the read-only record the registry derives from the service (`.../agents/{id}` or `.../mcpServers/{id}`).",
+			MarkdownDescription: "The name of the read-only record the registry derives from the service (`.../agents/{id}`, `.../mcpServers/{id}` or `.../endpoints/{id}`).",
 			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 		},
 		"create_time": schema.StringAttribute{

@@ -37,9 +37,9 @@ type mcpServerModelV0 struct {
 }
 
 func agentStateUpgraders(ctx context.Context) map[int64]resource.StateUpgrader {
-	v0 := priorSchema(agentSchema(ctx), []string{"version", "urls", "skill_ids", "signature_policy", "verified_key_ids"}, "skills", skillObjectType)
+	v0 := priorSchema(agentSchema(ctx), []string{"version", "urls", "skill_ids", "signature_policy", "verified_key_ids", "interfaces"}, "skills", skillObjectType)
 	return upgradeFromV0(v0, func(old *agentModelV0) agentModel {
-		return agentModel{serviceModel: old.serviceModel, AgentCard: old.AgentCard, AgentID: old.AgentID}
+		return agentModel{serviceModel: old.serviceModel, AgentCard: old.AgentCard, AgentID: old.AgentID, Interfaces: types.ListNull(interfaceObjectType)}
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -169,7 +170,8 @@ func (c *Client) adopt(ctx context.Context, name string, want *agentregistry.Ser
 }
 
 // serviceDifferences lists what differs between the service we asked for and
-// an existing one: spec kind and type, semantic content, display name, description.
+// an existing one: spec kind and type, semantic content, display name,
+// description, interfaces (an endpoint or a card-less agent is its interfaces).
 func serviceDifferences(want, got *agentregistry.Service) []string {
 	wk, wt, wc, wdoc := specOf(want)
 	gk, gt, gc, _ := specOf(got)
@@ -188,7 +190,16 @@ func serviceDifferences(want, got *agentregistry.Service) []string {
 	if want.Description != got.Description {
 		diffs = append(diffs, "a different description")
 	}
+	if !sameInterfaces(want.Interfaces, got.Interfaces) {
+		diffs = append(diffs, "different interfaces")
+	}
 	return diffs
+}
+
+func sameInterfaces(a, b []*agentregistry.Interface) bool {
+	return slices.EqualFunc(a, b, func(x, y *agentregistry.Interface) bool {
+		return x != nil && y != nil && x.Url == y.Url && x.ProtocolBinding == y.ProtocolBinding
+	})
 }
 
 // specOf returns which spec a service carries, its type, content and the

@@ -226,6 +226,11 @@ func TestCreateServiceConflict(t *testing.T) {
 		{"type", map[string]any{"name": svcName, "displayName": "Planner",
 			"agentSpec": map[string]any{"type": "NO_SPEC"}},
 			"with a different spec type (NO_SPEC, not A2A_AGENT_CARD);"},
+		{"interfaces", func() map[string]any {
+			s := agentService(svcName, `{"name":"a"}`)
+			s["interfaces"] = []any{map[string]any{"url": "https://a.example.com", "protocolBinding": "JSONRPC"}}
+			return s
+		}(), "with different interfaces;"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

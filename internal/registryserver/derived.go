@@ -1,10 +1,10 @@
 package registryserver
 
 // Derived records. Google's registry turns each Service into a read-only
-// Agent (agent_spec) or McpServer (mcp_server_spec). Here the derived record
+// Agent (agent_spec), McpServer (mcp_server_spec) or Endpoint (endpoint_spec). Here the derived record
 // is a pure function of the service, so it is recomputed on every write and
 // at start instead of being stored. Its id is the service id, which keeps
-// names predictable: services/foo -> agents/foo or mcpServers/foo.
+// names predictable: services/foo -> agents/foo, mcpServers/foo or endpoints/foo.
 
 import (
 	"crypto/sha256"
@@ -22,26 +22,50 @@ type derivedKind int
 const (
 	kindAgent derivedKind = iota
 	kindMCP
+	kindEndpoint
 )
 
 func (k derivedKind) collection() string {
-	if k == kindAgent {
+	switch k {
+	case kindAgent:
 		return "agents"
+	case kindEndpoint:
+		return "endpoints"
 	}
 	return "mcpServers"
 }
 
-// registryResource names the derived record of a service ("" for endpoints,
-// which this server does not derive).
-func registryResource(svc *agentregistry.Service) string {
-	parent, id := parentOf(svc.Name), lastSegment(svc.Name)
+// title is the record's type name, for messages.
+func (k derivedKind) title() string {
+	switch k {
+	case kindAgent:
+		return "Agent"
+	case kindEndpoint:
+		return "Endpoint"
+	}
+	return "McpServer"
+}
+
+// derivedKindOf is the kind of record a service derives.
+func derivedKindOf(svc *agentregistry.Service) (derivedKind, bool) {
 	switch serviceKind(svc) {
 	case specAgent:
-		return parent + "/agents/" + id
+		return kindAgent, true
 	case specMCP:
-		return parent + "/mcpServers/" + id
+		return kindMCP, true
+	case specEndpoint:
+		return kindEndpoint, true
 	}
-	return ""
+	return 0, false
+}
+
+// registryResource names the derived record of a service.
+func registryResource(svc *agentregistry.Service) string {
+	k, ok := derivedKindOf(svc)
+	if !ok {
+		return ""
+	}
+	return parentOf(svc.Name) + "/" + k.collection() + "/" + lastSegment(svc.Name)
 }
 
 // uidFor is a stable UUID-shaped id for a record, derived from its name and
@@ -199,21 +223,67 @@ func deriveMCP(svc *agentregistry.Service) (*agentregistry.McpServer, docFields)
 	return m, d
 }
 
+// deriveEndpoint is the Endpoint record of an endpoint_spec service: its
+// interfaces, names and times (Google adds a RuntimeReference attribute for
+// endpoints it discovers; a registered one has none).
+func deriveEndpoint(svc *agentregistry.Service) (*agentregistry.Endpoint, docFields) {
+	id := lastSegment(svc.Name)
+	e := &agentregistry.Endpoint{
+		Name:        parentOf(svc.Name) + "/endpoints/" + id,
+		EndpointId:  id,
+		DisplayName: svc.DisplayName,
+		Description: svc.Description,
+		Interfaces:  svc.Interfaces,
+		CreateTime:  svc.CreateTime,
+		UpdateTime:  svc.UpdateTime,
+	}
+	d := docFields{"endpointId": {e.EndpointId}, "name": {e.Name}, "displayName": {e.DisplayName}, "description": {e.Description}}
+	for _, in := range e.Interfaces {
+		if in != nil {
+			d["interfaces.url"] = append(d["interfaces.url"], in.Url)
+			d["interfaces.protocolBinding"] = append(d["interfaces.protocolBinding"], in.ProtocolBinding)
+		}
+	}
+	return e, d
+}
+
+// derive computes the derived record of svc, its search fields and its kind.
+func derive(svc *agentregistry.Service) (rec any, name string, d docFields, k derivedKind, ok bool) {
+	switch k, ok = derivedKindOf(svc); k {
+	case kindAgent:
+		a, d := deriveAgent(svc)
+		return a, a.Name, d, k, ok
+	case kindMCP:
+		m, d := deriveMCP(svc)
+		return m, m.Name, d, k, ok
+	default:
+		e, d := deriveEndpoint(svc)
+		return e, e.Name, d, k, ok
+	}
+}
+
+// indexes is the per-parent index map of a kind of derived record.
+func (s *Server) indexes(k derivedKind) map[string]*index {
+	switch k {
+	case kindAgent:
+		return s.agentIx
+	case kindEndpoint:
+		return s.endpointIx
+	}
+	return s.mcpIx
+}
+
 // putDerived (re)computes the derived record of svc and indexes it.
 // Call with s.mu held for writing.
 func (s *Server) putDerived(svc *agentregistry.Service) {
+	rec, name, d, k, ok := derive(svc)
+	if !ok {
+		return
+	}
 	parent := parentOf(svc.Name)
-	switch serviceKind(svc) {
-	case specAgent:
-		a, d := deriveAgent(svc)
-		if b, ok := s.cacheJSON(a.Name, a); ok {
-			s.agentIx[parent] = s.indexOf(s.agentIx, parent, agentFields).put(a.Name, d, b)
-		}
-	case specMCP:
-		m, d := deriveMCP(svc)
-		if b, ok := s.cacheJSON(m.Name, m); ok {
-			s.mcpIx[parent] = s.indexOf(s.mcpIx, parent, mcpFields).put(m.Name, d, b)
-		}
+	if b, ok := s.cacheJSON(name, rec); ok {
+		ixs := s.indexes(k)
+		ixs[parent] = s.indexOf(ixs, parent, k.fields()).put(name, d, b)
 	}
 }
 
@@ -228,16 +298,14 @@ func (s *Server) indexOf(ixs map[string]*index, parent string, fs *fieldSet) *in
 }
 
 func (s *Server) removeDerived(svc *agentregistry.Service) {
-	name := registryResource(svc)
-	if name == "" {
-		return // endpoints have no derived record
+	k, ok := derivedKindOf(svc)
+	if !ok {
+		return
 	}
+	name := registryResource(svc)
 	parent := parentOf(svc.Name)
 	delete(s.encoded, name)
-	ixs := s.agentIx
-	if serviceKind(svc) == specMCP {
-		ixs = s.mcpIx
-	}
+	ixs := s.indexes(k)
 	if ix := ixs[parent]; ix != nil {
 		ixs[parent] = ix.remove(name)
 	}
@@ -258,17 +326,13 @@ func (s *Server) cacheJSON(name string, v any) ([]byte, bool) {
 }
 
 func (s *Server) getDerived(w http.ResponseWriter, r *http.Request, name string, k derivedKind) {
-	// The name's collection (agents/ or mcpServers/) comes from the route,
-	// so a record found under it is of kind k.
+	// The name's collection (agents/, mcpServers/ or endpoints/) comes from
+	// the route, so a record found under it is of kind k.
 	s.mu.RLock()
 	b, ok := s.encoded[name]
 	s.mu.RUnlock()
 	if !ok {
-		what := "Agent"
-		if k == kindMCP {
-			what = "McpServer"
-		}
-		s.writeError(w, errNotFound("%s %q was not found.", what, name))
+		s.writeError(w, errNotFound("%s %q was not found.", k.title(), name))
 		return
 	}
 	writeRawJSON(w, b)

@@ -19,8 +19,14 @@ type (
 )
 
 var (
-	agentFields         = searchquery.Agents
-	mcpFields           = searchquery.McpServers
+	agentFields = searchquery.Agents
+	mcpFields   = searchquery.McpServers
+	// endpoints.list takes a filter (AIP-160) over these fields; endpoints
+	// have no search method.
+	endpointFields = searchquery.NewSchema("endpoints",
+		[]string{"endpointId", "name", "displayName", "description", "interfaces.url", "interfaces.protocolBinding"},
+		map[string][]string{"interfaces": {"interfaces.url", "interfaces.protocolBinding"}},
+		[]string{"endpointId", "name", "displayName", "description", "interfaces.url"})
 	serviceFilterFields = searchquery.NewSchema("services",
 		[]string{"name", "displayName", "description"}, nil,
 		[]string{"name", "displayName", "description"})

@@ -15,8 +15,11 @@ import (
 )
 
 func (k derivedKind) fields() *fieldSet {
-	if k == kindAgent {
+	switch k {
+	case kindAgent:
 		return agentFields
+	case kindEndpoint:
+		return endpointFields
 	}
 	return mcpFields
 }
@@ -95,10 +98,7 @@ func (s *Server) runQuery(w http.ResponseWriter, r *http.Request, parent string,
 	// Capture the index under the read lock, then evaluate without it (see
 	// index.go): a slow search never holds up a write.
 	s.mu.RLock()
-	ixs := s.agentIx
-	if k == kindMCP {
-		ixs = s.mcpIx
-	}
+	ixs := s.indexes(k)
 	var sn *snapshot
 	if ix := ixs[parent]; ix != nil {
 		sn = ix.snapshot()

@@ -67,16 +67,18 @@ type Server struct {
 	// mu guards the state below. Writes hold it exclusively for the whole
 	// request, including the fsync, which serialises writes (bbolt has a
 	// single writer anyway) and keeps memory and disk in the same order.
-	mu        sync.RWMutex
-	services  *collection[*agentregistry.Service]
-	encoded   map[string][]byte // derived record name -> its JSON
-	agentIx   map[string]*index // parent -> index of its agents
-	mcpIx     map[string]*index // parent -> index of its MCP servers
-	workloads *collection[*apphub.Workload]
-	ops       map[string]*opRecord
-	reqs      map[string]*requestRecord // by requestKey
-	expiry    []expiring                // by time, oldest first
-	skills    *skillState
+	mu         sync.RWMutex
+	services   *collection[*agentregistry.Service]
+	encoded    map[string][]byte // derived record name -> its JSON
+	agentIx    map[string]*index // parent -> index of its agents
+	mcpIx      map[string]*index // parent -> index of its MCP servers
+	endpointIx map[string]*index // parent -> index of its endpoints
+	workloads  *collection[*apphub.Workload]
+	bindings   *collection[*agentregistry.Binding]
+	ops        map[string]*opRecord
+	reqs       map[string]*requestRecord // by requestKey
+	expiry     []expiring                // by time, oldest first
+	skills     *skillState
 
 	inFlight chan struct{} // one token per request being handled; nil without a cap
 }
@@ -84,17 +86,19 @@ type Server struct {
 // New returns a server, loading its state from Options.DataPath when set.
 func New(opts Options) (*Server, error) {
 	s := &Server{
-		opts:      opts,
-		log:       opts.Logger,
-		now:       opts.Now,
-		services:  newCollection[*agentregistry.Service]("/services/"),
-		encoded:   map[string][]byte{},
-		agentIx:   map[string]*index{},
-		mcpIx:     map[string]*index{},
-		workloads: newCollection[*apphub.Workload]("/workloads/"),
-		ops:       map[string]*opRecord{},
-		reqs:      map[string]*requestRecord{},
-		skills:    newSkillState(),
+		opts:       opts,
+		log:        opts.Logger,
+		now:        opts.Now,
+		services:   newCollection[*agentregistry.Service]("/services/"),
+		encoded:    map[string][]byte{},
+		agentIx:    map[string]*index{},
+		mcpIx:      map[string]*index{},
+		endpointIx: map[string]*index{},
+		workloads:  newCollection[*apphub.Workload]("/workloads/"),
+		bindings:   newCollection[*agentregistry.Binding]("/bindings/"),
+		ops:        map[string]*opRecord{},
+		reqs:       map[string]*requestRecord{},
+		skills:     newSkillState(),
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -146,6 +150,16 @@ func (s *Server) loadState() error {
 				return fmt.Errorf("workload %s: %w", k, err)
 			}
 			s.workloads.put(wl.Name, &wl)
+			return nil
+		})
+	}
+	if err == nil {
+		err = s.store.load(bucketBindings, func(k, v []byte) error {
+			var b agentregistry.Binding
+			if err := json.Unmarshal(v, &b); err != nil {
+				return fmt.Errorf("binding %s: %w", k, err)
+			}
+			s.bindings.put(b.Name, &b)
 			return nil
 		})
 	}
@@ -311,6 +325,23 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	case len(rest) == 2 && rest[0] == "mcpServers":
 		id(serviceRule, rest[1])
 		h = handlers{"GET": func() { s.getDerived(w, r, parent+"/mcpServers/"+rest[1], kindMCP) }}
+	case len(rest) == 1 && rest[0] == "endpoints":
+		h = handlers{"GET": func() { s.listDerived(w, r, parent, kindEndpoint) }}
+	case len(rest) == 2 && rest[0] == "endpoints":
+		id(serviceRule, rest[1])
+		h = handlers{"GET": func() { s.getDerived(w, r, parent+"/endpoints/"+rest[1], kindEndpoint) }}
+	case len(rest) == 1 && rest[0] == "bindings":
+		h = handlers{"GET": func() { s.listBindings(w, r, parent) }, "POST": func() { s.createBinding(w, r, parent) }}
+	case len(rest) == 1 && rest[0] == "bindings:fetchAvailable":
+		h = handlers{"GET": func() { s.fetchAvailableBindings(w, r, parent) }}
+	case len(rest) == 2 && rest[0] == "bindings":
+		id(bindingRule, rest[1])
+		name := parent + "/bindings/" + rest[1]
+		h = handlers{
+			"GET":    func() { s.getBinding(w, name) },
+			"PATCH":  func() { s.patchBinding(w, r, name) },
+			"DELETE": func() { s.deleteBinding(w, r, name) },
+		}
 	case len(rest) >= 1 && (rest[0] == "skills" || rest[0] == "skills:search"):
 		if h = s.skillRoutes(w, r, parent, rest, id); h == nil {
 			s.writeError(w, errNotFound("unknown path %q", r.URL.Path))

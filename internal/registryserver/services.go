@@ -222,29 +222,53 @@ func cloneService(s *agentregistry.Service) *agentregistry.Service {
 	return &out
 }
 
-func (s *Server) createService(w http.ResponseWriter, r *http.Request, parent string) {
+// createRequest describes a create method's id and collection to beginCreate.
+type createRequest struct {
+	idParam, collection, title string
+	rule                       segmentRule
+	exists                     func(name string) bool // called with s.mu held
+}
+
+// beginCreate reads the body into in, checks the id, takes s.mu for writing
+// and checks the request id and that the name is free. When ok, the caller
+// holds s.mu and releases it; otherwise the response is written and the
+// lock is not held.
+func (s *Server) beginCreate(w http.ResponseWriter, r *http.Request, parent string, in any, c createRequest) (name, reqID string, ok bool) {
 	q := r.URL.Query()
-	id, reqID := q.Get("serviceId"), q.Get("requestId")
-	var in agentregistry.Service
-	if err := readJSON(w, r, &in); err != nil {
+	id := q.Get(c.idParam)
+	reqID = q.Get("requestId")
+	if err := readJSON(w, r, in); err != nil {
 		s.writeError(w, err)
-		return
+		return "", "", false
 	}
-	if err := serviceRule.check(id); err != nil {
+	if err := c.rule.check(id); err != nil {
 		s.writeError(w, err)
-		return
+		return "", "", false
 	}
-	name := parent + "/services/" + id
+	name = parent + "/" + c.collection + "/" + id
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if op, err := s.replay(reqID, "create", name); err != nil || op != nil {
+		s.mu.Unlock()
 		s.respondOp(w, op, err)
+		return "", "", false
+	}
+	if c.exists(name) {
+		s.mu.Unlock()
+		s.writeError(w, errAlreadyExists("%s %q already exists.", c.title, name))
+		return "", "", false
+	}
+	return name, reqID, true
+}
+
+func (s *Server) createService(w http.ResponseWriter, r *http.Request, parent string) {
+	var in agentregistry.Service
+	c := createRequest{idParam: "serviceId", rule: serviceRule, collection: "services", title: "Service",
+		exists: func(name string) bool { _, ok := s.services.get(name); return ok }}
+	name, reqID, ok := s.beginCreate(w, r, parent, &in, c)
+	if !ok {
 		return
 	}
-	if _, exists := s.services.get(name); exists {
-		s.writeError(w, errAlreadyExists("Service %q already exists.", name))
-		return
-	}
+	defer s.mu.Unlock()
 	now := s.timestamp()
 	svc := &agentregistry.Service{
 		Name: name, DisplayName: in.DisplayName, Description: in.Description, Interfaces: in.Interfaces,
@@ -390,25 +414,39 @@ func maskPaths(mask string) []string {
 	return out
 }
 
-func (s *Server) patchService(w http.ResponseWriter, r *http.Request, name string) {
-	q := r.URL.Query()
-	reqID := q.Get("requestId")
-	var in agentregistry.Service
-	if err := readJSON(w, r, &in); err != nil {
-		s.writeError(w, err)
-		return
+// beginChange starts a patch (in set: the body is read into it) or a delete
+// (in nil) of name: it takes s.mu for writing, answers a replayed request id,
+// and finds the record. When ok, the caller holds s.mu and releases it;
+// otherwise the response is written and the lock is not held.
+func beginChange[T any](s *Server, w http.ResponseWriter, r *http.Request, verb, name, title string, in any, get func(string) (T, bool)) (old T, reqID string, ok bool) {
+	reqID = r.URL.Query().Get("requestId")
+	if in != nil {
+		if err := readJSON(w, r, in); err != nil {
+			s.writeError(w, err)
+			return old, "", false
+		}
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if op, err := s.replay(reqID, "update", name); err != nil || op != nil {
+	if op, err := s.replay(reqID, verb, name); err != nil || op != nil {
+		s.mu.Unlock()
 		s.respondOp(w, op, err)
-		return
+		return old, "", false
 	}
-	old, ok := s.services.get(name)
+	if old, ok = get(name); !ok {
+		s.mu.Unlock()
+		s.writeError(w, errNotFound("%s %q was not found.", title, name))
+	}
+	return old, reqID, ok
+}
+
+func (s *Server) patchService(w http.ResponseWriter, r *http.Request, name string) {
+	q := r.URL.Query()
+	var in agentregistry.Service
+	old, reqID, ok := beginChange(s, w, r, "update", name, "Service", &in, s.services.get)
 	if !ok {
-		s.writeError(w, errNotFound("Service %q was not found.", name))
 		return
 	}
+	defer s.mu.Unlock()
 	paths := maskPaths(q.Get("updateMask"))
 	if len(paths) == 0 {
 		// AIP-134: without a mask, every field present in the request is updated.
@@ -491,18 +529,11 @@ func (s *Server) patchService(w http.ResponseWriter, r *http.Request, name strin
 }
 
 func (s *Server) deleteService(w http.ResponseWriter, r *http.Request, name string) {
-	reqID := r.URL.Query().Get("requestId")
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if op, err := s.replay(reqID, "delete", name); err != nil || op != nil {
-		s.respondOp(w, op, err)
-		return
-	}
-	old, ok := s.services.get(name)
+	old, reqID, ok := beginChange(s, w, r, "delete", name, "Service", nil, s.services.get)
 	if !ok {
-		s.writeError(w, errNotFound("Service %q was not found.", name))
 		return
 	}
+	defer s.mu.Unlock()
 	s.commitServiceWrite(w, "delete", name, reqID, nil, old)
 }
 

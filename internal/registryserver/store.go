@@ -21,9 +21,10 @@ const (
 	bucketWorkloads  = "workloads"
 	bucketOperations = "operations"
 	bucketRequests   = "requests"
+	bucketBindings   = "bindings"
 )
 
-var allBuckets = []string{bucketServices, bucketWorkloads, bucketOperations, bucketRequests}
+var allBuckets = []string{bucketServices, bucketWorkloads, bucketOperations, bucketRequests, bucketBindings}
 
 // mutation is one key write (Value nil = delete).
 type mutation struct {

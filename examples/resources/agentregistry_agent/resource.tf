@@ -44,3 +44,15 @@ output "currency_skill_ids" {
 output "currency_skill_tags" {
   value = { for s in jsondecode(agentregistry_agent.currency.agent_card).skills : s.id => s.tags }
 }
+
+# An agent without a card, registered by its interfaces (agentSpec NO_SPEC).
+# Exactly one of agent_card and interfaces is set; switching between them
+# replaces the service. Its urls are the interfaces' URLs; skill_ids is empty.
+resource "agentregistry_agent" "legacy" {
+  service_id  = "legacy-agent"
+  description = "An agent that serves no A2A card."
+  interfaces = [{
+    url              = "https://legacy.example.com/agent"
+    protocol_binding = "HTTP_JSON"
+  }]
+}

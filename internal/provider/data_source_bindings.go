@@ -1,0 +1,144 @@
+package provider
+
+import (
+	"context"
+	"sort"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"google.golang.org/api/agentregistry/v1"
+)
+
+var (
+	_ datasource.DataSource              = (*bindingsDataSource)(nil)
+	_ datasource.DataSourceWithConfigure = (*bindingsDataSource)(nil)
+)
+
+// NewBindingsDataSource is the agentregistry_bindings data source.
+func NewBindingsDataSource() datasource.DataSource { return &bindingsDataSource{} }
+
+type bindingsDataSource struct{ dataSourceBase }
+
+type bindingsDataSourceModel struct {
+	Filter     types.String `tfsdk:"filter"`
+	MaxResults types.Int64  `tfsdk:"max_results"`
+	Project    types.String `tfsdk:"project"`
+	Location   types.String `tfsdk:"location"`
+	Bindings   types.List   `tfsdk:"bindings"`
+}
+
+var dsBindingAttrTypes = map[string]attr.Type{
+	"name":          types.StringType,
+	"binding_id":    types.StringType,
+	"display_name":  types.StringType,
+	"description":   types.StringType,
+	"source":        types.StringType,
+	"target":        types.StringType,
+	"auth_provider": types.StringType,
+	"scopes":        types.ListType{ElemType: types.StringType},
+	"continue_uri":  types.StringType,
+	"create_time":   types.StringType,
+	"update_time":   types.StringType,
+}
+
+// dsBindingsAttribute is the computed list of bindings the binding data sources return.
+func dsBindingsAttribute(description string) schema.ListNestedAttribute {
+	str := func(d string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: d}
+	}
+	return schema.ListNestedAttribute{
+		Computed:            true,
+		MarkdownDescription: description,
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"name":          str("Full resource name, `projects/{project}/locations/{location}/bindings/{binding_id}`."),
+			"binding_id":    str("The binding's id, the last segment of `name`."),
+			"display_name":  str("Display name."),
+			"description":   str("Description."),
+			"source":        str("The source agent's URN; empty when the binding is available to every agent."),
+			"target":        str("The target agent's, MCP server's or endpoint's URN."),
+			"auth_provider": str("The auth provider's name; empty when the binding has none."),
+			"scopes":        schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "The OAuth 2.0 scopes, in order."},
+			"continue_uri":  str("The auth provider's continue URI; empty when unset."),
+			"create_time":   str("When the binding was created (RFC 3339)."),
+			"update_time":   str("When the binding was last updated (RFC 3339)."),
+		}},
+	}
+}
+
+// dsBindingsValue converts bindings, sorted by name, to their list.
+func dsBindingsValue(bs []*agentregistry.Binding) (types.List, diag.Diagnostics) {
+	sort.SliceStable(bs, func(i, j int) bool { return bs[i].Name < bs[j].Name })
+	var diags diag.Diagnostics
+	elems := make([]attr.Value, 0, len(bs))
+	for _, b := range bs {
+		var source, target string
+		if b.Source != nil {
+			source = b.Source.Identifier
+		}
+		if b.Target != nil {
+			target = b.Target.Identifier
+		}
+		a := b.AuthProviderBinding
+		if a == nil {
+			a = &agentregistry.AuthProviderBinding{}
+		}
+		obj, d := types.ObjectValue(dsBindingAttrTypes, map[string]attr.Value{
+			"name": types.StringValue(b.Name), "binding_id": types.StringValue(lastSegment(b.Name)),
+			"display_name": types.StringValue(b.DisplayName), "description": types.StringValue(b.Description),
+			"source": types.StringValue(source), "target": types.StringValue(target),
+			"auth_provider": types.StringValue(a.AuthProvider), "scopes": stringList(a.Scopes),
+			"continue_uri": types.StringValue(a.ContinueUri),
+			"create_time":  types.StringValue(b.CreateTime), "update_time": types.StringValue(b.UpdateTime),
+		})
+		diags.Append(d...)
+		elems = append(elems, obj)
+	}
+	list, d := types.ListValue(types.ObjectType{AttrTypes: dsBindingAttrTypes}, elems)
+	diags.Append(d...)
+	return list, diags
+}
+
+func (d *bindingsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_bindings"
+}
+
+func (d *bindingsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Lists the registry's bindings (`bindings.list`), optionally narrowed by the API's `filter`, " +
+			"following page tokens to the end, ordered by name.",
+		Attributes: map[string]schema.Attribute{
+			"filter": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "The list filter (AIP-160), passed to the registry as is; every binding when unset. " +
+					"Such as `target.identifier=\"urn:mcp:acme:travel:flights\"`. The bundled server takes the search " +
+					"grammar over `name`, `displayName`, `description`, `source.identifier`, `target.identifier` and " +
+					"`authProviderBinding.authProvider`.",
+			},
+			"max_results": dsMaxResultsAttribute("bindings"),
+			"project":     dsProjectAttribute(),
+			"location":    dsLocationAttribute(),
+			"bindings":    dsBindingsAttribute("The bindings, ordered by `name`; an empty list when none matches."),
+		},
+	}
+}
+
+func (d *bindingsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m bindingsDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !d.configured(&resp.Diagnostics) {
+		return
+	}
+	filter := m.Filter.ValueString()
+	bs, err := d.data.Client.ListBindings(ctx, d.data.parent(m.Project, m.Location), filter, int(m.MaxResults.ValueInt64()))
+	if err != nil {
+		addSearchError(&resp.Diagnostics, "bindings", filter, err)
+		return
+	}
+	list, diags := dsBindingsValue(bs)
+	resp.Diagnostics.Append(diags...)
+	m.Bindings = list
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}

@@ -1,0 +1,138 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"google.golang.org/api/agentregistry/v1"
+	"google.golang.org/api/googleapi"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
+)
+
+var (
+	_ datasource.DataSource                     = (*endpointDataSource)(nil)
+	_ datasource.DataSourceWithConfigure        = (*endpointDataSource)(nil)
+	_ datasource.DataSourceWithConfigValidators = (*endpointDataSource)(nil)
+)
+
+// NewEndpointDataSource is the agentregistry_endpoint data source.
+func NewEndpointDataSource() datasource.DataSource { return &endpointDataSource{} }
+
+type endpointDataSource struct{ dataSourceBase }
+
+var endpointLookup = derivedLookup{title: "Endpoint", noun: "endpoint", collection: "endpoints", idAttr: "endpoint_id", plural: "agentregistry_endpoints"}
+
+var dsEndpointAttrTypes = map[string]attr.Type{
+	"name":            types.StringType,
+	"endpoint_id":     types.StringType,
+	"display_name":    types.StringType,
+	"description":     types.StringType,
+	"urls":            types.ListType{ElemType: types.StringType},
+	"interfaces":      types.ListType{ElemType: types.ObjectType{AttrTypes: dsInterfaceAttrTypes}},
+	"create_time":     types.StringType,
+	"update_time":     types.StringType,
+	"attributes_json": types.StringType,
+}
+
+// endpointResultAttributes are the attributes of one Endpoint record that the
+// data sources return.
+func endpointResultAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"name": schema.StringAttribute{Computed: true,
+			MarkdownDescription: "Full resource name, `projects/{project}/locations/{location}/endpoints/{endpoint_id}`."},
+		"endpoint_id":  schema.StringAttribute{Computed: true, MarkdownDescription: "The endpoint's id (`endpointId`), a stable identifier assigned by the registry."},
+		"display_name": schema.StringAttribute{Computed: true, MarkdownDescription: "Display name."},
+		"description":  schema.StringAttribute{Computed: true, MarkdownDescription: "Description."},
+		"urls": schema.ListAttribute{Computed: true, ElementType: types.StringType,
+			MarkdownDescription: "The URLs of `interfaces`, in order."},
+		"interfaces":      dsInterfacesAttribute("How to reach the endpoint."),
+		"create_time":     schema.StringAttribute{Computed: true, MarkdownDescription: "When the endpoint was registered (RFC 3339)."},
+		"update_time":     schema.StringAttribute{Computed: true, MarkdownDescription: "When the endpoint was last updated (RFC 3339)."},
+		"attributes_json": dsAttributesJSONAttribute("endpoint"),
+	}
+}
+
+func endpointResultValue(ctx context.Context, e *agentregistry.Endpoint) (types.Object, diag.Diagnostics) {
+	urls, ifaces, diags := dsInterfacesValue(ctx, e.Interfaces)
+	obj, d := types.ObjectValue(dsEndpointAttrTypes, map[string]attr.Value{
+		"name":            types.StringValue(e.Name),
+		"endpoint_id":     types.StringValue(e.EndpointId),
+		"display_name":    types.StringValue(e.DisplayName),
+		"description":     types.StringValue(e.Description),
+		"urls":            urls,
+		"interfaces":      ifaces,
+		"create_time":     types.StringValue(e.CreateTime),
+		"update_time":     types.StringValue(e.UpdateTime),
+		"attributes_json": dsAttributesJSON(e.Attributes),
+	})
+	diags.Append(d...)
+	return obj, diags
+}
+
+func (d *endpointDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_endpoint"
+}
+
+func (d *endpointDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Reads one endpoint of the registry (the derived `Endpoint` record), by its resource name or " +
+			"by the id of the service that registered it. A missing endpoint is an error (`Endpoint Not Found`); use " +
+			"`agentregistry_endpoints` to test whether endpoints exist.",
+		Attributes: endpointLookup.selectorAttributes(endpointResultAttributes()),
+	}
+}
+
+func (d *endpointDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
+	return endpointLookup.configValidators()
+}
+
+func (d *endpointDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	sel := readSelector(ctx, req.Config, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() || !d.configured(&resp.Diagnostics) {
+		return
+	}
+	name := endpointLookup.resolve(ctx, d.data, sel, &resp.Diagnostics)
+	if name == "" {
+		return
+	}
+	e, err := d.data.Client.GetEndpoint(ctx, name)
+	if err != nil {
+		endpointLookup.readError(&resp.Diagnostics, name, err)
+		return
+	}
+	obj, diags := endpointResultValue(ctx, e)
+	resp.Diagnostics.Append(diags...)
+	if !resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(setLookupResult(ctx, &resp.State, sel, obj)...)
+	}
+}
+
+// dsAttributesJSONAttribute is a record's output-only `attributes` map (such
+// as agentregistry.googleapis.com/system/RuntimeReference) as canonical JSON.
+func dsAttributesJSONAttribute(what string) schema.StringAttribute {
+	return schema.StringAttribute{Computed: true,
+		MarkdownDescription: "The " + what + "'s output-only `attributes` (such as " +
+			"`agentregistry.googleapis.com/system/RuntimeReference`, the resource hosting it), as canonical JSON; null " +
+			"when it has none. `jsondecode` it for the values."}
+}
+
+// dsAttributesJSON is attributes as canonical JSON, null when empty.
+func dsAttributesJSON(attrs map[string]googleapi.RawMessage) types.String {
+	if len(attrs) == 0 {
+		return types.StringNull()
+	}
+	b, err := json.Marshal(attrs)
+	if err == nil {
+		b, err = jsoncanon.Canonical(b)
+	}
+	if err != nil {
+		return types.StringNull()
+	}
+	return types.StringValue(string(b))
+}

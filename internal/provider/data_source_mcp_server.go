@@ -1,0 +1,59 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+)
+
+var (
+	_ datasource.DataSource                     = (*mcpServerDataSource)(nil)
+	_ datasource.DataSourceWithConfigure        = (*mcpServerDataSource)(nil)
+	_ datasource.DataSourceWithConfigValidators = (*mcpServerDataSource)(nil)
+)
+
+// NewMcpServerDataSource is the agentregistry_mcp_server data source.
+func NewMcpServerDataSource() datasource.DataSource { return &mcpServerDataSource{} }
+
+type mcpServerDataSource struct{ dataSourceBase }
+
+var mcpServerLookup = derivedLookup{title: "MCP Server", noun: "MCP server", collection: "mcpServers", idAttr: "mcp_server_id", plural: "agentregistry_mcp_servers"}
+
+func (d *mcpServerDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_mcp_server"
+}
+
+func (d *mcpServerDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Reads one MCP server of the registry (the derived `McpServer` record), by its resource name " +
+			"or by the id of the service that registered it: its interfaces and its tools, typed. A missing MCP server is " +
+			"an error (`MCP Server Not Found`); use `agentregistry_mcp_servers` to test whether MCP servers exist.",
+		Attributes: mcpServerLookup.selectorAttributes(mcpServerResultAttributes()),
+	}
+}
+
+func (d *mcpServerDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
+	return mcpServerLookup.configValidators()
+}
+
+func (d *mcpServerDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	sel := readSelector(ctx, req.Config, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() || !d.configured(&resp.Diagnostics) {
+		return
+	}
+	name := mcpServerLookup.resolve(ctx, d.data, sel, &resp.Diagnostics)
+	if name == "" {
+		return
+	}
+	s, err := d.data.Client.GetMcpServer(ctx, name)
+	if err != nil {
+		mcpServerLookup.readError(&resp.Diagnostics, name, err)
+		return
+	}
+	obj, diags := mcpServerResultValue(ctx, s)
+	resp.Diagnostics.Append(diags...)
+	if !resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(setLookupResult(ctx, &resp.State, sel, obj)...)
+	}
+}

@@ -1,0 +1,92 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"google.golang.org/api/agentregistry/v1"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
+)
+
+// endpointSpecTypeNoSpec is the only endpointSpec type the API has: an
+// endpoint is described by its interfaces alone.
+const endpointSpecTypeNoSpec = "NO_SPEC"
+
+// NewEndpointResource returns the agentregistry_endpoint resource.
+func NewEndpointResource() resource.Resource {
+	return &serviceResource[endpointModel, *endpointModel]{kind: serviceKind{
+		typeSuffix: "endpoint",
+		title:      "Endpoint",
+		schema:     endpointSchema,
+		fields:     map[string]string{"endpoint_spec": "interfaces", "interfaces": "interfaces"},
+		derivedID: func(ctx context.Context, c *registryclient.Client, name string) (string, error) {
+			e, err := c.GetEndpoint(ctx, name)
+			if err != nil {
+				return "", err
+			}
+			return e.EndpointId, nil
+		},
+	}}
+}
+
+type endpointModel struct {
+	serviceModel
+	Interfaces types.List   `tfsdk:"interfaces"`
+	EndpointID types.String `tfsdk:"endpoint_id"`
+}
+
+func endpointSchema(ctx context.Context) schema.Schema {
+	interfaces := interfacesAttribute("How to reach the endpoint: at least one interface. The registry keeps " +
+		"them in the order given.")
+	interfaces.Optional, interfaces.Required = false, true
+	interfaces.Validators = []validator.List{listvalidator.SizeAtLeast(1)}
+	return serviceSchema(ctx, "endpoint", endpointDescription, 0, map[string]schema.Attribute{
+		"interfaces": interfaces,
+		"endpoint_id": schema.StringAttribute{
+			Computed:            true,
+			MarkdownDescription: "The `endpointId` of the derived `Endpoint` record: a stable identifier assigned by the registry.",
+			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+		},
+	})
+}
+
+const endpointDescription = "Registers an endpoint in the Agent Registry: a `Service` whose `endpointSpec` is of " +
+	"type `NO_SPEC`, described by its `interfaces` (URL and protocol binding) alone. Use it for an API that is " +
+	"neither an A2A agent nor an MCP server, so that bindings and consumers can find it. The registry derives " +
+	"a read-only `Endpoint` record from it, named by `registry_resource` (`.../endpoints/{id}`).\n\n" +
+	"Every interface is checked at plan time (an absolute URL, a known protocol binding)."
+
+func (m *endpointModel) service() *serviceModel         { return &m.serviceModel }
+func (m *endpointModel) derivedRecordID() *types.String { return &m.EndpointID }
+
+// An endpoint has no document, so nothing is derived from its attributes.
+func (m *endpointModel) setDerived() diag.Diagnostics { return nil }
+func (m *endpointModel) keepDerived(*endpointModel)   {}
+
+func (m *endpointModel) updateMask(ctx context.Context, prior *endpointModel) []string {
+	if !sameInterfaces(ctx, m.Interfaces, prior.Interfaces) {
+		return []string{"interfaces"}
+	}
+	return nil
+}
+
+func (m *endpointModel) fill(ctx context.Context, svc *agentregistry.Service) diag.Diagnostics {
+	interfaces, diags := interfacesFromList(ctx, m.Interfaces)
+	svc.Interfaces = interfaces
+	svc.EndpointSpec = &agentregistry.EndpointSpec{Type: endpointSpecTypeNoSpec}
+	return diags
+}
+
+func (m *endpointModel) refresh(ctx context.Context, svc *agentregistry.Service) diag.Diagnostics {
+	interfaces, diags := refreshInterfaces(ctx, m.Interfaces, svc.Interfaces)
+	m.Interfaces = interfaces
+	return diags
+}

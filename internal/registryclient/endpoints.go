@@ -1,0 +1,36 @@
+package registryclient
+
+import (
+	"context"
+
+	"google.golang.org/api/agentregistry/v1"
+)
+
+// GetEndpoint reads a derived Endpoint record (projects/*/locations/*/endpoints/*).
+func (c *Client) GetEndpoint(ctx context.Context, name string) (*agentregistry.Endpoint, error) {
+	e, err := c.registry.Projects.Locations.Endpoints.Get(name).Context(ctx).Do()
+	return e, wrapError(apiRegistry, err)
+}
+
+// ListEndpoints lists the Endpoint records under parent that match filter
+// (AIP-160; "" for all), following nextPageToken to the end, or until limit
+// results when limit > 0.
+func (c *Client) ListEndpoints(ctx context.Context, parent, filter string, limit int) ([]*agentregistry.Endpoint, error) {
+	var out []*agentregistry.Endpoint
+	err := paginate(limit, func(pageSize int64, token string) (int, string, error) {
+		call := c.registry.Projects.Locations.Endpoints.List(parent).PageSize(pageSize).PageToken(token)
+		if filter != "" {
+			call = call.Filter(filter)
+		}
+		resp, err := call.Context(ctx).Do()
+		if err != nil {
+			return 0, "", wrapError(apiRegistry, err)
+		}
+		out = append(out, resp.Endpoints...)
+		return len(out), resp.NextPageToken, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return truncate(out, limit), nil
+}

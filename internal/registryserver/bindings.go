@@ -1,0 +1,348 @@
+package registryserver
+
+// Bindings: user-defined links from a source agent (optional) to a target
+// agent, MCP server or endpoint, with the auth provider the source uses to
+// reach it. create / patch / delete are long-running operations with a
+// request id, like services. The bundled server checks the shape of every
+// identifier (URNs, the auth provider's name) but not that the agent, MCP
+// server or auth provider exists: it has no publisher namespaces and no auth
+// providers of its own.
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"google.golang.org/api/agentregistry/v1"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/searchquery"
+)
+
+const (
+	typeBinding = "type.googleapis.com/google.cloud.agentregistry.v1.Binding"
+	// maxScopes and maxScopeLength bound an auth provider binding's scopes,
+	// which the API leaves open.
+	maxScopes      = 64
+	maxScopeLength = 512
+	maxURILength   = 2048
+	maxURNLength   = 512
+)
+
+var (
+	// bindingRule: 4 to 63 characters, ^[a-z]([a-z0-9-]{0,61}[a-z0-9])?$.
+	bindingRule = segmentRule{"binding_id", regexp.MustCompile(`^[a-z][a-z0-9-]{2,61}[a-z0-9]$`), 63,
+		"4 to 63 lower-case letters, digits and hyphens, starting with a letter and not ending with a hyphen"}
+	// URNs: urn:{kind}:{publisher}:{namespace}:{name}, where the namespace
+	// may itself hold colons (Google's agent ids look like
+	// urn:agent:projects-123:projects:123:locations:us-central1:...).
+	urnRE          = regexp.MustCompile(`^urn:(agent|mcp|endpoint):[A-Za-z0-9._~-]+(:[A-Za-z0-9._~-]+){2,}$`)
+	authProviderRE = regexp.MustCompile(`^projects/[^/]+/locations/[^/]+/authProviders/[^/]+$`)
+	bindingFields  = searchquery.NewSchema("bindings",
+		[]string{"name", "displayName", "description", "source.identifier", "target.identifier", "authProviderBinding.authProvider"}, nil,
+		[]string{"name", "displayName", "description"})
+)
+
+// urnKind is the kind of a URN ("agent", "mcp", "endpoint"), "" when the
+// URN is malformed.
+func urnKind(urn string) string {
+	if len(urn) > maxURNLength || !urnRE.MatchString(urn) {
+		return ""
+	}
+	return strings.SplitN(urn, ":", 3)[1]
+}
+
+// validateBinding lists what is wrong with a binding to store.
+func validateBinding(b *agentregistry.Binding) []fieldViolation {
+	var v []fieldViolation
+	add := func(field, format string, args ...any) {
+		v = append(v, fieldViolation{Field: field, Description: fmt.Sprintf(format, args...)})
+	}
+	if n := utf8.RuneCountInString(b.DisplayName); n > maxDisplayName {
+		add("display_name", "must be at most %d characters, got %d", maxDisplayName, n)
+	}
+	if n := utf8.RuneCountInString(b.Description); n > maxDescription {
+		add("description", "must be at most %d characters, got %d", maxDescription, n)
+	}
+	if b.Source != nil && b.Source.Identifier != "" && urnKind(b.Source.Identifier) != "agent" {
+		add("source.identifier", "must be an agent URN, urn:agent:{publisher}:{namespace}:{name}")
+	}
+	if b.Target == nil || b.Target.Identifier == "" {
+		add("target.identifier", "is required: urn:agent:..., urn:mcp:... or urn:endpoint:...")
+	} else if urnKind(b.Target.Identifier) == "" {
+		add("target.identifier", "must be urn:{agent|mcp|endpoint}:{publisher}:{namespace}:{name}")
+	}
+	if a := b.AuthProviderBinding; a != nil {
+		v = append(v, validateAuthProviderBinding(a)...)
+	}
+	return v
+}
+
+func validateAuthProviderBinding(a *agentregistry.AuthProviderBinding) []fieldViolation {
+	var v []fieldViolation
+	add := func(field, format string, args ...any) {
+		v = append(v, fieldViolation{Field: "auth_provider_binding." + field, Description: fmt.Sprintf(format, args...)})
+	}
+	if len(a.AuthProvider) > maxURILength || !authProviderRE.MatchString(a.AuthProvider) {
+		add("auth_provider", "is required: projects/{project}/locations/{location}/authProviders/{auth_provider}")
+	}
+	if len(a.Scopes) > maxScopes {
+		add("scopes", "must hold at most %d scopes, got %d", maxScopes, len(a.Scopes))
+	}
+	for i, sc := range a.Scopes {
+		if sc == "" || len(sc) > maxScopeLength || strings.ContainsAny(sc, " \t\r\n") {
+			add(fmt.Sprintf("scopes[%d]", i), "must be a non-empty scope without spaces, at most %d bytes", maxScopeLength)
+		}
+	}
+	if a.ContinueUri != "" {
+		if u, err := url.Parse(a.ContinueUri); err != nil || len(a.ContinueUri) > maxURILength || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			add("continue_uri", "must be an absolute http:// or https:// URL")
+		}
+	}
+	return v
+}
+
+func (s *Server) createBinding(w http.ResponseWriter, r *http.Request, parent string) {
+	var in agentregistry.Binding
+	c := createRequest{idParam: "bindingId", rule: bindingRule, collection: "bindings", title: "Binding",
+		exists: func(name string) bool { _, ok := s.bindings.get(name); return ok }}
+	name, reqID, ok := s.beginCreate(w, r, parent, &in, c)
+	if !ok {
+		return
+	}
+	defer s.mu.Unlock()
+	now := s.timestamp()
+	b := &agentregistry.Binding{
+		Name: name, DisplayName: in.DisplayName, Description: in.Description,
+		Source: in.Source, Target: in.Target, AuthProviderBinding: in.AuthProviderBinding,
+		CreateTime: now, UpdateTime: now,
+	}
+	if v := validateBinding(b); len(v) > 0 {
+		s.writeError(w, errViolations(violationMessage("binding", v), v))
+		return
+	}
+	s.commitBindingWrite(w, "create", name, reqID, b)
+}
+
+// commitBindingWrite persists b (nil = delete name) with its operation.
+func (s *Server) commitBindingWrite(w http.ResponseWriter, verb, name, reqID string, b *agentregistry.Binding) {
+	ms, resp, err := writeMutation(bucketBindings, name, typeBinding, b)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	op, rr, opMs, err := s.newOperation(familyAgentRegistry, verb, name, reqID, resp)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	err = s.commitOperation(op, rr, append(ms, opMs...), func() {
+		if b != nil {
+			s.bindings.put(name, b)
+		} else {
+			s.bindings.delete(name)
+		}
+	})
+	s.respondOp(w, op, err)
+}
+
+func (s *Server) getBinding(w http.ResponseWriter, name string) {
+	s.mu.RLock()
+	b, ok := s.bindings.get(name)
+	s.mu.RUnlock()
+	if !ok {
+		s.writeError(w, errNotFound("Binding %q was not found.", name))
+		return
+	}
+	writeJSON(w, http.StatusOK, b)
+}
+
+// patchBinding applies the fields of the update mask (every field present
+// in the request without one, AIP-134).
+func (s *Server) patchBinding(w http.ResponseWriter, r *http.Request, name string) {
+	q := r.URL.Query()
+	var in agentregistry.Binding
+	old, reqID, ok := beginChange(s, w, r, "update", name, "Binding", &in, s.bindings.get)
+	if !ok {
+		return
+	}
+	defer s.mu.Unlock()
+	upd := *old
+	if v := applyBindingMask(&upd, &in, bindingMaskPaths(q.Get("updateMask"), &in)); len(v) > 0 {
+		s.writeError(w, errViolations(violationMessage("update", v), v))
+		return
+	}
+	if v := validateBinding(&upd); len(v) > 0 {
+		s.writeError(w, errViolations(violationMessage("binding", v), v))
+		return
+	}
+	upd.UpdateTime = s.timestamp()
+	s.commitBindingWrite(w, "update", name, reqID, &upd)
+}
+
+// bindingMaskPaths is the update mask in snake_case, or the fields present in
+// the request when there is none.
+func bindingMaskPaths(mask string, in *agentregistry.Binding) []string {
+	if paths := maskPaths(mask); len(paths) > 0 {
+		if slices.Contains(paths, "*") {
+			return []string{"display_name", "description", "source", "target", "auth_provider_binding"}
+		}
+		return paths
+	}
+	var paths []string
+	for field, set := range map[string]bool{
+		"display_name": in.DisplayName != "", "description": in.Description != "", "source": in.Source != nil,
+		"target": in.Target != nil, "auth_provider_binding": in.AuthProviderBinding != nil,
+	} {
+		if set {
+			paths = append(paths, field)
+		}
+	}
+	slices.Sort(paths)
+	return paths
+}
+
+// applyBindingMask copies the masked fields of in into upd. Sub-messages are
+// replaced whole (a mask of auth_provider_binding.scopes replaces the
+// auth provider binding too, which the provider never sends).
+func applyBindingMask(upd, in *agentregistry.Binding, paths []string) []fieldViolation {
+	var v []fieldViolation
+	for _, p := range paths {
+		switch strings.SplitN(p, ".", 2)[0] {
+		case "display_name":
+			upd.DisplayName = in.DisplayName
+		case "description":
+			upd.Description = in.Description
+		case "source":
+			upd.Source = in.Source
+		case "target":
+			upd.Target = in.Target
+		case "auth_provider_binding":
+			upd.AuthProviderBinding = in.AuthProviderBinding
+		case "name", "create_time", "update_time":
+			v = append(v, fieldViolation{Field: p, Description: "is output only or immutable and cannot be in the update mask"})
+		default:
+			v = append(v, fieldViolation{Field: p, Description: "is not a field of Binding that can be updated; updatable fields: " +
+				"display_name, description, source, target, auth_provider_binding"})
+		}
+	}
+	return v
+}
+
+func (s *Server) deleteBinding(w http.ResponseWriter, r *http.Request, name string) {
+	_, reqID, ok := beginChange(s, w, r, "delete", name, "Binding", nil, s.bindings.get)
+	if !ok {
+		return
+	}
+	defer s.mu.Unlock()
+	s.commitBindingWrite(w, "delete", name, reqID, nil)
+}
+
+func bindingDoc(b *agentregistry.Binding) docFields {
+	d := docFields{"name": {b.Name}, "displayName": {b.DisplayName}, "description": {b.Description}}
+	if b.Source != nil {
+		d["source.identifier"] = []string{b.Source.Identifier}
+	}
+	if b.Target != nil {
+		d["target.identifier"] = []string{b.Target.Identifier}
+	}
+	if b.AuthProviderBinding != nil {
+		d["authProviderBinding.authProvider"] = []string{b.AuthProviderBinding.AuthProvider}
+	}
+	return d
+}
+
+func (s *Server) listBindings(w http.ResponseWriter, r *http.Request, parent string) {
+	filter := r.URL.Query().Get("filter")
+	node, err := parseQuery(filter, bindingFields)
+	if err != nil {
+		s.writeError(w, errViolations("invalid filter: "+err.Error(), []fieldViolation{{Field: "filter", Description: err.Error()}}))
+		return
+	}
+	page, next, err := s.pageBindings(r, parent, "bindings.list", filter, func(b *agentregistry.Binding) bool {
+		return matchDoc(node, bindingFields, bindingDoc(b))
+	})
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, &agentregistry.ListBindingsResponse{Bindings: page, NextPageToken: next})
+}
+
+// fetchAvailableBindings returns the bindings a source agent can use: those
+// whose source is the given agent or unset (a binding without a source is
+// available to every agent), narrowed to one target when one is given. This
+// is the bundled server's reading of bindings:fetchAvailable, whose
+// semantics the API reference does not spell out.
+func (s *Server) fetchAvailableBindings(w http.ResponseWriter, r *http.Request, parent string) {
+	q := r.URL.Query()
+	source, target := q.Get("sourceIdentifier"), q.Get("targetIdentifier")
+	var v []fieldViolation
+	if source != "" && urnKind(source) != "agent" {
+		v = append(v, fieldViolation{Field: "source_identifier", Description: "must be an agent URN, urn:agent:{publisher}:{namespace}:{name}"})
+	}
+	if target != "" && urnKind(target) == "" {
+		v = append(v, fieldViolation{Field: "target_identifier", Description: "must be urn:{agent|mcp|endpoint}:{publisher}:{namespace}:{name}"})
+	}
+	if len(v) > 0 {
+		s.writeError(w, errViolations(violationMessage("request", v), v))
+		return
+	}
+	page, next, err := s.pageBindings(r, parent, "bindings.fetchAvailable", source+"\x00"+target, func(b *agentregistry.Binding) bool {
+		src := ""
+		if b.Source != nil {
+			src = b.Source.Identifier
+		}
+		return (src == "" || source == "" || src == source) && (target == "" || (b.Target != nil && b.Target.Identifier == target))
+	})
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, &agentregistry.FetchAvailableBindingsResponse{Bindings: page, NextPageToken: next})
+}
+
+// pageBindings returns one page of the parent's bindings that match, in name
+// order, and the next page token. Bindings are taken a chunk at a time under
+// the read lock and matched outside it, so that a long scan never holds up a
+// write.
+func (s *Server) pageBindings(r *http.Request, parent, method, query string, match func(*agentregistry.Binding) bool) ([]*agentregistry.Binding, string, error) {
+	size, err := queryPageSize(r)
+	if err != nil {
+		return nil, "", err
+	}
+	qh := queryHash(method, parent, query)
+	after, err := decodePageToken(r.URL.Query().Get("pageToken"), qh)
+	if err != nil {
+		return nil, "", err
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.searchTimeout())
+	defer cancel()
+	var names []string
+	var page []*agentregistry.Binding
+	for len(page) <= size {
+		if err := ctx.Err(); err != nil {
+			return nil, "", s.searchAborted(r, "list", err)
+		}
+		s.mu.RLock()
+		ns, bs := s.bindings.page(parent, after, 256)
+		s.mu.RUnlock()
+		for i, b := range bs {
+			if len(page) <= size && match(b) {
+				names, page = append(names, ns[i]), append(page, b)
+			}
+		}
+		if len(ns) < 256 {
+			break
+		}
+		after = ns[len(ns)-1]
+	}
+	if len(page) > size {
+		return page[:size], encodePageToken(names[size-1], qh), nil
+	}
+	return page, "", nil
+}
