@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"net"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -36,13 +35,9 @@ provider "agentregistry" {
 }
 
 func TestAccErrors_unreachableRegistrySaysWhatToStart(t *testing.T) {
-	// A loopback port that nothing listens on: taken, then freed.
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	endpoint := "http://" + l.Addr().String()
-	l.Close()
+	// Port 1 (tcpmux) on loopback: nothing listens there, and unlike a port
+	// taken and freed, no other test's server can take it meanwhile.
+	const endpoint = "http://127.0.0.1:1"
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{{

@@ -449,14 +449,11 @@ func TestKeepCredentialsHome(t *testing.T) {
 // fails at once, naming the URL once and keeping the cause for callers
 // (errors.Is ECONNREFUSED), instead of retrying for seconds.
 func TestRefusedLoopbackConnectionFailsAtOnce(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	endpoint := "http://" + l.Addr().String()
-	l.Close()
-	c := testClient(t, endpoint, func(cfg *Config) { cfg.RetryWaitMin, cfg.RetryWaitMax = 50*time.Millisecond, 50*time.Millisecond })
-	_, err = c.GetService(context.Background(), svcName)
+	// Port 1 (tcpmux) on loopback: nothing listens there, and unlike a port
+	// taken and freed, no other test's server can take it meanwhile.
+	const addr = "127.0.0.1:1"
+	c := testClient(t, "http://"+addr, func(cfg *Config) { cfg.RetryWaitMin, cfg.RetryWaitMax = 50*time.Millisecond, 50*time.Millisecond })
+	_, err := c.GetService(context.Background(), svcName)
 	if err == nil {
 		t.Fatal("expected an error from a closed port")
 	}
@@ -464,7 +461,7 @@ func TestRefusedLoopbackConnectionFailsAtOnce(t *testing.T) {
 	if !errors.Is(err, syscall.ECONNREFUSED) || !strings.Contains(msg, "giving up after 1 attempt(s)") {
 		t.Errorf("want one attempt and ECONNREFUSED in the chain, got %q", msg)
 	}
-	if n := strings.Count(msg, l.Addr().String()); n != 2 { // the URL once, the dial target once
+	if n := strings.Count(msg, addr); n != 2 { // the URL once, the dial target once
 		t.Errorf("the address appears %d times in %q; want the URL once and the dial target once", n, msg)
 	}
 }
