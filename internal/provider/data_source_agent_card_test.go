@@ -135,7 +135,7 @@ func TestAccAgentCardDataSource_refusals(t *testing.T) {
 			step(url(chain.URL+"/r/6"), "refusing to follow more than 5 redirects (started at "+chain.URL+"/r/6"),
 			step(url(tlsSrv.URL+"/card.json"), "TLS error talking to "+tlsSrv.URL+"/card.json", "certificate signed by unknown authority"),
 			step(url(srv.URL+"/secret.json")+"\nheaders = { X-Api-Key = \"wrong\" }", "answered 401 Unauthorized"),
-			step(url("ftp://example.com/card.json"), "Cannot Read Agent Card", "expected an absolute http:// or https:// URL"),
+			step(url("ftp://example.com/card.json"), "Invalid URL", "with the http or https scheme"), // refused at validate, before any fetch
 			step(url(srv.URL)+"\ntimeout = \"soon\"", "Invalid Timeout", `must be a positive duration such as 10s, 500ms or 1m30s, got "soon"`),
 			step(url(srv.URL)+"\nsignature_policy = \"strict\"", "signature_policy", "value must be one of"),
 			// The served card is refused with the resource's own message...
