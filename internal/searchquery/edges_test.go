@@ -88,3 +88,30 @@ func TestNestingEndsWithTheGroup(t *testing.T) {
 		}
 	}
 }
+
+// In a quoted value only \" and \\ are escapes; a backslash before anything
+// else, or last, is itself.
+func TestQuotedValueEscapes(t *testing.T) {
+	for _, tt := range []struct{ q, want string }{
+		{`name:"x\\\\y"`, `x\\y`},
+		{`name:"a\\"`, `a\`},
+		{`name:"a\"b"`, `a"b`},
+		{`name:"a\b"`, `a\b`},
+		{`name:"x\\\"y"`, `x\"y`},
+	} {
+		q, err := Parse(tt.q, Agents)
+		if err != nil {
+			t.Errorf("Parse(%s): %v", tt.q, err)
+			continue
+		}
+		if term, ok := q.Root.(*Term); !ok || term.Value != tt.want {
+			t.Errorf("Parse(%s) = %#v, want the value %s", tt.q, q.Root, tt.want)
+		}
+	}
+	for _, q := range []string{`name:"a\`, `name:"\`, `"a\`} {
+		_, err := Parse(q, Agents)
+		if err == nil || !strings.Contains(err.Error(), "the quoted value is not closed") {
+			t.Errorf("Parse(%s) = %v, want the quoted value not closed", q, err)
+		}
+	}
+}
