@@ -1,0 +1,140 @@
+package registryserver_test
+
+// The workload PATCH's update mask and limits, which the mutation run
+// (make mutation) found untested: "*", a mask that leaves out what the body
+// also carries, an entry outside the mask, and the size limits at the edge.
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+
+	"google.golang.org/api/apphub/v1"
+	"google.golang.org/api/googleapi"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver"
+)
+
+const (
+	propsKey   = "apphub.googleapis.com/AgentProperties"
+	workloadWL = parent + "/applications/app1/workloads/wl"
+)
+
+func patchWorkload(e *env, w *apphub.Workload, mask string) error {
+	call := e.ah.Projects.Locations.Applications.Workloads.Patch(workloadWL, w)
+	if mask != "" {
+		call = call.UpdateMask(mask)
+	}
+	_, err := call.Do(googleapi.QueryParameter("allowMissing", "true"))
+	return err
+}
+
+func getWorkload(t *testing.T, e *env) *apphub.Workload {
+	t.Helper()
+	w, err := e.ah.Projects.Locations.Applications.Workloads.Get(workloadWL).Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+func withProps(w *apphub.Workload, props string) *apphub.Workload {
+	w.WorkloadProperties = &apphub.WorkloadProperties{ExtendedMetadata: map[string]apphub.ExtendedMetadata{
+		propsKey: {MetadataStruct: googleapi.RawMessage(props)},
+	}}
+	return w
+}
+
+func is400(err error) bool {
+	var ge *googleapi.Error
+	return errors.As(err, &ge) && ge.Code == http.StatusBadRequest
+}
+
+func TestWorkloadPatchMask(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	if err := patchWorkload(e, &apphub.Workload{DisplayName: "First", Description: "kept"}, "*"); err != nil {
+		t.Fatalf(`mask "*": %v`, err)
+	}
+	if w := getWorkload(t, e); w.DisplayName != "First" || w.Description != "kept" {
+		t.Fatalf(`after mask "*": %+v`, w)
+	}
+	// The mask names displayName: the description in the body is not applied.
+	if err := patchWorkload(e, &apphub.Workload{DisplayName: "Second", Description: "ignored"}, "displayName"); err != nil {
+		t.Fatal(err)
+	}
+	if w := getWorkload(t, e); w.DisplayName != "Second" || w.Description != "kept" {
+		t.Errorf("after mask displayName: %+v, want the description kept", w)
+	}
+	// An entry outside the mask is not validated, nor written.
+	if err := patchWorkload(e, withProps(&apphub.Workload{DisplayName: "Third"}, `{"skills":"not a list"}`), "displayName"); err != nil {
+		t.Errorf("an invalid entry outside the mask: %v", err)
+	}
+	if w := getWorkload(t, e); w.WorkloadProperties != nil && len(w.WorkloadProperties.ExtendedMetadata) > 0 {
+		t.Errorf("an entry outside the mask was written: %+v", w.WorkloadProperties)
+	}
+	// Inside the mask it is.
+	if err := patchWorkload(e, withProps(&apphub.Workload{}, `{"skills":"not a list"}`), "workloadProperties.extendedMetadata"); !is400(err) {
+		t.Errorf("an invalid entry in the mask: err = %v, want 400", err)
+	}
+}
+
+func TestWorkloadPatchLimits(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	for _, tt := range []struct {
+		w  *apphub.Workload
+		ok bool
+	}{
+		{&apphub.Workload{DisplayName: strings.Repeat("é", 63)}, true},
+		{&apphub.Workload{DisplayName: strings.Repeat("é", 64)}, false},
+		{&apphub.Workload{Description: strings.Repeat("é", 2048)}, true},
+		{&apphub.Workload{Description: strings.Repeat("é", 2049)}, false},
+	} {
+		err := patchWorkload(e, tt.w, "")
+		if tt.ok && err != nil || !tt.ok && !is400(err) {
+			t.Errorf("display name %d, description %d characters: err = %v, want ok = %v",
+				len([]rune(tt.w.DisplayName)), len([]rune(tt.w.Description)), err, tt.ok)
+		}
+	}
+
+	// AgentProperties at exactly 10,240 compact bytes is accepted, one more is not.
+	raw, err := os.ReadFile("../spec/testdata/properties/valid.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	padded := func(size int) string {
+		m["description"] = ""
+		base, _ := json.Marshal(m)
+		m["description"] = strings.Repeat("x", size-len(base))
+		b, _ := json.Marshal(m)
+		if len(b) != size {
+			t.Fatalf("padded to %d bytes, want %d", len(b), size)
+		}
+		return string(b)
+	}
+	if err := patchWorkload(e, withProps(&apphub.Workload{}, padded(10240)), ""); err != nil {
+		t.Errorf("AgentProperties of 10240 bytes: %v", err)
+	}
+	if err := patchWorkload(e, withProps(&apphub.Workload{}, padded(10241)), ""); !is400(err) || !strings.Contains(err.Error(), "10241 bytes") {
+		t.Errorf("AgentProperties of 10241 bytes: err = %v, want 400", err)
+	}
+}
+
+// The entry is stored in the validator's normal form, not as sent.
+func TestWorkloadEntryIsStoredNormalised(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	if err := patchWorkload(e, withProps(&apphub.Workload{}, `{"description":"\u0041gent","version":"1.0"}`), ""); err != nil {
+		t.Fatal(err)
+	}
+	w := getWorkload(t, e)
+	got := string(w.WorkloadProperties.ExtendedMetadata[propsKey].MetadataStruct)
+	if !strings.Contains(got, `"Agent"`) {
+		t.Errorf("stored entry = %s, want the escape written out", got)
+	}
+}
