@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Mutation testing with gremlins (github.com/go-gremlins/gremlins) on the packages
-# whose tests are unit tests. Each argument is PACKAGE:EFFICACY:COVERAGE, e.g.
-# `internal/spec:90:90`: the package fails when its test efficacy (killed over
+# whose tests are unit tests. Each argument is PACKAGE:EFFICACY:COVERAGE[:COEFFICIENT],
+# e.g. `internal/spec:90:90:60`: the package fails when its test efficacy (killed over
 # killed + lived; TIMED OUT counts as neither, as in gremlins) or its mutator
 # coverage (covered mutants over all mutants outside NOT VIABLE) is below the
-# given percent.
+# given percent. COEFFICIENT is gremlins' --timeout-coefficient for the package:
+# a mutant times out after COEFFICIENT times the first (coverage) run, building
+# included, so a package whose tests take half a second needs a large one.
 #
 # Mutator coverage leaves out the NOT COVERED mutants that gremlins cannot
 # measure: those on a line where Go's coverage profile has no block (the
@@ -57,16 +59,17 @@ failed=()
 rows=()
 start_all=$(date +%s)
 for spec in "$@"; do
-  IFS=: read -r pkg want_eff want_cov <<<"$spec"
+  IFS=: read -r pkg want_eff want_cov pkg_coefficient <<<"$spec"
+  pkg_coefficient="${pkg_coefficient:-$coefficient}"
   name=$(basename "$pkg")
   log="$out/$name.log"
-  echo "== $pkg (efficacy >= $want_eff%, coverage >= $want_cov%): gremlins, $workers workers, log $log" >&2
+  echo "== $pkg (efficacy >= $want_eff%, coverage >= $want_cov%): gremlins, $workers workers, timeout coefficient $pkg_coefficient, log $log" >&2
   start=$(date +%s)
   # gremlins' own thresholds are not used: the efficacy must leave out the equivalent mutants.
   if [ -n "${MUTATION_REPORT_ONLY:-}" ]; then
     [ -s "$log" ] || { failed+=("$pkg: no log $log to report on"); continue; }
   elif ! GOFLAGS="${GOFLAGS:+$GOFLAGS }-short" "$gremlins" unleash --workers "$workers" \
-    --timeout-coefficient "$coefficient" -o "$out/$name.json" "./$pkg" >"$log" 2>&1; then
+    --timeout-coefficient "$pkg_coefficient" -o "$out/$name.json" "./$pkg" >"$log" 2>&1; then
     tail -20 "$log" >&2
     failed+=("$pkg: gremlins failed (see $log)")
     continue
