@@ -4,10 +4,12 @@ package registryclient_test
 // a real registry shows: a connection dropped after the server committed the
 // write (the transport sends the same request again) and an operation whose
 // polls fail with 503 until the transport gives up (the client sends the write
-// again). Every send of one logical call must carry the same requestId, so the
-// server applies it once; the next call must carry another one.
+// again, up to its limit). Every send of one logical call must carry the same
+// requestId, so the server applies it once; the next call must carry another.
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -16,10 +18,9 @@ import (
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/registryservertest"
 )
 
-// pollsFailing answers as many operation polls with 503 as the transport
-// retries once (RetryMax 6 by default, so 7 attempts), so the poll fails and
-// the write is sent again.
-const pollsFailing = 7
+// The server's operations never finish during a test (the writes themselves
+// are committed at once), so every write is polled, and every poll fails.
+const neverDone = time.Hour
 
 // writeIDs lists the requestId of every accepted request with this method on
 // a path ending in suffix, in order.
@@ -42,80 +43,95 @@ func allSame(ids []string) bool {
 	return len(ids) > 0
 }
 
+// seed creates services without waiting for their operations.
+func seed(t *testing.T, c *registryclient.Client, card []byte, ids ...string) {
+	t.Helper()
+	for _, id := range ids {
+		if _, err := c.Registry().Projects.Locations.Services.Create(parent, agentSvc(card)).ServiceId(id).Context(ctxFor(t)).Do(); err != nil {
+			t.Fatalf("create %s: %v", id, err)
+		}
+	}
+}
+
+// The first send is committed and its answer lost (the transport sends it
+// again); then every poll answers 503 until the transport gives up, so the
+// client sends the write again, twice: four sends of one logical call.
 func injectResendFaults(srv *registryservertest.Server, method string) {
 	srv.InjectFault(registryservertest.Fault{Method: method, PathContains: "/services/", DropAfterCommit: true, Times: 1})
-	srv.InjectFault(registryservertest.Fault{Method: "GET", PathContains: "/operations/", Status: 503, Times: pollsFailing})
+	srv.InjectFault(registryservertest.Fault{Method: "GET", PathContains: "/operations/", Status: 503})
+}
+
+func isUnavailable(err error) bool {
+	var ae *registryclient.APIError
+	return errors.As(err, &ae) && ae.Code == 503
+}
+
+// nextCallID makes one more call with faults cleared and a short deadline (its
+// operation never finishes) and returns the requestIds it sent.
+func nextCallID(t *testing.T, srv *registryservertest.Server, method, suffix string, call func(ctx context.Context) error) []string {
+	t.Helper()
+	srv.ClearFaults()
+	srv.ResetRequests()
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	_ = call(ctx)
+	return writeIDs(srv, method, suffix)
 }
 
 func TestIntegrationUpdateServiceIsSentAgainWithTheSameRequestID(t *testing.T) {
-	srv, c := startServer(t, 10*time.Millisecond)
+	srv, c := startServer(t, neverDone)
 	ctx := ctxFor(t)
 	card := readTestdata(t, "card/valid-0.3.json")
-	if _, err := c.CreateService(ctx, parent, "invoice-helper", agentSvc(card)); err != nil {
-		t.Fatalf("CreateService: %v", err)
-	}
+	seed(t, c, card, "invoice-helper")
 
 	injectResendFaults(srv, "PATCH")
 	srv.ResetRequests()
 	upd := agentSvc(card)
 	upd.Name = invoiceSvc
 	upd.Description = "Now with refunds."
-	got, err := c.UpdateService(ctx, upd, []string{"description"})
-	if err != nil || got.Description != "Now with refunds." {
-		t.Fatalf("UpdateService through faults = %+v, %v", got, err)
+	if _, err := c.UpdateService(ctx, upd, []string{"description"}); !isUnavailable(err) {
+		t.Fatalf("UpdateService with every poll failing: err = %v, want 503", err)
 	}
-	// The dropped PATCH, its re-send by the transport, and the re-send after
-	// the polls failed.
 	first := writeIDs(srv, "PATCH", "/services/invoice-helper")
-	if len(first) != 3 || !allSame(first) {
-		t.Fatalf("PATCH requestIds of one update = %q, want three equal ones", first)
+	if len(first) != 4 || !allSame(first) {
+		t.Fatalf("PATCH requestIds of one update = %q, want four equal ones", first)
+	}
+	// Applied once, as the retries carried its requestId.
+	if got, err := c.Registry().Projects.Locations.Services.Get(invoiceSvc).Context(ctx).Do(); err != nil || got.Description != "Now with refunds." {
+		t.Errorf("service after the update = %+v, %v", got, err)
 	}
 
-	srv.ClearFaults()
-	srv.ResetRequests()
 	upd.Description = "And credit notes."
-	if _, err := c.UpdateService(ctx, upd, []string{"description"}); err != nil {
-		t.Fatalf("second UpdateService: %v", err)
-	}
-	second := writeIDs(srv, "PATCH", "/services/invoice-helper")
+	second := nextCallID(t, srv, "PATCH", "/services/invoice-helper", func(ctx context.Context) error {
+		_, err := c.UpdateService(ctx, upd, []string{"description"})
+		return err
+	})
 	if len(second) != 1 || second[0] == "" || second[0] == first[0] {
 		t.Errorf("requestId of the next update = %q, want one new id (the first update used %q)", second, first[0])
-	}
-	svc, err := c.GetService(ctx, invoiceSvc)
-	if err != nil || svc.Description != "And credit notes." {
-		t.Errorf("GetService after the updates = %+v, %v", svc, err)
 	}
 }
 
 func TestIntegrationDeleteServiceIsSentAgainWithTheSameRequestID(t *testing.T) {
-	srv, c := startServer(t, 10*time.Millisecond)
-	ctx := ctxFor(t)
+	srv, c := startServer(t, neverDone)
 	card := readTestdata(t, "card/valid-0.3.json")
-	for _, id := range []string{"invoice-helper", "refund-helper"} {
-		if _, err := c.CreateService(ctx, parent, id, agentSvc(card)); err != nil {
-			t.Fatalf("CreateService(%s): %v", id, err)
-		}
-	}
+	seed(t, c, card, "invoice-helper", "refund-helper")
 
 	injectResendFaults(srv, "DELETE")
 	srv.ResetRequests()
-	if err := c.DeleteService(ctx, invoiceSvc); err != nil {
-		t.Fatalf("DeleteService through faults: %v", err)
+	if err := c.DeleteService(ctxFor(t), invoiceSvc); !isUnavailable(err) {
+		t.Fatalf("DeleteService with every poll failing: err = %v, want 503", err)
 	}
 	first := writeIDs(srv, "DELETE", "/services/invoice-helper")
-	if len(first) != 3 || !allSame(first) {
-		t.Fatalf("DELETE requestIds of one delete = %q, want three equal ones", first)
+	if len(first) != 4 || !allSame(first) {
+		t.Fatalf("DELETE requestIds of one delete = %q, want four equal ones", first)
 	}
-	if _, err := c.GetService(ctx, invoiceSvc); !registryclient.IsNotFound(err) {
+	if _, err := c.GetService(ctxFor(t), invoiceSvc); !registryclient.IsNotFound(err) {
 		t.Errorf("GetService after the delete: err = %v, want NOT_FOUND", err)
 	}
 
-	srv.ClearFaults()
-	srv.ResetRequests()
-	if err := c.DeleteService(ctx, parent+"/services/refund-helper"); err != nil {
-		t.Fatalf("second DeleteService: %v", err)
-	}
-	second := writeIDs(srv, "DELETE", "/services/refund-helper")
+	second := nextCallID(t, srv, "DELETE", "/services/refund-helper", func(ctx context.Context) error {
+		return c.DeleteService(ctx, parent+"/services/refund-helper")
+	})
 	if len(second) != 1 || second[0] == "" || second[0] == first[0] {
 		t.Errorf("requestId of the next delete = %q, want one new id (the first delete used %q)", second, first[0])
 	}
