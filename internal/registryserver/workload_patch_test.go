@@ -138,3 +138,57 @@ func TestWorkloadEntryIsStoredNormalised(t *testing.T) {
 		t.Errorf("stored entry = %s, want the escape written out", got)
 	}
 }
+
+// Removing the last entry leaves no workloadProperties at all.
+func TestWorkloadEntryRemovedLeavesNoProperties(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	if err := patchWorkload(e, withProps(&apphub.Workload{DisplayName: "W"}, `{"description":"x"}`), ""); err != nil {
+		t.Fatal(err)
+	}
+	empty := &apphub.Workload{WorkloadProperties: &apphub.WorkloadProperties{
+		ExtendedMetadata: map[string]apphub.ExtendedMetadata{}, ForceSendFields: []string{"ExtendedMetadata"}}}
+	if err := patchWorkload(e, empty, "workloadProperties.extendedMetadata"); err != nil {
+		t.Fatal(err)
+	}
+	if w := getWorkload(t, e); w.WorkloadProperties != nil {
+		t.Errorf("workloadProperties after removing the last entry = %+v, want none", w.WorkloadProperties)
+	}
+}
+
+// A workload PATCH sent again with its requestId returns the same operation.
+func TestWorkloadPatchReplay(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	const id = "3d4e5f6a-7b8c-4d9e-8f0a-1b2c3d4e5f6a"
+	send := func() (*apphub.Operation, error) {
+		return e.ah.Projects.Locations.Applications.Workloads.Patch(workloadWL, &apphub.Workload{DisplayName: "W"}).
+			UpdateMask("displayName").RequestId(id).Do(googleapi.QueryParameter("allowMissing", "true"))
+	}
+	first, err := send()
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := send()
+	if err != nil || again.Name != first.Name {
+		t.Errorf("the same PATCH again = %+v, %v; want operation %s", again, err, first.Name)
+	}
+}
+
+// Listing workloads a page at a time.
+func TestListWorkloadsPages(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	app := parent + "/applications/app1"
+	for _, id := range []string{"wa", "wb"} {
+		if _, err := e.ah.Projects.Locations.Applications.Workloads.Patch(app+"/workloads/"+id, &apphub.Workload{DisplayName: id}).
+			UpdateMask("displayName").Do(googleapi.QueryParameter("allowMissing", "true")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p1, err := e.ah.Projects.Locations.Applications.Workloads.List(app).PageSize(1).Do()
+	if err != nil || len(p1.Workloads) != 1 || p1.NextPageToken == "" {
+		t.Fatalf("first page = %+v, %v; want one workload and a token", p1, err)
+	}
+	p2, err := e.ah.Projects.Locations.Applications.Workloads.List(app).PageSize(1).PageToken(p1.NextPageToken).Do()
+	if err != nil || len(p2.Workloads) != 1 || p2.NextPageToken != "" || p2.Workloads[0].Name == p1.Workloads[0].Name {
+		t.Fatalf("second page = %+v, %v; want the other workload and no token", p2, err)
+	}
+}
