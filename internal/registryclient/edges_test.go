@@ -345,3 +345,20 @@ func TestJoinAnd(t *testing.T) {
 		}
 	}
 }
+
+func TestErrorHandler(t *testing.T) {
+	resp := &http.Response{StatusCode: 503}
+	if got, err := errorHandler(resp, errors.New("x"), 3); got != resp || err != nil {
+		t.Errorf("with a response: %v, %v; want the response", got, err)
+	}
+	if _, err := errorHandler(nil, nil, 2); err == nil || err.Error() != "giving up after 2 attempt(s): no response" {
+		t.Errorf("without a response or an error: %v", err)
+	}
+	if _, err := errorHandler(nil, context.Canceled, 1); err != context.Canceled {
+		t.Errorf("canceled: %v, want context.Canceled as is", err)
+	}
+	cause := errors.New("connection reset")
+	if _, err := errorHandler(nil, cause, 7); !errors.Is(err, cause) || !strings.HasPrefix(err.Error(), "giving up after 7 attempt(s)") {
+		t.Errorf("connection error: %v", err)
+	}
+}
