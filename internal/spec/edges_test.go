@@ -12,6 +12,7 @@ func TestIsProtocolVersion(t *testing.T) {
 		{"0.3", true},
 		{"0.3.0", true},
 		{"0.3.12", true},
+		{"0.3.9", true},
 		{"0.3.0-rc1", true},
 		{"0.3.1+build.5", true},
 		{"0.3.", false},
