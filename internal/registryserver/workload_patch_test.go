@@ -192,3 +192,24 @@ func TestListWorkloadsPages(t *testing.T) {
 		t.Fatalf("second page = %+v, %v; want the other workload and no token", p2, err)
 	}
 }
+
+// Without a mask, only the fields the body sets are written.
+func TestWorkloadPatchWithoutAMask(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	attrs := &apphub.Attributes{Criticality: &apphub.Criticality{Type: "MISSION_CRITICAL"}}
+	if err := patchWorkload(e, &apphub.Workload{DisplayName: "A", Description: "B", Attributes: attrs}, "*"); err != nil {
+		t.Fatal(err)
+	}
+	if err := patchWorkload(e, &apphub.Workload{DisplayName: "C"}, ""); err != nil {
+		t.Fatal(err)
+	}
+	if w := getWorkload(t, e); w.DisplayName != "C" || w.Description != "B" || w.Attributes == nil {
+		t.Errorf("after a display name alone: %+v", w)
+	}
+	if err := patchWorkload(e, &apphub.Workload{Description: "D"}, ""); err != nil {
+		t.Fatal(err)
+	}
+	if w := getWorkload(t, e); w.DisplayName != "C" || w.Description != "D" || w.Attributes == nil {
+		t.Errorf("after a description alone: %+v", w)
+	}
+}
