@@ -388,6 +388,7 @@ func TestJSONEqual(t *testing.T) {
 		// of 2^53 + 1 is 2^53, the same stored document; other numbers differ.
 		{`{"id":9007199254740993}`, `{"id":9007199254740992}`, true},
 		{`{"id":9007199254740993}`, `{"id":9007199254740995}`, false},
+		{`{"id":9007199254740994}`, `{"id":9007199254740992}`, false},
 		{`{"a":-0.0}`, `{"a":0}`, true},
 		// A document jsoncanon refuses equals only its own text.
 		{`{"a":1,"a":2}`, `{"a":1,"a":2}`, true},
