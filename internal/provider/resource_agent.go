@@ -170,10 +170,7 @@ func (m *agentModel) setDerived() diag.Diagnostics {
 	if m.AgentCard.IsNull() {
 		return m.setDerivedWithoutCard()
 	}
-	var card *spec.AgentCard
-	if !m.AgentCard.IsNull() {
-		card, _ = spec.ParseAgentCard([]byte(m.AgentCard.ValueString()))
-	}
+	card, _ := spec.ParseAgentCard([]byte(m.AgentCard.ValueString()))
 	if card == nil {
 		m.A2AVersion, m.Version = types.StringNull(), types.StringNull()
 		m.URLs, m.SkillIDs = types.ListNull(types.StringType), types.ListNull(types.StringType)
