@@ -283,17 +283,6 @@ func (s *Server) commitWorkloadWrite(w http.ResponseWriter, verb, name, reqID st
 	s.respondOp(w, op, err)
 }
 
-func (s *Server) getWorkload(w http.ResponseWriter, r *http.Request, name string) {
-	s.mu.RLock()
-	wl, ok := s.workloads.get(name)
-	s.mu.RUnlock()
-	if !ok {
-		s.writeError(w, errNotFound("Workload %q was not found.", name))
-		return
-	}
-	writeJSON(w, http.StatusOK, wl)
-}
-
 func (s *Server) deleteWorkload(w http.ResponseWriter, r *http.Request, name string) {
 	reqID := r.URL.Query().Get("requestId")
 	s.mu.Lock()

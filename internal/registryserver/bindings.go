@@ -150,17 +150,6 @@ func (s *Server) commitBindingWrite(w http.ResponseWriter, verb, name, reqID str
 	s.respondOp(w, op, err)
 }
 
-func (s *Server) getBinding(w http.ResponseWriter, name string) {
-	s.mu.RLock()
-	b, ok := s.bindings.get(name)
-	s.mu.RUnlock()
-	if !ok {
-		s.writeError(w, errNotFound("Binding %q was not found.", name))
-		return
-	}
-	writeJSON(w, http.StatusOK, b)
-}
-
 // patchBinding applies the fields of the update mask (every field present
 // in the request without one, AIP-134).
 func (s *Server) patchBinding(w http.ResponseWriter, r *http.Request, name string) {

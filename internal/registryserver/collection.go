@@ -1,6 +1,7 @@
 package registryserver
 
 import (
+	"net/http"
 	"slices"
 	"strings"
 )
@@ -73,4 +74,16 @@ func (c *collection[T]) page(group, after string, n int) ([]string, []T) {
 		vals[k] = c.byName[name]
 	}
 	return names, vals
+}
+
+// getOne serves a get of one record of c; what names its kind in the 404.
+func getOne[T any](s *Server, w http.ResponseWriter, c *collection[T], name, what string) {
+	s.mu.RLock()
+	v, ok := c.get(name)
+	s.mu.RUnlock()
+	if !ok {
+		s.writeError(w, errNotFound("%s %q was not found.", what, name))
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
 }

@@ -307,7 +307,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		id(serviceRule, rest[1])
 		name := parent + "/services/" + rest[1]
 		h = handlers{
-			"GET":    func() { s.getService(w, r, name) },
+			"GET":    func() { getOne(s, w, s.services, name, "Service") },
 			"PATCH":  func() { s.patchService(w, r, name) },
 			"DELETE": func() { s.deleteService(w, r, name) },
 		}
@@ -338,7 +338,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		id(bindingRule, rest[1])
 		name := parent + "/bindings/" + rest[1]
 		h = handlers{
-			"GET":    func() { s.getBinding(w, name) },
+			"GET":    func() { getOne(s, w, s.bindings, name, "Binding") },
 			"PATCH":  func() { s.patchBinding(w, r, name) },
 			"DELETE": func() { s.deleteBinding(w, r, name) },
 		}
@@ -358,7 +358,7 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		id(workloadRule, rest[3])
 		name := strings.Join(segs, "/")
 		h = handlers{
-			"GET":    func() { s.getWorkload(w, r, name) },
+			"GET":    func() { getOne(s, w, s.workloads, name, "Workload") },
 			"PATCH":  func() { s.patchWorkload(w, r, name) },
 			"DELETE": func() { s.deleteWorkload(w, r, name) },
 		}

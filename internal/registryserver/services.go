@@ -325,17 +325,6 @@ func violationMessage(what string, v []fieldViolation) string {
 	return fmt.Sprintf("invalid %s: %s", what, strings.Join(parts, "; "))
 }
 
-func (s *Server) getService(w http.ResponseWriter, r *http.Request, name string) {
-	s.mu.RLock()
-	svc, ok := s.services.get(name)
-	s.mu.RUnlock()
-	if !ok {
-		s.writeError(w, errNotFound("Service %q was not found.", name))
-		return
-	}
-	writeJSON(w, http.StatusOK, svc)
-}
-
 func (s *Server) listServices(w http.ResponseWriter, r *http.Request, parent string) {
 	q := r.URL.Query()
 	size, err := queryPageSize(r)

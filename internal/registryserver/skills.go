@@ -241,18 +241,6 @@ func (s *Server) commitSkillOp(w http.ResponseWriter, verb, target, reqID string
 	s.respondOp(w, op, s.commitOperation(op, rr, append(ms, opMs...), apply))
 }
 
-// getOne serves a get of one record of c; what names its kind in the 404.
-func getOne[T any](s *Server, w http.ResponseWriter, c *collection[T], name, what string) {
-	s.mu.RLock()
-	v, ok := c.get(name)
-	s.mu.RUnlock()
-	if !ok {
-		s.writeError(w, errNotFound("%s %q was not found.", what, name))
-		return
-	}
-	writeJSON(w, http.StatusOK, v)
-}
-
 // skillForWrite answers a retried request (by its request id) or returns the
 // skill a patch or delete applies to; false when the response is written.
 // Call with s.mu held.
