@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"maps"
 
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"google.golang.org/api/apphub/v1"
 	"google.golang.org/api/googleapi"
 )
@@ -83,31 +82,16 @@ func (c *Client) SetWorkloadMetadata(ctx context.Context, workload, key string, 
 	if allowMissing {
 		opts = append(opts, googleapi.QueryParameter("allowMissing", "true"))
 	}
-	requestID := NewRequestID()
-	ctx = tflog.SetField(ctx, "request_id", requestID)
-	for attempt := 1; ; attempt++ {
+	resp, _, err := writeAndWait(ctx, "patch "+workload, func(ctx context.Context, requestID string) (googleapi.RawMessage, error) {
 		op, err := c.apphub.Projects.Locations.Applications.Workloads.Patch(workload, patch).
 			UpdateMask(extendedMetadataMask).RequestId(requestID).Context(ctx).Do(opts...)
 		if err != nil {
 			return nil, wrapError(apiAppHub, err)
 		}
-		resp, err := c.awaitAppHub(ctx, op)
-		if err != nil {
-			if attempt < maxWriteAttempts && reissuable(ctx, err) {
-				tflog.Debug(ctx, "sending the workload patch again with the same requestId", map[string]any{"workload": workload, "error": err.Error()})
-				continue
-			}
-			return nil, err
-		}
-		if len(bytes.TrimSpace(resp)) > 0 {
-			var w apphub.Workload
-			if err := json.Unmarshal(resp, &w); err != nil {
-				return nil, fmt.Errorf("decoding the workload in the operation response: %w", err)
-			}
-			if w.Name != "" {
-				return &w, nil
-			}
-		}
-		return c.GetWorkload(ctx, workload)
+		return c.awaitAppHub(ctx, op)
+	})
+	if err != nil {
+		return nil, err
 	}
+	return decodeResponse(resp, func(w *apphub.Workload) string { return w.Name }, func() (*apphub.Workload, error) { return c.GetWorkload(ctx, workload) })
 }

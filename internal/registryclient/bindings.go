@@ -1,38 +1,13 @@
 package registryclient
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"google.golang.org/api/agentregistry/v1"
-	"google.golang.org/api/googleapi"
 )
-
-// writeOperation sends a write that returns a long-running operation and
-// waits for it. One requestId is used for every attempt, so a write sent
-// again (after a dropped connection or a failed poll) is not applied twice.
-// verb and name are for the log.
-func (c *Client) writeOperation(ctx context.Context, verb, name string, send func(ctx context.Context, requestID string) (*agentregistry.Operation, error)) (googleapi.RawMessage, int, error) {
-	requestID := NewRequestID()
-	ctx = tflog.SetField(ctx, "request_id", requestID)
-	for attempt := 1; ; attempt++ {
-		op, err := send(ctx, requestID)
-		if err != nil {
-			return nil, attempt, wrapError(apiRegistry, err)
-		}
-		resp, err := c.awaitRegistry(ctx, op)
-		if err != nil && attempt < maxWriteAttempts && reissuable(ctx, err) {
-			tflog.Debug(ctx, "sending the "+verb+" again with the same requestId", map[string]any{"name": name, "error": err.Error()})
-			continue
-		}
-		return resp, attempt, err
-	}
-}
 
 // CreateBinding creates parent/bindings/bindingID and waits for the operation.
 func (c *Client) CreateBinding(ctx context.Context, parent, bindingID string, b *agentregistry.Binding) (*agentregistry.Binding, error) {
@@ -40,7 +15,7 @@ func (c *Client) CreateBinding(ctx context.Context, parent, bindingID string, b 
 		return nil, errors.New("CreateBinding: nil binding")
 	}
 	name := strings.TrimSuffix(parent, "/") + "/bindings/" + bindingID
-	resp, _, err := c.writeOperation(ctx, "create", name, func(ctx context.Context, requestID string) (*agentregistry.Operation, error) {
+	resp, _, err := c.writeRegistry(ctx, "create "+name, func(ctx context.Context, requestID string) (*agentregistry.Operation, error) {
 		return c.registry.Projects.Locations.Bindings.Create(parent, b).BindingId(bindingID).RequestId(requestID).Context(ctx).Do()
 	})
 	if IsAlreadyExists(err) {
@@ -49,7 +24,7 @@ func (c *Client) CreateBinding(ctx context.Context, parent, bindingID string, b 
 	if err != nil {
 		return nil, err
 	}
-	return c.bindingFromResponse(ctx, resp, name)
+	return decodeResponse(resp, bindingName, func() (*agentregistry.Binding, error) { return c.GetBinding(ctx, name) })
 }
 
 // adoptBinding returns the existing binding when it is the one asked for
@@ -95,7 +70,7 @@ func (c *Client) UpdateBinding(ctx context.Context, b *agentregistry.Binding, up
 	if b == nil || b.Name == "" {
 		return nil, errors.New("UpdateBinding: the binding must have a name")
 	}
-	resp, _, err := c.writeOperation(ctx, "update", b.Name, func(ctx context.Context, requestID string) (*agentregistry.Operation, error) {
+	resp, _, err := c.writeRegistry(ctx, "update "+b.Name, func(ctx context.Context, requestID string) (*agentregistry.Operation, error) {
 		call := c.registry.Projects.Locations.Bindings.Patch(b.Name, b).RequestId(requestID).Context(ctx)
 		if len(updateMask) > 0 {
 			call = call.UpdateMask(strings.Join(updateMask, ","))
@@ -105,17 +80,17 @@ func (c *Client) UpdateBinding(ctx context.Context, b *agentregistry.Binding, up
 	if err != nil {
 		return nil, err
 	}
-	return c.bindingFromResponse(ctx, resp, b.Name)
+	return decodeResponse(resp, bindingName, func() (*agentregistry.Binding, error) { return c.GetBinding(ctx, b.Name) })
 }
 
 // DeleteBinding deletes a binding and waits. NOT_FOUND is an error (test
 // with IsNotFound), except on a delete sent again after its first operation
 // could not be polled: the binding is gone, as asked.
 func (c *Client) DeleteBinding(ctx context.Context, name string) error {
-	_, attempt, err := c.writeOperation(ctx, "delete", name, func(ctx context.Context, requestID string) (*agentregistry.Operation, error) {
+	_, attempt, err := c.writeRegistry(ctx, "delete "+name, func(ctx context.Context, requestID string) (*agentregistry.Operation, error) {
 		return c.registry.Projects.Locations.Bindings.Delete(name).RequestId(requestID).Context(ctx).Do()
 	})
-	if attempt > 1 && IsNotFound(err) {
+	if deletedOnResend(attempt, err) {
 		return nil
 	}
 	return err
@@ -162,17 +137,4 @@ func (c *Client) FetchAvailableBindings(ctx context.Context, parent, source, tar
 	return truncate(out, limit), err
 }
 
-// bindingFromResponse decodes a finished operation's response, or reads the
-// binding when the response is empty.
-func (c *Client) bindingFromResponse(ctx context.Context, resp googleapi.RawMessage, name string) (*agentregistry.Binding, error) {
-	if len(bytes.TrimSpace(resp)) > 0 {
-		var b agentregistry.Binding
-		if err := json.Unmarshal(resp, &b); err != nil {
-			return nil, fmt.Errorf("decoding the binding in the operation response: %w", err)
-		}
-		if b.Name != "" {
-			return &b, nil
-		}
-	}
-	return c.GetBinding(ctx, name)
-}
+func bindingName(b *agentregistry.Binding) string { return b.Name }

@@ -39,4 +39,9 @@ func TestCreateBindingAdoptsTheSameBinding(t *testing.T) {
 	if !IsAlreadyExists(err) || !strings.Contains(err.Error(), "import it or choose another binding_id") {
 		t.Fatalf("another binding under the same id: %v; want a conflict", err)
 	}
+	fromAgent := b("Flights")
+	fromAgent.Source = &agentregistry.Source{Identifier: "urn:agent:acme:planner"}
+	if _, err = c.CreateBinding(context.Background(), parent, "flights", fromAgent); !IsAlreadyExists(err) {
+		t.Fatalf("the same binding from another source: %v; want a conflict", err)
+	}
 }

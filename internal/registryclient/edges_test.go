@@ -263,52 +263,6 @@ func TestPaginateStopsAtTheLimit(t *testing.T) {
 	}
 }
 
-// A create, update or delete whose operation is lost every time is sent
-// maxWriteAttempts times in all, with one requestId, and then fails.
-func TestWritesAreSentAtMostThreeTimes(t *testing.T) {
-	for _, tt := range []struct {
-		method string
-		call   func(ctx context.Context, c *Client) error
-	}{
-		{"POST", func(ctx context.Context, c *Client) error {
-			_, err := c.CreateService(ctx, testParent, "planner", newAgentService(`{}`))
-			return err
-		}},
-		{"PATCH", func(ctx context.Context, c *Client) error {
-			s := newAgentService(`{}`)
-			s.Name = svcName
-			_, err := c.UpdateService(ctx, s, []string{"displayName"})
-			return err
-		}},
-		{"DELETE", func(ctx context.Context, c *Client) error { return c.DeleteService(ctx, svcName) }},
-	} {
-		t.Run(tt.method, func(t *testing.T) {
-			srv, rec := scripted(t, func(w http.ResponseWriter, r *http.Request, q recorded) {
-				if r.Method == tt.method {
-					writeJSON(w, 200, map[string]any{"name": "operations/lost"})
-					return
-				}
-				writeError(w, 404, "NOT_FOUND", "operation not found")
-			})
-			c := testClient(t, srv.URL)
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			if err := tt.call(ctx, c); !IsNotFound(err) {
-				t.Errorf("err = %v, want the lost operation's NOT_FOUND", err)
-			}
-			var ids []string
-			for _, q := range rec.all() {
-				if q.Method == tt.method {
-					ids = append(ids, q.Query.Get("requestId"))
-				}
-			}
-			if len(ids) != maxWriteAttempts || ids[0] == "" || ids[0] != ids[1] || ids[1] != ids[2] {
-				t.Errorf("%s requestIds = %q, want %d equal ones", tt.method, ids, maxWriteAttempts)
-			}
-		})
-	}
-}
-
 // Without a mask the PATCH carries no updateMask parameter at all (the
 // server's full replacement), not an empty one.
 func TestUpdateServiceWithoutAMaskSendsNone(t *testing.T) {

@@ -1,7 +1,9 @@
 package registryclient
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -16,6 +18,61 @@ import (
 // maxWriteAttempts bounds how many times a create, patch or delete is sent
 // again (with the same requestId) after its operation could not be polled.
 const maxWriteAttempts = 3
+
+// writeAndWait runs one logical write: sendAndAwait sends it with requestID
+// and waits for its operation. One requestId is used for every attempt, so a
+// write sent again after its operation could not be polled (reissuable) is not
+// applied twice. It returns the operation's response and how many times the
+// write was sent; what names the write in the log.
+func writeAndWait(ctx context.Context, what string, sendAndAwait func(ctx context.Context, requestID string) (googleapi.RawMessage, error)) (googleapi.RawMessage, int, error) {
+	requestID := NewRequestID()
+	ctx = tflog.SetField(ctx, "request_id", requestID)
+	for attempt := 1; ; attempt++ {
+		resp, err := sendAndAwait(ctx, requestID)
+		if err != nil && attempt < maxWriteAttempts && reissuable(ctx, err) {
+			tflog.Debug(ctx, "sending the write again with the same requestId", map[string]any{"write": what, "error": err.Error()})
+			continue
+		}
+		return resp, attempt, err
+	}
+}
+
+// deletedOnResend reports whether a delete that writeAndWait sent attempt
+// times ended in err because the resource is gone: the registry answered a
+// re-sent delete with NOT_FOUND, so the first send deleted it. A NOT_FOUND
+// from polling (the operation was lost) is not that, and neither is one on
+// the first send.
+func deletedOnResend(attempt int, err error) bool {
+	var pe *pollError
+	return attempt > 1 && IsNotFound(err) && !errors.As(err, &pe)
+}
+
+// writeRegistry is writeAndWait for an Agent Registry write: send sends it
+// with the requestId and returns its operation.
+func (c *Client) writeRegistry(ctx context.Context, what string, send func(ctx context.Context, requestID string) (*agentregistry.Operation, error)) (googleapi.RawMessage, int, error) {
+	return writeAndWait(ctx, what, func(ctx context.Context, requestID string) (googleapi.RawMessage, error) {
+		op, err := send(ctx, requestID)
+		if err != nil {
+			return nil, wrapError(apiRegistry, err)
+		}
+		return c.awaitRegistry(ctx, op)
+	})
+}
+
+// decodeResponse decodes a finished operation's response into a T, or reads
+// the resource with get when the response is empty or does not name it.
+func decodeResponse[T any](resp googleapi.RawMessage, name func(*T) string, get func() (*T, error)) (*T, error) {
+	if len(bytes.TrimSpace(resp)) > 0 {
+		v := new(T)
+		if err := json.Unmarshal(resp, v); err != nil {
+			return nil, fmt.Errorf("decoding the operation response: %w", err)
+		}
+		if name(v) != "" {
+			return v, nil
+		}
+	}
+	return get()
+}
 
 // operation is the part of a google.longrunning.Operation the poller needs,
 // common to the agentregistry and apphub generated types.

@@ -3,7 +3,6 @@ package registryclient
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -11,44 +10,30 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"google.golang.org/api/agentregistry/v1"
-	"google.golang.org/api/googleapi"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
 )
 
 // CreateService registers svc as parent/services/serviceID and waits for the
-// operation. One requestId is used for the whole call, so a create that is
-// sent again (after a dropped connection or a failed poll) is not applied
-// twice. When the service already exists with the same spec type, content,
-// display name and description, it is adopted and returned; otherwise the
-// error is a *ConflictError naming what differs.
+// operation (sent again with the same requestId when it could not be polled,
+// so never applied twice). When the service already exists with the same spec
+// type, content, display name and description, it is adopted and returned;
+// otherwise the error is a *ConflictError naming what differs.
 func (c *Client) CreateService(ctx context.Context, parent, serviceID string, svc *agentregistry.Service) (*agentregistry.Service, error) {
 	if svc == nil {
 		return nil, errors.New("CreateService: nil service")
 	}
 	name := strings.TrimSuffix(parent, "/") + "/services/" + serviceID
-	requestID := NewRequestID()
-	ctx = tflog.SetField(ctx, "request_id", requestID)
-	for attempt := 1; ; attempt++ {
-		op, err := c.registry.Projects.Locations.Services.Create(parent, svc).
-			ServiceId(serviceID).RequestId(requestID).Context(ctx).Do()
-		if err != nil {
-			err = wrapError(apiRegistry, err)
-			if IsAlreadyExists(err) {
-				return c.adopt(ctx, name, svc, err)
-			}
-			return nil, err
-		}
-		resp, err := c.awaitRegistry(ctx, op)
-		if err != nil {
-			if attempt < maxWriteAttempts && reissuable(ctx, err) {
-				tflog.Debug(ctx, "sending the create again with the same requestId", map[string]any{"service": name, "error": err.Error()})
-				continue
-			}
-			return nil, err
-		}
-		return c.serviceFromResponse(ctx, resp, name)
+	resp, _, err := c.writeRegistry(ctx, "create "+name, func(ctx context.Context, requestID string) (*agentregistry.Operation, error) {
+		return c.registry.Projects.Locations.Services.Create(parent, svc).ServiceId(serviceID).RequestId(requestID).Context(ctx).Do()
+	})
+	if IsAlreadyExists(err) {
+		return c.adopt(ctx, name, svc, err)
 	}
+	if err != nil {
+		return nil, err
+	}
+	return decodeResponse(resp, serviceName, func() (*agentregistry.Service, error) { return c.GetService(ctx, name) })
 }
 
 // GetService reads one service.
@@ -64,27 +49,17 @@ func (c *Client) UpdateService(ctx context.Context, svc *agentregistry.Service, 
 	if svc == nil || svc.Name == "" {
 		return nil, errors.New("UpdateService: the service must have a name")
 	}
-	requestID := NewRequestID()
-	ctx = tflog.SetField(ctx, "request_id", requestID)
-	for attempt := 1; ; attempt++ {
+	resp, _, err := c.writeRegistry(ctx, "update "+svc.Name, func(ctx context.Context, requestID string) (*agentregistry.Operation, error) {
 		call := c.registry.Projects.Locations.Services.Patch(svc.Name, svc).RequestId(requestID).Context(ctx)
 		if len(updateMask) > 0 {
 			call = call.UpdateMask(strings.Join(updateMask, ","))
 		}
-		op, err := call.Do()
-		if err != nil {
-			return nil, wrapError(apiRegistry, err)
-		}
-		resp, err := c.awaitRegistry(ctx, op)
-		if err != nil {
-			if attempt < maxWriteAttempts && reissuable(ctx, err) {
-				tflog.Debug(ctx, "sending the update again with the same requestId", map[string]any{"service": svc.Name, "error": err.Error()})
-				continue
-			}
-			return nil, err
-		}
-		return c.serviceFromResponse(ctx, resp, svc.Name)
+		return call.Do()
+	})
+	if err != nil {
+		return nil, err
 	}
+	return decodeResponse(resp, serviceName, func() (*agentregistry.Service, error) { return c.GetService(ctx, svc.Name) })
 }
 
 // DeleteService deletes a service and waits for the operation. A service that
@@ -92,25 +67,16 @@ func (c *Client) UpdateService(ctx context.Context, svc *agentregistry.Service, 
 // delete is being sent again after its first operation could not be polled:
 // then the service is gone, as asked, and the result is nil.
 func (c *Client) DeleteService(ctx context.Context, name string) error {
-	requestID := NewRequestID()
-	ctx = tflog.SetField(ctx, "request_id", requestID)
-	for attempt := 1; ; attempt++ {
-		op, err := c.registry.Projects.Locations.Services.Delete(name).RequestId(requestID).Context(ctx).Do()
-		if err != nil {
-			err = wrapError(apiRegistry, err)
-			if attempt > 1 && IsNotFound(err) {
-				return nil
-			}
-			return err
-		}
-		_, err = c.awaitRegistry(ctx, op)
-		if err != nil && attempt < maxWriteAttempts && reissuable(ctx, err) {
-			tflog.Debug(ctx, "sending the delete again with the same requestId", map[string]any{"service": name, "error": err.Error()})
-			continue
-		}
-		return err
+	_, attempt, err := c.writeRegistry(ctx, "delete "+name, func(ctx context.Context, requestID string) (*agentregistry.Operation, error) {
+		return c.registry.Projects.Locations.Services.Delete(name).RequestId(requestID).Context(ctx).Do()
+	})
+	if deletedOnResend(attempt, err) {
+		return nil
 	}
+	return err
 }
+
+func serviceName(s *agentregistry.Service) string { return s.Name }
 
 // GetAgent reads a derived Agent record (projects/*/locations/*/agents/*).
 func (c *Client) GetAgent(ctx context.Context, name string) (*agentregistry.Agent, error) {
@@ -122,21 +88,6 @@ func (c *Client) GetAgent(ctx context.Context, name string) (*agentregistry.Agen
 func (c *Client) GetMcpServer(ctx context.Context, name string) (*agentregistry.McpServer, error) {
 	m, err := c.registry.Projects.Locations.McpServers.Get(name).Context(ctx).Do()
 	return m, wrapError(apiRegistry, err)
-}
-
-// serviceFromResponse decodes a finished operation's response, or reads the
-// service when the response is empty.
-func (c *Client) serviceFromResponse(ctx context.Context, resp googleapi.RawMessage, name string) (*agentregistry.Service, error) {
-	if len(bytes.TrimSpace(resp)) > 0 {
-		var svc agentregistry.Service
-		if err := json.Unmarshal(resp, &svc); err != nil {
-			return nil, fmt.Errorf("decoding the service in the operation response: %w", err)
-		}
-		if svc.Name != "" {
-			return &svc, nil
-		}
-	}
-	return c.GetService(ctx, name)
 }
 
 // ConflictError is returned by CreateService when the service ID is taken by
