@@ -35,6 +35,7 @@ func TestEqual(t *testing.T) {
 		{"exponents beyond int64", `1e1000000000000000000000`, `10e999999999999999999999`, true},
 		{"exponents beyond int64 differ", `1e1000000000000000000000`, `1e1000000000000000000001`, false},
 		{"escapes", `"\u00e9\/\ud83d\ude00"`, `"é/😀"`, true},
+		{"upper-case hex escapes", `"\u00E9\uD83D\uDE00\u00Ff"`, `"é😀ÿ"`, true},
 		{"different value", `{"a":1}`, `{"a":2}`, false},
 		{"array order matters", `[1,2]`, `[2,1]`, false},
 		{"missing key", `{"a":1,"b":2}`, `{"a":1}`, false},
@@ -76,6 +77,12 @@ func TestDecodeErrors(t *testing.T) {
 		{``, ErrSyntax, 0, "", "empty document"},
 		{`{"a":1,}`, ErrSyntax, 7, "", "invalid character '}' looking for beginning of object key string"},
 		{`[1 2]`, ErrSyntax, 3, "", "invalid character '2' after array element"},
+		{`[[1],[2,{"a":1,"a":2}]]`, ErrDuplicateKey, 15, "/1/1/a", `duplicate key "a"`},
+		{`"abc`, ErrSyntax, 4, "", "unexpected end of input"},
+		{`"a\nb`, ErrSyntax, 5, "", "unexpected end of input"},
+		{`"a\`, ErrSyntax, 3, "", "unexpected end of input"},
+		{`"\u12`, ErrSyntax, 5, "", "unexpected end of input"},
+		{`"\ud83d\`, ErrInvalidUnicode, 1, "", `unpaired surrogate \ud83d`},
 		{`{"a":1} x`, ErrSyntax, 8, "", "unexpected data after the JSON value"},
 		{`01`, ErrSyntax, 1, "", "unexpected data after the JSON value"},
 		{`[1.]`, ErrSyntax, 3, "", "after decimal point in numeric literal"},
@@ -99,6 +106,7 @@ func TestErrorText(t *testing.T) {
 	for doc, want := range map[string]string{
 		`{"a":{"b":1,"b":2}}`: `duplicate key "b": an object may name a key once (byte 12, at /a/b)`,
 		`[1 2]`:               `invalid JSON: invalid character '2' after array element (byte 3)`,
+		`x`:                   `invalid JSON: invalid character 'x' looking for beginning of value (byte 0)`,
 	} {
 		if _, err := Decode([]byte(doc)); err == nil || err.Error() != want {
 			t.Errorf("Decode(%s): %v, want %s", doc, err, want)
@@ -229,6 +237,9 @@ func TestCompareUTF16(t *testing.T) {
 		{"\ufb33", "\U0001F600", 1},      // byte order says the opposite
 		{"\U0001F600", "\U0001F601", -1}, // same high surrogate
 		{"x\U0001F600", "x\ue000", -1},
+		{"\U00010000", "\ue000", -1},    // the first character beyond U+FFFF: high surrogate 0xD800
+		{"\U0001F600", "\U00010400", 1}, // high surrogates 0xD83D and 0xD801
+		{"\U0001F600", "\ud7ff", 1},     // 0xD83D after the last code unit below the surrogates
 		{"same", "same", 0},
 	} {
 		got := compareUTF16(tc.a, tc.b)
