@@ -1,6 +1,7 @@
 package registryserver_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ const (
 	urnPlanner = "urn:agent:acme:travel:planner"
 	urnOther   = "urn:agent:acme:travel:other"
 	urnFlights = "urn:mcp:acme:travel:flights"
+	urnHotels  = "urn:mcp:acme:travel:hotels"
 )
 
 func binding(source, target string) *agentregistry.Binding {
@@ -57,6 +59,14 @@ func TestBindingLifecycle(t *testing.T) {
 	}
 	if got, _ = bs.Get(name).Do(); got.Description != "new" || got.DisplayName != "Flights for the planner" {
 		t.Fatalf("after patch: %+v", got)
+	}
+	// Without a mask, the fields present in the request are the mask: the
+	// display name changes, the absent description stays.
+	if _, err := bs.Patch(name, &agentregistry.Binding{DisplayName: "Renamed"}).Do(); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ = bs.Get(name).Do(); got.Description != "new" || got.DisplayName != "Renamed" {
+		t.Fatalf("after a patch without a mask: display name %q, description %q", got.DisplayName, got.Description)
 	}
 	list, err := bs.List(parent).Filter(`source.identifier="` + urnOther + `"`).Do()
 	if err != nil || len(list.Bindings) != 1 || list.Bindings[0].Name != parent+"/bindings/other-flights" {
@@ -105,5 +115,206 @@ func TestBindingValidation(t *testing.T) {
 	list, _ := bs.List(parent).Do()
 	if len(list.Bindings) != 1 {
 		t.Fatalf("only the good binding is stored, got %d", len(list.Bindings))
+	}
+}
+
+// bindingIDs is the ids of bindings, in their order, separated by spaces.
+func bindingIDs(bs []*agentregistry.Binding) string {
+	ids := make([]string, len(bs))
+	for i, b := range bs {
+		ids[i] = b.Name[strings.LastIndex(b.Name, "/")+1:]
+	}
+	return strings.Join(ids, " ")
+}
+
+// Every bounded field of a binding is accepted at its limit and refused one
+// past it, with a violation that names it; a continue URI may be http or
+// https but nothing else.
+func TestBindingFieldLimits(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	bs := e.ar.Projects.Locations.Bindings
+	// pad makes a string of n bytes that starts with prefix.
+	pad := func(prefix string, n int) string { return prefix + strings.Repeat("a", n-len(prefix)) }
+	scopes := func(n int) []string {
+		s := make([]string, n)
+		for i := range s {
+			s[i] = fmt.Sprintf("scope.%d", i)
+		}
+		return s
+	}
+	for i, c := range []struct {
+		name  string
+		set   func(b *agentregistry.Binding)
+		field string // the one field violation; "" when the binding is stored
+	}{
+		// Display names and descriptions count characters, not bytes.
+		{"display name of 63 characters", func(b *agentregistry.Binding) { b.DisplayName = strings.Repeat("é", 63) }, ""},
+		{"display name of 64 characters", func(b *agentregistry.Binding) { b.DisplayName = strings.Repeat("é", 64) }, "display_name"},
+		{"description of 2048 characters", func(b *agentregistry.Binding) { b.Description = strings.Repeat("é", 2048) }, ""},
+		{"description of 2049 characters", func(b *agentregistry.Binding) { b.Description = strings.Repeat("é", 2049) }, "description"},
+		{"source URN of 512 bytes", func(b *agentregistry.Binding) { b.Source.Identifier = pad("urn:agent:acme:travel:", 512) }, ""},
+		{"source URN of 513 bytes", func(b *agentregistry.Binding) { b.Source.Identifier = pad("urn:agent:acme:travel:", 513) }, "source.identifier"},
+		{"target URN of 512 bytes", func(b *agentregistry.Binding) { b.Target.Identifier = pad("urn:mcp:acme:travel:", 512) }, ""},
+		{"target URN of 513 bytes", func(b *agentregistry.Binding) { b.Target.Identifier = pad("urn:mcp:acme:travel:", 513) }, "target.identifier"},
+		{"auth provider of 2048 bytes", func(b *agentregistry.Binding) {
+			b.AuthProviderBinding.AuthProvider = pad(parent+"/authProviders/", 2048)
+		}, ""},
+		{"auth provider of 2049 bytes", func(b *agentregistry.Binding) {
+			b.AuthProviderBinding.AuthProvider = pad(parent+"/authProviders/", 2049)
+		}, "auth_provider_binding.auth_provider"},
+		{"64 scopes", func(b *agentregistry.Binding) { b.AuthProviderBinding.Scopes = scopes(64) }, ""},
+		{"65 scopes", func(b *agentregistry.Binding) { b.AuthProviderBinding.Scopes = scopes(65) }, "auth_provider_binding.scopes"},
+		{"scope of 512 bytes", func(b *agentregistry.Binding) { b.AuthProviderBinding.Scopes = []string{pad("", 512)} }, ""},
+		{"scope of 513 bytes", func(b *agentregistry.Binding) { b.AuthProviderBinding.Scopes = []string{pad("", 513)} }, "auth_provider_binding.scopes[0]"},
+		{"continue URI of 2048 bytes", func(b *agentregistry.Binding) {
+			b.AuthProviderBinding.ContinueUri = pad("https://planner.example.com/", 2048)
+		}, ""},
+		{"continue URI of 2049 bytes", func(b *agentregistry.Binding) {
+			b.AuthProviderBinding.ContinueUri = pad("https://planner.example.com/", 2049)
+		}, "auth_provider_binding.continue_uri"},
+		{"http continue URI", func(b *agentregistry.Binding) { b.AuthProviderBinding.ContinueUri = "http://localhost:8080/continue" }, ""},
+		{"ftp continue URI", func(b *agentregistry.Binding) {
+			b.AuthProviderBinding.ContinueUri = "ftp://planner.example.com/continue"
+		}, "auth_provider_binding.continue_uri"},
+	} {
+		b := binding(urnPlanner, urnFlights)
+		c.set(b)
+		_, err := bs.Create(parent, b).BindingId(fmt.Sprintf("binding-%02d", i)).Do()
+		if c.field == "" {
+			if err != nil {
+				t.Errorf("%s: %v", c.name, err)
+			}
+			continue
+		}
+		if err == nil {
+			t.Errorf("%s: stored, want a violation of %s", c.name, c.field)
+			continue
+		}
+		if v := violations(t, apiErr(t, err, 400, "INVALID_ARGUMENT")); len(v) != 1 || v[c.field] == "" {
+			t.Errorf("%s: violations %v, want one of %s", c.name, v, c.field)
+		}
+	}
+}
+
+// List filters on each indexed field, and fetchAvailable: a binding is
+// available to the agent that is its source and, when it has no source, to
+// every agent; a target narrows the answer to it.
+func TestBindingQueries(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	bs := e.ar.Projects.Locations.Bindings
+	hotels := binding("", urnHotels)
+	hotels.AuthProviderBinding = nil // a binding need not have one
+	for id, b := range map[string]*agentregistry.Binding{
+		"planner-flights": binding(urnPlanner, urnFlights), "other-flights": binding(urnOther, urnFlights),
+		"any-flights": binding("", urnFlights), "any-hotels": hotels,
+	} {
+		if _, err := bs.Create(parent, b).BindingId(id).Do(); err != nil {
+			t.Fatalf("create %s: %v", id, err)
+		}
+	}
+	const all = "any-flights any-hotels other-flights planner-flights"
+	for _, c := range []struct{ filter, want string }{
+		{"", all},
+		{`source.identifier="` + urnOther + `"`, "other-flights"},
+		{`target.identifier="` + urnFlights + `"`, "any-flights other-flights planner-flights"},
+		{`target.identifier="` + urnHotels + `"`, "any-hotels"},
+		{`authProviderBinding.authProvider="` + parent + `/authProviders/oauth"`, "any-flights other-flights planner-flights"},
+	} {
+		l, err := bs.List(parent).Filter(c.filter).Do()
+		if err != nil {
+			t.Errorf("filter %s: %v", c.filter, err)
+		} else if got := bindingIDs(l.Bindings); got != c.want {
+			t.Errorf("filter %s: %q, want %q", c.filter, got, c.want)
+		}
+	}
+	for _, c := range []struct{ source, target, want string }{
+		{"", "", all},
+		{urnPlanner, "", "any-flights any-hotels planner-flights"},
+		{urnPlanner, urnFlights, "any-flights planner-flights"},
+		{urnOther, urnHotels, "any-hotels"},
+		{"", urnFlights, "any-flights other-flights planner-flights"},
+	} {
+		call := bs.FetchAvailable(parent)
+		if c.source != "" {
+			call = call.SourceIdentifier(c.source)
+		}
+		if c.target != "" {
+			call = call.TargetIdentifier(c.target)
+		}
+		l, err := call.Do()
+		if err != nil {
+			t.Errorf("fetchAvailable source %q target %q: %v", c.source, c.target, err)
+		} else if got := bindingIDs(l.Bindings); got != c.want {
+			t.Errorf("fetchAvailable source %q target %q: %q, want %q", c.source, c.target, got, c.want)
+		}
+	}
+	_, err := bs.FetchAvailable(parent).SourceIdentifier(urnPlanner).TargetIdentifier("urn:thing:x").Do()
+	if v := violations(t, apiErr(t, err, 400, "INVALID_ARGUMENT")); len(v) != 1 || v["target_identifier"] == "" {
+		t.Errorf("a malformed target: violations %v, want one of target_identifier", v)
+	}
+	_, err = bs.FetchAvailable(parent).SourceIdentifier(urnFlights).Do()
+	if v := violations(t, apiErr(t, err, 400, "INVALID_ARGUMENT")); len(v) != 1 || v["source_identifier"] == "" {
+		t.Errorf("a source that is not an agent: violations %v, want one of source_identifier", v)
+	}
+	// A delete takes only its own binding out of the list.
+	if _, err := bs.Delete(parent + "/bindings/other-flights").Do(); err != nil {
+		t.Fatal(err)
+	}
+	l, err := bs.List(parent).Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := bindingIDs(l.Bindings); got != "any-flights any-hotels planner-flights" {
+		t.Errorf("list after a delete: %q", got)
+	}
+}
+
+// Bindings are read 256 at a time, and a page ends when it holds one match
+// more than its size, or at the end of the bindings. 257 bindings, of which
+// only the first and the last target flights, put one match in each chunk.
+func TestBindingPaging(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	bs := e.ar.Projects.Locations.Bindings
+	for i := range 257 {
+		target := urnHotels
+		if i == 0 || i == 256 {
+			target = urnFlights
+		}
+		if _, err := bs.Create(parent, binding("", target)).BindingId(fmt.Sprintf("binding-%03d", i)).Do(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	flights := `target.identifier="` + urnFlights + `"`
+	for _, c := range []struct {
+		filter string
+		size   int64
+		want   []string // the pages: their ids, first..last when more than two
+	}{
+		// The second match is in the second chunk: the first page must read it
+		// to know that there is a next page.
+		{flights, 1, []string{"binding-000", "binding-256"}},
+		// A page of exactly page_size that ends the list has no next token.
+		{flights, 2, []string{"binding-000 binding-256"}},
+		{"", 100, []string{"binding-000..binding-099", "binding-100..binding-199", "binding-200..binding-256"}},
+	} {
+		var pages []string
+		token := ""
+		for {
+			l, err := bs.List(parent).Filter(c.filter).PageSize(c.size).PageToken(token).Do()
+			if err != nil {
+				t.Fatalf("filter %q, size %d, page %d: %v", c.filter, c.size, len(pages)+1, err)
+			}
+			page := bindingIDs(l.Bindings)
+			if ids := strings.Fields(page); len(ids) > 2 {
+				page = ids[0] + ".." + ids[len(ids)-1]
+			}
+			pages = append(pages, page)
+			if token = l.NextPageToken; token == "" || len(pages) > len(c.want) {
+				break
+			}
+		}
+		if strings.Join(pages, " | ") != strings.Join(c.want, " | ") {
+			t.Errorf("filter %q, size %d: pages %q, want %q", c.filter, c.size, pages, c.want)
+		}
 	}
 }

@@ -257,8 +257,11 @@ func TestOperationDelay(t *testing.T) {
 
 func TestDerivedRecords(t *testing.T) {
 	e := start(t, registryserver.Options{})
-	e.create(t, "invoice-helper", agentService("Invoice Helper", "Answers questions about invoices.",
-		skill{id: "lookup", name: "Look up", desc: "Finds an invoice.", tags: []string{"billing", "invoices"}, examples: []string{"Where is invoice 7?"}}))
+	// The card's name, not the service's display name, names the agent.
+	helper := agentService("Invoice Helper", "Answers questions about invoices.",
+		skill{id: "lookup", name: "Look up", desc: "Finds an invoice.", tags: []string{"billing", "invoices"}, examples: []string{"Where is invoice 7?"}})
+	helper.DisplayName = "Invoices (service)"
+	e.create(t, "invoice-helper", helper)
 	ag, err := e.ar.Projects.Locations.Agents.Get(parent + "/agents/invoice-helper").Do()
 	if err != nil {
 		t.Fatal(err)
@@ -623,6 +626,14 @@ func TestExtendedMetadataSchemas(t *testing.T) {
 	l, err := schemas.List(parent).Do()
 	if err != nil || len(l.ExtendedMetadataSchemas) != 1 || l.ExtendedMetadataSchemas[0].Name != name {
 		t.Fatalf("list schemas: %v %+v", err, l)
+	}
+	// A page token resumes strictly after the name it holds: after the schema
+	// the list is empty, before it the list still holds it.
+	for after, want := range map[string]int{name: 0, name[:len(name)-1]: 1} {
+		l, err := schemas.List(parent).PageToken(registryserver.PageToken(after, "extendedMetadataSchemas", parent)).Do()
+		if err != nil || len(l.ExtendedMetadataSchemas) != want {
+			t.Errorf("list schemas after %q: %v %+v, want %d", after, err, l, want)
+		}
 	}
 	_, err = schemas.Get(parent + "/extendedMetadataSchemas/apphub.googleapis.com/Nope").Do()
 	apiErr(t, err, 404, "NOT_FOUND")

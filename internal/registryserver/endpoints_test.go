@@ -42,6 +42,11 @@ func TestDerivedEndpoints(t *testing.T) {
 	if err != nil || len(one.Endpoints) != 1 || one.Endpoints[0].EndpointId != "search-api" {
 		t.Fatalf("filtered list = %+v (%v)", one, err)
 	}
+	// The interfaces are searchable too.
+	one, err = eps.List(parent).Filter(`interfaces.url="https://search-api.example.com/v1"`).Do()
+	if err != nil || len(one.Endpoints) != 1 || one.Endpoints[0].EndpointId != "search-api" {
+		t.Fatalf("list filtered by interface URL = %+v (%v)", one, err)
+	}
 	_, err = eps.List(parent).Filter(`nosuchfield:x`).Do()
 	apiErr(t, err, 400, "INVALID_ARGUMENT")
 	if _, err := svcs.Delete(parent + "/services/billing-api").Do(); err != nil {

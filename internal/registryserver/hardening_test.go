@@ -466,6 +466,10 @@ func TestSmallerHoles(t *testing.T) {
 		if w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), c.want) {
 			t.Errorf("%s %s: %d %.300s; want 400 with %q", c.method, c.path, w.Code, w.Body, c.want)
 		}
+		// Only a refusal for load asks the client to retry (TestMaxInFlight).
+		if ra, ok := w.Header()["Retry-After"]; ok {
+			t.Errorf("%s %s: a 400 with Retry-After %q", c.method, c.path, ra)
+		}
 	}
 	// A name repeated in different objects (array elements included), or
 	// as a value, is fine.

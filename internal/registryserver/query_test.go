@@ -225,3 +225,141 @@ func FuzzIndexMatchesScan(f *testing.F) {
 		}
 	})
 }
+
+// TestTermTableMerge: a term new to a table waits in recent until recent
+// holds more than max(256, len(sorted)/8) terms, and is then merged into
+// sorted, which stays in order (prefix lookups binary-search it). The bound
+// keeps the linear scan of recent in a prefix lookup short; the fraction
+// keeps a writer from sorting the whole dictionary for every new term. The
+// terms arrive out of order, so that a merge has to interleave them.
+func TestTermTableMerge(t *testing.T) {
+	const n = 3000
+	tt := newTermTable()
+	seen := map[string]bool{}
+	sorted, recent := 0, 0 // what the lists should hold
+	for i := range n {
+		// Every document has a term seen before, which is never new again.
+		terms := map[string][]uint32{fmt.Sprintf("t%04d", i*7%n): nil, "every": nil}
+		for term := range terms {
+			if !seen[term] {
+				seen[term] = true
+				recent++
+			}
+		}
+		tt.add(uint32(i), terms)
+		if recent > max(256, sorted/8) {
+			sorted, recent = sorted+recent, 0
+		}
+		if len(tt.sorted) != sorted || len(tt.recent) != recent {
+			t.Fatalf("after %d terms: %d sorted and %d recent, want %d and %d", len(seen), len(tt.sorted), len(tt.recent), sorted, recent)
+		}
+		if !slices.IsSortedFunc(tt.sorted, func(a, b *posting) int { return strings.Compare(a.term, b.term) }) {
+			t.Fatalf("after %d terms: the sorted terms are out of order", len(seen))
+		}
+	}
+	if recent == 0 || sorted/8 <= 256 {
+		t.Fatalf("%d sorted and %d recent terms: the test no longer reaches the fraction with terms waiting", sorted, recent)
+	}
+	// Prefix lookups find the terms in both lists.
+	for prefix, want := range map[string]int{"t": n, "t1": 1000, "t01": 100, "t2999": 1, "ev": 1} {
+		got := 0
+		tt.postings(prefix, true, func(*posting) { got++ })
+		if got != want {
+			t.Errorf("prefix %q: %d terms, want %d", prefix, got, want)
+		}
+	}
+}
+
+// TestIndexRebuild: a removal marks an id dead; the index is rebuilt, with
+// dense ids and none dead, once the dead ids are at least compactAfter and
+// outnumber the live ones, and not before. With 2*compactAfter-1 documents
+// the dead reach compactAfter as they pass the live ones; with
+// 2*compactAfter they equal the live ones there.
+func TestIndexRebuild(t *testing.T) {
+	name := func(i int) string { return fmt.Sprintf("projects/p/locations/l/agents/agent-%05d", i) }
+	for _, n := range []int{2*compactAfter - 1, 2 * compactAfter} {
+		ix := newIndex(agentFields)
+		for i := range n {
+			ix = ix.put(name(i), docFields{"name": {name(i)}}, nil)
+		}
+		dead := 0
+		for i := range n {
+			before := ix
+			ix = ix.remove(name(i))
+			dead++
+			live := n - 1 - i
+			rebuild := dead >= compactAfter && dead > live
+			if rebuild {
+				dead = 0
+			}
+			if (ix != before) != rebuild || ix.dead != dead || ix.len() != live || len(ix.names) != live+dead {
+				t.Fatalf("%d documents, %d removed: rebuilt %v, %d dead, %d live, %d ids; want rebuilt %v, %d dead, %d live, %d ids",
+					n, i+1, ix != before, ix.dead, ix.len(), len(ix.names), rebuild, dead, live, live+dead)
+			}
+		}
+	}
+}
+
+// TestSnapshotCutsLaterDocuments: the first document written after a
+// snapshot gets the id that is the snapshot's length, and the snapshot cuts it
+// from every posting it reads: here that id starts a new word of the
+// snapshot's bitsets (64 documents), and it is in the postings of both words
+// of the phrase.
+func TestSnapshotCutsLaterDocuments(t *testing.T) {
+	ix := newIndex(agentFields)
+	for i := range 64 {
+		name := fmt.Sprintf("agent-%02d", i)
+		ix = ix.put(name, docFields{"name": {name}, "description": {"travel planner"}}, nil)
+	}
+	sn := ix.snapshot()
+	ix.put("late", docFields{"name": {"late"}, "description": {"travel planner"}}, nil)
+	for _, q := range []string{"travel", "planner", `"travel planner"`} {
+		n, _ := parseQuery(q, agentFields)
+		if got := indexSearch(t, sn, n); len(got) != 64 || slices.Contains(got, "late") {
+			t.Errorf("%s: the snapshot found %d documents (late among them: %v), want the 64 of its capture", q, len(got), slices.Contains(got, "late"))
+		}
+	}
+}
+
+// pollCounter is a context that is never done and counts how often a search
+// asks it whether it is.
+type pollCounter struct {
+	context.Context
+	polls int
+}
+
+func (c *pollCounter) Err() error { c.polls++; return c.Context.Err() }
+
+// TestSearchPollsItsContext: a search asks its context whether to stop at
+// every node of the query and once every ctxEvery posting entries it reads,
+// which is often enough to stop soon and seldom enough to cost nothing; and a
+// phrase whose first words never meet stops there, without reading the
+// postings of the rest.
+func TestSearchPollsItsContext(t *testing.T) {
+	ix := newIndex(agentFields)
+	for i := range ctxEvery {
+		name := fmt.Sprintf("agent-%05d", i)
+		desc := "common almost" // almost is in ctxEvery-1 documents, common in ctxEvery
+		if i == 0 {
+			desc = "beta alpha common"
+		}
+		ix = ix.put(name, docFields{"name": {name}, "description": {desc}}, nil)
+	}
+	for _, c := range []struct {
+		q     string
+		polls int
+	}{
+		{"almost", 1}, // the node
+		{"common", 2}, // the node, and ctxEvery entries
+		// The node, and common's entries as the phrase's candidates. No
+		// "alpha beta" is left after the second word, so common's postings
+		// are not read again.
+		{`"alpha beta common"`, 2},
+	} {
+		ctx := &pollCounter{Context: context.Background()}
+		n, _ := parseQuery(c.q, agentFields)
+		if _, err := ix.snapshot().eval(ctx, n); err != nil || ctx.polls != c.polls {
+			t.Errorf("%s: %d polls (%v), want %d", c.q, ctx.polls, err, c.polls)
+		}
+	}
+}
