@@ -299,27 +299,12 @@ func (s *Server) deleteWorkload(w http.ResponseWriter, r *http.Request, name str
 }
 
 func (s *Server) listWorkloads(w http.ResponseWriter, r *http.Request, app string) {
-	q := r.URL.Query()
-	size, err := queryPageSize(r)
+	page, next, err := listPage(s, r, s.workloads, app, "workloads", "", nil)
 	if err != nil {
 		s.writeError(w, err)
 		return
 	}
-	qh := queryHash("workloads", app)
-	after, err := decodePageToken(q.Get("pageToken"), qh)
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	s.mu.RLock()
-	names, wls := s.workloads.page(app, after, size+1)
-	s.mu.RUnlock()
-	resp := &apphub.ListWorkloadsResponse{Workloads: wls}
-	if len(wls) > size {
-		resp.Workloads = wls[:size]
-		resp.NextPageToken = encodePageToken(names[size-1], qh)
-	}
-	writeJSON(w, http.StatusOK, resp)
+	writeJSON(w, http.StatusOK, &apphub.ListWorkloadsResponse{Workloads: page, NextPageToken: next})
 }
 
 // Extended metadata schemas. The schema id contains a slash

@@ -9,7 +9,6 @@ package registryserver
 // providers of its own.
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -252,9 +251,11 @@ func (s *Server) listBindings(w http.ResponseWriter, r *http.Request, parent str
 		s.writeError(w, errViolations("invalid filter: "+err.Error(), []fieldViolation{{Field: "filter", Description: err.Error()}}))
 		return
 	}
-	page, next, err := s.pageBindings(r, parent, "bindings.list", filter, func(b *agentregistry.Binding) bool {
-		return matchDoc(node, bindingFields, bindingDoc(b))
-	})
+	var match func(*agentregistry.Binding) bool
+	if node != nil {
+		match = func(b *agentregistry.Binding) bool { return matchDoc(node, bindingFields, bindingDoc(b)) }
+	}
+	page, next, err := listPage(s, r, s.bindings, parent, "bindings.list", filter, match)
 	if err != nil {
 		s.writeError(w, err)
 		return
@@ -281,7 +282,7 @@ func (s *Server) fetchAvailableBindings(w http.ResponseWriter, r *http.Request, 
 		s.writeError(w, errViolations(violationMessage("request", v), v))
 		return
 	}
-	page, next, err := s.pageBindings(r, parent, "bindings.fetchAvailable", source+"\x00"+target, func(b *agentregistry.Binding) bool {
+	page, next, err := listPage(s, r, s.bindings, parent, "bindings.fetchAvailable", source+"\x00"+target, func(b *agentregistry.Binding) bool {
 		src := ""
 		if b.Source != nil {
 			src = b.Source.Identifier
@@ -293,45 +294,4 @@ func (s *Server) fetchAvailableBindings(w http.ResponseWriter, r *http.Request, 
 		return
 	}
 	writeJSON(w, http.StatusOK, &agentregistry.FetchAvailableBindingsResponse{Bindings: page, NextPageToken: next})
-}
-
-// pageBindings returns one page of the parent's bindings that match, in name
-// order, and the next page token. Bindings are taken a chunk at a time under
-// the read lock and matched outside it, so that a long scan never holds up a
-// write.
-func (s *Server) pageBindings(r *http.Request, parent, method, query string, match func(*agentregistry.Binding) bool) ([]*agentregistry.Binding, string, error) {
-	size, err := queryPageSize(r)
-	if err != nil {
-		return nil, "", err
-	}
-	qh := queryHash(method, parent, query)
-	after, err := decodePageToken(r.URL.Query().Get("pageToken"), qh)
-	if err != nil {
-		return nil, "", err
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), s.searchTimeout())
-	defer cancel()
-	var names []string
-	var page []*agentregistry.Binding
-	for len(page) <= size {
-		if err := ctx.Err(); err != nil {
-			return nil, "", s.searchAborted(r, "list", err)
-		}
-		s.mu.RLock()
-		ns, bs := s.bindings.page(parent, after, 256)
-		s.mu.RUnlock()
-		for i, b := range bs {
-			if len(page) <= size && match(b) {
-				names, page = append(names, ns[i]), append(page, b)
-			}
-		}
-		if len(ns) < 256 {
-			break
-		}
-		after = ns[len(ns)-1]
-	}
-	if len(page) > size {
-		return page[:size], encodePageToken(names[size-1], qh), nil
-	}
-	return page, "", nil
 }

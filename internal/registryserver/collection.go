@@ -1,6 +1,7 @@
 package registryserver
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"strings"
@@ -74,6 +75,54 @@ func (c *collection[T]) page(group, after string, n int) ([]string, []T) {
 		vals[k] = c.byName[name]
 	}
 	return names, vals
+}
+
+// listPage returns one page of group's records in c that match (all of them
+// when match is nil), in name order, and the next page token. The page size
+// and token come from r; the token is bound to method, group and query (the
+// filter as sent), so it cannot continue another list. Records are taken a
+// chunk at a time under the read lock and matched outside it, so that a
+// filter costly enough to scan every record never holds up a write; without
+// a filter the first chunk is the page.
+func listPage[T any](s *Server, r *http.Request, c *collection[T], group, method, query string, match func(T) bool) ([]T, string, error) {
+	size, err := queryPageSize(r)
+	if err != nil {
+		return nil, "", err
+	}
+	qh := queryHash(method, group, query)
+	after, err := decodePageToken(r.URL.Query().Get("pageToken"), qh)
+	if err != nil {
+		return nil, "", err
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.searchTimeout())
+	defer cancel()
+	chunk := size + 1
+	if match != nil {
+		chunk = max(chunk, 256)
+	}
+	var names []string
+	var page []T
+	for len(page) <= size {
+		if err := ctx.Err(); err != nil {
+			return nil, "", s.searchAborted(r, "list", err)
+		}
+		s.mu.RLock()
+		ns, vals := c.page(group, after, chunk)
+		s.mu.RUnlock()
+		for i, v := range vals {
+			if len(page) <= size && (match == nil || match(v)) {
+				names, page = append(names, ns[i]), append(page, v)
+			}
+		}
+		if len(ns) < chunk {
+			break
+		}
+		after = ns[len(ns)-1]
+	}
+	if len(page) > size {
+		return page[:size], encodePageToken(names[size-1], qh), nil
+	}
+	return page, "", nil
 }
 
 // getOne serves a get of one record of c; what names its kind in the 404.

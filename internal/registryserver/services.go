@@ -7,7 +7,6 @@ package registryserver
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -326,59 +325,24 @@ func violationMessage(what string, v []fieldViolation) string {
 }
 
 func (s *Server) listServices(w http.ResponseWriter, r *http.Request, parent string) {
-	q := r.URL.Query()
-	size, err := queryPageSize(r)
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	filter := q.Get("filter")
+	filter := r.URL.Query().Get("filter")
 	node, err := parseQuery(filter, serviceFilterFields)
 	if err != nil {
 		s.writeError(w, errViolations("invalid filter: "+err.Error(), []fieldViolation{{Field: "filter", Description: err.Error()}}))
 		return
 	}
-	qh := queryHash("services", parent, filter)
-	after, err := decodePageToken(q.Get("pageToken"), qh)
+	var match func(*agentregistry.Service) bool
+	if node != nil {
+		match = func(svc *agentregistry.Service) bool {
+			return matchDoc(node, serviceFilterFields, docFields{"name": {svc.Name}, "displayName": {svc.DisplayName}, "description": {svc.Description}})
+		}
+	}
+	page, next, err := listPage(s, r, s.services, parent, "services", filter, match)
 	if err != nil {
 		s.writeError(w, err)
 		return
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), s.searchTimeout())
-	defer cancel()
-	// Take the services a chunk at a time under the read lock and filter
-	// them outside it, so that a filter costly enough to scan every service
-	// never holds up a write. Without a filter the first chunk is the page.
-	chunk := size + 1
-	if node != nil {
-		chunk = max(chunk, 256)
-	}
-	var names []string
-	var page []*agentregistry.Service
-	for len(page) <= size {
-		if err := ctx.Err(); err != nil {
-			s.writeError(w, s.searchAborted(r, "list", err))
-			return
-		}
-		s.mu.RLock()
-		ns, svcs := s.services.page(parent, after, chunk)
-		s.mu.RUnlock()
-		for i, svc := range svcs {
-			if len(page) <= size && matchDoc(node, serviceFilterFields, docFields{"name": {svc.Name}, "displayName": {svc.DisplayName}, "description": {svc.Description}}) {
-				names, page = append(names, ns[i]), append(page, svc)
-			}
-		}
-		if len(ns) < chunk {
-			break
-		}
-		after = ns[len(ns)-1]
-	}
-	resp := &agentregistry.ListServicesResponse{Services: page}
-	if len(page) > size {
-		resp.Services = page[:size]
-		resp.NextPageToken = encodePageToken(names[size-1], qh)
-	}
-	writeJSON(w, http.StatusOK, resp)
+	writeJSON(w, http.StatusOK, &agentregistry.ListServicesResponse{Services: page, NextPageToken: next})
 }
 
 // maskPaths turns an update mask into snake_case paths (the REST mapping
