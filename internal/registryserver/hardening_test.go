@@ -461,6 +461,8 @@ func TestSmallerHoles(t *testing.T) {
 		{"POST", "/services?serviceId=repeated", `{"agentSpec":{"type":"A2A_AGENT_CARD","content":` + cardWithRepeatedName + `}}`, "the name /agentSpec/content/name appears more than once"},
 		{"POST", "/agents:search", `{"searchString":"travel","searchString":"billing"}`, "the name /searchString appears more than once"},
 		{"PATCH", "/applications/app/workloads/w?allowMissing=true", `{"attributes":{"criticality":{"type":"LOW","type":"HIGH"}}}`, "/attributes/criticality/type appears"},
+		{"POST", "/services?serviceId=bad-utf8", "{\"displayName\":\"a\xffb\",\"endpointSpec\":{\"type\":\"NO_SPEC\"}}", "invalid UTF-8 byte 0xff"},
+		{"POST", "/services?serviceId=lone-surrogate", `{"displayName":"a\ud800b","endpointSpec":{"type":"NO_SPEC"}}`, `unpaired surrogate \\ud800`},
 	} {
 		w := serve(srv, context.Background(), c.method, "/v1/"+parent+c.path, c.body)
 		if w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), c.want) {

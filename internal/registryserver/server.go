@@ -22,6 +22,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
 	"google.golang.org/api/agentregistry/v1"
 	"google.golang.org/api/apphub/v1"
 )
@@ -425,80 +426,16 @@ func readJSONLimit(w http.ResponseWriter, r *http.Request, v any, maxBodyBytes i
 	}
 	// encoding/json keeps the last of repeated names, and other readers the
 	// first: which value counts would depend on the reader, so refuse the
-	// ambiguity rather than pick one.
-	if ptr, dup := repeatedName(body); dup {
-		return errInvalid("Invalid JSON payload received: the name %s appears more than once in its object", ptr)
+	// ambiguity rather than pick one. It also replaces invalid UTF-8 with
+	// U+FFFD without a word: refuse that too, rather than store other text.
+	if _, err := jsoncanon.Decode(body); err != nil {
+		var je *jsoncanon.Error
+		if errors.As(err, &je) && errors.Is(err, jsoncanon.ErrDuplicateKey) {
+			return errInvalid("Invalid JSON payload received: the name %s appears more than once in its object", je.Pointer)
+		}
+		return errInvalid("Invalid JSON payload received: %v", err)
 	}
 	return nil
-}
-
-// repeatedName reports the first object member name that appears twice in
-// the same object of the (valid) JSON document, as a JSON pointer.
-func repeatedName(doc []byte) (string, bool) {
-	type level struct {
-		names   map[string]bool // nil in an array
-		name    string          // the object member being read
-		index   int             // the array element being read
-		wantKey bool
-		ptr     string
-	}
-	var stack []*level
-	// done moves the innermost container past the value just read.
-	done := func() {
-		if n := len(stack); n > 0 {
-			if top := stack[n-1]; top.names != nil {
-				top.wantKey = true
-			} else {
-				top.index++
-			}
-		}
-	}
-	dec := json.NewDecoder(bytes.NewReader(doc))
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return "", false // io.EOF, or a syntax error that Decode reported already
-		}
-		var top *level
-		if n := len(stack); n > 0 {
-			top = stack[n-1]
-		}
-		if top != nil && top.wantKey {
-			if name, ok := tok.(string); ok {
-				if top.names[name] {
-					return top.ptr + "/" + escapePointer(name), true
-				}
-				top.names[name], top.name, top.wantKey = true, name, false
-				continue
-			}
-		}
-		switch tok {
-		case json.Delim('{'), json.Delim('['):
-			ptr := ""
-			switch {
-			case top == nil:
-			case top.names != nil:
-				ptr = top.ptr + "/" + escapePointer(top.name)
-			default:
-				ptr = top.ptr + "/" + strconv.Itoa(top.index)
-			}
-			l := &level{ptr: ptr}
-			if tok == json.Delim('{') {
-				l.names, l.wantKey = map[string]bool{}, true
-			}
-			stack = append(stack, l)
-		case json.Delim('}'), json.Delim(']'):
-			stack = stack[:len(stack)-1]
-			done()
-		default:
-			done()
-		}
-	}
-}
-
-// escapePointer escapes a member name as a JSON pointer token (RFC 6901).
-func escapePointer(name string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
 }
 
 // Paging.
