@@ -403,6 +403,108 @@ func TestOperationsAndRequestIDsExpire(t *testing.T) {
 	srv.Close()
 }
 
+// A request id used again after it expired starts a new request, whose
+// record must outlive the sweep of the old one, in memory and on disk: the
+// write that reuses the id is also the one that sweeps the old record away.
+// An operation without a request id expires and is swept too.
+func TestReusedRequestIDSurvivesTheSweepOfItsPredecessor(t *testing.T) {
+	path := t.TempDir() + "/state.db"
+	clk := &clock{t: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
+	open := func() (*registryserver.Server, *env) {
+		srv, err := registryserver.New(registryserver.Options{DataPath: path, Now: clk.Now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return srv, startOn(t, srv)
+	}
+	srv, e := open()
+	svcs := e.ar.Projects.Locations.Services
+	const rid = "3d4e5f60-7182-4394-a5b6-c7d8e9f0a1b2"
+	svc := &agentregistry.Service{EndpointSpec: &agentregistry.EndpointSpec{Type: "NO_SPEC"}}
+	if _, err := svcs.Create(parent, svc).ServiceId("first").RequestId(rid).Do(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svcs.Create(parent, svc).ServiceId("no-request-id").Do(); err != nil {
+		t.Fatal(err)
+	}
+	clk.advance(61 * time.Minute)
+	second, err := svcs.Create(parent, svc).ServiceId("second").RequestId(rid).Do()
+	if err != nil {
+		t.Fatalf("a new create with the expired request id: %v", err)
+	}
+	if again, err := svcs.Create(parent, svc).ServiceId("second").RequestId(rid).Do(); err != nil || again.Name != second.Name {
+		t.Fatalf("retry before the restart: %v, %v; want operation %s", again, err, second.Name)
+	}
+	e.close()
+	srv.Close()
+	if o, r := keys(t, path, "operations"), keys(t, path, "requests"); o != 1 || r != 1 {
+		t.Errorf("data file holds %d operations and %d request ids, want 1 and 1 (the second create's)", o, r)
+	}
+	srv, e = open()
+	defer srv.Close()
+	if again, err := e.ar.Projects.Locations.Services.Create(parent, svc).ServiceId("second").RequestId(rid).Do(); err != nil || again.Name != second.Name {
+		t.Fatalf("retry after the restart: %v, %v; want operation %s", again, err, second.Name)
+	}
+}
+
+// One write sweeps at most maxSweep (256) expired records, so that a write
+// after a long idle spell does not pay for the whole backlog: of 257 expired
+// operations, the next write deletes 256 and the one after it the last.
+func TestSweepIsBoundedPerWrite(t *testing.T) {
+	path := t.TempDir() + "/state.db"
+	clk := &clock{t: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
+	srv, err := registryserver.New(registryserver.Options{DataPath: path, Now: clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := startOn(t, srv)
+	svc := &agentregistry.Service{EndpointSpec: &agentregistry.EndpointSpec{Type: "NO_SPEC"}}
+	const expired = 257
+	for i := range expired {
+		if _, err := e.ar.Projects.Locations.Services.Create(parent, svc).ServiceId(fmt.Sprintf("svc-%03d", i)).Do(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clk.advance(61 * time.Minute)
+	if _, err := e.ar.Projects.Locations.Services.Delete(parent + "/services/svc-000").Do(); err != nil {
+		t.Fatal(err)
+	}
+	e.close()
+	srv.Close()
+	if o := keys(t, path, "operations"); o != 2 {
+		t.Errorf("after one write, the data file holds %d operations, want 2 (one left of the backlog, and the delete's)", o)
+	}
+}
+
+// The same, when the old record is swept by a later write (it was beyond the
+// first write's sweep bound): the sweep must not take the new record with it.
+func TestReusedRequestIDSurvivesALaterSweep(t *testing.T) {
+	clk := &clock{t: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
+	e := start(t, registryserver.Options{Now: clk.Now})
+	svcs := e.ar.Projects.Locations.Services
+	svc := &agentregistry.Service{EndpointSpec: &agentregistry.EndpointSpec{Type: "NO_SPEC"}}
+	for i := range 256 { // a backlog that fills the next write's sweep
+		if _, err := svcs.Create(parent, svc).ServiceId(fmt.Sprintf("svc-%03d", i)).Do(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const rid = "4e5f6071-8293-44a5-b6c7-d8e9f0a1b2c3"
+	if _, err := svcs.Create(parent, svc).ServiceId("first").RequestId(rid).Do(); err != nil {
+		t.Fatal(err)
+	}
+	clk.advance(61 * time.Minute)
+	second, err := svcs.Create(parent, svc).ServiceId("second").RequestId(rid).Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svcs.Delete(parent + "/services/svc-000").Do(); err != nil { // sweeps the old record
+		t.Fatal(err)
+	}
+	if again, err := svcs.Create(parent, svc).ServiceId("second").RequestId(rid).Do(); err != nil || again.Name != second.Name {
+		t.Fatalf("retry after the old record was swept: %v, %v; want operation %s", again, err, second.Name)
+	}
+}
+
 // Item 10: request ids are UUIDs compared without regard to case, and scoped
 // to the parent. On main a retry in upper case was a 409, and the same id in
 // another project was refused with a message naming the first project's

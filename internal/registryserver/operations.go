@@ -167,19 +167,22 @@ func (s *Server) newOperation(fam apiFamily, verb, target, requestID string, res
 func (s *Server) commitOperation(op *opRecord, rr *requestRecord, ms []mutation, apply func()) error {
 	now := s.now()
 	n := 0
+	var sweep []mutation
 	for n < len(s.expiry) && n < maxSweep && !now.Before(s.expiry[n].at) {
 		e := s.expiry[n]
 		if e.op != "" {
-			ms = append(ms, mutation{Bucket: bucketOperations, Key: e.op})
+			sweep = append(sweep, mutation{Bucket: bucketOperations, Key: e.op})
 		}
 		// A request id reused after it expired has a new record under the
 		// same key: that one stays.
 		if e.rr != nil && s.reqs[requestKey(e.rr.Target, e.rr.ID)] == e.rr {
-			ms = append(ms, mutation{Bucket: bucketRequests, Key: e.rr.key})
+			sweep = append(sweep, mutation{Bucket: bucketRequests, Key: e.rr.key})
 		}
 		n++
 	}
-	if err := s.store.commit(ms); err != nil {
+	// The deletions go first: when this write reuses an expired request id,
+	// its new record has the key of the one swept, and must be the last word.
+	if err := s.store.commit(append(sweep, ms...)); err != nil {
 		return errInternal("cannot persist the write: %v", err)
 	}
 	for _, e := range s.expiry[:n] {
