@@ -174,6 +174,92 @@ func TestServiceValidation(t *testing.T) {
 	}
 }
 
+// Each limit of a service: the value at the limit is stored, one past it is
+// refused with one violation of its field. Names and descriptions count
+// characters, not bytes; a document counts the bytes of its compact JSON.
+func TestServiceFieldLimits(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	interfaces := func(n int) []*agentregistry.Interface {
+		out := make([]*agentregistry.Interface, n)
+		for i := range out {
+			out[i] = &agentregistry.Interface{Url: fmt.Sprintf("https://a.example.test/%d", i), ProtocolBinding: "JSONRPC"}
+		}
+		return out
+	}
+	// toolSpec of exactly n compact bytes: one tool whose description pads it.
+	toolSpecOf := func(n int) googleapi.RawMessage {
+		base := `{"tools":[{"description":"","inputSchema":{"type":"object"},"name":"t"}]}`
+		return googleapi.RawMessage(strings.Replace(base, `"description":""`, `"description":"`+strings.Repeat("d", n-len(base))+`"`, 1))
+	}
+	endpoint := func(set func(*agentregistry.Service)) *agentregistry.Service {
+		s := &agentregistry.Service{EndpointSpec: &agentregistry.EndpointSpec{Type: "NO_SPEC"}, Interfaces: interfaces(1)}
+		set(s)
+		return s
+	}
+	mcp := func(content googleapi.RawMessage) *agentregistry.Service {
+		return &agentregistry.Service{McpServerSpec: &agentregistry.McpServerSpec{Type: "TOOL_SPEC", Content: content}}
+	}
+	for i, c := range []struct {
+		name  string
+		svc   *agentregistry.Service
+		field string // the one field violation; "" when the service is stored
+	}{
+		{"display name of 63 characters", endpoint(func(s *agentregistry.Service) { s.DisplayName = strings.Repeat("é", 63) }), ""},
+		{"display name of 64 characters", endpoint(func(s *agentregistry.Service) { s.DisplayName = strings.Repeat("é", 64) }), "display_name"},
+		{"description of 2048 characters", endpoint(func(s *agentregistry.Service) { s.Description = strings.Repeat("é", 2048) }), ""},
+		{"description of 2049 characters", endpoint(func(s *agentregistry.Service) { s.Description = strings.Repeat("é", 2049) }), "description"},
+		{"32 interfaces", endpoint(func(s *agentregistry.Service) { s.Interfaces = interfaces(32) }), ""},
+		{"33 interfaces", endpoint(func(s *agentregistry.Service) { s.Interfaces = interfaces(33) }), "interfaces"},
+		{"tool spec of 10240 bytes", mcp(toolSpecOf(10240)), ""},
+		{"tool spec of 10241 bytes", mcp(toolSpecOf(10241)), "mcp_server_spec.content"},
+	} {
+		_, err := e.ar.Projects.Locations.Services.Create(parent, c.svc).ServiceId(fmt.Sprintf("limit-%02d", i)).Do()
+		switch {
+		case c.field == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.field == "":
+		case err == nil:
+			t.Errorf("%s: stored, want a violation of %s", c.name, c.field)
+		default:
+			if v := violations(t, apiErr(t, err, 400, "INVALID_ARGUMENT")); len(v) != 1 || v[c.field] == "" {
+				t.Errorf("%s: violations %v, want one of %s", c.name, v, c.field)
+			}
+		}
+	}
+}
+
+// A spec without a type is told that the type is required and which types
+// there are; a type that is not one of them is named.
+func TestServiceSpecTypeMessages(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	for typ, want := range map[string]string{
+		"":                 "is required: one of NO_SPEC, TOOL_SPEC",
+		"TYPE_UNSPECIFIED": "is required: one of NO_SPEC, TOOL_SPEC",
+		"A2A_AGENT_CARD":   `must be one of NO_SPEC, TOOL_SPEC, got "A2A_AGENT_CARD"`,
+	} {
+		svc := &agentregistry.Service{McpServerSpec: &agentregistry.McpServerSpec{Type: typ}}
+		_, err := e.ar.Projects.Locations.Services.Create(parent, svc).ServiceId("typed").Do()
+		if got := violations(t, apiErr(t, err, 400, "INVALID_ARGUMENT"))["mcp_server_spec.type"]; got != want {
+			t.Errorf("type %q: %q, want %q", typ, got, want)
+		}
+	}
+}
+
+// The registry keeps a document compact with its keys sorted (spec.Normalize),
+// whatever spacing and order it was sent with.
+func TestServiceContentIsStoredNormalised(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	sent := "{ \"tools\": [ {\"name\": \"t\", \"inputSchema\": {\"type\": \"object\"}} ] }"
+	e.create(t, "normalised", &agentregistry.Service{McpServerSpec: &agentregistry.McpServerSpec{Type: "TOOL_SPEC", Content: googleapi.RawMessage(sent)}})
+	got, err := e.ar.Projects.Locations.Services.Get(parent + "/services/normalised").Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"tools":[{"inputSchema":{"type":"object"},"name":"t"}]}`; string(got.McpServerSpec.Content) != want {
+		t.Errorf("stored content %s, want %s", got.McpServerSpec.Content, want)
+	}
+}
+
 func TestBadCardFieldViolations(t *testing.T) {
 	e := start(t, registryserver.Options{})
 	bad := `{"protocolVersion":"0.3.0","name":"A","description":"B","version":"1","url":"https://a.test",
@@ -715,6 +801,9 @@ func TestPersistenceAcrossRestart(t *testing.T) {
 	if _, err := e.ar.Projects.Locations.Services.Delete(parent + "/services/workshop-bot").RequestId(rid).Do(); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := e.ar.Projects.Locations.Bindings.Create(parent, binding(urnPlanner, urnFlights)).BindingId("kept").Do(); err != nil {
+		t.Fatal(err)
+	}
 	e.close()
 	if err := srv1.Close(); err != nil {
 		t.Fatal(err)
@@ -740,6 +829,9 @@ func TestPersistenceAcrossRestart(t *testing.T) {
 	}
 	if _, err := e2.ah.Projects.Locations.Applications.Workloads.Get(parent + "/applications/a/workloads/w1").Do(); err != nil {
 		t.Fatal(err)
+	}
+	if b, err := e2.ar.Projects.Locations.Bindings.Get(parent + "/bindings/kept").Do(); err != nil || b.Target.Identifier != urnFlights {
+		t.Fatalf("binding after restart: %+v, %v", b, err)
 	}
 	// The request id survives too: the retried delete is not a 404.
 	if _, err := e2.ar.Projects.Locations.Services.Delete(parent + "/services/workshop-bot").RequestId(rid).Do(); err != nil {

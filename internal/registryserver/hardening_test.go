@@ -4,10 +4,12 @@ package registryserver_test
 // through raw HTTP or the official generated clients.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -676,5 +678,69 @@ func TestEveryRouteRequiresTheToken(t *testing.T) {
 	}
 	if w := send("GET", "/applications/app/workloads", "bearer "+token); w.Code != http.StatusOK || w.Body.String() != "{}\n" {
 		t.Errorf("workloads after the refused writes (scheme in lower case): %d %s", w.Code, w.Body)
+	}
+}
+
+// Empty path segments are never resource ids, except inside a schema id
+// (which holds a slash); a parent with no collection after it is an unknown
+// path, not a malformed one.
+func TestEmptyAndShortPaths(t *testing.T) {
+	srv, err := registryserver.New(registryserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		path, want, notWant string
+	}{
+		{"/v1/projects/p1/locations/global", "unknown path", "expected /v1/projects"},
+		{"/v1/projects/p1/locations", "expected /v1/projects/{project}/locations/{location}", ""},
+		{"/v1/" + parent + "/services/", "empty path segment", ""},
+		{"/v1/" + parent + "/services/x/", "empty path segment", ""},
+		{"/v1/" + parent + "/extendedMetadataSchemas/", "empty path segment", ""},
+		{"/v1/" + parent + "/extendedMetadataSchemas/apphub.googleapis.com/", "", "empty path segment"},
+	} {
+		w := serve(srv, context.Background(), "GET", c.path, "")
+		body := w.Body.String()
+		if w.Code < 400 || !strings.Contains(body, c.want) || (c.notWant != "" && strings.Contains(body, c.notWant)) {
+			t.Errorf("GET %s: %d %.200s; want an error with %q, without %q", c.path, w.Code, body, c.want, c.notWant)
+		}
+	}
+}
+
+// The request log line carries the status the client received: an error's,
+// not the 200 that a body write would otherwise imply.
+func TestRequestLogHasTheStatus(t *testing.T) {
+	var logged bytes.Buffer
+	srv, err := registryserver.New(registryserver.Options{Logger: slog.New(slog.NewTextHandler(&logged, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		"/v1/" + parent + "/services/missing": "status=404",
+		"/v1/" + parent + "/services":         "status=200",
+	} {
+		logged.Reset()
+		serve(srv, context.Background(), "GET", path, "")
+		if !strings.Contains(logged.String(), want) {
+			t.Errorf("GET %s logged %q, want %s", path, logged.String(), want)
+		}
+	}
+}
+
+// A refused id is quoted in the message whole up to 64 bytes, and cut with
+// "..." beyond, so that a hostile id does not fill the error.
+func TestRefusedIDIsQuotedUpTo64Bytes(t *testing.T) {
+	srv, err := registryserver.New(registryserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ id, quoted string }{
+		{strings.Repeat("a", 64), `\"` + strings.Repeat("a", 64) + `\"`},
+		{strings.Repeat("a", 65), `\"` + strings.Repeat("a", 64) + `...\"`},
+	} {
+		w := serve(srv, context.Background(), "GET", "/v1/"+parent+"/services/"+c.id, "")
+		if w.Code != 400 || !strings.Contains(w.Body.String(), c.quoted) {
+			t.Errorf("GET of an id of %d bytes: %d %.300s; want it quoted as %s", len(c.id), w.Code, w.Body, c.quoted)
+		}
 	}
 }
