@@ -350,20 +350,23 @@ func keys(t *testing.T, path, bucket string) int {
 	return n
 }
 
+// openDataFile starts a server on the data file at path, on clk's time.
+func openDataFile(t *testing.T, path string, clk *clock) (*registryserver.Server, *env) {
+	t.Helper()
+	srv, err := registryserver.New(registryserver.Options{DataPath: path, Now: clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, startOn(t, srv)
+}
+
 // Item 9: operations and request ids are kept for an hour after the
 // operation finished, then forgotten in memory and on disk. On main they
 // were kept for ever (5,360 of each for 38 services, a 16 MiB file).
 func TestOperationsAndRequestIDsExpire(t *testing.T) {
 	path := t.TempDir() + "/state.db"
 	clk := &clock{t: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
-	open := func() (*registryserver.Server, *env) {
-		srv, err := registryserver.New(registryserver.Options{DataPath: path, Now: clk.Now})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return srv, startOn(t, srv)
-	}
-	srv, e := open()
+	srv, e := openDataFile(t, path, clk)
 	svcs, ops := e.ar.Projects.Locations.Services, e.ar.Projects.Locations.Operations
 	const rid, rid2 = "8a3c1f0e-2b4d-4e6f-8a1b-3c5d7e9f0a12", "9b4d2e1f-3c5e-4f70-9b2c-4d6e8f0a1b23"
 	svc := &agentregistry.Service{EndpointSpec: &agentregistry.EndpointSpec{Type: "NO_SPEC"}}
@@ -395,7 +398,7 @@ func TestOperationsAndRequestIDsExpire(t *testing.T) {
 		t.Fatalf("data file holds %d operations and %d request ids, want 1 and 1 (the second create's)", o, r)
 	}
 	// After a restart, the survivors expire on time too.
-	srv, e = open()
+	srv, e = openDataFile(t, path, clk)
 	if again, err := e.ar.Projects.Locations.Services.Create(parent, svc).ServiceId("expiring-two").RequestId(rid2).Do(); err != nil || again.Name != op2.Name {
 		t.Fatalf("retry after the restart: %v, %v", again, err)
 	}
@@ -412,14 +415,7 @@ func TestOperationsAndRequestIDsExpire(t *testing.T) {
 func TestReusedRequestIDSurvivesTheSweepOfItsPredecessor(t *testing.T) {
 	path := t.TempDir() + "/state.db"
 	clk := &clock{t: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
-	open := func() (*registryserver.Server, *env) {
-		srv, err := registryserver.New(registryserver.Options{DataPath: path, Now: clk.Now})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return srv, startOn(t, srv)
-	}
-	srv, e := open()
+	srv, e := openDataFile(t, path, clk)
 	svcs := e.ar.Projects.Locations.Services
 	const rid = "3d4e5f60-7182-4394-a5b6-c7d8e9f0a1b2"
 	svc := &agentregistry.Service{EndpointSpec: &agentregistry.EndpointSpec{Type: "NO_SPEC"}}
@@ -442,7 +438,7 @@ func TestReusedRequestIDSurvivesTheSweepOfItsPredecessor(t *testing.T) {
 	if o, r := keys(t, path, "operations"), keys(t, path, "requests"); o != 1 || r != 1 {
 		t.Errorf("data file holds %d operations and %d request ids, want 1 and 1 (the second create's)", o, r)
 	}
-	srv, e = open()
+	srv, e = openDataFile(t, path, clk)
 	defer srv.Close()
 	if again, err := e.ar.Projects.Locations.Services.Create(parent, svc).ServiceId("second").RequestId(rid).Do(); err != nil || again.Name != second.Name {
 		t.Fatalf("retry after the restart: %v, %v; want operation %s", again, err, second.Name)
@@ -455,11 +451,7 @@ func TestReusedRequestIDSurvivesTheSweepOfItsPredecessor(t *testing.T) {
 func TestSweepIsBoundedPerWrite(t *testing.T) {
 	path := t.TempDir() + "/state.db"
 	clk := &clock{t: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
-	srv, err := registryserver.New(registryserver.Options{DataPath: path, Now: clk.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := startOn(t, srv)
+	srv, e := openDataFile(t, path, clk)
 	svc := &agentregistry.Service{EndpointSpec: &agentregistry.EndpointSpec{Type: "NO_SPEC"}}
 	const expired = 257
 	for i := range expired {
