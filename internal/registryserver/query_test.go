@@ -355,6 +355,10 @@ func TestSearchPollsItsContext(t *testing.T) {
 		// "alpha beta" is left after the second word, so common's postings
 		// are not read again.
 		{`"alpha beta common"`, 2},
+		// The node, common's entries as the candidates, and common's
+		// entries again as the phrase's second word: exactly ctxEvery of
+		// them is a poll.
+		{`"almost common"`, 3},
 	} {
 		ctx := &pollCounter{Context: context.Background()}
 		n, _ := parseQuery(c.q, agentFields)

@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"google.golang.org/api/agentregistry/v1"
 
@@ -122,7 +123,7 @@ func (s *Server) matchSkills(parent, query string) ([]*agentregistry.Skill, erro
 
 // rankSkills is the BM25 ranking described at the top of the file.
 func (s *Server) rankSkills(parent, query, filter string) ([]*agentregistry.Skill, error) {
-	if len(query) > searchquery.MaxLength {
+	if utf8.RuneCountInString(query) > searchquery.MaxLength {
 		return nil, errViolations("search_string is too long", []fieldViolation{{"search_string", "at most " + strconv.Itoa(searchquery.MaxLength) + " characters"}})
 	}
 	cands, err := s.matchSkills(parent, filter)

@@ -3,9 +3,11 @@ package registryserver_test
 import (
 	"archive/tar"
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -237,4 +239,171 @@ func TestSkillBoundedInputs(t *testing.T) {
 	apiErr(t, err, 400, "INVALID_ARGUMENT")
 	_, err = e.ar.Projects.Locations.Skills.Patch(sk.Name, &agentregistry.Skill{DefaultRevision: parent + "/skills/other/revisions/r1"}).UpdateMask("defaultRevision").Do()
 	apiErr(t, err, 400, "INVALID_ARGUMENT")
+}
+
+// TestSkillFieldLimits: display_name and description are bounded in
+// characters (here two-byte ones): a value at the limit is stored, one
+// character more is refused with a violation of that field.
+func TestSkillFieldLimits(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	for i, c := range []struct {
+		displayName, description string
+		violation                string // "" when the skill is created
+	}{
+		{displayName: strings.Repeat("é", 128)},
+		{displayName: strings.Repeat("é", 129), violation: "display_name"},
+		{description: strings.Repeat("é", 2048)},
+		{description: strings.Repeat("é", 2049), violation: "description"},
+	} {
+		id := "limit-" + string(rune('a'+i))
+		op, err := e.ar.Projects.Locations.Skills.Create(parent, &agentregistry.Skill{Type: "SIMPLE", TargetState: "TARGET_STATE_ACTIVE",
+			DisplayName: c.displayName, Description: c.description}).SkillId(id).Do()
+		if c.violation != "" {
+			if v := violations(t, apiErr(t, err, 400, "INVALID_ARGUMENT")); len(v) != 1 || v[c.violation] == "" {
+				t.Errorf("case %d: violations %v, want one of %s", i, v, c.violation)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("case %d: %v", i, err)
+		}
+		waitDone(t, e, op.Name)
+		sk, err := e.ar.Projects.Locations.Skills.Get(parent + "/skills/" + id).Do()
+		if err != nil {
+			t.Fatalf("case %d: %v", i, err)
+		}
+		if sk.DisplayName != c.displayName || sk.Description != c.description {
+			t.Errorf("case %d: stored a display name of %d bytes and a description of %d", i, len(sk.DisplayName), len(sk.Description))
+		}
+	}
+}
+
+// TestSkillPatchMask: a patch without update_mask takes every mutable field
+// but default_revision from the body; with a mask, only the masked fields.
+func TestSkillPatchMask(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	skills := e.ar.Projects.Locations.Skills
+	op, err := skills.Create(parent, &agentregistry.Skill{Type: "SIMPLE", TargetState: "TARGET_STATE_ACTIVE", DisplayName: "Old", Description: "old",
+		InitialRevision: upload(t, "pdf-tools", "Fill PDF forms.")}).SkillId("pdf-tools").Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitDone(t, e, op.Name)
+	name := parent + "/skills/pdf-tools"
+	patch := func(in *agentregistry.Skill, mask string) *agentregistry.Skill {
+		t.Helper()
+		call := skills.Patch(name, in)
+		if mask != "" {
+			call = call.UpdateMask(mask)
+		}
+		op, err := call.Do()
+		if err != nil {
+			t.Fatalf("patch (mask %q): %v", mask, err)
+		}
+		waitDone(t, e, op.Name)
+		sk, err := skills.Get(name).Do()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sk
+	}
+	// default_revision names no revision: taken, it would be refused.
+	sk := patch(&agentregistry.Skill{DisplayName: "New", Description: "new", TargetState: "TARGET_STATE_DEPRECATED",
+		ScanningConfig: &agentregistry.ScanningConfig{Policy: "DISABLED"}, DefaultRevision: name + "/revisions/none"}, "")
+	if sk.DisplayName != "New" || sk.Description != "new" || sk.State != "STATE_DEPRECATED" || sk.ScanningConfig == nil ||
+		sk.ScanningConfig.Policy != "DISABLED" || sk.DefaultRevision != name+"/revisions/r1" {
+		t.Errorf("without a mask: %+v", sk)
+	}
+	sk = patch(&agentregistry.Skill{Description: "newer", TargetState: "TARGET_STATE_ACTIVE"}, "description")
+	if sk.DisplayName != "New" || sk.Description != "newer" || sk.State != "STATE_DEPRECATED" || sk.ScanningConfig == nil {
+		t.Errorf("with mask description: %+v", sk)
+	}
+}
+
+// TestSkillDeleteWithoutRevisions: force is needed only when revisions would
+// go with the skill; a skill without any is deleted without it.
+func TestSkillDeleteWithoutRevisions(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	sk := e.createSkill(t, "bare-skill", "no revisions", nil)
+	op, err := e.ar.Projects.Locations.Skills.Delete(sk.Name).Do()
+	if err != nil {
+		t.Fatalf("delete without force: %v", err)
+	}
+	waitDone(t, e, op.Name)
+	_, err = e.ar.Projects.Locations.Skills.Get(sk.Name).Do()
+	apiErr(t, err, 404, "NOT_FOUND")
+}
+
+// TestSkillRevisionScanResult: a revision's scan result says it was not
+// scanned unless the skill's scanning policy is DISABLED, when nothing was
+// asked of a scanner.
+func TestSkillRevisionScanResult(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	for _, c := range []struct {
+		id, policy string // "" for no scanning_config
+		notScanned bool
+	}{
+		{"no-config", "", true},
+		{"disabled", "DISABLED", false},
+		{"blocking", "ENABLED_BLOCKING", true},
+		{"nonblocking", "ENABLED_NONBLOCKING", true},
+	} {
+		in := &agentregistry.Skill{Type: "SIMPLE", TargetState: "TARGET_STATE_ACTIVE", InitialRevision: upload(t, "pdf-tools", "Fill PDF forms.")}
+		if c.policy != "" {
+			in.ScanningConfig = &agentregistry.ScanningConfig{Policy: c.policy}
+		}
+		op, err := e.ar.Projects.Locations.Skills.Create(parent, in).SkillId(c.id).Do()
+		if err != nil {
+			t.Fatalf("%s: %v", c.id, err)
+		}
+		waitDone(t, e, op.Name)
+		rev, err := e.ar.Projects.Locations.Skills.Revisions.Get(parent + "/skills/" + c.id + "/revisions/r1").Do()
+		if err != nil {
+			t.Fatalf("%s: %v", c.id, err)
+		}
+		if got := strings.Contains(rev.ScanResult.ErrorMessage, "not scanned"); got != c.notScanned || rev.ScanResult.ScanState != "DISABLED" {
+			t.Errorf("%s: scan result %+v, want a not-scanned message: %v", c.id, rev.ScanResult, c.notScanned)
+		}
+	}
+}
+
+// TestSkillRevisionLimit: a skill holds at most 100 revisions (the initial
+// one counts); the 101st is RESOURCE_EXHAUSTED. The 100 page like any list,
+// and a forced delete takes every one of them: a new skill of the same id
+// starts with none.
+func TestSkillRevisionLimit(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	revs := e.ar.Projects.Locations.Skills.Revisions
+	in := upload(t, "pdf-tools", "Fill PDF forms.")
+	sk := e.createSkill(t, "pdf-tools", "d", in)
+	for i := 2; i <= 100; i++ {
+		op, err := revs.Create(sk.Name, in).Do()
+		if err != nil {
+			t.Fatalf("revision %d: %v", i, err)
+		}
+		if !op.Done {
+			waitDone(t, e, op.Name)
+		}
+	}
+	_, err := revs.Create(sk.Name, in).Do()
+	apiErr(t, err, 429, "RESOURCE_EXHAUSTED")
+
+	var sizes []int
+	err = revs.List(sk.Name).PageSize(40).Pages(context.Background(), func(r *agentregistry.ListSkillRevisionsResponse) error {
+		sizes = append(sizes, len(r.SkillRevisions))
+		return nil
+	})
+	if err != nil || !slices.Equal(sizes, []int{40, 40, 20}) {
+		t.Fatalf("pages of 40: %v (%v), want [40 40 20]", sizes, err)
+	}
+
+	op, err := e.ar.Projects.Locations.Skills.Delete(sk.Name).Force(true).Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitDone(t, e, op.Name)
+	e.createSkill(t, "pdf-tools", "again", nil)
+	if l, err := revs.List(sk.Name).Do(); err != nil || len(l.SkillRevisions) != 0 {
+		t.Fatalf("revisions of the new skill: %d (%v), want none", len(l.SkillRevisions), err)
+	}
 }

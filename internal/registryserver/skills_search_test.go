@@ -1,0 +1,156 @@
+package registryserver_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/searchquery"
+)
+
+// TestSkillSearchPages: skills.list and skills:search (both types) page by
+// offset; a page that takes the last skill has no next_page_token, also
+// when the skills exactly fill it.
+func TestSkillSearchPages(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	for _, id := range []string{"alfa", "bravo", "charlie"} {
+		e.createSkill(t, id, "shared words", nil)
+	}
+	s := e.ar.Projects.Locations.Skills
+	for _, mode := range []string{"list", "KEYWORD", "SEMANTIC"} {
+		// page returns the ids of one page and its token.
+		page := func(size int64, token string) (string, string) {
+			t.Helper()
+			var ids []string
+			var next string
+			if mode == "list" {
+				r, err := s.List(parent).Filter("shared").PageSize(size).PageToken(token).Do()
+				if err != nil {
+					t.Fatalf("%s: %v", mode, err)
+				}
+				for _, sk := range r.Skills {
+					ids = append(ids, filepath.Base(sk.Name))
+				}
+				next = r.NextPageToken
+			} else {
+				r, err := s.Search(parent).SearchString("shared").SearchType(mode).PageSize(size).PageToken(token).Do()
+				if err != nil {
+					t.Fatalf("%s: %v", mode, err)
+				}
+				for _, sk := range r.Skills {
+					ids = append(ids, filepath.Base(sk.Name))
+				}
+				next = r.NextPageToken
+			}
+			return strings.Join(ids, ","), next
+		}
+		if ids, next := page(3, ""); ids != "alfa,bravo,charlie" || next != "" {
+			t.Errorf("%s, page_size 3 over 3 skills: %s, token %q; want all and no token", mode, ids, next)
+		}
+		ids, next := page(2, "")
+		if ids != "alfa,bravo" || next == "" {
+			t.Fatalf("%s, page_size 2: %s, token %q; want alfa,bravo and a token", mode, ids, next)
+		}
+		if ids, next = page(2, next); ids != "charlie" || next != "" {
+			t.Errorf("%s, second page: %s, token %q; want charlie and no token", mode, ids, next)
+		}
+	}
+}
+
+// TestSkillSemanticQueryLength: a SEMANTIC search_string is bounded like a
+// KEYWORD one, at searchquery.MaxLength characters (two-byte ones here):
+// one more is refused with a violation of search_string.
+func TestSkillSemanticQueryLength(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	e.createSkill(t, "alfa", "words", nil)
+	search := e.ar.Projects.Locations.Skills.Search(parent).SearchType("SEMANTIC")
+	if _, err := search.SearchString(strings.Repeat("é", searchquery.MaxLength)).Do(); err != nil {
+		t.Errorf("%d characters: %v", searchquery.MaxLength, err)
+	}
+	_, err := search.SearchString(strings.Repeat("é", searchquery.MaxLength+1)).Do()
+	if v := violations(t, apiErr(t, err, 400, "INVALID_ARGUMENT")); v["search_string"] == "" {
+		t.Errorf("%d characters: violations %v", searchquery.MaxLength+1, v)
+	}
+}
+
+// TestSkillSemanticRanking: the order of a SEMANTIC search is Okapi BM25's
+// (k1 = 1.2, b = 0.75; the words of a skill here are its id and
+// description), best first, ties by name. Each case turns on one part of
+// the formula; the scores are in the comments.
+func TestSkillSemanticRanking(t *testing.T) {
+	filler := strings.Repeat(" filler", 36)
+	for _, c := range []struct {
+		name   string
+		skills [][2]string // id, description
+		query  string
+		want   string
+	}{{
+		// Equal scores (same words, same length): name order.
+		name:   "ties by name",
+		skills: [][2]string{{"charlie", "shared words"}, {"alfa", "shared words"}, {"bravo", "shared words"}},
+		query:  "shared",
+		want:   "alfa,bravo,charlie",
+	}, {
+		// idf = ln(1 + (n - df + 0.5)/(df + 0.5)) stays positive for a
+		// word in every skill (here ln 1.2), so they are all found.
+		name:   "a word every skill has",
+		skills: [][2]string{{"alfa", "common"}, {"bravo", "common"}},
+		query:  "common",
+		want:   "alfa,bravo",
+	}, {
+		// idf(rare) = ln 4 = 1.386 and idf(common) = ln(4/3) = 0.288, all
+		// skills 4 words long: alfa scores 1.386, bravo (common 3 times)
+		// 0.288 * 6.6/4.2 = 0.452, the rest 0.288.
+		name: "a rare word outweighs a common one repeated",
+		skills: [][2]string{{"alfa", "rare filler filler"}, {"bravo", "common common common"},
+			{"charlie", "common filler filler"}, {"delta", "common filler filler"}, {"echo", "common filler filler"}},
+		query: "rare common",
+		want:  "alfa,bravo,charlie,delta,echo",
+	}, {
+		// Length normalisation against the average length (21 words):
+		// alfa says pdf 3 times in 40 words, 6.6/(3 + 1.2*(0.25 + 0.75*40/21))
+		// = 1.316; bravo once in 2, 2.2/(1 + 1.2*(0.25 + 0.75*2/21)) = 1.588.
+		name:   "a short skill above a long one with more hits",
+		skills: [][2]string{{"alfa", "pdf pdf pdf" + filler}, {"bravo", "pdf"}},
+		query:  "pdf",
+		want:   "bravo,alfa",
+	}, {
+		// The same, but the long skill only a little above the average
+		// (5 words): alfa, pdf 3 times in 8 words, 6.6/(3 + 1.2*(0.25 +
+		// 0.75*8/5)) = 1.392; bravo, once in 2, 2.2/(1 + 1.2*(0.25 +
+		// 0.75*2/5)) = 1.325.
+		name:   "more hits above a shorter skill near the average length",
+		skills: [][2]string{{"alfa", "pdf pdf pdf" + strings.Repeat(" filler", 4)}, {"bravo", "pdf"}},
+		query:  "pdf",
+		want:   "alfa,bravo",
+	}, {
+		// Words of similar frequency, all skills 5 words long: idf(rare, in
+		// 2 of 5) = ln 2.4 = 0.875 and idf(common, in 3) = ln(12/7) =
+		// 0.539; bravo, common 4 times, scores 0.539 * 8.8/5.2 = 0.912,
+		// above alfa and charlie (rare once, 0.875).
+		name: "a common word repeated outweighs a slightly rarer one",
+		skills: [][2]string{{"alfa", "rare filler filler filler"}, {"bravo", "common common common common"},
+			{"charlie", "rare filler filler filler"}, {"delta", "common filler filler filler"}, {"echo", "common filler filler filler"}},
+		query: "rare common",
+		want:  "bravo,alfa,charlie,delta,echo",
+	}} {
+		t.Run(c.name, func(t *testing.T) {
+			e := start(t, registryserver.Options{})
+			for _, sk := range c.skills {
+				e.createSkill(t, sk[0], sk[1], nil)
+			}
+			r, err := e.ar.Projects.Locations.Skills.Search(parent).SearchString(c.query).SearchType("SEMANTIC").Do()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			for _, sk := range r.Skills {
+				ids = append(ids, filepath.Base(sk.Name))
+			}
+			if got := strings.Join(ids, ","); got != c.want {
+				t.Errorf("%q: %s, want %s", c.query, got, c.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,32 @@
+package registryserver_test
+
+import (
+	"errors"
+	"path/filepath"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver"
+)
+
+// TestDataFileHeldByAnotherServer: a server cannot open a data file another
+// one holds (bbolt's file lock); it gives up with an error after its lock
+// timeout (two seconds, which this test waits) instead of hanging until the
+// other lets go.
+func TestDataFileHeldByAnotherServer(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "data.db")
+	first, err := registryserver.New(registryserver.Options{DataPath: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	second, err := registryserver.New(registryserver.Options{DataPath: path})
+	if err == nil {
+		second.Close()
+		t.Fatal("a second server opened a data file the first one holds")
+	}
+	if !errors.Is(err, bolt.ErrTimeout) {
+		t.Errorf("error %v, want bbolt's lock timeout", err)
+	}
+}
