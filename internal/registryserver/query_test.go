@@ -67,6 +67,7 @@ func indexSearch(t testing.TB, sn *snapshot, n queryNode) []string {
 // including after removals and replacements, and after the rebuild that
 // enough of them trigger.
 func TestIndexMatchesScan(t *testing.T) {
+	t.Parallel() // overlaps with the other slow tests: every mutant of make mutation runs the package
 	r := rand.New(rand.NewPCG(1, 2))
 	ix := newIndex(agentFields)
 	docs := map[string]docFields{}

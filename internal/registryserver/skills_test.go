@@ -211,6 +211,7 @@ func TestSkillsSurviveRestart(t *testing.T) {
 // Bounded inputs: an archive over the limit, a body over the limit, bad ids
 // and unknown paths are 4xx answers that say why, never a 500.
 func TestSkillBoundedInputs(t *testing.T) {
+	t.Parallel() // overlaps with the other slow tests: every mutant of make mutation runs the package
 	e := start(t, registryserver.Options{})
 	sk := e.createSkill(t, "pdf-tools", "d", nil)
 	big := make([]byte, skillpkg.MaxArchiveBytes+1)

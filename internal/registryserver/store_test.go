@@ -15,6 +15,7 @@ import (
 // timeout (two seconds, which this test waits) instead of hanging until the
 // other lets go.
 func TestDataFileHeldByAnotherServer(t *testing.T) {
+	t.Parallel() // overlaps with the other slow tests: every mutant of make mutation runs the package
 	path := filepath.Join(t.TempDir(), "data.db")
 	first, err := registryserver.New(registryserver.Options{DataPath: path})
 	if err != nil {
