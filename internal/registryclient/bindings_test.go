@@ -39,6 +39,11 @@ func TestCreateBindingAdoptsTheSameBinding(t *testing.T) {
 	if !IsAlreadyExists(err) || !strings.Contains(err.Error(), "import it or choose another binding_id") {
 		t.Fatalf("another binding under the same id: %v; want a conflict", err)
 	}
+	toHotels := b("Flights")
+	toHotels.Target.Identifier = "urn:mcp:acme:travel:hotels"
+	if _, err = c.CreateBinding(context.Background(), parent, "flights", toHotels); !IsAlreadyExists(err) {
+		t.Fatalf("the same binding to another target: %v; want a conflict", err)
+	}
 	fromAgent := b("Flights")
 	fromAgent.Source = &agentregistry.Source{Identifier: "urn:agent:acme:planner"}
 	if _, err = c.CreateBinding(context.Background(), parent, "flights", fromAgent); !IsAlreadyExists(err) {

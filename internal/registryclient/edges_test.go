@@ -263,27 +263,6 @@ func TestPaginateStopsAtTheLimit(t *testing.T) {
 	}
 }
 
-// Without a mask the PATCH carries no updateMask parameter at all (the
-// server's full replacement), not an empty one.
-func TestUpdateServiceWithoutAMaskSendsNone(t *testing.T) {
-	srv, rec := scripted(t, func(w http.ResponseWriter, r *http.Request, q recorded) {
-		if r.Method == "PATCH" {
-			writeJSON(w, 200, map[string]any{"name": "operations/u", "done": true, "response": agentService(svcName, `{}`)})
-			return
-		}
-		writeError(w, 404, "NOT_FOUND", "unexpected")
-	})
-	c := testClient(t, srv.URL)
-	s := newAgentService(`{}`)
-	s.Name = svcName
-	if _, err := c.UpdateService(testCtx(t), s, nil); err != nil {
-		t.Fatal(err)
-	}
-	if p := rec.all()[0]; p.Query.Has("updateMask") {
-		t.Errorf("PATCH ?%s, want no updateMask", p.RawQuery)
-	}
-}
-
 func TestJoinAnd(t *testing.T) {
 	for _, tt := range []struct {
 		in   []string

@@ -35,11 +35,15 @@ func (c *Client) GetSkill(ctx context.Context, name string) (*agentregistry.Skil
 	return sk, wrapError(apiRegistry, err)
 }
 
-// UpdateSkill patches sk (sk.Name names it) with the given update mask and
-// waits for the operation.
+// UpdateSkill patches sk (sk.Name names it) with the given update mask
+// (empty: the server's full-replacement semantics) and waits for the operation.
 func (c *Client) UpdateSkill(ctx context.Context, sk *agentregistry.Skill, updateMask []string) (*agentregistry.Skill, error) {
 	resp, _, err := c.writeRegistry(ctx, "update "+sk.Name, func(ctx context.Context, id string) (*agentregistry.Operation, error) {
-		return c.registry.Projects.Locations.Skills.Patch(sk.Name, sk).UpdateMask(strings.Join(updateMask, ",")).RequestId(id).Context(ctx).Do()
+		call := c.registry.Projects.Locations.Skills.Patch(sk.Name, sk).RequestId(id).Context(ctx)
+		if len(updateMask) > 0 {
+			call = call.UpdateMask(strings.Join(updateMask, ","))
+		}
+		return call.Do()
 	})
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ package registryclient
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -237,5 +238,44 @@ func TestAnUndecodableOperationResponseIsAnError(t *testing.T) {
 				t.Errorf("err = %v, want a decoding error", err)
 			}
 		})
+	}
+}
+
+// Every update sends its mask as one comma-separated updateMask parameter,
+// and without a mask no updateMask parameter at all (the server's full
+// replacement), not an empty one.
+func TestEveryUpdateSendsItsMask(t *testing.T) {
+	updates := map[string]func(ctx context.Context, c *Client, mask []string) error{
+		"service": func(ctx context.Context, c *Client, mask []string) error {
+			s := newAgentService(`{}`)
+			s.Name = svcName
+			_, err := c.UpdateService(ctx, s, mask)
+			return err
+		},
+		"binding": func(ctx context.Context, c *Client, mask []string) error {
+			_, err := c.UpdateBinding(ctx, &agentregistry.Binding{Name: testBinding}, mask)
+			return err
+		},
+		"skill": func(ctx context.Context, c *Client, mask []string) error {
+			_, err := c.UpdateSkill(ctx, &agentregistry.Skill{Name: testSkill}, mask)
+			return err
+		},
+	}
+	for kind, update := range updates {
+		for _, mask := range [][]string{{"displayName", "description"}, nil} {
+			t.Run(fmt.Sprintf("%s %q", kind, mask), func(t *testing.T) {
+				srv, rec := scripted(t, func(w http.ResponseWriter, r *http.Request, q recorded) {
+					writeJSON(w, 200, map[string]any{"name": "operations/u", "done": true, "response": map[string]any{"name": q.Path}})
+				})
+				if err := update(testCtx(t), testClient(t, srv.URL), mask); err != nil {
+					t.Fatal(err)
+				}
+				patch := rec.all()[0]
+				got, sent := patch.Query["updateMask"]
+				if want := strings.Join(mask, ","); (mask == nil) == sent || (sent && got[0] != want) {
+					t.Errorf("PATCH ?%s; want updateMask %q", patch.RawQuery, want)
+				}
+			})
+		}
 	}
 }
