@@ -2,7 +2,10 @@ package spec
 
 // Edges the mutation run (make mutation) found untested.
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestIsProtocolVersion(t *testing.T) {
 	for _, tt := range []struct {
@@ -27,5 +30,64 @@ func TestIsProtocolVersion(t *testing.T) {
 		if got := isProtocolVersion(tt.v, "0.3"); got != tt.want {
 			t.Errorf("isProtocolVersion(%q, 0.3) = %v, want %v", tt.v, got, tt.want)
 		}
+	}
+}
+
+// suggest offers the closest allowed name for a likely typo: at distance 1,
+// or 2 when the key has at least five letters; on a tie, the first allowed
+// name.
+func TestSuggest(t *testing.T) {
+	for _, c := range []struct {
+		key     string
+		allowed []string
+		want    string
+	}{
+		{"abx", []string{"aby", "abz"}, "aby"},
+		{"titel", []string{"title"}, "title"}, // distance 2 at five letters
+		{"descriptoin", []string{"description"}, "description"},
+		{"nmae", []string{"name"}, ""}, // distance 2 at four letters
+		{"colour", []string{"name", "url"}, ""},
+		{"URL", []string{"url"}, "url"},
+	} {
+		if got := suggest(c.key, c.allowed); got != c.want {
+			t.Errorf("suggest(%q, %q) = %q, want %q", c.key, c.allowed, got, c.want)
+		}
+	}
+}
+
+// describe shows a scalar with its value up to 60 characters of JSON.
+func TestDescribe(t *testing.T) {
+	for v, want := range map[any]string{
+		strings.Repeat("a", 58): `string "` + strings.Repeat("a", 58) + `"`,
+		strings.Repeat("a", 59): "string",
+		nil:                     "null",
+	} {
+		if got := describe(v); got != want {
+			t.Errorf("describe(%.20v...) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+// lookup resolves pointers into arrays only within their bounds.
+func TestLookupArrayBounds(t *testing.T) {
+	doc := map[string]any{"a": []any{"x", "y"}}
+	for ptr, want := range map[string]bool{"/a/0": true, "/a/1": true, "/a/2": false, "/a/-1": false, "/a/b": false} {
+		if _, ok := lookup(doc, ptr); ok != want {
+			t.Errorf("lookup(%s) found %v, want %v", ptr, ok, want)
+		}
+	}
+}
+
+// A keyword location whose URL part is empty still splits at its '#'; a
+// pointer's last token and parent are found from a slash at byte 0 too.
+func TestPointerParts(t *testing.T) {
+	if u, p := splitURL("#/properties/name"); u != "" || p != "/properties/name" {
+		t.Errorf(`splitURL("#/properties/name") = %q, %q`, u, p)
+	}
+	if got := lastToken("/name"); got != "name" {
+		t.Errorf(`lastToken("/name") = %q`, got)
+	}
+	if got := parentPointer("/name"); got != "" {
+		t.Errorf(`parentPointer("/name") = %q`, got)
 	}
 }
