@@ -73,6 +73,7 @@ func TestParseQueryErrors(t *testing.T) {
 		{"agentId=", 9, "expected a value"},
 		{`"a"b`, 4, "expected a space"},
 		{"NOT", 4, "expected a search term"},
+		{`agentId=""`, 9, "expected a non-empty value after \"=\""},
 	}
 	for _, c := range cases {
 		_, err := parseQuery(c.in, Agents)
