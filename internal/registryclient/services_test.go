@@ -433,3 +433,29 @@ func TestPollIntervalGrowsByHalfUpToTheCap(t *testing.T) {
 		}
 	}
 }
+
+// Interfaces are the same when each pair has the same URL and protocol
+// binding, in the same order; a null entry matches nothing.
+func TestSameInterfaces(t *testing.T) {
+	i := func(url, binding string) *agentregistry.Interface {
+		return &agentregistry.Interface{Url: url, ProtocolBinding: binding}
+	}
+	a := i("https://a.example.com", "JSONRPC")
+	for _, c := range []struct {
+		name string
+		x, y []*agentregistry.Interface
+		want bool
+	}{
+		{"same", []*agentregistry.Interface{a}, []*agentregistry.Interface{i("https://a.example.com", "JSONRPC")}, true},
+		{"none", nil, []*agentregistry.Interface{}, true},
+		{"other URL", []*agentregistry.Interface{a}, []*agentregistry.Interface{i("https://b.example.com", "JSONRPC")}, false},
+		{"other binding", []*agentregistry.Interface{a}, []*agentregistry.Interface{i("https://a.example.com", "GRPC")}, false},
+		{"null entry", []*agentregistry.Interface{nil}, []*agentregistry.Interface{a}, false},
+		{"null entries", []*agentregistry.Interface{nil}, []*agentregistry.Interface{nil}, false},
+		{"order", []*agentregistry.Interface{a, i("https://b.example.com", "GRPC")}, []*agentregistry.Interface{i("https://b.example.com", "GRPC"), a}, false},
+	} {
+		if got := sameInterfaces(c.x, c.y); got != c.want || sameInterfaces(c.y, c.x) != c.want {
+			t.Errorf("%s: sameInterfaces = %v, want %v (both ways)", c.name, got, c.want)
+		}
+	}
+}
