@@ -68,6 +68,21 @@ func TestBindingLifecycle(t *testing.T) {
 	if got, _ = bs.Get(name).Do(); got.Description != "new" || got.DisplayName != "Renamed" {
 		t.Fatalf("after a patch without a mask: display name %q, description %q", got.DisplayName, got.Description)
 	}
+	// The absent source and auth provider binding stay too; present, they
+	// are replaced (and put back for the lists below).
+	if got.Source == nil || got.Source.Identifier != urnPlanner || got.AuthProviderBinding == nil || got.AuthProviderBinding.Scopes[0] != "flights.read" {
+		t.Fatalf("after a patch without a mask: %+v", got)
+	}
+	for _, c := range []struct{ source, scope string }{{urnOther, "flights.write"}, {urnPlanner, "flights.read"}} {
+		in := &agentregistry.Binding{Source: &agentregistry.Source{Identifier: c.source},
+			AuthProviderBinding: &agentregistry.AuthProviderBinding{AuthProvider: parent + "/authProviders/oauth", Scopes: []string{c.scope}}}
+		if _, err := bs.Patch(name, in).Do(); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ = bs.Get(name).Do(); got.Source.Identifier != c.source || got.AuthProviderBinding.Scopes[0] != c.scope || got.DisplayName != "Renamed" {
+			t.Fatalf("after a patch of the source and auth provider binding without a mask: %+v", got)
+		}
+	}
 	list, err := bs.List(parent).Filter(`source.identifier="` + urnOther + `"`).Do()
 	if err != nil || len(list.Bindings) != 1 || list.Bindings[0].Name != parent+"/bindings/other-flights" {
 		t.Fatalf("filtered list = %+v (%v)", list, err)
