@@ -367,4 +367,12 @@ func TestSearchPollsItsContext(t *testing.T) {
 			t.Errorf("%s: %d polls (%v), want %d", c.q, ctx.polls, err, c.polls)
 		}
 	}
+	// A poll that finds the context alive goes on with the search: the
+	// results are whole however much work the search did.
+	for q, want := range map[string]int{"almost": ctxEvery - 1, "common": ctxEvery, `"beta alpha common"`: 1, `"common almost"`: ctxEvery - 1} {
+		n, _ := parseQuery(q, agentFields)
+		if got, err := ix.snapshot().eval(context.Background(), n); err != nil || len(members(got)) != want {
+			t.Errorf("%s: %d documents (%v), want %d", q, len(members(got)), err, want)
+		}
+	}
 }

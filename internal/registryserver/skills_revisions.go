@@ -139,30 +139,19 @@ func (s *Server) createRevision(w http.ResponseWriter, r *http.Request, skill st
 }
 
 func (s *Server) listRevisions(w http.ResponseWriter, r *http.Request, skill string) {
-	size, err := queryPageSize(r)
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	qh := queryHash("revisions", skill)
-	after, err := decodePageToken(r.URL.Query().Get("pageToken"), qh)
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
 	s.mu.RLock()
 	_, ok := s.skills.skills.get(skill)
-	names, revs := s.skills.revisions.page(skill, after, size+1)
 	s.mu.RUnlock()
 	if !ok {
 		s.writeError(w, errNotFound("Skill %q was not found.", skill))
 		return
 	}
-	resp := &agentregistry.ListSkillRevisionsResponse{SkillRevisions: revs}
-	if len(revs) > size {
-		resp.SkillRevisions, resp.NextPageToken = revs[:size], encodePageToken(names[size-1], qh)
+	page, next, err := listPage(s, r, s.skills.revisions, skill, "revisions", "", nil)
+	if err != nil {
+		s.writeError(w, err)
+		return
 	}
-	writeJSON(w, http.StatusOK, resp)
+	writeJSON(w, http.StatusOK, &agentregistry.ListSkillRevisionsResponse{SkillRevisions: page, NextPageToken: next})
 }
 
 // deleteRevision removes a revision that is not the skill's default: the
