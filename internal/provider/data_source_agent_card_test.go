@@ -3,7 +3,6 @@ package provider
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -392,16 +391,7 @@ func TestAccAgentCardDataSource_hybridCardWarnsOnce(t *testing.T) {
 	h.write(t, "main.tf", cardDS("modern", fmt.Sprintf("url = %q", agent.URL))+
 		cardDS("legacy", fmt.Sprintf("url = %q\nheaders = { \"a2a-version\" = \"0.3\" }", agent.URL)))
 	h.mustRun(t, 0, "init", "-input=false")
-	out := h.mustRun(t, 0, "plan", "-json", "-input=false")
-	var diags []string
-	for _, line := range strings.Split(out, "\n") {
-		var msg struct {
-			Diagnostic struct{ Severity, Summary, Detail string }
-		}
-		if json.Unmarshal([]byte(line), &msg) == nil && msg.Diagnostic.Summary != "" {
-			diags = append(diags, msg.Diagnostic.Severity+": "+msg.Diagnostic.Summary+": "+msg.Diagnostic.Detail)
-		}
-	}
+	diags := diagnostics(h.mustRun(t, 0, "plan", "-json", "-input=false"), "")
 	want := "warning: A2A Agent Card Has Warnings: The document served at " + agent.URL + "/.well-known/agent-card.json:\n\n" +
 		"The A2A Agent Card has 1 warning:\n  - (root): the card is A2A 1.0 (it lists supportedInterfaces) and keeps A2A 0.3 fields for 0.3 clients"
 	if len(diags) != 1 || !strings.HasPrefix(diags[0], want) || !strings.Contains(diags[0], "url, protocolVersion, preferredTransport") {
