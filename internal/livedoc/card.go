@@ -54,7 +54,9 @@ type Card struct {
 // under path prefixes are named by their full card URL. (RFC 8615 puts
 // well-known URIs at the root only, so a path is never guessed at.)
 //
-// The card is not parsed: no URL inside it is ever followed.
+// The request asks for the A2A 1.0 card (A2A-Version: 1.0) unless
+// opts.Headers sets A2A-Version. The card is not parsed: no URL inside it is
+// ever followed.
 func FetchAgentCard(ctx context.Context, rawURL string, opts Options) (*Card, error) {
 	u, err := parseURL(rawURL)
 	if err != nil {

@@ -94,17 +94,24 @@ func validateAgentCard(doc []byte) *Result {
 		return c.finish("")
 	}
 	shape := shapeOf(card)
-	if shape.is10 {
+	switch {
+	case shape.is10:
 		c.validateCard10(card)
 		return c.finish(A2AVersion10)
-	}
-	if len(shape.fields03) == 0 {
+	case len(shape.fields03) == 0:
 		c.add(SeverityError, "", false,
 			"cannot detect the A2A version: expected supportedInterfaces (A2A 1.0) or top-level url and protocolVersion (A2A 0.3), found none of them; missing for A2A 0.3: %s; missing for A2A 1.0: %s",
 			strings.Join(missingMembers(schemaCard03, card), ", "), strings.Join(missingMembers(schemaCard10, card), ", "))
 		c.validateEitherVersion(false)
 		return c.finish("")
 	}
+	return c.finish(c.validateCard03(card, shape))
+}
+
+// validateCard03 checks a card with a top-level url or protocolVersion and no
+// interfaces, and returns its version: "0.3", or "" when its protocolVersion
+// is unsupported (it is then checked as validateEitherVersion checks).
+func (c *check) validateCard03(card map[string]any, shape cardShape) string {
 	if shape.emptyInterfaces != "" {
 		c.add(SeverityWarning, "/"+shape.emptyInterfaces, false,
 			"%s is an empty list, so the card is read as A2A 0.3 (it has %s); list the agent's interfaces there to make it an A2A 1.0 card, or remove it",
@@ -113,12 +120,12 @@ func validateAgentCard(doc []byte) *Result {
 	version := c.protocolVersion03(card)
 	if version == "" {
 		c.validateEitherVersion(true)
-		return c.finish("")
+		return ""
 	}
 	c.validateSchema(schemaCard03, schemaPolicy{unknownSeverity: SeverityWarning})
 	c.typos03(card)
 	c.unique("/skills", "id", "skill id", "an agent card")
-	return c.finish(version)
+	return version
 }
 
 // unknown10 words an unknown member of a 1.0 card.

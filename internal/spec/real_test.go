@@ -1,12 +1,19 @@
 package spec
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
 )
 
 // TestRealCards validates the cards of testdata/card/real, written by others
@@ -129,4 +136,130 @@ func TestFields03AreTheOfficialDifference(t *testing.T) {
 			t.Errorf("%s: not typed by %s", f, schemaCard03Fields)
 		}
 	}
+}
+
+// TestRealCardsAgainstTheOfficialSchema runs the A2A 1.0 cards of
+// testdata/card/real and of the shared spec folder through an independent
+// validator, the official A2A 1.0.1 JSON schema, and checks that the project's
+// validator reports something wherever that schema refuses a value: at the
+// same pointer, at an object above it (a oneof), or, for a hybrid card's
+// 0.3 fields, in the warning that names them. The official schema requires
+// nothing and lets a oneof hold several members (defects 2 and 3 of the
+// folder's README), so the project's validator may report more, never less.
+func TestRealCardsAgainstTheOfficialSchema(t *testing.T) {
+	official, raw := officialSchema10(t)
+	files, _ := filepath.Glob(filepath.Join("testdata", "card", "real", "*.json"))
+	files = append(files, filepath.Join(specDir(t), "examples", "a2a", "a2a-spec-v1.0.1_sample_agent_card.json"),
+		filepath.Join(specDir(t), "examples", "a2a", "a2a-samples_adk_skills_agent_card.json"))
+	refused := 0
+	for _, f := range files {
+		doc, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := ValidateAgentCard(doc)
+		if r.A2AVersion != A2AVersion10 {
+			continue
+		}
+		v, _ := jsoncanon.Decode(doc)
+		var ve *jsonschema.ValidationError
+		if err := official.Validate(v); err != nil && !errors.As(err, &ve) {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for _, ptr := range officialFindings(ve, raw, v) {
+			refused++
+			if !covered(ptr, r.Problems) {
+				t.Errorf("%s: the official schema refuses %s, about which the validator says nothing", filepath.Base(f), ptr)
+			}
+		}
+	}
+	if refused == 0 {
+		t.Fatal("the official schema refused nothing: the comparison tested nothing")
+	}
+}
+
+// officialSchema10 compiles the official A2A 1.0.1 JSON schema of the shared
+// spec folder, its $refs to files that do not exist rewritten to its own
+// definitions (defect 1 of the folder's README: lf.a2a.v1.AgentSkill.jsonschema.json
+// is the definition titled "Agent Skill").
+func officialSchema10(t *testing.T) (*jsonschema.Schema, any) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(specDir(t), "a2a-v1.0.1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsoncanon.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defs, _ := lookup(doc, "/definitions")
+	titles := map[string]string{}
+	for title := range defs.(map[string]any) {
+		titles[strings.ReplaceAll(title, " ", "")] = title
+	}
+	ref := regexp.MustCompile(`"(?:lf\.a2a\.v1|google\.protobuf)\.([A-Za-z0-9]+)\.jsonschema\.json"`)
+	fixed := ref.ReplaceAllFunc(b, func(m []byte) []byte {
+		return []byte(`"#/definitions/` + titles[string(ref.FindSubmatch(m)[1])] + `"`)
+	})
+	raw, _ := jsoncanon.Decode(fixed)
+	const url = "https://official.invalid/a2a-v1.0.1.json"
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(url, bytes.NewReader(fixed)); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile(url + "#/definitions/Agent%20Card")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, raw
+}
+
+// officialFindings lists the pointers of the values the official schema
+// refuses in inst: each leaf of its error, and for additionalProperties each
+// member it does not define.
+func officialFindings(ve *jsonschema.ValidationError, raw, inst any) []string {
+	if ve == nil {
+		return nil
+	}
+	if len(ve.Causes) > 0 {
+		var out []string
+		for _, c := range ve.Causes {
+			out = append(out, officialFindings(c, raw, inst)...)
+		}
+		return out
+	}
+	ptr := pointerOf(ve.InstanceLocation)
+	_, frag := splitURL(ve.AbsoluteKeywordLocation)
+	if lastToken(frag) != "additionalProperties" {
+		return []string{ptr}
+	}
+	parent, _ := lookup(raw, parentPointer(frag))
+	schema, _ := parent.(map[string]any)
+	obj, _ := lookup(inst, ptr)
+	var out []string
+	for _, k := range sortedKeys(obj.(map[string]any)) {
+		if !propertyAllowed(schema, k) {
+			out = append(out, ptr+"/"+jsoncanon.EscapeToken(k))
+		}
+	}
+	return out
+}
+
+// covered reports whether a problem is about the value at ptr: at ptr, at an
+// object above it other than the card, or, for the card, a message that
+// names it (the warning that lists a hybrid card's 0.3 fields).
+func covered(ptr string, problems []Problem) bool {
+	name := ptr // as the warning lists a 0.3 field: its name at the top, its pointer below
+	if strings.Count(ptr, "/") == 1 {
+		name = ptr[1:]
+	}
+	for _, p := range problems {
+		switch {
+		case p.Pointer == ptr, p.Pointer != "" && strings.HasPrefix(ptr, p.Pointer+"/"):
+			return true
+		case p.Pointer == "" && (strings.Contains(p.Message, " "+name+",") || strings.Contains(p.Message, " "+name+";")):
+			return true
+		}
+	}
+	return false
 }
