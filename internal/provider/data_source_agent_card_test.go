@@ -383,18 +383,38 @@ resource "agentregistry_agent" "hybrid" {
 	})
 }
 
-// The hybrid card's warning reaches the user once per plan, saying where the
-// card came from; the 1.0 card the same agent serves has none.
+// The hybrid card's warning reaches the user once per plan from the data
+// source, saying where the card came from, and once from the resource it
+// feeds; the 1.0 card the same agent serves has none.
 func TestAccAgentCardDataSource_hybridCardWarnsOnce(t *testing.T) {
+	r := startResRegistry(t)
 	agent, _ := jsCompatAgent(t)
 	h := newCLIHarness(t)
-	h.write(t, "main.tf", cardDS("modern", fmt.Sprintf("url = %q", agent.URL))+
-		cardDS("legacy", fmt.Sprintf("url = %q\nheaders = { \"a2a-version\" = \"0.3\" }", agent.URL)))
+	h.write(t, "main.tf", r.config(cardDS("modern", fmt.Sprintf("url = %q", agent.URL))+
+		cardDS("legacy", fmt.Sprintf("url = %q\nheaders = { \"a2a-version\" = \"0.3\" }", agent.URL))+`
+resource "agentregistry_agent" "hybrid" {
+  service_id = "compat-agent"
+  agent_card = data.agentregistry_agent_card.legacy.json
+}
+`))
 	h.mustRun(t, 0, "init", "-input=false")
 	diags := diagnostics(h.mustRun(t, 0, "plan", "-json", "-input=false"), "")
-	want := "warning: A2A Agent Card Has Warnings: The document served at " + agent.URL + "/.well-known/agent-card.json:\n\n" +
-		"The A2A Agent Card has 1 warning:\n  - (root): the card is A2A 1.0 (it lists supportedInterfaces) and keeps A2A 0.3 fields for 0.3 clients"
-	if len(diags) != 1 || !strings.HasPrefix(diags[0], want) || !strings.Contains(diags[0], "url, protocolVersion, preferredTransport") {
-		t.Errorf("want one warning about the hybrid card's 0.3 fields; got %d:\n%s", len(diags), strings.Join(diags, "\n"))
+	const warning = "warning: A2A Agent Card Has Warnings: "
+	const list = "The A2A Agent Card has 1 warning:\n  - (root): the card is A2A 1.0 (it lists supportedInterfaces) and keeps A2A 0.3 fields for 0.3 clients"
+	fromDataSource := warning + "The document served at " + agent.URL + "/.well-known/agent-card.json:\n\n" + list
+	var fromDS, fromResource int
+	for _, d := range diags {
+		switch {
+		case !strings.Contains(d, "keeps A2A 0.3 fields for 0.3 clients, as SDKs with A2A 0.3 compatibility serve it: url, protocolVersion, preferredTransport;"):
+		case strings.HasPrefix(d, fromDataSource):
+			fromDS++
+		case strings.HasPrefix(d, warning+list):
+			fromResource++
+		}
 	}
+	if len(diags) != 2 || fromDS != 1 || fromResource != 1 {
+		t.Errorf("want one warning about the hybrid card's 0.3 fields from the data source and one from the resource; got %d:\n%s",
+			len(diags), strings.Join(diags, "\n"))
+	}
+	r.expectNoWrites(t)
 }
