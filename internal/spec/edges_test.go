@@ -3,6 +3,7 @@ package spec
 // Edges the mutation run (make mutation) found untested.
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -143,5 +144,39 @@ func TestListSome(t *testing.T) {
 	}
 	if got := listSome(nil); got != "none" {
 		t.Errorf("none: got %s", got)
+	}
+}
+
+// The translator reads minProperties and maxProperties as a protobuf oneof
+// (both 1) and reports nothing else for them: every embedded schema object
+// that has either must have both at 1, or a failure would go unreported.
+func TestMinMaxPropertiesOnlyInOneofs(t *testing.T) {
+	var walk func(at string, v any)
+	found := 0
+	walk = func(at string, v any) {
+		switch n := v.(type) {
+		case map[string]any:
+			_, hasMin := n["minProperties"]
+			_, hasMax := n["maxProperties"]
+			if hasMin || hasMax {
+				found++
+				if !isOneOf(n) {
+					t.Errorf("%s: minProperties/maxProperties other than a oneof (both 1)", at)
+				}
+			}
+			for k, c := range n {
+				walk(at+"/"+k, c)
+			}
+		case []any:
+			for i, c := range n {
+				walk(fmt.Sprintf("%s/%d", at, i), c)
+			}
+		}
+	}
+	for url, doc := range schemas().raw {
+		walk(url+"#", doc)
+	}
+	if found == 0 {
+		t.Fatal("no oneof found: the test looked at nothing")
 	}
 }
