@@ -245,29 +245,41 @@ func (r *serviceResource[M, P]) Read(ctx context.Context, req resource.ReadReque
 	if !ok {
 		return
 	}
-	p := P(state)
-	base := p.service()
-	svc, ok := readOrForget(ctx, &r.resourceBase, resp, r.kind.title, base.Name.ValueString(), r.data.Client.GetService)
+	svc, ok := readOrForget(ctx, &r.resourceBase, resp, r.kind.title, P(state).service().Name.ValueString(), r.data.Client.GetService)
 	if !ok {
 		return
 	}
+	resp.Diagnostics.Append(r.fromService(ctx, state, svc)...)
+	if !resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+	}
+}
+
+// fromService takes the registry's copy of the service into m, as Read
+// stores it: m holds the prior state (at least the name, after an import),
+// whose values stand where the registry's are the same. A service of another
+// kind is an error.
+func (r *serviceResource[M, P]) fromService(ctx context.Context, m *M, svc *agentregistry.Service) diag.Diagnostics {
+	var diags diag.Diagnostics
 	if kind := serviceKindOf(svc); kind != "" && kind != r.naming.typeSuffix {
-		resp.Diagnostics.AddError("Service Is Another Kind",
+		diags.AddError("Service Is Another Kind",
 			fmt.Sprintf("The service %s is registered as %s, not as %s: manage it with the agentregistry_%s resource "+
 				"(import it there), and take it out of this one with `terraform state rm`.",
 				svc.Name, serviceKindNoun(kind), serviceKindNoun(r.naming.typeSuffix), kind))
-		return
+		return diags
 	}
+	p := P(m)
+	base := p.service()
 	if id := p.derivedRecordID(); svc.RegistryResource != base.RegistryResource.ValueString() || id.ValueString() == "" {
 		*id = types.StringValue(r.derivedID(ctx, svc.RegistryResource))
 	}
-	interfacesChanged, diags := base.refresh(ctx, svc)
-	resp.Diagnostics.Append(diags...)
-	resp.Diagnostics.Append(p.refresh(svc, interfacesChanged)...)
+	interfacesChanged, d := base.refresh(ctx, svc)
+	diags.Append(d...)
+	diags.Append(p.refresh(svc, interfacesChanged)...)
 	if r.kind.verify != nil {
-		r.kind.verify(r.data, state, true, &resp.Diagnostics)
+		r.kind.verify(r.data, m, true, &diags)
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+	return diags
 }
 
 func (r *serviceResource[M, P]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
