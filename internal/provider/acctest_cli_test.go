@@ -8,12 +8,15 @@ package provider
 // Terraform 1.14).
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
+	"testing"
 
 	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
@@ -33,6 +36,8 @@ var (
 		version.Must(version.NewVersion("1.12.0")), version.Must(version.NewVersion("1.12.0"))}
 	capWriteOnly = cliCapability{"write-only attributes",
 		version.Must(version.NewVersion("1.11.0")), version.Must(version.NewVersion("1.11.0"))}
+	capMoveAcrossProviders = cliCapability{"`moved` blocks across providers",
+		version.Must(version.NewVersion("1.8.0")), version.Must(version.NewVersion("1.8.0"))}
 	capQuery = cliCapability{"list resources (`terraform query`)",
 		version.Must(version.NewVersion("1.14.0")), nil}
 )
@@ -75,6 +80,33 @@ func (c cliCapability) minimums() string {
 		parts = append(parts, "(not in OpenTofu)")
 	}
 	return strings.Join(parts, " or ")
+}
+
+// skipUnless skips a test that drives the CLI itself (cliHarness) when the
+// CLI lacks the capability, as TerraformVersionChecks does for resource.Test.
+func skipUnless(t *testing.T, c cliCapability) {
+	t.Helper()
+	out, err := exec.Command(os.Getenv("TF_ACC_TERRAFORM_PATH"), "version", "-json").Output()
+	if err != nil {
+		t.Fatalf("%s version -json: %v", os.Getenv("TF_ACC_TERRAFORM_PATH"), err)
+	}
+	var v struct {
+		Version string `json:"terraform_version"`
+	}
+	// OpenTofu may print a warning about its CLI configuration before the JSON.
+	if i := bytes.IndexByte(out, '{'); i > 0 {
+		out = out[i:]
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		t.Fatalf("%s version -json: %v", os.Getenv("TF_ACC_TERRAFORM_PATH"), err)
+	}
+	cli, err := version.NewVersion(v.Version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, why := c.supportedBy(cliFlavour(), cli); !ok {
+		t.Skip(why)
+	}
 }
 
 var (

@@ -106,13 +106,18 @@ func (r *serviceResource[M, P]) moveFromGoogle(ctx context.Context, req resource
 // isGoogleProvider tells the Google providers (hashicorp/google and
 // hashicorp/google-beta) in every form a CLI sends: Terraform sends the full
 // address (registry.terraform.io/hashicorp/google), OpenTofu the implied
-// provider's bare name (google), and a source address may name another host.
+// provider's bare name ("google", whose namespace is unknown until a CLI
+// applies its default, hashicorp), and a source address may name another host.
 func isGoogleProvider(address string) bool {
 	p, err := tfaddr.ParseProviderSource(address)
-	if err != nil {
+	if err != nil || (p.Type != "google" && p.Type != "google-beta") {
 		return false
 	}
-	return p.Namespace == "hashicorp" && (p.Type == "google" || p.Type == "google-beta")
+	switch p.Namespace {
+	case "hashicorp", tfaddr.UnknownProviderNamespace, tfaddr.LegacyProviderNamespace:
+		return true
+	}
+	return false
 }
 
 // serviceModel maps the shared attributes. The Google provider stores an
