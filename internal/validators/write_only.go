@@ -26,7 +26,9 @@ func (v writeOnlyNeedsANewerCLI) Description(context.Context) string {
 	return v.attribute + " needs a CLI with write-only attributes (Terraform 1.11+ or OpenTofu 1.11+)"
 }
 
-func (v writeOnlyNeedsANewerCLI) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v writeOnlyNeedsANewerCLI) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
 
 func (v writeOnlyNeedsANewerCLI) ValidateResource(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	if req.ClientCapabilities.WriteOnlyAttributesAllowed {
