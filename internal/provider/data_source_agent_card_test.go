@@ -198,7 +198,7 @@ func TestAccAgentCardDataSource_trustedTLS(t *testing.T) {
 // agentregistry_mcp_server against the bundled server; the next plan is
 // empty, and a change of what the agent serves shows as an update.
 func TestAccLiveDocuments_feedTheRegistry(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	var served atomic.Value
 	served.Store(signWith(t, liveCardBody, "ec-1"))
 	agent := livedoctest.Serve(t, map[string]http.HandlerFunc{"/.well-known/agent-card.json": func(w http.ResponseWriter, req *http.Request) {
@@ -206,7 +206,7 @@ func TestAccLiveDocuments_feedTheRegistry(t *testing.T) {
 	}})
 	tools := livedoctest.ServeMCP(t, livedoctest.NewMCPServer(2, liveTools()...), false, nil)
 	signed := signWith(t, liveCardCanonical, "ec-1")
-	config := sigProvider(r.ts.URL, sigJWKS(t, false), "require") + fmt.Sprintf(`
+	config := sigProvider(r.URL, sigJWKS(t, false), "require") + fmt.Sprintf(`
 data "agentregistry_agent_card" "live" {
   url = %q
 }
@@ -337,7 +337,7 @@ func allEqual(values []string, want string) bool {
 // that instead and gets the hybrid card, which is accepted as A2A 1.0 and
 // registered as it is by agentregistry_agent against the bundled server.
 func TestAccAgentCardDataSource_sdkWithA2A03Compatibility(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	modern, modernVersions := jsCompatAgent(t)
 	legacy, legacyVersions := jsCompatAgent(t)
 	config := r.config(cardDS("modern", fmt.Sprintf("url = %q", modern.URL)) +
@@ -387,7 +387,7 @@ resource "agentregistry_agent" "hybrid" {
 // source, saying where the card came from, and once from the resource it
 // feeds; the 1.0 card the same agent serves has none.
 func TestAccAgentCardDataSource_hybridCardWarnsOnce(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	agent, _ := jsCompatAgent(t)
 	h := newCLIHarness(t)
 	h.write(t, "main.tf", r.config(cardDS("modern", fmt.Sprintf("url = %q", agent.URL))+

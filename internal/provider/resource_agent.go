@@ -6,7 +6,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -33,12 +35,12 @@ const (
 
 // NewAgentResource returns the agentregistry_agent resource.
 func NewAgentResource() resource.Resource {
-	return &agentResource{&serviceResource[agentModel, *agentModel]{kind: serviceKind{
-		typeSuffix: "agent",
-		title:      "Agent",
-		schema:     agentSchema,
-		documents:  map[string]validators.Document{"agent_card": validators.AgentCardDocument},
-		fields:     map[string]string{"agent_spec": "agent_card", "interfaces": "interfaces"},
+	return newServiceResource[agentModel, *agentModel](serviceKind[agentModel]{
+		naming:    agentNaming,
+		title:     "Agent",
+		schema:    agentSchema,
+		documents: map[string]validators.Document{"agent_card": validators.AgentCardDocument},
+		fields:    map[string]string{"agent_spec": "agent_card"},
 		derivedID: func(ctx context.Context, c *registryclient.Client, name string) (string, error) {
 			a, err := c.GetAgent(ctx, name)
 			if err != nil {
@@ -47,26 +49,49 @@ func NewAgentResource() resource.Resource {
 			return a.AgentId, nil
 		},
 		upgraders: agentStateUpgraders,
-	}}}
+		// An agent is registered by its card or, without one, by its
+		// interfaces; the API refuses both and an agent with neither is unreachable.
+		configValidators: []resource.ConfigValidator{
+			resourcevalidator.ExactlyOneOf(path.MatchRoot("agent_card"), path.MatchRoot("interfaces")),
+			validators.WriteOnlyNeedsANewerCLI("signing_key_wo", "sign the card with "+
+				"provider::agentregistry::sign_agent_card instead (the key then passes through a variable)"),
+		},
+		verify:          verifyAgentSignatures,
+		verifyUnchanged: agentNeedsVerifyUnchanged,
+		sign:            signAgentCard,
+	})
 }
 
 type agentModel struct {
 	serviceModel
 	AgentCard  jsondoc.Value `tfsdk:"agent_card"`
-	Interfaces types.List    `tfsdk:"interfaces"`
 	AgentID    types.String  `tfsdk:"agent_id"`
 	A2AVersion types.String  `tfsdk:"a2a_version"`
 	Version    types.String  `tfsdk:"version"`
 	URLs       types.List    `tfsdk:"urls"`
 	SkillIDs   types.List    `tfsdk:"skill_ids"`
-	// SignaturePolicy and VerifiedKeyIDs belong to the signature check of
-	// agentResource, not to the core: the core never reads or sets them.
+	// SignaturePolicy and VerifiedKeyIDs belong to the kind's verify hook
+	// (verifyAgentSignatures): the rest of the core never reads or sets them.
 	SignaturePolicy types.String `tfsdk:"signature_policy"`
 	VerifiedKeyIDs  types.List   `tfsdk:"verified_key_ids"`
+	// SigningKeyWO is write-only: null in every plan and state, read from
+	// the configuration by signAgentCard.
+	SigningKeyWO        types.String `tfsdk:"signing_key_wo"`
+	SigningKeyWOVersion types.Int64  `tfsdk:"signing_key_wo_version"`
+
+	// signed is the card as it is sent, signed with signing_key_wo (nil
+	// without a key); signing is true while the key or the card is unknown.
+	// Set by signAgentCard, and on read to the registry's copy when it is
+	// what was sent.
+	signed  []byte
+	signing bool
 }
 
 func agentSchema(ctx context.Context) schema.Schema {
-	return serviceSchema(ctx, "agent", agentDescription, 1, map[string]schema.Attribute{
+	interfaces := interfacesAttribute("How to reach an agent registered without a card (agentSpec type `NO_SPEC`). " +
+		"Exactly one of `agent_card` and `interfaces` must be set: the registry takes a carded agent's " +
+		"interfaces from its card and refuses both.")
+	return serviceSchema(ctx, "agent", agentDescription, 1, interfaces, map[string]schema.Attribute{
 		"agent_card": schema.StringAttribute{
 			CustomType: jsondoc.Type{},
 			Optional:   true,
@@ -82,9 +107,6 @@ func agentSchema(ctx context.Context) schema.Schema {
 			Validators:    []validator.String{validators.AgentCard()},
 			PlanModifiers: []planmodifier.String{planmodifiers.RequiresReplaceIfPresenceChanges()},
 		},
-		"interfaces": interfacesAttribute("How to reach an agent registered without a card (agentSpec type `NO_SPEC`). " +
-			"Exactly one of `agent_card` and `interfaces` must be set: the registry takes a carded agent's " +
-			"interfaces from its card and refuses both."),
 		"agent_id": schema.StringAttribute{
 			Computed:            true,
 			MarkdownDescription: "The `agentId` of the derived `Agent` record: a stable identifier assigned by the registry.",
@@ -111,6 +133,31 @@ func agentSchema(ctx context.Context) schema.Schema {
 			MarkdownDescription: "The ids of the card's skills, in document order; empty without a card. Known at plan time, so other " +
 				"resources and modules can use them in the same plan. For a skill's name, tags or examples use " +
 				"`jsondecode(agentregistry_agent.NAME.agent_card).skills`, or the `agentregistry_skills` data source.",
+		},
+		"signing_key_wo": schema.StringAttribute{
+			Optional:  true,
+			WriteOnly: true,
+			Sensitive: true,
+			MarkdownDescription: "A private key that signs the card, as a JWK (RFC 7517) with a `kid`: EC P-256 " +
+				"(ES256), Ed25519 (EdDSA) or RSA of 2048 bits or more (RS256). **Write-only**: it is used at plan and " +
+				"apply and never stored, neither in the plan nor in the state (Terraform 1.11 or later, OpenTofu 1.11 or " +
+				"later). The provider registers the card with one more entry in `signatures` (a detached JWS over the " +
+				"card's RFC 8785 form, the JWK's `kid` in its header), keeps `agent_card` in the state as written, and " +
+				"takes the registry's signed copy as no change on refresh. The same card and key give the same " +
+				"signature, so plans stay empty. Set `signing_key_wo_version` with it, and change that number to " +
+				"re-sign (a new key); a key changed without it is not noticed, as Terraform cannot compare write-only " +
+				"values. With the provider's `trusted_keys` holding its public key, `verified_key_ids` shows the signer " +
+				"at plan, and `signature_policy = \"require\"` is met by the card as signed.",
+			Validators: []validator.String{
+				validators.SigningJWK(),
+				stringvalidator.AlsoRequires(path.MatchRoot("signing_key_wo_version"), path.MatchRoot("agent_card")),
+			},
+		},
+		"signing_key_wo_version": schema.Int64Attribute{
+			Optional: true,
+			MarkdownDescription: "The version of `signing_key_wo`: any number, changed whenever the key changes. A " +
+				"change re-signs the card and sends it again, in place. Stored in the state (the key is not).",
+			Validators: []validator.Int64{int64validator.AlsoRequires(path.MatchRoot("signing_key_wo"))},
 		},
 		"signature_policy": schema.StringAttribute{
 			Optional: true,
@@ -158,7 +205,7 @@ func (m *agentModel) derivedRecordID() *types.String { return &m.AgentID }
 func (m *agentModel) setDerived() diag.Diagnostics {
 	if m.VerifiedKeyIDs.ElementType(context.Background()) == nil {
 		// A model built from scratch (a state upgrade, a moved state) has the
-		// zero List, which cannot be encoded; agentResource.Read fills it in.
+		// zero List, which cannot be encoded; the verify hook fills it in on read.
 		m.VerifiedKeyIDs = types.ListNull(types.StringType)
 	}
 	if m.Interfaces.ElementType(context.Background()) == nil {
@@ -212,25 +259,26 @@ func (m *agentModel) keepDerived(prior *agentModel) {
 	m.A2AVersion, m.Version, m.URLs, m.SkillIDs = prior.A2AVersion, prior.Version, prior.URLs, prior.SkillIDs
 }
 
-func (m *agentModel) updateMask(ctx context.Context, prior *agentModel) []string {
-	var mask []string
-	if !sameInterfaces(ctx, m.Interfaces, prior.Interfaces) {
-		mask = append(mask, "interfaces")
+// updateMask: a new signing_key_wo_version re-signs the card, so it sends the
+// card again.
+func (m *agentModel) updateMask(prior *agentModel) []string {
+	if !sameDocument(m.AgentCard, prior.AgentCard) || !m.SigningKeyWOVersion.Equal(prior.SigningKeyWOVersion) {
+		return []string{"agentSpec.content"}
 	}
-	if !sameDocument(m.AgentCard, prior.AgentCard) {
-		mask = append(mask, "agentSpec.content")
-	}
-	return mask
+	return nil
 }
 
-// fill sends the card (A2A_AGENT_CARD, no interfaces: the API refuses both),
-// or the interfaces of a card-less agent (NO_SPEC, no content).
-func (m *agentModel) fill(ctx context.Context, svc *agentregistry.Service) diag.Diagnostics {
+// fill sends the card (A2A_AGENT_CARD; the interfaces are null: the API
+// refuses both), or no spec for a card-less agent (NO_SPEC, its interfaces).
+func (m *agentModel) fill(svc *agentregistry.Service) diag.Diagnostics {
 	if m.AgentCard.IsNull() {
-		interfaces, diags := interfacesFromList(ctx, m.Interfaces)
-		svc.Interfaces = interfaces
 		svc.AgentSpec = &agentregistry.AgentSpec{Type: agentSpecTypeNoSpec}
-		return diags
+		return nil
+	}
+	if m.signed != nil {
+		svc.AgentSpec = &agentregistry.AgentSpec{Type: agentSpecTypeCard, Content: m.signed}
+		m.sent = m.signed
+		return nil
 	}
 	var diags diag.Diagnostics
 	content, err := compactDocument(m.AgentCard)
@@ -242,27 +290,29 @@ func (m *agentModel) fill(ctx context.Context, svc *agentregistry.Service) diag.
 	return diags
 }
 
-// refresh takes the registry's card and interfaces. A card removed outside
-// Terraform reads as null, so the next plan shows the configured card (a
-// replacement); a card or interfaces the registry changed re-derive the
-// computed attributes.
-func (m *agentModel) refresh(ctx context.Context, svc *agentregistry.Service) diag.Diagnostics {
+// refresh takes the registry's card. A card removed outside Terraform reads
+// as null, so the next plan shows the configured card (a replacement); a card
+// or interfaces the registry changed re-derive the computed attributes. The
+// registry holding the card as it was signed and sent is no change: the card
+// in state, as written, stands.
+func (m *agentModel) refresh(svc *agentregistry.Service, interfacesChanged bool) diag.Diagnostics {
 	var content []byte
 	if svc.AgentSpec != nil && svc.AgentSpec.Type != agentSpecTypeNoSpec {
 		content = svc.AgentSpec.Content
 	}
-	if m.Interfaces.ElementType(ctx) == nil {
-		m.Interfaces = types.ListNull(interfaceObjectType)
+	if m.sentDigest != "" && content != nil && documentDigest(content) == m.sentDigest {
+		m.signed = content
+		if interfacesChanged || m.SkillIDs.IsNull() {
+			return m.setDerived()
+		}
+		return nil
 	}
-	interfaces, diags := refreshInterfaces(ctx, m.Interfaces, svc.Interfaces)
-	priorInterfaces := m.Interfaces
-	m.Interfaces = interfaces
 	prior := m.AgentCard
 	m.AgentCard = refreshDocument(m.AgentCard, content)
-	if !m.AgentCard.Equal(prior) || !m.Interfaces.Equal(priorInterfaces) || m.SkillIDs.IsNull() {
-		diags.Append(m.setDerived()...)
+	if !m.AgentCard.Equal(prior) || interfacesChanged || m.SkillIDs.IsNull() {
+		return m.setDerived()
 	}
-	return diags
+	return nil
 }
 
 // optionalString is null for "", else the string.
@@ -273,118 +323,82 @@ func optionalString(s string) types.String {
 	return types.StringValue(s)
 }
 
-// agentResource is the agent kind of the service core plus the signature
-// check of its card, which needs the provider's trusted keys and so cannot be
-// a validator (validators run before the provider is configured).
-type agentResource struct {
-	*serviceResource[agentModel, *agentModel]
-}
-
-var (
-	_ resource.ResourceWithConfigValidators = (*agentResource)(nil)
-	_ resource.ResourceWithModifyPlan       = (*agentResource)(nil)
-	_ resource.ResourceWithImportState      = (*agentResource)(nil)
-	_ resource.ResourceWithUpgradeState     = (*agentResource)(nil)
-	_ resource.ResourceWithMoveState        = (*agentResource)(nil)
-)
-
-// ConfigValidators: an agent is registered by its card or, without one, by
-// its interfaces; the API refuses both and an agent with neither is unreachable.
-func (r *agentResource) ConfigValidators(context.Context) []resource.ConfigValidator {
-	return []resource.ConfigValidator{
-		resourcevalidator.ExactlyOneOf(path.MatchRoot("agent_card"), path.MatchRoot("interfaces")),
-	}
-}
-
-// ModifyPlan checks the card's signatures on every plan, a plan without
-// changes included: a key removed from trusted_keys then fails the plan
-// instead of leaving a card registered that nobody trusts any more.
-func (r *agentResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.serviceResource.ModifyPlan(ctx, req, resp)
-	if req.Plan.Raw.IsNull() || resp.Diagnostics.HasError() || r.nothingToVerify(ctx, req, resp) {
-		return
-	}
-	var m agentModel
-	resp.Diagnostics.Append(resp.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	kids := r.verify(m.AgentCard, m.SignaturePolicy, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("verified_key_ids"), kids)...)
-}
-
-// nothingToVerify tells an unchanged agent under signature_policy off, set on
-// the provider and not overridden: the state's empty verified_key_ids stands,
-// and the plan of every unchanged agent of a drift check skips decoding it.
-func (r *agentResource) nothingToVerify(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) bool {
-	if r.data == nil || r.data.Signatures.policy != cardsig.PolicyOff || !req.Plan.Raw.Equal(req.State.Raw) {
-		return false
-	}
-	var override types.String
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("signature_policy"), &override)...)
-	return override.IsNull()
-}
-
-// Create and Update check again before anything is sent: a card unknown at
-// plan (built from another resource's output) is checked only here.
-func (r *agentResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	r.writeChecked(ctx, req.Plan, &resp.State, &resp.Diagnostics, func() { r.serviceResource.Create(ctx, req, resp) })
-}
-
-func (r *agentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	r.writeChecked(ctx, req.Plan, &resp.State, &resp.Diagnostics, func() { r.serviceResource.Update(ctx, req, resp) })
-}
-
-// writeChecked verifies the planned card, runs the core's write, and records
-// the verified kids in the state the write left.
-func (r *agentResource) writeChecked(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics, write func()) {
-	var m agentModel
-	diags.Append(plan.Get(ctx, &m)...)
-	if diags.HasError() {
-		return
-	}
-	kids := r.verify(m.AgentCard, m.SignaturePolicy, diags)
-	if diags.HasError() {
-		return
-	}
-	write()
-	if !diags.HasError() {
-		diags.Append(state.SetAttribute(ctx, path.Root("verified_key_ids"), kids)...)
-	}
-}
-
-// Read fills verified_key_ids for the card as registered, so that an
-// imported or upgraded state has it and the next plan is empty. A card that
-// no longer verifies keeps the prior value: refresh never fails on it, the
+// verifyAgentSignatures is the agent kind's verify hook: it checks the card's
+// signatures under the effective policy and sets verified_key_ids. On read it
+// reports nothing and keeps the prior value when the check fails or cannot
+// be made yet: refresh never fails on a card that no longer verifies, the
 // plan that follows reports it.
-func (r *agentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	r.serviceResource.Read(ctx, req, resp)
-	if resp.Diagnostics.HasError() || resp.State.Raw.IsNull() {
-		return
+func verifyAgentSignatures(data *providerData, m *agentModel, onRead bool, diags *diag.Diagnostics) {
+	var s signatureSettings
+	if data != nil {
+		s = data.Signatures
 	}
-	var m agentModel
-	resp.Diagnostics.Append(resp.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
+	var kids types.List
+	switch {
+	case m.AgentCard.IsNull():
+		kids = types.ListNull(types.StringType)
+	case m.AgentCard.IsUnknown() || m.signing:
+		kids = types.ListUnknown(types.StringType)
+	default:
+		card := m.signed // the card as it is sent, when the provider signs it
+		if card == nil {
+			card = []byte(m.AgentCard.ValueString())
+		}
+		var checked diag.Diagnostics
+		kids = verifyCardSignatures(s, card, m.SignaturePolicy, "resource", path.Root("agent_card"), &checked)
+		if onRead && (checked.HasError() || kids.IsUnknown()) {
+			return
+		}
+		diags.Append(checked...)
 	}
-	var ignored diag.Diagnostics
-	if kids := r.verify(m.AgentCard, m.SignaturePolicy, &ignored); !ignored.HasError() && !kids.IsUnknown() {
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("verified_key_ids"), kids)...)
-	}
+	m.VerifiedKeyIDs = kids
 }
 
-func (r *agentResource) verify(card jsondoc.Value, override types.String, diags *diag.Diagnostics) types.List {
-	var s signatureSettings
-	if r.data != nil {
-		s = r.data.Signatures
+// agentNeedsVerifyUnchanged: the card's signatures are checked on every plan,
+// a plan without changes included, so that a key removed from trusted_keys
+// fails the plan instead of leaving a card registered that nobody trusts any
+// more; only an agent under signature_policy off, set on the provider and not
+// overridden, and without a signing key, has nothing to check.
+func agentNeedsVerifyUnchanged(ctx context.Context, data *providerData, plan tfsdk.Plan, config tfsdk.Config) bool {
+	if data == nil || data.Signatures.policy != cardsig.PolicyOff {
+		return true
 	}
-	if card.IsNull() {
-		return types.ListNull(types.StringType)
+	var override, key types.String
+	plan.GetAttribute(ctx, path.Root("signature_policy"), &override)
+	config.GetAttribute(ctx, path.Root("signing_key_wo"), &key)
+	return !override.IsNull() || !key.IsNull()
+}
+
+// signAgentCard is the agent kind's sign hook: with signing_key_wo in the
+// configuration, the card is sent signed with it (cardsig: a detached JWS
+// over the card's RFC 8785 form, the JWK's kid in its header). The signature
+// is deterministic where the algorithm allows (ES256 with RFC 6979 nonces,
+// EdDSA, RS256), so plans stay empty; the key is never in a plan or state.
+func signAgentCard(ctx context.Context, config tfsdk.Config, m *agentModel, diags *diag.Diagnostics) {
+	m.signed, m.signing = nil, false
+	var key types.String
+	diags.Append(config.GetAttribute(ctx, path.Root("signing_key_wo"), &key)...)
+	switch {
+	case key.IsNull() || m.AgentCard.IsNull():
+		return
+	case key.IsUnknown() || m.AgentCard.IsUnknown():
+		m.signing = true // known at apply
+		return
 	}
-	if card.IsUnknown() {
-		return types.ListUnknown(types.StringType)
+	sk, err := cardsig.ParseSigningJWK([]byte(key.ValueString()))
+	if err == nil {
+		m.signed, err = sk.Sign([]byte(m.AgentCard.ValueString()))
 	}
-	return verifyCardSignatures(s, []byte(card.ValueString()), override, "resource", path.Root("agent_card"), diags)
+	if err == nil && len(m.signed) > spec.MaxDocumentBytes {
+		err = fmt.Errorf("the signed card has %d bytes, over the registry's limit of %d bytes: trim the card to make "+
+			"room for the signature", len(m.signed), spec.MaxDocumentBytes)
+	}
+	if err != nil {
+		m.signed = nil
+		// cardsig's messages never include key material.
+		diags.AddAttributeError(path.Root("signing_key_wo"), "Cannot Sign the Agent Card",
+			"The card could not be signed with signing_key_wo: "+err.Error()+". Nothing was sent to the registry.")
+	}
 }
 
 // verifyCardSignatures checks a card under the effective policy (override,
