@@ -22,6 +22,13 @@ const (
 	peekBytes = 64
 
 	wellKnownCard = "/.well-known/agent-card.json"
+
+	// a2aVersionHeader and a2aVersion ask for the A2A 1.0 card: an agent
+	// whose SDK serves both versions (@a2a-js/sdk with legacyCompat) takes a
+	// request without the header for A2A 0.3 and answers it with a hybrid
+	// 0.3 card. A header of the caller's own is sent instead (see cardFetch).
+	a2aVersionHeader = "A2A-Version"
+	a2aVersion       = "1.0"
 	// wellKnownCardV02 is where A2A 0.2 agents serve their card.
 	wellKnownCardV02 = "/.well-known/agent.json"
 )
@@ -47,7 +54,9 @@ type Card struct {
 // under path prefixes are named by their full card URL. (RFC 8615 puts
 // well-known URIs at the root only, so a path is never guessed at.)
 //
-// The card is not parsed: no URL inside it is ever followed.
+// The request asks for the A2A 1.0 card (A2A-Version: 1.0) unless
+// opts.Headers sets A2A-Version. The card is not parsed: no URL inside it is
+// ever followed.
 func FetchAgentCard(ctx context.Context, rawURL string, opts Options) (*Card, error) {
 	u, err := parseURL(rawURL)
 	if err != nil {
@@ -56,7 +65,8 @@ func FetchAgentCard(ctx context.Context, rawURL string, opts Options) (*Card, er
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, opts.timeout())
 	defer cancel()
-	f := &cardFetch{parent: parent, client: newClient(u, opts, nil), timeout: opts.timeout()}
+	f := &cardFetch{parent: parent, client: newClient(u, opts, nil), timeout: opts.timeout(),
+		sendVersion: !hasHeader(opts.Headers, a2aVersionHeader)}
 	if u.Path != "" && u.Path != "/" {
 		return f.get(ctx, u)
 	}
@@ -88,6 +98,21 @@ type cardFetch struct {
 	parent  context.Context
 	client  *http.Client
 	timeout time.Duration
+	// sendVersion: the caller's headers do not set A2A-Version, so the
+	// request asks for A2A 1.0. When they do, the request carries none of its
+	// own, so that a redirect to another host, which never gets the caller's
+	// headers, does not get another version than the caller asked for.
+	sendVersion bool
+}
+
+// hasHeader reports whether headers set name, in any case.
+func hasHeader(headers map[string]string, name string) bool {
+	for k := range headers {
+		if strings.EqualFold(k, name) {
+			return true
+		}
+	}
+	return false
 }
 
 func (f *cardFetch) get(ctx context.Context, u *url.URL) (*Card, error) {
@@ -96,6 +121,9 @@ func (f *cardFetch) get(ctx context.Context, u *url.URL) (*Card, error) {
 		return nil, fmt.Errorf("invalid URL %s: %v", u.Redacted(), err)
 	}
 	req.Header.Set("Accept", "application/json")
+	if f.sendVersion {
+		req.Header.Set(a2aVersionHeader, a2aVersion)
+	}
 	resp, err := f.client.Do(req)
 	if err != nil {
 		return nil, transportError(f.parent, err, u.Redacted(), f.timeout)

@@ -181,8 +181,9 @@ func badInputCases() []badInputCase {
 		})), []string{card, `/supportedInterfaces/0: missing required property "url"`}},
 		{"card/no-version-fields", badCard(badCard10(func(c map[string]any) { delete(c, "supportedInterfaces") })),
 			[]string{card, "(root): cannot detect the A2A version"}},
-		{"card/ambiguous-version", badCard(badCard10(func(c map[string]any) { c["url"] = "https://agents.example.com/a2a" })),
-			[]string{card, "(root): ambiguous A2A version"}},
+		// A 1.0 card may keep the 0.3 fields for 0.3 clients (a hybrid card), typed as 0.3 types them.
+		{"card/hybrid-0.3-url-not-a-string", badCard(badCard10(func(c map[string]any) { c["url"] = 5 })),
+			[]string{card, "/url: expected string, found number"}},
 		{"card/oversize", badCard(badCard03(func(c map[string]any) { c["description"] = long })),
 			[]string{card, "(root): the agent card is", "bytes as compact JSON, over the registry's limit of 10240 bytes"}},
 

@@ -175,3 +175,18 @@ func (s cliState) instance(t *testing.T, typ, name string) (map[string]any, int)
 	t.Fatalf("no %s.%s in the state", typ, name)
 	return nil, 0
 }
+
+// diagnostics returns the diagnostics of a `-json` run's output whose summary
+// contains about, each as "severity: summary: detail".
+func diagnostics(out, about string) []string {
+	var diags []string
+	for _, line := range strings.Split(out, "\n") {
+		var msg struct {
+			Diagnostic struct{ Severity, Summary, Detail string }
+		}
+		if json.Unmarshal([]byte(line), &msg) == nil && msg.Diagnostic.Summary != "" && strings.Contains(msg.Diagnostic.Summary, about) {
+			diags = append(diags, msg.Diagnostic.Severity+": "+msg.Diagnostic.Summary+": "+msg.Diagnostic.Detail)
+		}
+	}
+	return diags
+}

@@ -74,6 +74,10 @@ func (d *agentCardDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"registered is what runs: feed `json` to `agentregistry_agent.agent_card` and the plan shows any " +
 			"difference. The card is validated exactly as `agentregistry_agent` validates it, with the same " +
 			"messages, and its signatures are checked under the signature policy.\n\n" +
+			"The request asks for the agent's A2A 1.0 card: it sends `A2A-Version: 1.0`, unless `headers` sets " +
+			"`A2A-Version`. An agent built on an SDK with A2A 0.3 compatibility answers a request without that header " +
+			"with a hybrid card (its A2A 0.3 fields beside `supportedInterfaces`), which is accepted as A2A 1.0 with a " +
+			"warning that names those fields.\n\n" +
 			"Refused, each with a message that says why: a non-2xx answer (with the status and URL), a body over " +
 			"1 MiB (reading stops there), a body that is not JSON under a non-JSON content type, more than 5 " +
 			"redirects, a redirect from https to http, and TLS errors. No URL found inside the card is ever " +
@@ -97,6 +101,11 @@ func (d *agentCardDataSource) Read(ctx context.Context, req datasource.ReadReque
 	canon, sum, ok := acceptLiveDocument(ctx, validators.AgentCard(), card.Body, card.URL, &resp.Diagnostics)
 	if !ok {
 		return
+	}
+	// The validator reports errors only; the warnings come once per read, as
+	// the resource reports them once per plan.
+	for _, w := range validators.AgentCardDocument.Warnings(path.Root("url"), string(card.Body)) {
+		resp.Diagnostics.AddAttributeWarning(path.Root("url"), w.Summary(), "The document served at "+card.URL+":\n\n"+w.Detail())
 	}
 	m.VerifiedKeyIDs = verifyCardSignatures(d.signatures, canon, m.SignaturePolicy, "data source", path.Root("url"), &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {

@@ -6,7 +6,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -261,4 +265,156 @@ check "card_pinned" {
 			},
 		},
 	})
+}
+
+// realCard reads a card that an SDK served, kept in internal/spec's test data
+// with its source (see the README there).
+func realCard(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "spec", "testdata", "card", "real", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// The canonical forms of the two cards @a2a-js/sdk 1.3.0 serves for the same
+// agent, written out by hand: the hybrid card (its 0.3 url, protocolVersion
+// and preferredTransport beside supportedInterfaces) and the 1.0 card.
+const (
+	jsHybridCanonical = `{"capabilities":{"pushNotifications":false,"streaming":true},"defaultInputModes":["text/plain"],` +
+		`"defaultOutputModes":["text/plain"],"description":"A test agent","name":"Test Agent","preferredTransport":"JSONRPC",` +
+		`"protocolVersion":"0.3","provider":{"organization":"Test Org","url":"https://example.com"},"skills":[],` +
+		`"supportedInterfaces":[{"protocolBinding":"JSONRPC","protocolVersion":"1.0","tenant":"","url":"https://api.example/v1"},` +
+		`{"protocolBinding":"JSONRPC","protocolVersion":"0.3","tenant":"","url":"https://api.example/legacy"}],` +
+		`"url":"https://api.example/legacy","version":"1.0.0"}`
+	js10Canonical = `{"capabilities":{"extensions":[],"pushNotifications":false,"streaming":true},"defaultInputModes":["text/plain"],` +
+		`"defaultOutputModes":["text/plain"],"description":"A test agent","name":"Test Agent",` +
+		`"provider":{"organization":"Test Org","url":"https://example.com"},"securityRequirements":[],"securitySchemes":{},` +
+		`"signatures":[],"skills":[],"supportedInterfaces":[{"protocolBinding":"JSONRPC","protocolVersion":"1.0","tenant":"",` +
+		`"url":"https://api.example/v1"},{"protocolBinding":"JSONRPC","protocolVersion":"0.3","tenant":"","url":"https://api.example/legacy"}],` +
+		`"version":"1.0.0"}`
+)
+
+// jsCompatAgent serves its card as @a2a-js/sdk 1.3.0's agentCardHandler with
+// legacyCompat does, with the bodies that SDK served: the hybrid card when
+// A2A-Version is absent or names a version from 0.3 up to 1.0 (excluded),
+// the 1.0 card otherwise. versions records the A2A-Version values of each
+// request, joined with "|".
+func jsCompatAgent(t *testing.T) (srv *httptest.Server, versions func() []string) {
+	t.Helper()
+	hybrid := realCard(t, "a2a-js-1.3.0_legacy-compat_no-version-header.json")
+	v10 := realCard(t, "a2a-js-1.3.0_legacy-compat_version-1.0.json")
+	var mu sync.Mutex
+	var seen []string
+	srv = livedoctest.Serve(t, map[string]http.HandlerFunc{"/.well-known/agent-card.json": func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, strings.Join(r.Header.Values("A2A-Version"), "|"))
+		mu.Unlock()
+		var major, minor int
+		v := r.Header.Get("A2A-Version")
+		_, err := fmt.Sscanf(v, "%d.%d", &major, &minor)
+		if v == "" || (err == nil && major == 0 && minor >= 3) {
+			livedoctest.JSON(hybrid)(w, r)
+			return
+		}
+		livedoctest.JSON(v10)(w, r)
+	}})
+	return srv, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(seen)
+	}
+}
+
+// allEqual reports whether values is not empty and each of them is want.
+func allEqual(values []string, want string) bool {
+	return len(values) > 0 && !slices.ContainsFunc(values, func(v string) bool { return v != want })
+}
+
+// An agent built on @a2a-js/sdk with legacyCompat: the data source asks for
+// A2A 1.0 and gets the 1.0 card; with A2A-Version set by the user it sends
+// that instead and gets the hybrid card, which is accepted as A2A 1.0 and
+// registered as it is by agentregistry_agent against the bundled server.
+func TestAccAgentCardDataSource_sdkWithA2A03Compatibility(t *testing.T) {
+	r := startRegistry(t)
+	modern, modernVersions := jsCompatAgent(t)
+	legacy, legacyVersions := jsCompatAgent(t)
+	config := r.config(cardDS("modern", fmt.Sprintf("url = %q", modern.URL)) +
+		cardDS("legacy", fmt.Sprintf("url = %q\nheaders = { \"A2A-Version\" = \"0.3\" }", legacy.URL)) + `
+resource "agentregistry_agent" "hybrid" {
+  service_id = "compat-agent"
+  agent_card = data.agentregistry_agent_card.legacy.json
+}
+`)
+	const addr = "agentregistry_agent.hybrid"
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: config,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectKnownValue(addr, tfjsonpath.New("a2a_version"), knownvalue.StringExact("1.0")),
+				plancheck.ExpectKnownValue(addr, tfjsonpath.New("urls"), resStrings("https://api.example/v1", "https://api.example/legacy")),
+				plancheck.ExpectKnownValue(addr, tfjsonpath.New("agent_card"), knownvalue.StringExact(jsHybridCanonical)),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				dsValue("modern", "json", knownvalue.StringExact(js10Canonical)),
+				dsValue("modern", "a2a_version", knownvalue.StringExact("1.0")),
+				dsValue("legacy", "json", knownvalue.StringExact(jsHybridCanonical)),
+				dsValue("legacy", "a2a_version", knownvalue.StringExact("1.0")),
+				dsValue("legacy", "skill_ids", knownvalue.ListSizeExact(0)),
+			},
+			Check: func(*terraform.State) error {
+				if got := modernVersions(); !allEqual(got, "1.0") {
+					return fmt.Errorf("the agent got A2A-Version %q from the data source without headers, want 1.0 on every request", got)
+				}
+				if got := legacyVersions(); !allEqual(got, "0.3") {
+					return fmt.Errorf("the agent got A2A-Version %q from the data source that sets it, want the user's 0.3 alone on every request", got)
+				}
+				return nil
+			},
+		}, {
+			// The registered hybrid card is no drift: an empty plan, no write.
+			PreConfig:        r.srv.ResetRequests,
+			Config:           config,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			Check:            func(*terraform.State) error { r.expectNoWrites(t); return nil },
+		}},
+	})
+}
+
+// The hybrid card's warning reaches the user once per plan from the data
+// source, saying where the card came from, and once from the resource it
+// feeds; the 1.0 card the same agent serves has none.
+func TestAccAgentCardDataSource_hybridCardWarnsOnce(t *testing.T) {
+	r := startRegistry(t)
+	agent, _ := jsCompatAgent(t)
+	h := newCLIHarness(t)
+	h.write(t, "main.tf", r.config(cardDS("modern", fmt.Sprintf("url = %q", agent.URL))+
+		cardDS("legacy", fmt.Sprintf("url = %q\nheaders = { \"a2a-version\" = \"0.3\" }", agent.URL))+`
+resource "agentregistry_agent" "hybrid" {
+  service_id = "compat-agent"
+  agent_card = data.agentregistry_agent_card.legacy.json
+}
+`))
+	h.mustRun(t, 0, "init", "-input=false")
+	diags := diagnostics(h.mustRun(t, 0, "plan", "-json", "-input=false"), "")
+	const warning = "warning: A2A Agent Card Has Warnings: "
+	const list = "The A2A Agent Card has 1 warning:\n  - (root): the card is A2A 1.0 (it lists supportedInterfaces) and keeps A2A 0.3 fields for 0.3 clients"
+	fromDataSource := warning + "The document served at " + agent.URL + "/.well-known/agent-card.json:\n\n" + list
+	var fromDS, fromResource int
+	for _, d := range diags {
+		switch {
+		case !strings.Contains(d, "keeps A2A 0.3 fields for 0.3 clients, as SDKs with A2A 0.3 compatibility serve it: url, protocolVersion, preferredTransport;"):
+		case strings.HasPrefix(d, fromDataSource):
+			fromDS++
+		case strings.HasPrefix(d, warning+list):
+			fromResource++
+		}
+	}
+	if len(diags) != 2 || fromDS != 1 || fromResource != 1 {
+		t.Errorf("want one warning about the hybrid card's 0.3 fields from the data source and one from the resource; got %d:\n%s",
+			len(diags), strings.Join(diags, "\n"))
+	}
+	r.expectNoWrites(t)
 }

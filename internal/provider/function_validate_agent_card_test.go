@@ -46,3 +46,42 @@ func TestAccFunction_validateAgentCardInVariableValidation(t *testing.T) {
 		}},
 	})
 }
+
+// Cards that official SDKs serve, through the function: the hybrid card of
+// @a2a-js/sdk is valid (its warning is not an error), and the errors of
+// a2a-go's union card name the A2A 1.0 forms to write instead.
+func TestAccFunction_validateAgentCardOfSDKs(t *testing.T) {
+	const hcl = `
+variable "hybrid" { type = string }
+variable "union" { type = string }
+output "hybrid" {
+  value = provider::agentregistry::validate_agent_card(var.hybrid)
+}
+output "union" {
+  value = provider::agentregistry::validate_agent_card(var.union)
+}
+`
+	resource.UnitTest(t, resource.TestCase{
+		TerraformVersionChecks:   requires(capFunctions),
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: hcl,
+			ConfigVariables: map[string]config.Variable{
+				"hybrid": config.StringVariable(realCard(t, "a2a-js-1.3.0_legacy-compat_no-version-header.json")),
+				"union":  config.StringVariable(realCard(t, "a2a-go-2.4.0_a2av0-compat-producer.json")),
+			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValue("hybrid", knownvalue.ListSizeExact(0)),
+				statecheck.ExpectKnownOutputValue("union", knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.StringExact(`line 46, column 24: /skills/0/securityRequirements/0/schemes/example: expected object, found array; ` +
+						`A2A 1.0 writes the scopes of a security requirement as {"list": [...]}, here {"list": []}`),
+					knownvalue.StringRegexp(regexp.MustCompile(`^line 51, column 23: /skills/0/securityRequirements/1/schemes/google: .*here \{"list": \["openid","profile","email"\]\}$`)),
+					knownvalue.StringExact(`line 105, column 15: /securitySchemes/google: expected exactly one of apiKeySecurityScheme, httpAuthSecurityScheme, ` +
+						`mtlsSecurityScheme, oauth2SecurityScheme, openIdConnectSecurityScheme, found none; this is the A2A 0.3 form ("type": "openIdConnect"), ` +
+						`and A2A 1.0 writes it as {"openIdConnectSecurityScheme": {...}} holding "openIdConnectUrl"`),
+					knownvalue.StringRegexp(regexp.MustCompile(`^line 139, column 19: /securityRequirements/0/schemes/google: expected object, found array; .*\{"list": \[\.\.\.\]\}`)),
+				})),
+			},
+		}},
+	})
+}

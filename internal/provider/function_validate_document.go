@@ -13,8 +13,10 @@ import (
 // validate_tool_spec and validate_agent_properties: a JSON string in, the list
 // of its errors out (empty when valid), for variable validation and check blocks.
 type validateDocumentFunction struct {
-	name     string
-	noun     string
+	name string
+	noun string
+	// policy, when set, ends the description: how the document is read.
+	policy   string
 	validate func([]byte) *spec.Result
 }
 
@@ -27,7 +29,7 @@ func (f *validateDocumentFunction) Definition(_ context.Context, _ function.Defi
 		Summary: "Validates " + f.noun + " and returns its problems",
 		MarkdownDescription: "Validates " + f.noun + " against the schema the provider enforces at plan time and returns " +
 			"the list of errors, each as `line L, column C: /json/pointer: message`. The list is empty when the " +
-			"document is valid; warnings are not included. Use it in `variable` validation and `check` blocks.",
+			"document is valid; warnings are not included. Use it in `variable` validation and `check` blocks." + f.policy,
 		Parameters: []function.Parameter{
 			function.StringParameter{Name: "json", MarkdownDescription: "The document, as a JSON string."},
 		},

@@ -95,9 +95,10 @@ func agentSchema(ctx context.Context) schema.Schema {
 		"agent_card": schema.StringAttribute{
 			CustomType: jsondoc.Type{},
 			Optional:   true,
-			MarkdownDescription: "The A2A Agent Card, as a JSON string (A2A 0.3 with top-level `url` and " +
-				"`protocolVersion`, or 1.0 with `supportedInterfaces`; 1.0 fields may also use their ProtoJSON proto " +
-				"names, such as `supported_interfaces`), at most 10,240 bytes as compact JSON. " +
+			MarkdownDescription: "The A2A Agent Card, as a JSON string (A2A 1.0 with `supportedInterfaces`, also when it " +
+				"keeps A2A 0.3 fields beside them, accepted with a warning; or A2A 0.3 with top-level `url` and " +
+				"`protocolVersion`; 1.0 fields may also use their ProtoJSON proto names, such as `supported_interfaces`), " +
+				"at most 10,240 bytes as compact JSON. " +
 				"Validated at plan time. Sent in a compact, normalised form; compared by value, so key order, " +
 				"spacing and the spelling of numbers never cause drift. The state keeps it as written; its full " +
 				"detail is one `jsondecode(agentregistry_agent.NAME.agent_card)` away. Exactly one of `agent_card` and " +
@@ -180,7 +181,8 @@ const agentDescription = "Registers an A2A agent in the Agent Registry: a `Servi
 	"[A2A Agent Card](https://a2a-protocol.org/) (type `A2A_AGENT_CARD`). The registry derives a read-only " +
 	"`Agent` record from it, named by `registry_resource`. An agent without a card is registered by its " +
 	"`interfaces` alone (type `NO_SPEC`); exactly one of `agent_card` and `interfaces` is set.\n\n" +
-	"The card is validated at plan time against the A2A 0.3 or 1.0 schema (detected from the document); " +
+	"The card is validated at plan time against the A2A 0.3 or 1.0 schema (detected from the document, see " +
+	"*Which A2A version a card is* below); " +
 	"every problem is reported in one diagnostic with its JSON pointer and line, and nothing is sent to the " +
 	"registry until the card is valid. The card's A2A version, version, URLs and skill ids are known at plan time.\n\n" +
 	"With the provider's `trusted_keys` and a `signature_policy` other than `off`, the card's signatures (A2A " +

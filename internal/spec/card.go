@@ -22,16 +22,33 @@ func ValidateAgentCard(doc []byte) *Result {
 
 // cardShape says which version-defining fields a decoded card has.
 type cardShape struct {
-	has10    bool     // supportedInterfaces (or supported_interfaces) present
-	fields03 []string // url / protocolVersion present, in that order
+	// is10: supportedInterfaces (or supported_interfaces) is present, and is
+	// not an empty list beside the 0.3 fields. A card that lists its
+	// interfaces is A2A 1.0, whatever 0.3 fields it keeps beside them.
+	is10 bool
+	// emptyInterfaces names the empty supportedInterfaces list of a card read
+	// as 0.3 because of it.
+	emptyInterfaces string
+	fields03        []string // url / protocolVersion present, in that order
 }
+
+// interfaceFields are the names of a 1.0 card's interfaces: ProtoJSON
+// accepts the proto name as well as the JSON name.
+var interfaceFields = []string{"supportedInterfaces", "supported_interfaces"}
 
 func shapeOf(card map[string]any) cardShape {
 	var s cardShape
-	s.has10 = has(card, "supportedInterfaces") || has(card, "supported_interfaces") // ProtoJSON accepts the proto name too
 	for _, f := range []string{"url", "protocolVersion"} {
 		if has(card, f) {
 			s.fields03 = append(s.fields03, f)
+		}
+	}
+	for _, name := range interfaceFields {
+		v, ok := card[name]
+		if list, isList := v.([]any); ok && isList && len(list) == 0 && len(s.fields03) > 0 {
+			s.emptyInterfaces = name
+		} else if ok {
+			s.is10 = true
 		}
 	}
 	return s
@@ -78,34 +95,81 @@ func validateAgentCard(doc []byte) *Result {
 	}
 	shape := shapeOf(card)
 	switch {
-	case shape.has10 && len(shape.fields03) > 0:
-		c.add(SeverityError, "", false,
-			"ambiguous A2A version: found supportedInterfaces (A2A 1.0) and %s (A2A 0.3); expected either supportedInterfaces (1.0) or top-level url and protocolVersion (0.3), not both",
-			strings.Join(shape.fields03, " and "))
-		return c.finish("")
-	case !shape.has10 && len(shape.fields03) == 0:
+	case shape.is10:
+		c.validateCard10(card)
+		return c.finish(A2AVersion10)
+	case len(shape.fields03) == 0:
 		c.add(SeverityError, "", false,
 			"cannot detect the A2A version: expected supportedInterfaces (A2A 1.0) or top-level url and protocolVersion (A2A 0.3), found none of them; missing for A2A 0.3: %s; missing for A2A 1.0: %s",
 			strings.Join(missingMembers(schemaCard03, card), ", "), strings.Join(missingMembers(schemaCard10, card), ", "))
+		c.validateEitherVersion(false)
 		return c.finish("")
-	case shape.has10:
-		c.validateSchema(schemaCard10, schemaPolicy{
-			unknownSeverity: SeverityWarning,
-			unknownWhat:     "unknown field %q: it is not part of the A2A 1.0 agent card schema; the registry may ignore or reject it",
-		})
-		c.unique("/skills", "id", "skill id", "an agent card")
-		return c.finish(A2AVersion10)
+	}
+	return c.finish(c.validateCard03(card, shape))
+}
+
+// validateCard03 checks a card with a top-level url or protocolVersion and no
+// interfaces, and returns its version: "0.3", or "" when its protocolVersion
+// is unsupported (it is then checked as validateEitherVersion checks).
+func (c *check) validateCard03(card map[string]any, shape cardShape) string {
+	if shape.emptyInterfaces != "" {
+		c.add(SeverityWarning, "/"+shape.emptyInterfaces, false,
+			"%s is an empty list, so the card is read as A2A 0.3 (it has %s); list the agent's interfaces there to make it an A2A 1.0 card, or remove it",
+			shape.emptyInterfaces, strings.Join(shape.fields03, " and "))
 	}
 	version := c.protocolVersion03(card)
-	// A missing or non-string protocolVersion is reported by the schema.
+	if version == "" {
+		c.validateEitherVersion(true)
+		return ""
+	}
 	c.validateSchema(schemaCard03, schemaPolicy{unknownSeverity: SeverityWarning})
 	c.typos03(card)
 	c.unique("/skills", "id", "skill id", "an agent card")
-	return c.finish(version)
+	return version
+}
+
+// unknown10 words an unknown member of a 1.0 card.
+const unknown10 = "unknown field %q: it is not part of the A2A 1.0 agent card schema; the registry may ignore or reject it"
+
+// validateCard10 checks a card that lists its interfaces: against the 1.0
+// schema, and the A2A 0.3 fields that a hybrid card keeps beside them against
+// theirs (see hybrid03).
+func (c *check) validateCard10(card map[string]any) {
+	h := c.hybrid03(card)
+	c.validateSchema(schemaCard10, schemaPolicy{unknownSeverity: SeverityWarning, unknownWhat: unknown10, accepted: h.accepted})
+	if h.hybrid {
+		c.validateSchema(schemaCard03Fields, schemaPolicy{unknownSeverity: SeverityError})
+	}
+	c.unique("/skills", "id", "skill id", "an agent card")
+}
+
+// validateEitherVersion checks a card whose A2A version is unknown or
+// unsupported for the errors it would have as either version: those both
+// schemas report, such as a missing name or a skill without tags. A
+// message that named one version would guess which one the card meant.
+// Without rootRequired, the members missing at the top are left out: the
+// version error has listed them.
+func (c *check) validateEitherVersion(rootRequired bool) {
+	as03 := &check{kind: c.kind, doc: c.doc, value: c.value}
+	as10 := &check{kind: c.kind, doc: c.doc, value: c.value}
+	as03.validateSchema(schemaCard03, schemaPolicy{unknownSeverity: SeverityWarning})
+	as10.validateSchema(schemaCard10, schemaPolicy{unknownSeverity: SeverityWarning, unknownWhat: unknown10})
+	in10 := map[finding]bool{}
+	for _, f := range as10.findings {
+		in10[f] = true
+	}
+	for _, f := range as03.findings {
+		listed := f.ptr == "" && strings.HasPrefix(f.msg, "missing required property")
+		if f.sev == SeverityError && in10[f] && (rootRequired || !listed) {
+			c.findings = append(c.findings, f)
+		}
+	}
+	c.unique("/skills", "id", "skill id", "an agent card")
 }
 
 // protocolVersion03 applies the policy on a 0.3-shaped card's
 // protocolVersion and returns the detected version ("" if unsupported).
+// A missing or non-string protocolVersion is reported by the 0.3 schema.
 func (c *check) protocolVersion03(card map[string]any) string {
 	pv, ok := card["protocolVersion"].(string)
 	switch {
@@ -113,6 +177,10 @@ func (c *check) protocolVersion03(card map[string]any) string {
 	case isProtocolVersion(pv, "0.2"):
 		c.add(SeverityWarning, "/protocolVersion", false,
 			"protocolVersion %q is A2A 0.2; the card is checked against the A2A 0.3 schema, but the registry supports A2A 0.3 and 1.0: declare protocolVersion \"0.3.0\" (or use the 1.0 form with supportedInterfaces)", pv)
+	case declares1x(pv):
+		c.add(SeverityError, "/protocolVersion", false,
+			"protocolVersion %q declares A2A 1.0, but the card has no supportedInterfaces: an A2A 1.0 card lists each endpoint there with its url, protocolBinding and protocolVersion (top-level url and protocolVersion are A2A 0.3 fields); or declare protocolVersion \"0.3.0\" for an A2A 0.3 card", pv)
+		return ""
 	default:
 		c.add(SeverityError, "/protocolVersion", false,
 			"unsupported protocolVersion %q: a card with a top-level url is A2A 0.3 and needs protocolVersion 0.3.x (0.2.x is accepted with a warning); an A2A 1.0 card declares supportedInterfaces instead of url and protocolVersion", pv)
@@ -192,8 +260,10 @@ func (c *check) typos(obj map[string]any, ptr string, def map[string]any) {
 
 // ParseAgentCard extracts the exposed fields of a card. It does not validate;
 // call ValidateAgentCard first. Fields of the wrong type are left empty. The
-// A2AVersion is "" when the card has both or neither of the 1.0 and 0.3
-// shapes, or an unsupported protocolVersion.
+// A2AVersion is detected as ValidateAgentCard detects it: "1.0" for a card
+// that lists its interfaces (with or without the 0.3 fields of a hybrid
+// card), "0.3" for one with a top-level url or protocolVersion 0.2.x or 0.3.x,
+// and "" for neither shape or an unsupported protocolVersion.
 func ParseAgentCard(doc []byte) (*AgentCard, error) {
 	v, err := jsoncanon.Decode(doc)
 	if err != nil {
@@ -208,13 +278,13 @@ func ParseAgentCard(doc []byte) (*AgentCard, error) {
 		Name:        str(card["name"]),
 		Description: str(card["description"]),
 		Version:     str(card["version"]),
-		URLs:        cardURLs(card, shape.has10),
+		URLs:        cardURLs(card, shape.is10),
 		Skills:      []Skill{},
 	}
 	switch {
-	case shape.has10 && len(shape.fields03) == 0:
+	case shape.is10:
 		out.A2AVersion = A2AVersion10
-	case !shape.has10 && len(shape.fields03) > 0:
+	case len(shape.fields03) > 0:
 		pv, isStr := card["protocolVersion"].(string)
 		if !isStr || isProtocolVersion(pv, "0.3") || isProtocolVersion(pv, "0.2") {
 			out.A2AVersion = A2AVersion03
@@ -244,7 +314,7 @@ func cardURLs(card map[string]any, is10 bool) []string {
 			urls = append(urls, u)
 		}
 	}
-	lists := []string{"supportedInterfaces", "supported_interfaces"}
+	lists := interfaceFields
 	if !is10 {
 		add(str(card["url"]))
 		lists = []string{"additionalInterfaces"}

@@ -60,7 +60,7 @@ func checkInvariants(t *testing.T, doc []byte, r *Result) {
 }
 
 func FuzzValidateAgentCard(f *testing.F) {
-	seed(f, "card", "properties")
+	seed(f, "card", "card/real", "properties")
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		r := validateAgentCard(doc)
 		checkInvariants(t, doc, r)

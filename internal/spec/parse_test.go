@@ -52,7 +52,10 @@ func TestParseAgentCard(t *testing.T) {
 		}
 	}
 
-	for file, version := range map[string]string{"card/protocol-0.2.json": "0.3", "card/unsupported-version.json": "", "card/ambiguous.json": "", "card/neither.json": ""} {
+	for file, version := range map[string]string{
+		"card/protocol-0.2.json": "0.3", "card/unsupported-version.json": "", "card/unsupported-version-0.4.json": "", "card/neither.json": "",
+		"card/hybrid-url-only-1.0.json": "1.0", "card/empty-interfaces-0.3.json": "0.3",
+	} {
 		c, err := ParseAgentCard(fixture(t, file))
 		if err != nil || c.A2AVersion != version {
 			t.Errorf("%s: version %q, %v; want %q", file, c.A2AVersion, err, version)

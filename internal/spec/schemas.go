@@ -24,13 +24,15 @@ const schemaBase = "https://agentregistry.invalid/schemas/"
 
 // Embedded schema file names.
 const (
-	schemaCard03     = "a2a-agent-card-0.3.schema.json"
-	schemaCard10     = "a2a-agent-card-1.0.schema.json"
-	schemaToolSpec   = "mcp-tool-spec.schema.json"
-	schemaProperties = "agent-properties.schema.json"
+	schemaCard03 = "a2a-agent-card-0.3.schema.json"
+	schemaCard10 = "a2a-agent-card-1.0.schema.json"
+	// schemaCard03Fields types the A2A 0.3 fields of a hybrid 1.0 card.
+	schemaCard03Fields = "a2a-agent-card-0.3-fields.schema.json"
+	schemaToolSpec     = "mcp-tool-spec.schema.json"
+	schemaProperties   = "agent-properties.schema.json"
 )
 
-var schemaFiles = []string{schemaCard03, schemaCard10, schemaToolSpec, schemaProperties}
+var schemaFiles = []string{schemaCard03, schemaCard10, schemaCard03Fields, schemaToolSpec, schemaProperties}
 
 // compiledSchemas holds every compiled schema and the raw decoded schema
 // documents, used to explain validation errors (allowed property names,

@@ -20,6 +20,10 @@ type schemaPolicy struct {
 	// unknownWhat is the message format (with one %q for the name) of an
 	// unknown property.
 	unknownWhat string
+	// accepted holds the pointers of members that are not reported as
+	// unknown although the schema does not define them (the A2A 0.3 fields
+	// of a hybrid card, reported together instead).
+	accepted map[string]bool
 }
 
 // validateSchema validates the document with the library's Validate against
@@ -35,7 +39,7 @@ func (c *check) validateSchema(name string, pol schemaPolicy) {
 		c.add(SeverityError, "", false, "cannot validate the %s: %v", c.kind, err)
 		return
 	}
-	t := translator{c: c, raw: s.raw, pol: pol}
+	t := translator{c: c, raw: s.raw, pol: pol, oneOfDone: map[string]bool{}}
 	t.walk(ve)
 }
 
@@ -45,6 +49,9 @@ type translator struct {
 	c   *check
 	raw map[string]any // schema URL -> the schema document, to explain a failure
 	pol schemaPolicy
+	// oneOfDone holds the pointers of the oneof objects already reported:
+	// both their additionalProperties and their maxProperties can fail.
+	oneOfDone map[string]bool
 }
 
 // walk descends to the leaf causes of a validation error. A failed anyOf or
@@ -81,10 +88,11 @@ func (t *translator) leaf(ve *jsonschema.ValidationError, ptr, schemaURL, frag s
 	node, _ := lookup(t.raw[schemaURL], frag)
 	parent, _ := lookup(t.raw[schemaURL], parentPointer(frag))
 	parentMap, _ := parent.(map[string]any)
+	def := t.definition10(schemaURL, frag)
 
 	switch kw {
 	case "type":
-		t.c.add(SeverityError, ptr, false, "expected %s, found %s", typeList(node), jsonType(inst))
+		t.c.add(SeverityError, ptr, false, "expected %s, found %s%s", typeList(node), jsonType(inst), typeHint(def, inst))
 	case "required":
 		obj, _ := inst.(map[string]any)
 		req, _ := node.([]any)
@@ -96,17 +104,10 @@ func (t *translator) leaf(ve *jsonschema.ValidationError, ptr, schemaURL, frag s
 		}
 	case "additionalProperties":
 		obj, _ := inst.(map[string]any)
-		allowed := allowedProperties(parentMap)
-		keys := make([]string, 0, len(obj))
-		for k := range obj {
-			if !propertyAllowed(parentMap, k) {
-				keys = append(keys, k)
-			}
+		if isOneOf(parentMap) && t.oneOf(ptr, schemaURL, def, parentMap, obj) {
+			return
 		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			t.c.add(t.pol.unknownSeverity, ptr+"/"+jsoncanon.EscapeToken(k), true, "%s", unknownMessage(t.pol, k, allowed))
-		}
+		t.unknown(ptr, def, parentMap, obj)
 	case "const":
 		t.c.add(SeverityError, ptr, false, "expected %s, found %s", preview(node), describe(inst))
 	case "enum":
@@ -121,13 +122,67 @@ func (t *translator) leaf(ve *jsonschema.ValidationError, ptr, schemaURL, frag s
 	case "minimum":
 		t.c.add(SeverityError, ptr, false, "expected a number >= %v, found %s", node, preview(inst))
 	case "minProperties", "maxProperties":
+		// The embedded schemas use them only for protobuf oneofs (both 1).
 		obj, _ := inst.(map[string]any)
-		minP, maxP := schemaInt(parentMap, "minProperties"), schemaInt(parentMap, "maxProperties")
-		t.c.add(SeverityError, ptr, false, "%s", propertyCountMessage(minP, maxP, allowedProperties(parentMap), sortedKeys(obj)))
+		t.oneOf(ptr, schemaURL, def, parentMap, obj)
 	case "":
 		t.c.add(SeverityError, ptr, false, "value not allowed here, found %s", describe(inst))
 	default:
 		t.c.add(SeverityError, ptr, false, "%s (found %s)", ve.Message, describe(inst))
+	}
+}
+
+// definition10 is the name of the definition of the embedded A2A 1.0 card
+// schema that a failed keyword belongs to, for the messages of forms10.go;
+// "" in any other schema.
+func (t *translator) definition10(schemaURL, frag string) string {
+	if schemaURL != schemaBase+schemaCard10 {
+		return ""
+	}
+	return definitionName(frag)
+}
+
+// isOneOf reports whether a schema object is a protobuf oneof: exactly one
+// of its members may be set.
+func isOneOf(schema map[string]any) bool {
+	return schemaInt(schema, "minProperties") == 1 && schemaInt(schema, "maxProperties") == 1
+}
+
+// oneOf reports a oneof object at ptr unless exactly one of its members is
+// an alternative the schema defines (other members are then reported as
+// unknown, as anywhere else). It returns whether it reported the object.
+func (t *translator) oneOf(ptr, schemaURL, def string, schema, obj map[string]any) bool {
+	known := 0
+	for k := range obj {
+		if propertyAllowed(schema, k) {
+			known++
+		}
+	}
+	if known == 1 {
+		return false
+	}
+	if !t.oneOfDone[ptr] {
+		t.oneOfDone[ptr] = true
+		defs, _ := lookup(t.raw[schemaURL], "/definitions")
+		defMap, _ := defs.(map[string]any)
+		t.c.add(SeverityError, ptr, false, "%s", oneOfMessage(def, schema, defMap, obj))
+	}
+	return true
+}
+
+// unknown reports each member of obj that its schema does not define, except
+// those the policy accepts.
+func (t *translator) unknown(ptr, def string, schema, obj map[string]any) {
+	allowed := allowedProperties(schema)
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		if !propertyAllowed(schema, k) && !t.pol.accepted[ptr+"/"+jsoncanon.EscapeToken(k)] {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		t.c.add(t.pol.unknownSeverity, ptr+"/"+jsoncanon.EscapeToken(k), true, "%s%s", unknownMessage(t.pol, k, allowed), unknownHint10(def, k, obj[k]))
 	}
 }
 
@@ -365,28 +420,6 @@ func unknownMessage(pol schemaPolicy, key string, allowed []string) string {
 		msg += "; expected one of: " + strings.Join(allowed, ", ")
 	}
 	return msg
-}
-
-// propertyCountMessage explains a minProperties/maxProperties failure; with
-// both equal to 1 (a protobuf oneof) it names the alternatives.
-// names are the object's member names.
-func propertyCountMessage(minP, maxP int, allowed []string, names []string) string {
-	if minP == 1 && maxP == 1 {
-		keys := make([]string, 0, len(names))
-		for _, k := range names {
-			keys = append(keys, strconv.Quote(k))
-		}
-		slices.Sort(keys)
-		found := "none"
-		if len(keys) > 0 {
-			found = fmt.Sprintf("%d (%s)", len(keys), strings.Join(keys, ", "))
-		}
-		return fmt.Sprintf("expected exactly one of %s, found %s", strings.Join(allowed, ", "), found)
-	}
-	if minP >= 0 && len(names) < minP {
-		return fmt.Sprintf("expected at least %d properties, found %d", minP, len(names))
-	}
-	return fmt.Sprintf("expected at most %d properties, found %d", maxP, len(names))
 }
 
 // schemaInt is the integer keyword of a schema object, or -1 when absent.

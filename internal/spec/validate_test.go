@@ -103,11 +103,56 @@ func TestValidateAgentCardFixtures(t *testing.T) {
 		{"card/protocol-0.2.json", "0.3", []want{
 			w("/protocolVersion", 2, 22, `"0.2.5"`, `protocolVersion "0.2.5" is A2A 0.2; the card is checked against the A2A 0.3 schema, but the registry supports A2A 0.3 and 1.0`),
 		}},
+		// A 0.3-shaped card that declares 1.0 is told so, in 1.0's terms.
 		{"card/unsupported-version.json", "", []want{
-			e("/protocolVersion", 2, 22, `"1.0"`, `unsupported protocolVersion "1.0": a card with a top-level url is A2A 0.3 and needs protocolVersion 0.3.x`),
+			e("/protocolVersion", 2, 22, `"1.0"`, `protocolVersion "1.0" declares A2A 1.0, but the card has no supportedInterfaces: an A2A 1.0 card lists each endpoint there`),
 		}},
-		{"card/ambiguous.json", "", []want{
-			e("", 1, 1, "{", "ambiguous A2A version: found supportedInterfaces (A2A 1.0) and url (A2A 0.3)"),
+		// After a version problem, validation goes on with what both
+		// versions require: the description's type and the skill's tags,
+		// not the 0.3-only securitySchemes enum nor the 1.0-only oneof.
+		{"card/unsupported-version-0.4.json", "", []want{
+			e("/protocolVersion", 2, 22, `"0.4.0"`, `unsupported protocolVersion "0.4.0": a card with a top-level url is A2A 0.3 and needs protocolVersion 0.3.x`),
+			e("/description", 4, 18, "5,", "expected string, found number"),
+			e("/skills/0", 8, 14, `{"id": "s"`, `missing required property "tags"`),
+		}},
+		{"card/neither-with-errors.json", "", []want{
+			e("", 1, 1, "{", "cannot detect the A2A version: expected supportedInterfaces (A2A 1.0) or top-level url and protocolVersion (A2A 0.3), found none of them; missing for A2A 0.3: version, url, protocolVersion; missing for A2A 1.0: version, supportedInterfaces"),
+			e("/name", 2, 11, `["Nameless"]`, "expected string, found array"),
+			e("/skills/0/id", 4, 21, "1,", "expected string, found number"),
+		}},
+		// A card that lists its interfaces is A2A 1.0; a 0.3 url beside them
+		// makes it hybrid: accepted, with one warning that names the 0.3
+		// fields, and one saying that 0.3 clients also need protocolVersion.
+		{"card/hybrid-url-only-1.0.json", "1.0", []want{
+			w("", 1, 1, "{", "the A2A 0.3 fields lack protocolVersion, which A2A 0.3 requires: 0.3 clients cannot use the card"),
+			w("", 1, 1, "{", "the card is A2A 1.0 (it lists supportedInterfaces) and keeps A2A 0.3 fields for 0.3 clients, as SDKs with A2A 0.3 compatibility serve it: url; accepted as A2A 1.0, whose clients read supportedInterfaces and ignore these fields; how the registry treats such a hybrid card is not documented"),
+		}},
+		// The 0.3 fields of a hybrid card are typed as in 0.3 (errors) and
+		// checked against the 1.0 interfaces (warnings).
+		{"card/hybrid-inconsistent-1.0.json", "1.0", []want{
+			w("", 1, 1, "{", "keeps A2A 0.3 fields for 0.3 clients, as SDKs with A2A 0.3 compatibility serve it: url, protocolVersion, preferredTransport, additionalInterfaces, supportsAuthenticatedExtendedCard, /capabilities/stateTransitionHistory, /skills/0/security; accepted as A2A 1.0"),
+			w("/url", 5, 10, `"https://old.example.test/a2a"`, `"https://old.example.test/a2a" is not the url of any supportedInterfaces entry ("https://split.example.test/a2a", "https://split.example.test/grpc"): A2A 0.3 clients, which read this field, would call an endpoint that A2A 1.0 clients are not told about`),
+			w("/protocolVersion", 6, 22, `"0.2.9"`, `"0.2.9", kept for A2A 0.3 clients, is not an A2A 0.3 version: those clients expect 0.3.x`),
+			w("/additionalInterfaces/0/transport", 9, 61, `"HTTP+JSON"`, `"HTTP+JSON" is not the protocolBinding of the supportedInterfaces entries at "https://split.example.test/grpc" ("GRPC")`),
+			e("/additionalInterfaces/1", 10, 5, `{"url"`, `missing required property "transport"`),
+			w("/additionalInterfaces/1/url", 10, 13, `"https://split.example.test/rest"`, `"https://split.example.test/rest" is not the url of any supportedInterfaces entry`),
+			e("/supportsAuthenticatedExtendedCard", 16, 40, `"no"`, "expected boolean, found string"),
+		}},
+		// An empty list of interfaces does not make a card with a url 1.0.
+		{"card/empty-interfaces-0.3.json", "0.3", []want{
+			w("/supportedInterfaces", 7, 26, "[]", "supportedInterfaces is an empty list, so the card is read as A2A 0.3 (it has url and protocolVersion)"),
+		}},
+		// Security written in 0.3 forms in a 1.0 card: each oneof message
+		// names the 1.0 form, counts only real alternatives and holds the
+		// other members (no separate unknown-field warning for them).
+		{"card/security-forms-1.0.json", "1.0", []want{
+			e("/securitySchemes/freiaBearer", 7, 20, `{"type": "http"`, `expected exactly one of apiKeySecurityScheme, httpAuthSecurityScheme, mtlsSecurityScheme, oauth2SecurityScheme, openIdConnectSecurityScheme, found none; this is the A2A 0.3 form ("type": "http"), and A2A 1.0 writes it as {"httpAuthSecurityScheme": {...}} holding "bearerFormat", "description", "scheme"`),
+			e("/securitySchemes/key", 8, 12, `{"type": "apiKey"`, `A2A 1.0 writes it as {"apiKeySecurityScheme": {...}} holding "location" (0.3's "in"), "name"`),
+			e("/securitySchemes/odd", 9, 12, `{"kind"`, `found none; "kind" is not one of them; A2A 1.0 writes a security scheme as one member named for its kind, such as {"httpAuthSecurityScheme": {...}}`),
+			e("/securitySchemes/token/oauth2SecurityScheme/flows", 10, 49, `{"clientCredentials"`, `expected exactly one of authorizationCode, clientCredentials, deviceCode, implicit, password, found 2 ("clientCredentials", "password"); A2A 1.0 allows one flow per OAuth 2.0 scheme (A2A 0.3 allowed several): declare a scheme for each flow`),
+			e("/securityRequirements/0/schemes/freiaBearer", 12, 56, `["read"]`, `expected object, found array; A2A 1.0 writes the scopes of a security requirement as {"list": [...]}, here {"list": ["read"]}`),
+			w("/securityRequirements/1/key", 12, 69, `"key"`, `unknown field "key": it is not part of the A2A 1.0 agent card schema; the registry may ignore or reject it; {"key": [...]} is the A2A 0.3 form of a security requirement: A2A 1.0 writes {"schemes": {"key": {"list": [...]}}}`),
+			w("/security", 13, 3, `"security"`, `unknown field "security": it is not part of the A2A 1.0 agent card schema; the registry may ignore or reject it; it is the A2A 0.3 name of securityRequirements`),
 		}},
 		{"card/neither.json", "", []want{
 			e("", 1, 1, "{", "cannot detect the A2A version: expected supportedInterfaces (A2A 1.0) or top-level url and protocolVersion (A2A 0.3), found none"),
@@ -164,7 +209,8 @@ func TestValidateAgentCardFixtures(t *testing.T) {
 		{"card/pointer-escaping-1.0.json", "1.0", []want{
 			e("/securitySchemes/team~1oauth/oauth2SecurityScheme", 7, 44, `"no"`, "expected object, found string"),
 			e("/securitySchemes/~01/apiKeySecurityScheme", 8, 36, "5}", "expected object, found number"),
-			e("/securitySchemes/key~00", 9, 14, `{"apiKeySecurityScheme"`, `found 2 ("apiKeySecurityScheme", "color")`),
+			// One alternative and an unknown member: the oneof holds, the
+			// member is an unknown field like any other.
 			w("/securitySchemes/key~00/color", 9, 76, `"color"`, `unknown field "color"`),
 		}},
 		{"card/invalid-json.json", "", []want{
