@@ -6,7 +6,7 @@
 # Prints the path of the binary. A no-op when the cached binary is already there.
 set -euo pipefail
 
-TOFU_VERSION="${TOFU_VERSION:-v1.10.6}"
+TOFU_VERSION="${TOFU_VERSION:-v1.12.6}"
 bin_dir="${TOFU_BIN_DIR:-$(go env GOPATH)/bin}"
 bin="$bin_dir/tofu-$TOFU_VERSION"
 
