@@ -5,17 +5,10 @@
 # together with the provider's and move their versions.
 # Prints the path of the binary. A no-op when the cached binary is already there.
 set -euo pipefail
+. "$(dirname "$0")/cached-go-build.sh"
 
 GOLANGCI_LINT_VERSION="${GOLANGCI_LINT_VERSION:-v2.15.0}"
-bin_dir="${GOLANGCI_LINT_BIN_DIR:-$(go env GOPATH)/bin}"
-bin="$bin_dir/golangci-lint-$GOLANGCI_LINT_VERSION"
-
-if [ -x "$bin" ]; then
-  echo "$bin"
-  exit 0
-fi
-
-mkdir -p "$bin_dir"
+cached_bin golangci-lint "$GOLANGCI_LINT_VERSION" "${GOLANGCI_LINT_BIN_DIR:-}"
 echo "installing golangci-lint $GOLANGCI_LINT_VERSION from the Go module proxy (a few minutes the first time)..." >&2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

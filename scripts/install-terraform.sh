@@ -8,28 +8,15 @@
 # entries in internal/backend/init/init.go (local, remote, http, inmem and cloud stay;
 # nothing else imports internal/legacy). The result is Terraform with fewer state
 # backends, which the tests never use.
+# Cached as $(go env GOPATH)/bin/terraform-$TERRAFORM_VERSION (TERRAFORM_BIN_DIR picks another folder).
 # Prints the path of the binary. A no-op when the cached binary is already there.
 set -euo pipefail
+. "$(dirname "$0")/cached-go-build.sh"
 
 TERRAFORM_VERSION="${TERRAFORM_VERSION:-v1.15.0}"
-bin_dir="${TERRAFORM_BIN_DIR:-$(go env GOPATH)/bin}"
-bin="$bin_dir/terraform-$TERRAFORM_VERSION"
-
-if [ -x "$bin" ]; then
-  echo "$bin"
-  exit 0
-fi
-
-mkdir -p "$bin_dir"
+cached_bin terraform "$TERRAFORM_VERSION" "${TERRAFORM_BIN_DIR:-}"
 echo "building Terraform $TERRAFORM_VERSION from the Go module proxy (a few minutes the first time)..." >&2
-dir=$(GOFLAGS=-mod=mod go mod download -json "github.com/hashicorp/terraform@$TERRAFORM_VERSION" |
-  sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
-[ -n "$dir" ] || { echo "could not download github.com/hashicorp/terraform@$TERRAFORM_VERSION" >&2; exit 1; }
-
-work=$(mktemp -d)
-trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
-cp -r "$dir/." "$work/"
-chmod -R u+w "$work"
+module_copy github.com/hashicorp/terraform "$TERRAFORM_VERSION"
 
 dropped='azure|consul|cos|gcs|kubernetes|oci|oss|pg|s3'
 # go.mod: the require and replace lines of the nested modules the zip leaves out.
