@@ -77,7 +77,7 @@ run_cli() {
   local cli=$1 name=$2 start module dir
   start=$(date +%s)
   start_server
-  echo "==> $name test against $endpoint ($("$cli" version | head -1))"
+  echo "==> $name test against $endpoint ($("$cli" version 2>/dev/null | grep -m1 -E '^(Terraform|OpenTofu) v'))"
   for module in "$root"/modules/*/; do
     [ -d "$module/tests" ] || continue
     module=$(basename "$module")
