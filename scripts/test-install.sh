@@ -32,6 +32,11 @@ constraint=$(sed -n 's/.*agentregistry = { source = "hashicorp\/agentregistry", 
 [ -n "$constraint" ] || { echo "no version constraint for agentregistry in examples/demo/main.tf" >&2; exit 1; }
 
 mkdir -p "$tmp/home"
+# Go's caches and GOPATH stay the caller's: under the temporary HOME they would
+# default to empty folders there, and the build would download and compile every
+# module again.
+export GOPATH GOMODCACHE GOCACHE
+GOPATH=$(go env GOPATH) GOMODCACHE=$(go env GOMODCACHE) GOCACHE=$(go env GOCACHE)
 HOME="$tmp/home" "$root/scripts/install.sh" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; exit 1; }
 mirror="$tmp/home/.terraform.d/plugins"
 echo "installed $version into a temporary HOME's .terraform.d/plugins"
