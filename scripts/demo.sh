@@ -30,7 +30,8 @@ else
   tf_bin=$(tofu_bin)
 fi
 [ -x "$tf_bin" ] || { echo "not an executable: $tf_bin" >&2; exit 1; }
-tf_version=$("$tf_bin" version 2>/dev/null | head -1)
+# grep: OpenTofu 1.12 prints its CLI configuration warnings on stdout, before the version.
+tf_version=$("$tf_bin" version 2>/dev/null | grep -m1 -E '^(Terraform|OpenTofu) v' || true)
 case "$tf_version" in
   OpenTofu*) name=tofu ;;
   Terraform*) name=terraform ;;

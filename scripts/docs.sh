@@ -1,23 +1,25 @@
 #!/usr/bin/env bash
 # Generates docs/ with tfplugindocs, offline: the provider schema comes from
-# `tofu providers schema -json` run against a dev_overrides build of the provider,
-# re-keyed to the registry.terraform.io address that tfplugindocs expects, so that
-# tfplugindocs never downloads Terraform.
+# `terraform providers schema -json` run against a dev_overrides build of the
+# provider, so that tfplugindocs never downloads Terraform. The Terraform is the
+# newest one the tests run (make docs passes the pinned build): the schema it
+# reports has the resources' identity schemas and the list resources, which
+# older CLIs and OpenTofu leave out, and tfplugindocs renders both.
 #   scripts/docs.sh generate   rewrite docs/
 #   scripts/docs.sh check      fail when the committed docs/ differ from the schema
 set -euo pipefail
 mode="${1:-generate}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
-TOFU="${TOFU:?set TOFU to the OpenTofu binary (make tofu)}"
+TERRAFORM="${TERRAFORM:?set TERRAFORM to the Terraform binary (make docs builds Terraform 1.15.0 for it)}"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/plugins" "$tmp/cfg"
 (cd "$root" && go build -o "$tmp/plugins/terraform-provider-agentregistry" .)
-cat > "$tmp/tofurc" <<RC
+cat > "$tmp/terraformrc" <<RC
 provider_installation {
   dev_overrides {
-    "registry.opentofu.org/hashicorp/agentregistry" = "$tmp/plugins"
+    "registry.terraform.io/hashicorp/agentregistry" = "$tmp/plugins"
   }
   direct {}
 }
@@ -29,8 +31,8 @@ terraform {
   }
 }
 TF
-(cd "$tmp/cfg" && TF_CLI_CONFIG_FILE="$tmp/tofurc" CHECKPOINT_DISABLE=1 "$TOFU" providers schema -json) |
-  sed 's#registry.opentofu.org/hashicorp/agentregistry#registry.terraform.io/hashicorp/agentregistry#' > "$tmp/schema.json"
+(cd "$tmp/cfg" && TF_CLI_CONFIG_FILE="$tmp/terraformrc" CHECKPOINT_DISABLE=1 "$TERRAFORM" providers schema -json) \
+  > "$tmp/schema.json"
 
 # tfplugindocs resolves --rendered-website-dir against the provider directory, so
 # the check renders into a scratch folder inside the clone.

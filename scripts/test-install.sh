@@ -3,8 +3,8 @@
 # scripts/install.sh into the ~/.terraform.d/plugins of a temporary HOME, starts
 # the bundled registry server on loopback, and runs `init` + `plan` of a module
 # that requires this provider with a version constraint next to the built-in
-# terraform_data, with OpenTofu ($TOFU) and, when $TERRAFORM names a binary,
-# Terraform, three ways:
+# terraform_data, with OpenTofu ($TOFU), Terraform ($TERRAFORM, when set) and
+# each binary listed in $OLDEST_CLIS, three ways:
 #   implied            the implied local mirror (no provider_installation in the
 #                      CLI configuration), version pinned to the installed one
 #   -plugin-dir        init -plugin-dir=<mirror>, with the examples' constraint
@@ -17,6 +17,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 TOFU="${TOFU:?set TOFU to the OpenTofu binary (make tofu)}"
 TERRAFORM="${TERRAFORM:-}"
+OLDEST_CLIS="${OLDEST_CLIS:-}"
 
 tmp=$(mktemp -d)
 server_pid=""
@@ -32,6 +33,11 @@ constraint=$(sed -n 's/.*agentregistry = { source = "hashicorp\/agentregistry", 
 [ -n "$constraint" ] || { echo "no version constraint for agentregistry in examples/demo/main.tf" >&2; exit 1; }
 
 mkdir -p "$tmp/home"
+# Go's caches and GOPATH stay the caller's: under the temporary HOME they would
+# default to empty folders there, and the build would download and compile every
+# module again.
+export GOPATH GOMODCACHE GOCACHE
+GOPATH=$(go env GOPATH) GOMODCACHE=$(go env GOMODCACHE) GOCACHE=$(go env GOCACHE)
 HOME="$tmp/home" "$root/scripts/install.sh" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; exit 1; }
 mirror="$tmp/home/.terraform.d/plugins"
 echo "installed $version into a temporary HOME's .terraform.d/plugins"
@@ -135,14 +141,10 @@ check() {
   echo "ok   $name: init + plan offline, $how, version = \"$want\" -> $version ($((SECONDS - started)) s)"
 }
 
-clis=("$TOFU")
-names=(tofu)
-if [ -n "$TERRAFORM" ]; then
-  clis+=("$TERRAFORM")
-  names+=(terraform)
-else
-  echo "terraform not found on PATH: install tested with OpenTofu only"
-fi
+. "$root/scripts/cli-list.sh"
+# shellcheck disable=SC2086 # OLDEST_CLIS is a list of binaries
+cli_list "$TOFU" "$TERRAFORM" ${OLDEST_CLIS:-}
+[ -n "$TERRAFORM" ] || echo "TERRAFORM is empty: install tested without the newest Terraform"
 for i in "${!clis[@]}"; do
   check "${clis[$i]}" "${names[$i]}" implied "$version" "$tmp/empty.tfrc"
   check "${clis[$i]}" "${names[$i]}" plugin-dir "$constraint" "$tmp/empty.tfrc" -plugin-dir="$mirror"

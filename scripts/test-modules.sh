@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
-# Runs the native tests of every module under modules/ (`tofu test`, and
-# `terraform test` when `terraform` is on the PATH) against the bundled registry
+# Runs the native tests of every module under modules/ (`tofu test` and
+# `terraform test`, with each CLI named below) against the bundled registry
 # server on loopback, with the provider built from this clone and installed
 # through dev_overrides (no registry download). Each CLI gets a fresh server.
 # Each module is tested from a scratch copy, so no .terraform or state lands in
 # the clone. For registry-fleet it also checks the wording a user sees: a plain
 # `plan` of a folder with one bad card fails and names that file.
-#   TOFU=<binary>        OpenTofu (default: scripts/install-tofu.sh)
-#   TERRAFORM=<binary>   Terraform (default: `terraform` on the PATH; TERRAFORM=none skips it)
+#   TOFU=<binary>         OpenTofu (default: scripts/install-tofu.sh)
+#   TERRAFORM=<binary>    Terraform (default: `terraform` on the PATH; TERRAFORM=none skips it)
+#   OLDEST_CLIS=<binary>...  more CLIs to run the tests with (make passes the oldest tested)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 TOFU="${TOFU:-$("$root/scripts/install-tofu.sh")}"
 TERRAFORM="${TERRAFORM:-$(command -v terraform || true)}"
 [ "$TERRAFORM" = none ] && TERRAFORM=""
+. "$root/scripts/cli-list.sh"
+# shellcheck disable=SC2086 # OLDEST_CLIS is a list of binaries
+cli_list "$TOFU" "$TERRAFORM" ${OLDEST_CLIS:-}
 
 work=$(mktemp -d)
 server_pid=""
@@ -77,7 +81,7 @@ run_cli() {
   local cli=$1 name=$2 start module dir
   start=$(date +%s)
   start_server
-  echo "==> $name test against $endpoint ($("$cli" version | head -1))"
+  echo "==> $name test against $endpoint ($cli)"
   for module in "$root"/modules/*/; do
     [ -d "$module/tests" ] || continue
     module=$(basename "$module")
@@ -94,9 +98,7 @@ run_cli() {
 }
 
 "$TOFU" fmt -check -diff -recursive "$root/modules" >/dev/null || { echo "modules/ is not formatted: run tofu fmt -recursive modules" >&2; exit 1; }
-run_cli "$TOFU" tofu
-if [ -n "$TERRAFORM" ]; then
-  run_cli "$TERRAFORM" terraform
-else
-  echo "terraform is not on the PATH: module tests ran with OpenTofu only"
-fi
+for i in "${!clis[@]}"; do
+  run_cli "${clis[$i]}" "${names[$i]}"
+done
+[ -n "$TERRAFORM" ] || echo "no Terraform (TERRAFORM=none, or none on the PATH): module tests ran without the newest Terraform"

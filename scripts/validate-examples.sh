@@ -24,14 +24,9 @@ provider_installation {
 RC
 export TF_CLI_CONFIG_FILE="$tmp/cli.tfrc" CHECKPOINT_DISABLE=1
 
-clis=("$TOFU")
-names=(tofu)
-if [ -n "$TERRAFORM" ]; then
-  clis+=("$TERRAFORM")
-  names+=(terraform)
-else
-  echo "terraform not found on PATH: examples validated with OpenTofu only"
-fi
+. "$root/scripts/cli-list.sh"
+cli_list "$TOFU" "$TERRAFORM"
+[ -n "$TERRAFORM" ] || echo "TERRAFORM is empty: examples validated with OpenTofu only"
 
 # Examples are fragments without a terraform block; give each one the provider source
 # (with the version constraint the examples use).

@@ -36,7 +36,7 @@ func main() {
 	}
 }
 
-func run(args []string, stdout, stderr io.Writer) error {
+func run(args []string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("agentregistry-server", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	listen := fs.String("listen", "127.0.0.1:8787", "address to listen on (host:port; port 0 picks a free port)")
@@ -54,7 +54,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	maxInFlight := fs.Int("max-in-flight", 64, "most requests handled at once; further ones get 503 with Retry-After: 1 (0 = no cap)")
 	searchTimeout := fs.Duration("search-timeout", 10*time.Second, "time allowed to evaluate one search or list filter before it fails with DEADLINE_EXCEEDED")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), `Usage: agentregistry-server [flags]
+		_, _ = fmt.Fprintf(fs.Output(), `Usage: agentregistry-server [flags]
 
 Serves the Google Agent Registry v1 and App Hub v1 subset that the
 terraform-provider-agentregistry provider uses, for local and CI tests.
@@ -81,7 +81,13 @@ Flags:
 	if err != nil {
 		return err
 	}
-	defer srv.Close()
+	// Closing flushes and unlocks the data file: its error is the run's when
+	// nothing failed before.
+	defer func() {
+		if cerr := srv.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("closing the data file: %w", cerr)
+		}
+	}()
 
 	// Listen before announcing, so the printed URL is already reachable and
 	// carries the real port when -listen ends in :0.
@@ -92,7 +98,10 @@ Flags:
 	if *maxConns > 0 {
 		ln = netutil.LimitListener(ln, *maxConns)
 	}
-	fmt.Fprintf(stdout, "agentregistry-server listening on http://%s\n", ln.Addr())
+	// Scripts and tests wait for this line to learn the address.
+	if _, err := fmt.Fprintf(stdout, "agentregistry-server listening on http://%s\n", ln.Addr()); err != nil {
+		return err
+	}
 
 	hs := &http.Server{
 		Handler:           srv,

@@ -122,7 +122,7 @@ func TestSetWorkloadMetadataRemovingTheLastEntrySendsAnEmptyMap(t *testing.T) {
 	}
 	var body map[string]map[string]any
 	_ = json.Unmarshal(f.patches[0].Body, &body)
-	if em, ok := body["workloadProperties"]["extendedMetadata"]; !ok || len(em.(map[string]any)) != 0 {
+	if em, ok := body["workloadProperties"]["extendedMetadata"].(map[string]any); !ok || len(em) != 0 {
 		t.Errorf("PATCH body = %s, want an explicit empty extendedMetadata", f.patches[0].Body)
 	}
 }

@@ -190,9 +190,9 @@ func (e *APIError) addDetails(details []json.RawMessage) {
 // summarizeBody keeps a non-JSON error body readable in a diagnostic.
 func summarizeBody(body string) string {
 	body = strings.Join(strings.Fields(body), " ")
-	const max = 300
-	if len(body) > max {
-		body = body[:max] + "..."
+	const limit = 300
+	if len(body) > limit {
+		body = body[:limit] + "..."
 	}
 	return body
 }

@@ -43,11 +43,11 @@ func (r *recorder) all() []recorded {
 	return append([]recorded(nil), r.requests...)
 }
 
-// count returns how many requests matched method and path.
-func (r *recorder) count(method, path string) int {
+// gets returns how many GET requests were made of path.
+func (r *recorder) gets(path string) int {
 	n := 0
 	for _, q := range r.all() {
-		if q.Method == method && q.Path == path {
+		if q.Method == http.MethodGet && q.Path == path {
 			n++
 		}
 	}
@@ -107,9 +107,10 @@ func testCtx(t *testing.T) context.Context {
 	return ctx
 }
 
-func agentService(name, card string) map[string]any {
+// agentService is the service svcName, an agent with card.
+func agentService(card string) map[string]any {
 	return map[string]any{
-		"name":        name,
+		"name":        svcName,
 		"displayName": "Planner",
 		"agentSpec":   map[string]any{"type": "A2A_AGENT_CARD", "content": json.RawMessage(card)},
 	}

@@ -186,7 +186,7 @@ func (c *Client) awaitAppHub(ctx context.Context, op *apphub.Operation) (googlea
 	})
 }
 
-// nextPollInterval grows a poll interval by half, up to max.
-func nextPollInterval(cur, max time.Duration) time.Duration {
-	return min(cur+cur/2, max)
+// nextPollInterval grows a poll interval by half, up to most.
+func nextPollInterval(cur, most time.Duration) time.Duration {
+	return min(cur+cur/2, most)
 }

@@ -34,7 +34,7 @@ func TestCreateServicePollsTheOperationUntilDone(t *testing.T) {
 				writeJSON(w, 200, map[string]any{"name": opName, "done": false})
 				return
 			}
-			resp := agentService(svcName, `{"name":"a","version":"1"}`)
+			resp := agentService(`{"name":"a","version":"1"}`)
 			resp["@type"] = "type.googleapis.com/google.cloud.agentregistry.v1.Service"
 			resp["registryResource"] = testParent + "/agents/planner"
 			writeJSON(w, 200, map[string]any{"name": opName, "done": true, "response": resp})
@@ -72,7 +72,7 @@ func TestCreateServiceGetsTheServiceWhenTheResponseIsEmpty(t *testing.T) {
 		case r.Method == "POST":
 			writeJSON(w, 200, map[string]any{"name": "operations/x", "done": true})
 		case r.Method == "GET" && q.Path == "/v1/"+svcName:
-			writeJSON(w, 200, agentService(svcName, `{"name":"from-get"}`))
+			writeJSON(w, 200, agentService(`{"name":"from-get"}`))
 		default:
 			writeError(w, 404, "NOT_FOUND", "unexpected")
 		}
@@ -187,7 +187,7 @@ func alreadyExistsServer(t *testing.T, existing map[string]any) (string, *record
 
 func TestCreateServiceAdoptsAnIdenticalExistingService(t *testing.T) {
 	// Same document, other key order, spacing and number spelling.
-	existing := agentService(svcName, `{"version":"1","skills":[{"id":"s","n":1.0}],"name":"a"}`)
+	existing := agentService(`{"version":"1","skills":[{"id":"s","n":1.0}],"name":"a"}`)
 	url, rec := alreadyExistsServer(t, existing)
 	c := testClient(t, url)
 	svc, err := c.CreateService(testCtx(t), testParent, "planner",
@@ -198,7 +198,7 @@ func TestCreateServiceAdoptsAnIdenticalExistingService(t *testing.T) {
 	if svc.Name != svcName {
 		t.Errorf("adopted %+v", svc)
 	}
-	if rec.count("GET", "/v1/"+svcName) != 1 {
+	if rec.gets("/v1/"+svcName) != 1 {
 		t.Error("the existing service was not read")
 	}
 }
@@ -209,14 +209,14 @@ func TestCreateServiceConflict(t *testing.T) {
 		existing map[string]any
 		want     string
 	}{
-		{"card", agentService(svcName, `{"name":"other"}`), "with a different agent card;"},
+		{"card", agentService(`{"name":"other"}`), "with a different agent card;"},
 		{"display name", func() map[string]any {
-			s := agentService(svcName, `{"name":"a"}`)
+			s := agentService(`{"name":"a"}`)
 			s["displayName"] = "Other"
 			return s
 		}(), "with a different display name;"},
 		{"description", func() map[string]any {
-			s := agentService(svcName, `{"name":"a"}`)
+			s := agentService(`{"name":"a"}`)
 			s["description"] = "x"
 			return s
 		}(), "with a different description;"},
@@ -227,7 +227,7 @@ func TestCreateServiceConflict(t *testing.T) {
 			"agentSpec": map[string]any{"type": "NO_SPEC"}},
 			"with a different spec type (NO_SPEC, not A2A_AGENT_CARD);"},
 		{"interfaces", func() map[string]any {
-			s := agentService(svcName, `{"name":"a"}`)
+			s := agentService(`{"name":"a"}`)
 			s["interfaces"] = []any{map[string]any{"url": "https://a.example.com", "protocolBinding": "JSONRPC"}}
 			return s
 		}(), "with different interfaces;"},
@@ -263,7 +263,7 @@ func TestCreateServiceIsSentAgainWithTheSameRequestIDWhenPollingFails(t *testing
 				return
 			}
 			writeJSON(w, 200, map[string]any{"name": "operations/found", "done": true,
-				"response": agentService(svcName, `{}`)})
+				"response": agentService(`{}`)})
 		case q.Path == "/v1/operations/lost":
 			writeError(w, 404, "NOT_FOUND", "operation not found")
 		default:
@@ -289,7 +289,7 @@ func TestUpdateServiceSendsMaskAndRequestID(t *testing.T) {
 		case r.Method == "PATCH":
 			writeJSON(w, 200, map[string]any{"name": "operations/u", "done": false})
 		case q.Path == "/v1/operations/u":
-			s := agentService(svcName, `{"name":"b"}`)
+			s := agentService(`{"name":"b"}`)
 			s["description"] = "new"
 			writeJSON(w, 200, map[string]any{"name": "operations/u", "done": true, "response": s})
 		default:

@@ -157,17 +157,17 @@ func retryableStatus(code int) bool {
 }
 
 // backoff honours Retry-After (delta-seconds or an HTTP date) when the response
-// carries one; otherwise it waits min*2^attempt, capped at max, with jitter
+// carries one; otherwise it waits first*2^attempt, capped at most, with jitter
 // (uniformly between half and all of that).
-func backoff(min, max time.Duration, attempt int, resp *http.Response) time.Duration {
+func backoff(first, most time.Duration, attempt int, resp *http.Response) time.Duration {
 	if resp != nil {
 		if d, ok := retryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
 			return d
 		}
 	}
-	d := max
+	d := most
 	if attempt < 32 {
-		if exp := min << uint(attempt); exp > 0 && exp < max {
+		if exp := first << uint(attempt); exp > 0 && exp < most {
 			d = exp
 		}
 	}
@@ -291,7 +291,7 @@ func (t *bufferingTransport) RoundTrip(req *http.Request) (*http.Response, error
 		return resp, err
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
-	resp.Body.Close()
+	_ = resp.Body.Close() // read to its end or its limit: nothing is lost if closing fails
 	if err != nil {
 		return nil, fmt.Errorf("reading response to %s %s: %w", req.Method, redactURL(req.URL), err)
 	}

@@ -29,7 +29,7 @@ func TestRetriesServerErrorsThenSucceeds(t *testing.T) {
 					writeError(w, code, "UNAVAILABLE", "try later")
 					return
 				}
-				writeJSON(w, 200, agentService(svcName, `{"name":"a"}`))
+				writeJSON(w, 200, agentService(`{"name":"a"}`))
 			})
 			c := testClient(t, srv.URL)
 			svc, err := c.GetService(testCtx(t), svcName)
@@ -39,7 +39,7 @@ func TestRetriesServerErrorsThenSucceeds(t *testing.T) {
 			if svc.Name != svcName {
 				t.Errorf("name = %q, want %q", svc.Name, svcName)
 			}
-			if n := rec.count("GET", "/v1/"+svcName); n != 3 {
+			if n := rec.gets("/v1/" + svcName); n != 3 {
 				t.Errorf("attempts = %d, want 3 (two %ds, then 200)", n, code)
 			}
 		})
@@ -54,7 +54,7 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 			writeError(w, 429, "RESOURCE_EXHAUSTED", "slow down")
 			return
 		}
-		writeJSON(w, 200, agentService(svcName, `{}`))
+		writeJSON(w, 200, agentService(`{}`))
 	})
 	// Backoff without Retry-After would be at most 5ms here.
 	c := testClient(t, srv.URL)
@@ -63,7 +63,7 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 		t.Fatalf("GetService: %v", err)
 	}
 	elapsed := time.Since(start)
-	if n := rec.count("GET", "/v1/"+svcName); n != 2 {
+	if n := rec.gets("/v1/" + svcName); n != 2 {
 		t.Errorf("attempts = %d, want 2", n)
 	}
 	if elapsed < 900*time.Millisecond {
@@ -96,21 +96,21 @@ func TestRetryAfterParsing(t *testing.T) {
 }
 
 func TestBackoffIsExponentialWithJitterAndBounded(t *testing.T) {
-	min, max := 200*time.Millisecond, 10*time.Second
+	first, most := 200*time.Millisecond, 10*time.Second
 	for attempt := 0; attempt < 40; attempt++ {
-		ceiling := max
+		ceiling := most
 		if attempt < 6 {
-			ceiling = min << attempt
+			ceiling = first << attempt
 		}
 		for range 20 {
-			d := backoff(min, max, attempt, nil)
+			d := backoff(first, most, attempt, nil)
 			if d < ceiling/2 || d > ceiling {
 				t.Fatalf("backoff(attempt %d) = %v, want within [%v, %v]", attempt, d, ceiling/2, ceiling)
 			}
 		}
 	}
 	resp := &http.Response{StatusCode: 503, Header: http.Header{"Retry-After": {"4"}}}
-	if d := backoff(min, max, 0, resp); d != 4*time.Second {
+	if d := backoff(first, most, 0, resp); d != 4*time.Second {
 		t.Errorf("backoff with Retry-After: 4 = %v, want 4s", d)
 	}
 }
@@ -192,7 +192,7 @@ func TestDroppedConnectionOnWriteIsRetriedWithTheSameRequestID(t *testing.T) {
 					return
 				}
 				writeJSON(w, 200, map[string]any{"name": "operations/op1", "done": true,
-					"response": agentService(svcName, `{"name":"a"}`)})
+					"response": agentService(`{"name":"a"}`)})
 			})
 			c := testClient(t, srv.URL)
 			svc, err := c.CreateService(testCtx(t), testParent, "planner", newAgentService(`{"name":"a"}`))
@@ -219,7 +219,7 @@ func TestDroppedConnectionOnWriteIsRetriedWithTheSameRequestID(t *testing.T) {
 
 func TestBearerTokenIsSentWhenConfigured(t *testing.T) {
 	srv, rec := scripted(t, func(w http.ResponseWriter, r *http.Request, _ recorded) {
-		writeJSON(w, 200, agentService(svcName, `{}`))
+		writeJSON(w, 200, agentService(`{}`))
 	})
 	c := testClient(t, srv.URL, func(c *Config) { c.AccessToken = "ya29.secret-token"; c.UserAgent = "1.2.3" })
 	if _, err := c.GetService(testCtx(t), svcName); err != nil {
@@ -254,7 +254,7 @@ func TestTokenNeverLogged(t *testing.T) {
 		case 2:
 			dropConnection(t, w, false)
 		case 3:
-			writeJSON(w, 200, agentService(svcName, `{}`))
+			writeJSON(w, 200, agentService(`{}`))
 		default:
 			writeError(w, 400, "INVALID_ARGUMENT", "bad")
 		}
@@ -326,7 +326,7 @@ func TestEndpointNormalisation(t *testing.T) {
 
 func TestEndpointWithPathPrefix(t *testing.T) {
 	srv, rec := scripted(t, func(w http.ResponseWriter, r *http.Request, _ recorded) {
-		writeJSON(w, 200, agentService(svcName, `{}`))
+		writeJSON(w, 200, agentService(`{}`))
 	})
 	c := testClient(t, srv.URL+"/prefix")
 	if _, err := c.GetService(testCtx(t), svcName); err != nil {
@@ -377,7 +377,7 @@ func TestADCErrorIsActionable(t *testing.T) {
 // Authorization on cross-host redirects did not apply).
 func TestRedirectToAnotherHostKeepsTheToken(t *testing.T) {
 	other, otherRec := scripted(t, func(w http.ResponseWriter, r *http.Request, _ recorded) {
-		writeJSON(w, 200, agentService(svcName, `{}`))
+		writeJSON(w, 200, agentService(`{}`))
 	})
 	home, homeRec := scripted(t, func(w http.ResponseWriter, r *http.Request, _ recorded) {
 		if strings.HasPrefix(r.URL.Path, "/moved/") { // a redirect on the same host is followed

@@ -206,7 +206,7 @@ func TestEveryWriteTakesTheResourceFromTheOperationResponse(t *testing.T) {
 					}
 				})
 				err := tt.call(testCtx(t), testClient(t, srv.URL))
-				reads := rec.count("GET", "/v1/"+tt.path)
+				reads := rec.gets("/v1/" + tt.path)
 				switch {
 				case tt.path == testRevision && response.readsIt:
 					if err == nil || !strings.Contains(err.Error(), "did not return the revision") || reads != 0 {

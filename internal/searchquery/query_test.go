@@ -141,8 +141,8 @@ func TestMatch(t *testing.T) {
 // TestQueryLimits: a query at each limit parses; one past it is an *Error
 // that names the limit, found without reading the rest of a huge query.
 func TestQueryLimits(t *testing.T) {
-	nested := func(n int, open, close string) string {
-		return strings.Repeat(open, n) + "a" + strings.Repeat(close, n)
+	nested := func(n int, opening, closing string) string {
+		return strings.Repeat(opening, n) + "a" + strings.Repeat(closing, n)
 	}
 	terms := func(n int) string { return strings.TrimSpace(strings.Repeat("a OR ", n-1) + "a") }
 	// groups nests n times an AND inside an OR: "((c z OR x) z OR x)", which

@@ -5,7 +5,9 @@
 package registryservertest
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -173,6 +175,14 @@ func (s *Server) takeFault(r *http.Request) (Fault, bool) {
 
 func (s *Server) serveFault(w http.ResponseWriter, r *http.Request, f Fault) {
 	if f.Delay > 0 {
+		// net/http notices a client that has gone only once the request body
+		// is read to its end: read it first, so that a delayed write whose
+		// client gave up is dropped rather than applied after the delay.
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
 		t := time.NewTimer(f.Delay)
 		select {
 		case <-t.C:

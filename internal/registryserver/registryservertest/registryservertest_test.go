@@ -154,3 +154,32 @@ func TestHooksActAfterAuthentication(t *testing.T) {
 		t.Fatalf("want the one authenticated request recorded, got %+v", got)
 	}
 }
+
+// TestDelayedWriteWhoseClientGaveUpIsNotApplied: a Delay fault on a write
+// stands for a registry slower than the client's deadline; once the client
+// has gone, the write must not happen. The server sees a client leave only
+// after reading the request body, so a delayed write whose body was left
+// unread went through after the delay, in the middle of a later test step.
+func TestDelayedWriteWhoseClientGaveUpIsNotApplied(t *testing.T) {
+	srv, ts := registryservertest.Start(t, registryserver.Options{})
+	svcs := client(t, ts.URL, "").Projects.Locations.Services
+	if _, err := svcs.Create(parent, service()).ServiceId("slow-patch").Do(); err != nil {
+		t.Fatal(err)
+	}
+	const delay = 500 * time.Millisecond
+	srv.InjectFault(registryservertest.Fault{Method: "PATCH", Delay: delay, Times: 1})
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	patch := &agentregistry.Service{DisplayName: "changed by a client that gave up"}
+	if _, err := svcs.Patch(parent+"/services/slow-patch", patch).UpdateMask("displayName").Context(ctx).Do(); err == nil {
+		t.Fatal("want a deadline error")
+	}
+	time.Sleep(3 * delay)
+	got, err := svcs.Get(parent + "/services/slow-patch").Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.DisplayName != "" {
+		t.Fatalf("the delayed PATCH was applied after its client gave up: displayName %q", got.DisplayName)
+	}
+}
