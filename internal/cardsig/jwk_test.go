@@ -65,15 +65,18 @@ func TestSigningJWKSignsAndVerifies(t *testing.T) {
 
 // What cannot sign is refused with a message that says why and shows no key.
 func TestSigningJWKRefusals(t *testing.T) {
-	ec := keys()[0].key.(*ecdsa.PrivateKey)
+	ec, ok := keys()[0].key.(*ecdsa.PrivateKey)
+	if !ok {
+		t.Fatalf("the first test key is a %T", keys()[0].key)
+	}
 	p384 := must(ecdsa.GenerateKey(elliptic.P384(), rand.Reader))
 	small := must(rsa.GenerateKey(rand.Reader, 1024))
 	private := string(jwkOf(t, ec, "k", nil))
 	var d string
 	{
-		var m map[string]any
+		var m map[string]string
 		_ = json.Unmarshal([]byte(private), &m)
-		d = m["d"].(string)
+		d = m["d"]
 	}
 	for name, c := range map[string]struct {
 		jwk  []byte

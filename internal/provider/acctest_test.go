@@ -232,8 +232,19 @@ func (c sawPatchCheck) CheckState(_ context.Context, _ statecheck.CheckStateRequ
 func TestMain(m *testing.M) {
 	if f := os.Getenv("TF_CLI_CONFIG_FILE"); f != "" {
 		if _, err := os.Stat(f); err != nil {
-			os.Unsetenv("TF_CLI_CONFIG_FILE")
+			_ = os.Unsetenv("TF_CLI_CONFIG_FILE") // fails only for an invalid name
 		}
 	}
 	os.Exit(m.Run())
+}
+
+// as is v as a T, or the test fails: the values a test builds or decodes
+// have the types it expects, and a wrong one is the test's own bug.
+func as[T any](t testing.TB, v any) T {
+	t.Helper()
+	x, ok := v.(T)
+	if !ok {
+		t.Fatalf("%T is not a %T", v, x)
+	}
+	return x
 }

@@ -202,7 +202,7 @@ func TestAccLiveDocuments_feedTheRegistry(t *testing.T) {
 	var served atomic.Value
 	served.Store(signWith(t, liveCardBody, "ec-1"))
 	agent := livedoctest.Serve(t, map[string]http.HandlerFunc{"/.well-known/agent-card.json": func(w http.ResponseWriter, req *http.Request) {
-		livedoctest.JSON(served.Load().(string))(w, req)
+		livedoctest.JSON(as[string](t, served.Load()))(w, req)
 	}})
 	tools := livedoctest.ServeMCP(t, livedoctest.NewMCPServer(2, liveTools()...), false, nil)
 	signed := signWith(t, liveCardCanonical, "ec-1")
@@ -397,8 +397,8 @@ resource "agentregistry_agent" "hybrid" {
   agent_card = data.agentregistry_agent_card.legacy.json
 }
 `))
-	h.mustRun(t, 0, "init", "-input=false")
-	diags := diagnostics(h.mustRun(t, 0, "plan", "-json", "-input=false"), "")
+	h.mustRun(t, "init", "-input=false")
+	diags := diagnostics(h.mustRun(t, "plan", "-json", "-input=false"), "")
 	const warning = "warning: A2A Agent Card Has Warnings: "
 	const list = "The A2A Agent Card has 1 warning:\n  - (root): the card is A2A 1.0 (it lists supportedInterfaces) and keeps A2A 0.3 fields for 0.3 clients"
 	fromDataSource := warning + "The document served at " + agent.URL + "/.well-known/agent-card.json:\n\n" + list

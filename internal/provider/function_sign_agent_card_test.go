@@ -52,7 +52,7 @@ resource "terraform_data" "marked" {
 `
 
 func TestAccFunction_signAgentCard(t *testing.T) {
-	vars := func(ecKey, kid string) config.Variables {
+	vars := func(ecKey string) config.Variables {
 		return config.Variables{
 			"card":   config.StringVariable(liveCardBody),
 			"ec_key": config.StringVariable(ecKey),
@@ -72,7 +72,7 @@ func TestAccFunction_signAgentCard(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:          signConfig,
-				ConfigVariables: vars(sigKeys()["ec-1"].pem, "ec-1"),
+				ConfigVariables: vars(sigKeys()["ec-1"].pem),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectSensitiveValue("terraform_data.marked", tfjsonpath.New("input")),
 				}},
@@ -83,12 +83,12 @@ func TestAccFunction_signAgentCard(t *testing.T) {
 			},
 			{
 				Config:          signConfig,
-				ConfigVariables: vars(badKey, "ec-1"),
+				ConfigVariables: vars(badKey),
 				ExpectError:     relWords("Cannot sign the agent card", "the PRIVATE KEY PEM block cannot be read"),
 			},
 			{
 				Config:          signConfig,
-				ConfigVariables: vars("not a key", "ec-1"),
+				ConfigVariables: vars("not a key"),
 				ExpectError:     relWords("Cannot sign the agent card", "the private key is not PEM"),
 			},
 		},

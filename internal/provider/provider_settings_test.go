@@ -24,7 +24,7 @@ func configureWarnings(t *testing.T, set map[string]string) []string {
 	}
 	typ := schemas.Provider.ValueType()
 	attrs := map[string]tftypes.Value{}
-	for name, attrType := range typ.(tftypes.Object).AttributeTypes {
+	for name, attrType := range as[tftypes.Object](t, typ).AttributeTypes {
 		attrs[name] = tftypes.NewValue(attrType, nil)
 	}
 	for name, v := range set {

@@ -99,23 +99,23 @@ func (e *relEnv) requests(method, sub string) []registryservertest.RecordedReque
 	return out
 }
 
-// fired checks that at least min requests of method on a path containing sub
-// reached the server in this step: the fault was hit and the request retried.
-func (e *relEnv) fired(method, sub string, min int) resource.TestCheckFunc {
+// fired checks that at least atLeast requests of method on a path containing
+// sub reached the server in this step: the fault was hit and the request retried.
+func (e *relEnv) fired(method, sub string, atLeast int) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		if n := len(e.requests(method, sub)); n < min {
-			return fmt.Errorf("expected at least %d %s requests on *%s* (the fault and its retries), got %d", min, method, sub, n)
+		if n := len(e.requests(method, sub)); n < atLeast {
+			return fmt.Errorf("expected at least %d %s requests on *%s* (the fault and its retries), got %d", atLeast, method, sub, n)
 		}
 		return nil
 	}
 }
 
-// exactly checks that exactly n requests of method on a path containing sub
-// reached the server in this step.
-func (e *relEnv) exactly(method, sub string, n int) resource.TestCheckFunc {
+// once checks that exactly one request of method on a path containing sub
+// reached the server in this step: the write was sent once.
+func (e *relEnv) once(method, sub string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		if got := len(e.requests(method, sub)); got != n {
-			return fmt.Errorf("expected exactly %d %s requests on *%s*, got %d", n, method, sub, got)
+		if got := len(e.requests(method, sub)); got != 1 {
+			return fmt.Errorf("expected exactly one %s request on *%s*, got %d", method, sub, got)
 		}
 		return nil
 	}
@@ -216,10 +216,11 @@ func (e *relEnv) checkCounts(agents, mcps int, serviceIDs ...string) error {
 	return nil
 }
 
-// expectCountsNow is for PreConfig: it asserts what a failed step left in the registry.
-func (e *relEnv) expectCountsNow(agents, mcps int, serviceIDs ...string) func() {
+// expectAgentsNow is for PreConfig: it asserts what a failed step left in the
+// registry (agents, and no MCP server).
+func (e *relEnv) expectAgentsNow(agents int, serviceIDs ...string) func() {
 	return func() {
-		if err := e.checkCounts(agents, mcps, serviceIDs...); err != nil {
+		if err := e.checkCounts(agents, 0, serviceIDs...); err != nil {
 			e.t.Errorf("after the failed step: %v", err)
 		}
 	}
@@ -242,9 +243,11 @@ func relCompare(addr string, pairs ...string) error {
 	return nil
 }
 
-// agentAgrees checks that the registry's service and the state agree on every
-// attribute the registry holds, and that the computed skills follow the card.
-func (e *relEnv) agentAgrees(addr string) resource.TestCheckFunc {
+// agentAgrees checks that the registry's service and the state of the agent
+// (relAgentAddr) agree on every attribute the registry holds, and that the
+// computed skills follow the card.
+func (e *relEnv) agentAgrees() resource.TestCheckFunc {
+	const addr = relAgentAddr
 	return func(s *terraform.State) error {
 		a, err := relAttrs(s, addr)
 		if err != nil {
@@ -491,7 +494,7 @@ func relLifecycle(t *testing.T, mk func(method, path string) registryservertest.
 	cfgBSearch := e.agentConfig(relAgentOpts{displayName: "Currency Converter", card: relCardB, search: true})
 	agrees := func(more ...resource.TestCheckFunc) resource.TestCheckFunc {
 		return resource.ComposeAggregateTestCheckFunc(append([]resource.TestCheckFunc{
-			e.agentAgrees(relAgentAddr), e.counts(1, 0, "rel-agent"), e.tookAtLeast(minDuration),
+			e.agentAgrees(), e.counts(1, 0, "rel-agent"), e.tookAtLeast(minDuration),
 		}, more...)...)
 	}
 	resource.ParallelTest(t, resource.TestCase{
@@ -582,20 +585,20 @@ func TestAccReliability_slowerThanTimeout(t *testing.T) {
 	timedOut := func(summary string) *regexp.Regexp {
 		return relWords(summary, "context deadline exceeded")
 	}
-	agrees := resource.ComposeAggregateTestCheckFunc(e.agentAgrees(relAgentAddr), e.counts(1, 0, "rel-agent"))
+	agrees := resource.ComposeAggregateTestCheckFunc(e.agentAgrees(), e.counts(1, 0, "rel-agent"))
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		CheckDestroy:             e.counts(0, 0),
 		Steps: []resource.TestStep{
 			{PreConfig: e.inject(slow(http.MethodPost, "/services")), Config: cfgA, ExpectError: timedOut("Cannot Create Agent")},
 			{ // nothing was created; this apply creates the agent once
-				PreConfig: then(e.expectCountsNow(0, 0), e.inject()),
+				PreConfig: then(e.expectAgentsNow(0), e.inject()),
 				Config:    cfgA,
-				Check:     resource.ComposeAggregateTestCheckFunc(agrees, e.exactly(http.MethodPost, "/services", 1)),
+				Check:     resource.ComposeAggregateTestCheckFunc(agrees, e.once(http.MethodPost, "/services")),
 			},
 			e.converge(cfgA, agrees),
 			{PreConfig: e.inject(slow(http.MethodPatch, "/services/")), Config: cfgB, ExpectError: timedOut("Cannot Update Agent")},
-			{PreConfig: e.inject(), Config: cfgB, Check: resource.ComposeAggregateTestCheckFunc(agrees, e.exactly(http.MethodPatch, "/services/", 1))},
+			{PreConfig: e.inject(), Config: cfgB, Check: resource.ComposeAggregateTestCheckFunc(agrees, e.once(http.MethodPatch, "/services/"))},
 			e.converge(cfgB, agrees),
 			{ // delete: the resource keeps its timeouts block while it is being destroyed
 				PreConfig:   e.inject(slow(http.MethodDelete, "/services/")),
@@ -603,7 +606,7 @@ func TestAccReliability_slowerThanTimeout(t *testing.T) {
 				ExpectError: timedOut("Cannot Delete Agent"),
 			},
 			{
-				PreConfig: then(e.expectCountsNow(1, 0, "rel-agent"), e.inject()),
+				PreConfig: then(e.expectAgentsNow(1, "rel-agent"), e.inject()),
 				Config:    e.config(""),
 				Check:     resource.ComposeAggregateTestCheckFunc(e.gone("rel-agent"), e.counts(0, 0)),
 			},
@@ -621,7 +624,7 @@ func TestAccReliability_timeoutAfterCommitIsAdopted(t *testing.T) {
 	e := relStart(t, registryserver.Options{OperationDelay: 300 * time.Millisecond})
 	cfgA := e.agentConfig(relAgentOpts{displayName: "Currency Agent", card: relCardA, timeouts: true})
 	cfgB := e.agentConfig(relAgentOpts{displayName: "Currency Converter", card: relCardB, timeouts: true})
-	agrees := resource.ComposeAggregateTestCheckFunc(e.agentAgrees(relAgentAddr), e.counts(1, 0, "rel-agent"))
+	agrees := resource.ComposeAggregateTestCheckFunc(e.agentAgrees(), e.counts(1, 0, "rel-agent"))
 	var firstCreateTime string
 	remember := func() {
 		svc, err := e.client.GetService(context.Background(), testParent+"/services/rel-agent")
@@ -652,18 +655,18 @@ func TestAccReliability_timeoutAfterCommitIsAdopted(t *testing.T) {
 					"run apply again", "adopts it", "import it with the ID", testParent+"/services/rel-agent"),
 			},
 			{ // the registry has it, Terraform does not: the create is adopted
-				PreConfig: then(e.expectCountsNow(1, 0, "rel-agent"), remember, e.inject()),
+				PreConfig: then(e.expectAgentsNow(1, "rel-agent"), remember, e.inject()),
 				Config:    cfgA,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(relAgentAddr, plancheck.ResourceActionCreate)},
 				},
-				Check: resource.ComposeAggregateTestCheckFunc(agrees, adopted, e.exactly(http.MethodPost, "/services", 1)),
+				Check: resource.ComposeAggregateTestCheckFunc(agrees, adopted, e.once(http.MethodPost, "/services")),
 			},
 			e.converge(cfgA, agrees),
 			{ // an operation poll whose connection is dropped is retried
 				PreConfig: e.inject(registryservertest.Fault{Method: http.MethodGet, PathContains: "/operations/", DropAfterCommit: true, Times: 1}),
 				Config:    cfgB,
-				Check: resource.ComposeAggregateTestCheckFunc(agrees, e.exactly(http.MethodPatch, "/services/", 1),
+				Check: resource.ComposeAggregateTestCheckFunc(agrees, e.once(http.MethodPatch, "/services/"),
 					e.fired(http.MethodGet, "/operations/", 2)),
 			},
 			e.converge(cfgB, agrees),
@@ -704,22 +707,22 @@ func TestAccReliability_operationError(t *testing.T) {
 		return registryservertest.Fault{Method: method, PathContains: path, Times: 1,
 			OperationError: &registryservertest.RPCStatus{Code: 8, Message: msg}}
 	}
-	agrees := resource.ComposeAggregateTestCheckFunc(e.agentAgrees(relAgentAddr), e.counts(1, 0, "rel-agent"))
+	agrees := resource.ComposeAggregateTestCheckFunc(e.agentAgrees(), e.counts(1, 0, "rel-agent"))
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		CheckDestroy:             e.counts(0, 0),
 		Steps: []resource.TestStep{
 			{PreConfig: e.inject(opErr(http.MethodPost, "/services")), Config: cfgA,
 				ExpectError: relWords("Cannot Create Agent", "RESOURCE_EXHAUSTED", msg)},
-			{PreConfig: then(e.expectCountsNow(0, 0), e.inject()), Config: cfgA, Check: agrees},
+			{PreConfig: then(e.expectAgentsNow(0), e.inject()), Config: cfgA, Check: agrees},
 			e.converge(cfgA, agrees),
 			{PreConfig: e.inject(opErr(http.MethodPatch, "/services/")), Config: cfgB,
 				ExpectError: relWords("Cannot Update Agent", msg)},
-			{PreConfig: e.inject(), Config: cfgB, Check: resource.ComposeAggregateTestCheckFunc(agrees, e.exactly(http.MethodPatch, "/services/", 1))},
+			{PreConfig: e.inject(), Config: cfgB, Check: resource.ComposeAggregateTestCheckFunc(agrees, e.once(http.MethodPatch, "/services/"))},
 			e.converge(cfgB, agrees),
 			{PreConfig: e.inject(opErr(http.MethodDelete, "/services/")), Config: e.config(""),
 				ExpectError: relWords("Cannot Delete Agent", msg)},
-			{PreConfig: then(e.expectCountsNow(1, 0, "rel-agent"), e.inject()), Config: e.config(""),
+			{PreConfig: then(e.expectAgentsNow(1, "rel-agent"), e.inject()), Config: e.config(""),
 				Check: resource.ComposeAggregateTestCheckFunc(e.gone("rel-agent"), e.counts(0, 0))},
 			e.converge(e.config("")),
 		},

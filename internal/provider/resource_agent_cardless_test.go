@@ -13,16 +13,16 @@ import (
 	"google.golang.org/api/agentregistry/v1"
 )
 
-// resCardlessConfig is an agent registered by its interfaces (NO_SPEC); body
-// holds agent_card and/or interfaces.
-func resCardlessConfig(r *testRegistry, serviceID, body string) string {
+// resCardlessConfig is the agent "reconciler" registered by its interfaces
+// (NO_SPEC); body holds agent_card and/or interfaces.
+func resCardlessConfig(r *testRegistry, body string) string {
 	return r.config(fmt.Sprintf(`
 resource "agentregistry_agent" "test" {
-  service_id  = %q
+  service_id  = "reconciler"
   description = "Reconciles invoices"
   %s
 }
-`, serviceID, body))
+`, body))
 }
 
 const resAgentInterface = `{ url = "https://agents.example.com/reconciler", protocol_binding = "JSONRPC" }`
@@ -31,10 +31,10 @@ func TestAccAgentResource_withoutCard(t *testing.T) {
 	r := startRegistry(t)
 	const addr = "agentregistry_agent.test"
 	name := testParent + "/services/reconciler"
-	one := resCardlessConfig(r, "reconciler", "interfaces = ["+resAgentInterface+"]")
-	two := resCardlessConfig(r, "reconciler", "interfaces = ["+resAgentInterface+
+	one := resCardlessConfig(r, "interfaces = ["+resAgentInterface+"]")
+	two := resCardlessConfig(r, "interfaces = ["+resAgentInterface+
 		`, { url = "https://agents.example.com/reconciler-grpc", protocol_binding = "GRPC" }]`)
-	withCard := resCardlessConfig(r, "reconciler", "agent_card = jsonencode("+resJSON(resCard("Reconciles", resCardSkill("match", "Matches", "billing")))+")")
+	withCard := resCardlessConfig(r, "agent_card = jsonencode("+resJSON(resCard("Reconciles", resCardSkill("match", "Matches", "billing")))+")")
 
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
@@ -105,11 +105,11 @@ func TestAccAgentResource_cardOrInterfacesExactlyOne(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config:      resCardlessConfig(r, "reconciler", card+"\n  interfaces = ["+resAgentInterface+"]"),
+				Config:      resCardlessConfig(r, card+"\n  interfaces = ["+resAgentInterface+"]"),
 				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Combination.*agent_card.*interfaces`),
 			},
 			{
-				Config:      resCardlessConfig(r, "reconciler", ""),
+				Config:      resCardlessConfig(r, ""),
 				ExpectError: regexp.MustCompile(`(?s)Missing Attribute Configuration.*Exactly one of these attributes.*agent_card,interfaces`),
 			},
 		},

@@ -141,10 +141,11 @@ func editSignatures(t *testing.T, card string, edit func(sigs []any) []any) stri
 	return string(b)
 }
 
-// withHandMadeSignature adds a signature whose protected header is header.
-func withHandMadeSignature(t *testing.T, card string, header map[string]any, sig string) string {
+// withHandMadeSignature adds to liveCardCanonical a signature whose
+// protected header is header.
+func withHandMadeSignature(t *testing.T, header map[string]any, sig string) string {
 	h, _ := json.Marshal(header)
-	return editSignatures(t, card, func(sigs []any) []any {
+	return editSignatures(t, liveCardCanonical, func(sigs []any) []any {
 		return append(sigs, map[string]any{"protected": base64.RawURLEncoding.EncodeToString(h), "signature": sig})
 	})
 }
@@ -152,8 +153,8 @@ func withHandMadeSignature(t *testing.T, card string, header map[string]any, sig
 // flipSignatureByte corrupts signature i.
 func flipSignatureByte(t *testing.T, card string, i int) string {
 	return editSignatures(t, card, func(sigs []any) []any {
-		s := sigs[i].(map[string]any)
-		raw, err := base64.RawURLEncoding.DecodeString(s["signature"].(string))
+		s := as[map[string]any](t, sigs[i])
+		raw, err := base64.RawURLEncoding.DecodeString(as[string](t, s["signature"]))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,7 +185,7 @@ func TestAccAgentResource_signatures(t *testing.T) {
 	var keyFetches atomic.Int32
 	keyServer := livedoctest.Serve(t, map[string]http.HandlerFunc{"/": func(w http.ResponseWriter, _ *http.Request) {
 		keyFetches.Add(1)
-		w.Write([]byte(sigJWKS(t, false)))
+		_, _ = w.Write([]byte(sigJWKS(t, false)))
 	}})
 	jwks := sigJWKS(t, true)
 	signed := signWith(t, liveCardCanonical, "ec-1", "ed-1", "rsa-1")
@@ -236,14 +237,14 @@ func TestAccAgentResource_signatures(t *testing.T) {
 				"Nothing was sent to the registry"),
 			refused(flipSignatureByte(t, signed, 1), `signature 2 (kid "ed-1", alg EdDSA): bad signature`),
 			refused(signWith(t, liveCardCanonical, "ec-1=nobody"), `signature 1 (kid "nobody", alg ES256): unknown kid: no trusted key has this kid`),
-			refused(withHandMadeSignature(t, liveCardCanonical, map[string]any{"alg": "none", "kid": "ec-1"}, ""),
+			refused(withHandMadeSignature(t, map[string]any{"alg": "none", "kid": "ec-1"}, ""),
 				`signature 1 (kid "ec-1", alg none): alg not allowed: an unsecured JWS (none) proves nothing`),
-			refused(withHandMadeSignature(t, liveCardCanonical, map[string]any{"alg": "HS256", "kid": "ec-1"}, "AAAA"),
+			refused(withHandMadeSignature(t, map[string]any{"alg": "HS256", "kid": "ec-1"}, "AAAA"),
 				`(kid "ec-1", alg HS256): alg not allowed: HMAC needs a shared secret`),
 			refused(signWith(t, liveCardCanonical, "ec-1=rsa-1"),
 				`signature 1 (kid "rsa-1", alg ES256): wrong key type: ES256 needs an EC P-256 key, the trusted key is an RSA key`),
 			// A jku naming a JWKS that would verify the signature is never fetched.
-			refused(withHandMadeSignature(t, liveCardCanonical, map[string]any{"alg": "ES256", "kid": "remote", "jku": keyServer.URL}, "AAAA"),
+			refused(withHandMadeSignature(t, map[string]any{"alg": "ES256", "kid": "remote", "jku": keyServer.URL}, "AAAA"),
 				`(kid "remote", alg ES256): unknown kid`),
 			refused(liveCardCanonical, `signature_policy "require" (the provider's signature_policy)`,
 				"the agent card is not signed and the signature policy is require"),
@@ -322,14 +323,14 @@ func TestAccProvider_signatureSettingsFromEnvironment(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{dsValue("live", "verified_key_ids", resStrings("ed-1"))},
 			},
 			{
-				PreConfig:   func() { os.Setenv("AGENTREGISTRY_SIGNATURE_POLICY", "strict") },
+				PreConfig:   func() { t.Setenv("AGENTREGISTRY_SIGNATURE_POLICY", "strict") },
 				Config:      config,
 				ExpectError: relWords("Invalid Signature Policy", "AGENTREGISTRY_SIGNATURE_POLICY", `"strict" is not a signature policy`),
 			},
 			{
 				PreConfig: func() {
-					os.Setenv("AGENTREGISTRY_SIGNATURE_POLICY", "require")
-					os.Setenv("AGENTREGISTRY_TRUSTED_KEYS", `{"keys":[{"kty":"oct","k":"c2VjcmV0","kid":"shared"}]}`)
+					t.Setenv("AGENTREGISTRY_SIGNATURE_POLICY", "require")
+					t.Setenv("AGENTREGISTRY_TRUSTED_KEYS", `{"keys":[{"kty":"oct","k":"c2VjcmV0","kid":"shared"}]}`)
 				},
 				Config:      config,
 				ExpectError: relWords("Invalid Trusted Keys", "AGENTREGISTRY_TRUSTED_KEYS", `key 1 (kid "shared") is not a public key`),

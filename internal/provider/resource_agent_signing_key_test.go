@@ -54,7 +54,7 @@ func newWOKey(t *testing.T, kid string) woKey {
 	if err := json.Unmarshal(raw, &m); err != nil {
 		t.Fatal(err)
 	}
-	return woKey{kid: kid, key: k, jwk: string(raw), priv: m["d"].(string)}
+	return woKey{kid: kid, key: k, jwk: string(raw), priv: as[string](t, m["d"])}
 }
 
 // woPublicJWKS is the provider's trusted_keys: the keys' public halves.

@@ -481,8 +481,8 @@ func TestAccAgentResource_warningsOncePerPlan(t *testing.T) {
 	card := resCard("Converts currencies", resCardSkill("convert", "Converts", "fx"))
 	card["protocolVersion"] = "0.2.9"
 	h.write(t, "main.tf", resAgentConfig(r, "currency-agent", "Currency", "jsonencode("+resJSON(card)+")"))
-	h.mustRun(t, 0, "init", "-input=false")
-	warnings := diagnostics(h.mustRun(t, 0, "plan", "-json", "-input=false"), "Agent Card")
+	h.mustRun(t, "init", "-input=false")
+	warnings := diagnostics(h.mustRun(t, "plan", "-json", "-input=false"), "Agent Card")
 	if len(warnings) != 1 || !strings.HasPrefix(warnings[0], "warning: A2A Agent Card Has Warnings: The A2A Agent Card has 1 warning:") ||
 		!strings.Contains(warnings[0], "/protocolVersion") {
 		t.Errorf("want one warning diagnostic about /protocolVersion, titled as a warning; got %d:\n%s", len(warnings), strings.Join(warnings, "\n"))

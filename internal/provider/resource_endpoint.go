@@ -72,7 +72,7 @@ func (m *endpointModel) keepDerived(*endpointModel)   {}
 // An endpoint has no document: its interfaces (shared) are all it is.
 func (m *endpointModel) updateMask(*endpointModel) []string { return nil }
 
-func (m *endpointModel) fill(svc *agentregistry.Service) diag.Diagnostics {
+func (m *endpointModel) fill(svc *agentregistry.Service) diag.Diagnostics { //nolint:unparam // kindModel.fill; an endpoint has no document to refuse
 	svc.EndpointSpec = &agentregistry.EndpointSpec{Type: endpointSpecTypeNoSpec}
 	return nil
 }

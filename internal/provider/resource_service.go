@@ -90,7 +90,7 @@ type kindModel[M any] interface {
 	refresh(svc *agentregistry.Service, interfacesChanged bool) diag.Diagnostics
 	// fromGoogle takes the kind's own attributes from a
 	// google_agent_registry_service state (moves, see resource_service_move_state.go).
-	fromGoogle(g *googleService) diag.Diagnostics
+	fromGoogle(g *googleService)
 }
 
 // serviceResource is a service resource of one kind.

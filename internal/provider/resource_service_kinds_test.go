@@ -41,7 +41,7 @@ func listStrings(t *testing.T, l types.List) []string {
 	t.Helper()
 	var out []string
 	for _, e := range l.Elements() {
-		out = append(out, e.(basetypes.StringValue).ValueString())
+		out = append(out, as[basetypes.StringValue](t, e).ValueString())
 	}
 	return out
 }
@@ -59,8 +59,8 @@ func TestServiceKinds_updateMask(t *testing.T) {
 	mcp := func(ifaces types.List, tools string) *mcpServerModel {
 		return &mcpServerModel{serviceModel: kindBase("M", ifaces), ToolSpec: jsondoc.NewValue(tools)}
 	}
-	r := NewAgentResource().(*serviceResource[agentModel, *agentModel])
-	m := NewMcpServerResource().(*serviceResource[mcpServerModel, *mcpServerModel])
+	r := as[*serviceResource[agentModel, *agentModel]](t, NewAgentResource())
+	m := as[*serviceResource[mcpServerModel, *mcpServerModel]](t, NewMcpServerResource())
 	for _, c := range []struct {
 		name string
 		got  []string

@@ -94,7 +94,7 @@ func (r *serviceResource[M, P]) moveFromGoogle(ctx context.Context, req resource
 	*p.service() = base
 	*p.derivedRecordID() = types.StringValue(lastSegment(g.RegistryResource))
 	resp.Diagnostics.Append(diags...)
-	resp.Diagnostics.Append(p.fromGoogle(&g)...)
+	p.fromGoogle(&g)
 	resp.Diagnostics.Append(p.setDerived()...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -158,21 +158,19 @@ func (g *googleService) interfaces(ctx context.Context) (types.List, diag.Diagno
 
 // fromGoogle takes the card; a card-less (NO_SPEC) agent has its interfaces,
 // which the shared attributes took.
-func (m *agentModel) fromGoogle(g *googleService) diag.Diagnostics {
+func (m *agentModel) fromGoogle(g *googleService) {
 	m.AgentCard = jsondoc.NewNull()
 	if spec := g.AgentSpec[0]; spec.Type == agentSpecTypeCard && spec.Content != "" {
 		m.AgentCard = jsondoc.NewValue(spec.Content)
 	}
-	return nil
 }
 
-func (m *mcpServerModel) fromGoogle(g *googleService) diag.Diagnostics {
+func (m *mcpServerModel) fromGoogle(g *googleService) {
 	m.ToolSpec = jsondoc.NewNull()
 	if spec := g.McpServerSpec[0]; spec.Type == mcpSpecTypeToolSpec && spec.Content != "" {
 		m.ToolSpec = jsondoc.NewValue(spec.Content)
 	}
-	return nil
 }
 
 // fromGoogle: an endpoint has no document; its interfaces are shared.
-func (m *endpointModel) fromGoogle(*googleService) diag.Diagnostics { return nil }
+func (m *endpointModel) fromGoogle(*googleService) {}

@@ -73,7 +73,7 @@ func moveState(t *testing.T, target string, source json.RawMessage) (map[string]
 	if err != nil {
 		t.Fatal(err)
 	}
-	return goValue(t, v).(map[string]any), resp.Diagnostics
+	return as[map[string]any](t, goValue(t, v)), resp.Diagnostics
 }
 
 // goValue converts a Terraform value to Go: objects to maps, lists to slices,
@@ -234,7 +234,7 @@ func TestMoveState_googleBindingToBinding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := goValue(t, v).(map[string]any)
+	got := as[map[string]any](t, goValue(t, v))
 	want := map[string]any{
 		"binding_id": "planner-flights", "project": "demo-project", "location": "global",
 		"display_name": nil, "description": "Flights",
@@ -328,8 +328,8 @@ resource "agentregistry_binding" "flights" {
   target      = "`+resFlightsURN+`"
 }
 `)
-	h.mustRun(t, 0, "init", "-input=false")
-	out := h.mustRun(t, 0, "plan", "-input=false")
+	h.mustRun(t, "init", "-input=false")
+	out := h.mustRun(t, "plan", "-input=false")
 	for _, want := range []string{
 		"google_agent_registry_service.agent has moved to agentregistry_agent.agent",
 		"google_agent_registry_service.mcp has moved to agentregistry_mcp_server.mcp",
@@ -340,9 +340,9 @@ resource "agentregistry_binding" "flights" {
 			t.Errorf("plan does not say %q:\n%s", want, out)
 		}
 	}
-	h.mustRun(t, 0, "apply", "-auto-approve", "-input=false")
+	h.mustRun(t, "apply", "-auto-approve", "-input=false")
 	r.expectNoWrites(t)
-	h.mustRun(t, 0, "plan", "-detailed-exitcode", "-input=false")
+	h.mustRun(t, "plan", "-detailed-exitcode", "-input=false")
 	attrs, _ := h.state(t).instance(t, "agentregistry_agent", "agent")
 	if attrs["skill_ids"] == nil || attrs["name"] != "projects/demo-project/locations/global/services/currency-agent" {
 		t.Errorf("the moved agent's state is not the registry's: %v", attrs)

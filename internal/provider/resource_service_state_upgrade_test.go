@@ -31,13 +31,13 @@ func TestAccServiceStateUpgrade_fromVersion0(t *testing.T) {
 
 	h.write(t, "main.tf", providerConfig(reg.ts.URL)+string(config))
 	h.write(t, "terraform.tfstate", string(stateV0))
-	h.mustRun(t, 0, "init", "-input=false")
-	out := h.mustRun(t, 0, "apply", "-auto-approve", "-input=false")
+	h.mustRun(t, "init", "-input=false")
+	out := h.mustRun(t, "apply", "-auto-approve", "-input=false")
 	if !strings.Contains(out, "0 added, 0 changed, 0 destroyed") {
 		t.Errorf("apply after the upgrade changed something:\n%s", out)
 	}
 	reg.expectNoWrites(t)
-	h.mustRun(t, 0, "plan", "-detailed-exitcode", "-input=false")
+	h.mustRun(t, "plan", "-detailed-exitcode", "-input=false")
 
 	state := h.state(t)
 	card, version := state.instance(t, "agentregistry_agent", "card03")
@@ -96,8 +96,8 @@ func registerServicesOfState(t *testing.T, reg *testRegistry, raw []byte) {
 			if doc := str(a["tool_spec"]); doc != "" {
 				svc.McpServerSpec = &agentregistry.McpServerSpec{Type: mcpSpecTypeToolSpec, Content: []byte(doc)}
 			}
-			for _, in := range a["interfaces"].([]any) {
-				m := in.(map[string]any)
+			for _, in := range as[[]any](t, a["interfaces"]) {
+				m := as[map[string]any](t, in)
 				svc.Interfaces = append(svc.Interfaces, &agentregistry.Interface{Url: str(m["url"]), ProtocolBinding: str(m["protocol_binding"])})
 			}
 		}

@@ -16,9 +16,9 @@ func TestServiceKind_addAPIErrorAttachesTheFieldsAttribute(t *testing.T) {
 		name   string
 		report func(*diag.Diagnostics, string, string, error)
 	}
-	agent := kind{"agent", NewAgentResource().(*serviceResource[agentModel, *agentModel]).kind.addAPIError}
-	mcp := kind{"mcp_server", NewMcpServerResource().(*serviceResource[mcpServerModel, *mcpServerModel]).kind.addAPIError}
-	endpoint := kind{"endpoint", NewEndpointResource().(*serviceResource[endpointModel, *endpointModel]).kind.addAPIError}
+	agent := kind{"agent", as[*serviceResource[agentModel, *agentModel]](t, NewAgentResource()).kind.addAPIError}
+	mcp := kind{"mcp_server", as[*serviceResource[mcpServerModel, *mcpServerModel]](t, NewMcpServerResource()).kind.addAPIError}
+	endpoint := kind{"endpoint", as[*serviceResource[endpointModel, *endpointModel]](t, NewEndpointResource()).kind.addAPIError}
 	for _, c := range []struct {
 		kind  kind
 		field string

@@ -38,7 +38,7 @@ func newAgentBench(b *testing.B) *agentBench {
 	schema := resourceSchemas(b, ours)["agentregistry_agent"]
 	typ := schema.ValueType()
 	attrs := map[string]tftypes.Value{}
-	for name, attrType := range typ.(tftypes.Object).AttributeTypes {
+	for name, attrType := range as[tftypes.Object](b, typ).AttributeTypes {
 		attrs[name] = tftypes.NewValue(attrType, nil)
 	}
 	attrs["service_id"] = tftypes.NewValue(tftypes.String, "bench-agent")
@@ -161,7 +161,7 @@ func configuredServer(t testing.TB, project, endpoint string) tfprotov6.Provider
 	}
 	typ := schemas.Provider.ValueType()
 	attrs := map[string]tftypes.Value{}
-	for name, attrType := range typ.(tftypes.Object).AttributeTypes {
+	for name, attrType := range as[tftypes.Object](t, typ).AttributeTypes {
 		attrs[name] = tftypes.NewValue(attrType, nil)
 	}
 	attrs["endpoint"] = tftypes.NewValue(tftypes.String, endpoint)
