@@ -29,31 +29,17 @@ const (
 	maxScopes      = 64
 	maxScopeLength = 512
 	maxURILength   = 2048
-	maxURNLength   = 512
 )
 
 var (
 	// bindingRule: 4 to 63 characters, ^[a-z]([a-z0-9-]{0,61}[a-z0-9])?$.
 	bindingRule = segmentRule{"binding_id", regexp.MustCompile(`^[a-z][a-z0-9-]{2,61}[a-z0-9]$`), 63,
 		"4 to 63 lower-case letters, digits and hyphens, starting with a letter and not ending with a hyphen"}
-	// URNs: urn:{kind}:{publisher}:{namespace}:{name}, where the namespace
-	// may itself hold colons (Google's agent ids look like
-	// urn:agent:projects-123:projects:123:locations:us-central1:...).
-	urnRE          = regexp.MustCompile(`^urn:(agent|mcp|endpoint):[A-Za-z0-9._~-]+(:[A-Za-z0-9._~-]+){2,}$`)
 	authProviderRE = regexp.MustCompile(`^projects/[^/]+/locations/[^/]+/authProviders/[^/]+$`)
 	bindingFields  = searchquery.NewSchema("bindings",
 		[]string{"name", "displayName", "description", "source.identifier", "target.identifier", "authProviderBinding.authProvider"}, nil,
 		[]string{"name", "displayName", "description"})
 )
-
-// urnKind is the kind of a URN ("agent", "mcp", "endpoint"), "" when the
-// URN is malformed.
-func urnKind(urn string) string {
-	if len(urn) > maxURNLength || !urnRE.MatchString(urn) {
-		return ""
-	}
-	return strings.SplitN(urn, ":", 3)[1]
-}
 
 // validateBinding lists what is wrong with a binding to store.
 func validateBinding(b *agentregistry.Binding) []fieldViolation {

@@ -122,7 +122,7 @@ func deriveAgent(svc *agentregistry.Service) (*agentregistry.Agent, docFields) {
 	id := lastSegment(svc.Name)
 	a := &agentregistry.Agent{
 		Name:        parentOf(svc.Name) + "/agents/" + id,
-		AgentId:     id,
+		AgentId:     recordURN(kindAgent, parentOf(svc.Name), id),
 		DisplayName: svc.DisplayName,
 		Description: svc.Description,
 		CreateTime:  svc.CreateTime,
@@ -191,7 +191,7 @@ func deriveMCP(svc *agentregistry.Service) (*agentregistry.McpServer, docFields)
 	id := lastSegment(svc.Name)
 	m := &agentregistry.McpServer{
 		Name:        parentOf(svc.Name) + "/mcpServers/" + id,
-		McpServerId: id,
+		McpServerId: recordURN(kindMCP, parentOf(svc.Name), id),
 		DisplayName: svc.DisplayName,
 		Description: svc.Description,
 		Interfaces:  svc.Interfaces,
@@ -230,7 +230,7 @@ func deriveEndpoint(svc *agentregistry.Service) (*agentregistry.Endpoint, docFie
 	id := lastSegment(svc.Name)
 	e := &agentregistry.Endpoint{
 		Name:        parentOf(svc.Name) + "/endpoints/" + id,
-		EndpointId:  id,
+		EndpointId:  recordURN(kindEndpoint, parentOf(svc.Name), id),
 		DisplayName: svc.DisplayName,
 		Description: svc.Description,
 		Interfaces:  svc.Interfaces,

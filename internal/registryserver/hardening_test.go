@@ -131,7 +131,7 @@ func TestWriteDoesNotWaitForSearch(t *testing.T) {
 	}
 	var ids []string
 	for _, a := range resp.Agents {
-		ids = append(ids, a.AgentId)
+		ids = append(ids, idOf(a.Name))
 	}
 	if got := strings.Join(ids, " "); got != "flight-booker trip-planner" {
 		t.Errorf("the search that started before the write found %q, want the agents of its start", got)

@@ -87,6 +87,7 @@ func (s *Server) loadSkills() error {
 		if err := json.Unmarshal(v, &sk); err != nil {
 			return fmt.Errorf("skill %s: %w", k, err)
 		}
+		sk.SkillId = skillURN(parentOf(sk.Name), lastSegment(sk.Name)) // files written before skill ids were URNs
 		s.skills.skills.put(sk.Name, &sk)
 		return nil
 	})
@@ -371,11 +372,4 @@ func (s *Server) skillRoutes(w http.ResponseWriter, r *http.Request, parent stri
 		return map[string]func(){"GET": func() { getOne(s, w, s.skills.revisions, name, "Skill revision") }, "DELETE": func() { s.deleteRevision(w, r, name) }}
 	}
 	return nil
-}
-
-// skillURN is the skill's globally unique logical id. Google builds it from
-// the publisher's namespace; the bundled server has no publishers, so the
-// project stands in for the namespace.
-func skillURN(parent, id string) string {
-	return "urn:skill:" + strings.Split(parent, "/")[1] + ":" + id
 }
