@@ -36,7 +36,9 @@ var (
 	bindingRule = segmentRule{"binding_id", regexp.MustCompile(`^[a-z][a-z0-9-]{2,61}[a-z0-9]$`), 63,
 		"4 to 63 lower-case letters, digits and hyphens, starting with a letter and not ending with a hyphen"}
 	authProviderRE = regexp.MustCompile(`^projects/[^/]+/locations/[^/]+/authProviders/[^/]+$`)
-	bindingFields  = searchquery.NewSchema("bindings",
+	// bindingOrder are the fields bindings.list orders by.
+	bindingOrder  = []string{"name", "displayName", "description", "createTime", "updateTime"}
+	bindingFields = searchquery.NewSchema("bindings",
 		[]string{"name", "displayName", "description", "source.identifier", "target.identifier", "authProviderBinding.authProvider"}, nil,
 		[]string{"name", "displayName", "description"})
 )
@@ -230,18 +232,24 @@ func bindingDoc(b *agentregistry.Binding) docFields {
 	return d
 }
 
+func bindingValues(b *agentregistry.Binding) sortValues {
+	return sortValues{"name": b.Name, "displayName": b.DisplayName, "description": b.Description,
+		"createTime": timeKey(b.CreateTime), "updateTime": timeKey(b.UpdateTime)}
+}
+
 func (s *Server) listBindings(w http.ResponseWriter, r *http.Request, parent string) {
 	filter := r.URL.Query().Get("filter")
-	node, err := parseQuery(filter, bindingFields)
+	node, err := parseFilter(filter, bindingFields)
 	if err != nil {
-		s.writeError(w, errViolations("invalid filter: "+err.Error(), []fieldViolation{{Field: "filter", Description: err.Error()}}))
+		s.writeError(w, err)
 		return
 	}
 	var match func(*agentregistry.Binding) bool
 	if node != nil {
 		match = func(b *agentregistry.Binding) bool { return matchDoc(node, bindingFields, bindingDoc(b)) }
 	}
-	page, next, err := listPage(s, r, s.bindings, parent, "bindings.list", filter, match)
+	page, next, err := listOrdered(s, r, s.bindings, parent, "bindings.list", filter, match, bindingOrder, bindingValues,
+		func(b *agentregistry.Binding) string { return b.Name })
 	if err != nil {
 		s.writeError(w, err)
 		return

@@ -326,9 +326,9 @@ func violationMessage(what string, v []fieldViolation) string {
 
 func (s *Server) listServices(w http.ResponseWriter, r *http.Request, parent string) {
 	filter := r.URL.Query().Get("filter")
-	node, err := parseQuery(filter, serviceFilterFields)
+	node, err := parseFilter(filter, serviceFilterFields)
 	if err != nil {
-		s.writeError(w, errViolations("invalid filter: "+err.Error(), []fieldViolation{{Field: "filter", Description: err.Error()}}))
+		s.writeError(w, err)
 		return
 	}
 	var match func(*agentregistry.Service) bool
