@@ -36,7 +36,7 @@ func checkEmptyList(r *http.Request, fields *fieldSet, order []string) error {
 	}
 	// Nothing is ever listed, so no token was ever issued.
 	if tok := q.Get("pageToken"); tok != "" {
-		return errInvalid("page_token %q is not a token this server issued", tok)
+		return errForeignToken(tok)
 	}
 	return nil
 }

@@ -127,10 +127,10 @@ func decodeOrderedToken(tok string, o ordering, qh uint64) (sortValues, string, 
 		err = json.Unmarshal(b, &t)
 	}
 	if err != nil || len(t.Keys) != len(o) {
-		return nil, "", errInvalid("page_token %q is not a token this server issued", tok)
+		return nil, "", errForeignToken(tok)
 	}
 	if t.Query != qh {
-		return nil, "", errInvalid("page_token was issued for a different query or parent; the other parameters must be identical to those of the call that returned it")
+		return nil, "", errTokenOfAnotherQuery()
 	}
 	v := sortValues{}
 	for i, k := range o {

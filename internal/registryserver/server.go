@@ -402,12 +402,27 @@ func decodePageToken(tok string, qh uint64) (string, error) {
 		err = json.Unmarshal(b, &pt)
 	}
 	if err != nil {
-		return "", errInvalid("page_token %q is not a token this server issued", tok)
+		return "", errForeignToken(tok)
 	}
 	if pt.Query != qh {
-		return "", errInvalid("page_token was issued for a different query or parent; the other parameters must be identical to those of the call that returned it")
+		return "", errTokenOfAnotherQuery()
 	}
 	return pt.After, nil
+}
+
+// errForeignToken and errTokenOfAnotherQuery refuse a page token.
+func errForeignToken(tok string) error {
+	shown := tok
+	if len(shown) > 64 {
+		shown = shown[:64] + "..."
+	}
+	return errViolations(fmt.Sprintf("page_token %q is not a token this server issued", shown),
+		[]fieldViolation{{Field: "page_token", Description: "is not a token this server issued; send the next_page_token of the previous page"}})
+}
+
+func errTokenOfAnotherQuery() error {
+	return errViolations("page_token was issued for a different query or parent; the other parameters must be identical to those of the call that returned it",
+		[]fieldViolation{{Field: "page_token", Description: "was issued for a different query or parent"}})
 }
 
 func (s *Server) timestamp() string { return s.now().UTC().Format(time.RFC3339Nano) }
