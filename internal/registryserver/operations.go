@@ -5,8 +5,9 @@ package registryserver
 // Every write (service create/patch/delete, workload patch/delete) is applied
 // and committed when the request arrives, and returns an Operation. With
 // Options.OperationDelay the operation reports done:false until the delay has
-// passed, so that clients' polling is exercised; the resource itself is
-// already written.
+// passed, so that clients' polling is exercised; the write is committed
+// already, and a created resource becomes visible when its operation is done
+// (visibility.go). operations.list, cancel and delete are served below.
 //
 // requestId: the first request with a given id records (id -> operation) in
 // the same transaction as the write. A retry with the same id, verb and

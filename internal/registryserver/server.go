@@ -1,8 +1,10 @@
 // Package registryserver is the bundled Agent Registry server: a real,
-// persistent implementation of the subset of the Google Agent Registry v1 and
-// App Hub v1 REST APIs that the provider uses, wire-compatible with the
-// generated clients in google.golang.org/api (agentregistry/v1, apphub/v1).
-// It lets a module be tested end to end without a cloud account.
+// persistent twin of the Google Agent Registry v1 REST API and of the App
+// Hub v1 subset that the provider uses, wire-compatible with the generated
+// clients in google.golang.org/api (agentregistry/v1, apphub/v1). Every
+// method of both discovery documents is answered on purpose (routes.go):
+// served, or refused with 501 UNIMPLEMENTED. It lets a module be tested end
+// to end without a cloud account.
 package registryserver
 
 import (
@@ -36,7 +38,8 @@ type Options struct {
 	// DataPath is the bbolt file that holds the state; "" keeps it in memory.
 	DataPath string
 	// OperationDelay is how long a long-running operation reports done:false
-	// before completing. 0 returns operations that are already done.
+	// before completing; a resource it creates is visible once it is done.
+	// 0 returns operations that are already done.
 	OperationDelay time.Duration
 	// Logger receives one line per request (method, path, status, duration).
 	// nil discards.
