@@ -27,7 +27,7 @@ func runtimeReference(id string) knownvalue.Check {
 }
 
 func TestAccAgentDataSource(t *testing.T) {
-	reg := startTestRegistry(t)
+	reg := startRegistry(t)
 	seedCatalog(reg)
 	travel := map[string]knownvalue.Check{
 		"name":        knownvalue.StringExact(testParent + "/agents/travel-agent"),
@@ -105,7 +105,7 @@ data "agentregistry_agent" "by_filter" {
 }
 
 func TestAccAgentDataSource_errors(t *testing.T) {
-	reg := startTestRegistry(t)
+	reg := startRegistry(t)
 	seedCatalog(reg)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
@@ -182,7 +182,7 @@ data "agentregistry_agent" "short" {
 // (on main agent_id was the bare service id, which neither took as a URN).
 // The data sources return the same ids, under the Google provider's names too.
 func TestAccAgentDataSource_bindingByAgentID(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	config := r.config(`
 resource "agentregistry_agent" "planner" {
   service_id = "planner"
@@ -215,7 +215,7 @@ data "agentregistry_available_bindings" "planner" {
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("agentregistry_binding.planner_billing", tfjsonpath.New("source"), knownvalue.StringExact(testURN("agent", "planner"))),
 				statecheck.ExpectKnownValue("agentregistry_binding.planner_billing", tfjsonpath.New("target"), knownvalue.StringExact(testURN("endpoint", "billing-api"))),
-				statecheck.ExpectKnownValue("data.agentregistry_agent.planner", tfjsonpath.New("name"), knownvalue.StringExact(resTestParent+"/agents/planner")),
+				statecheck.ExpectKnownValue("data.agentregistry_agent.planner", tfjsonpath.New("name"), knownvalue.StringExact(testParent+"/agents/planner")),
 				statecheck.ExpectKnownValue("data.agentregistry_agent.planner", tfjsonpath.New("urn"), knownvalue.StringExact(testURN("agent", "planner"))),
 				statecheck.ExpectKnownValue("data.agentregistry_endpoint.billing", tfjsonpath.New("urn"), knownvalue.StringExact(testURN("endpoint", "billing-api"))),
 				statecheck.ExpectKnownValue("data.agentregistry_endpoint.billing", tfjsonpath.New("attributes"), runtimeReference("billing-api")),
