@@ -10,7 +10,6 @@ package registryserver
 // returned, and the next page starts after them, whatever was written since.
 
 import (
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -178,26 +177,15 @@ func listOrdered[T any](s *Server, r *http.Request, c *collection[T], group, met
 	if err != nil {
 		return nil, "", err
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), s.searchTimeout())
-	defer cancel()
 	var all []T
-	after := ""
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, "", s.searchAborted(r, "list", err)
+	err = scanGroup(s, r, c, group, "", 256, func(_ string, v T) bool {
+		if match == nil || match(v) {
+			all = append(all, v)
 		}
-		s.mu.RLock()
-		ns, vs := c.page(group, after, 256)
-		s.mu.RUnlock()
-		for _, v := range vs {
-			if match == nil || match(v) {
-				all = append(all, v)
-			}
-		}
-		if len(ns) < 256 {
-			break
-		}
-		after = ns[len(ns)-1]
+		return true
+	})
+	if err != nil {
+		return nil, "", err
 	}
 	return pageOrdered(all, o, vals, name, r.URL.Query().Get("pageToken"), queryHash(method, group, filter, orderBy), size)
 }
