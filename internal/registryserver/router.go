@@ -231,6 +231,9 @@ func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request, lines 
 	slices.Sort(documented)
 	w.Header().Set("Allow", strings.Join(allow, ", "))
 	msg := fmt.Sprintf("method %s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, strings.Join(allow, ", "))
+	if len(allow) == 0 {
+		msg = fmt.Sprintf("method %s is not allowed on %s, and the bundled server serves no method there", r.Method, r.URL.Path)
+	}
 	if len(allow) < len(documented) {
 		msg += fmt.Sprintf(" (the API documents %s; the bundled server refuses the others with UNIMPLEMENTED)", strings.Join(documented, ", "))
 	}
