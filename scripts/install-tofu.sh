@@ -25,6 +25,9 @@ work=$(mktemp -d)
 trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
 cp -r "$dir/." "$work/"
 chmod -R u+w "$work"
-(cd "$work" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$bin.tmp" ./cmd/tofu)
+# version.dev=no: the binary reports its release (1.12.6), not 1.12.6-dev, as a
+# released build does; plugin-testing reads that version to decide what the CLI supports.
+(cd "$work" && CGO_ENABLED=0 go build -trimpath \
+  -ldflags "-s -w -X github.com/opentofu/opentofu/version.dev=no" -o "$bin.tmp" ./cmd/tofu)
 mv "$bin.tmp" "$bin"
 echo "$bin"

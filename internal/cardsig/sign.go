@@ -39,6 +39,11 @@ func Sign(card, privateKeyPEM []byte, kid string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return signWith(card, key, kid)
+}
+
+// signWith adds one signature made with key under kid.
+func signWith(card []byte, key crypto.Signer, kid string) ([]byte, error) {
 	signer, err := newSigner(key, kid)
 	if err != nil {
 		return nil, err

@@ -24,9 +24,6 @@ func NewValue(s string) Value { return Value{StringValue: basetypes.NewStringVal
 // NewNull returns a null document.
 func NewNull() Value { return Value{StringValue: basetypes.NewStringNull()} }
 
-// NewUnknown returns an unknown document.
-func NewUnknown() Value { return Value{StringValue: basetypes.NewStringUnknown()} }
-
 func (v Value) Type(context.Context) attr.Type { return Type{} }
 
 func (v Value) Equal(o attr.Value) bool {

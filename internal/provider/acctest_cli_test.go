@@ -47,6 +47,22 @@ func requires(c cliCapability) []tfversion.TerraformVersionCheck {
 	return []tfversion.TerraformVersionCheck{c}
 }
 
+// lacks is the TerraformVersionChecks of a test of what a CLI without the
+// capability does.
+func lacks(c cliCapability) []tfversion.TerraformVersionCheck {
+	return []tfversion.TerraformVersionCheck{missing{c}}
+}
+
+type missing struct{ c cliCapability }
+
+func (m missing) CheckTerraformVersion(_ context.Context, req tfversion.CheckTerraformVersionRequest,
+	resp *tfversion.CheckTerraformVersionResponse) {
+	if ok, _ := m.c.supportedBy(cliFlavour(), req.TerraformVersion); ok {
+		resp.Skip = fmt.Sprintf("this tests a CLI without %s; the CLI under test, %s %s, has them",
+			m.c.feature, cliFlavour(), req.TerraformVersion)
+	}
+}
+
 // CheckTerraformVersion skips the test, in one line that says why, when the
 // CLI under test lacks the capability.
 func (c cliCapability) CheckTerraformVersion(_ context.Context, req tfversion.CheckTerraformVersionRequest,

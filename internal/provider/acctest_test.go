@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -222,4 +223,17 @@ func (c sawPatchCheck) CheckState(_ context.Context, _ statecheck.CheckStateRequ
 	if len(c.r.writesOf("PATCH")) == 0 {
 		resp.Error = fmt.Errorf("expected the update to send a PATCH, got writes %v", c.r.writes())
 	}
+}
+
+// TestMain drops a TF_CLI_CONFIG_FILE that names no file: OpenTofu 1.12
+// then prints a warning before its version on stdout, where
+// terraform-plugin-testing reads the version, and every acceptance test
+// fails. (Some machines set it to a ~/.terraformrc that does not exist.)
+func TestMain(m *testing.M) {
+	if f := os.Getenv("TF_CLI_CONFIG_FILE"); f != "" {
+		if _, err := os.Stat(f); err != nil {
+			os.Unsetenv("TF_CLI_CONFIG_FILE")
+		}
+	}
+	os.Exit(m.Run())
 }

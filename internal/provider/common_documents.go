@@ -4,6 +4,9 @@ package provider
 // every resource: what counts as drift and what as the same value.
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -68,4 +71,17 @@ func sameDocument(a, b jsondoc.Value) bool {
 // lastSegment returns what follows the last "/".
 func lastSegment(name string) string {
 	return name[strings.LastIndex(name, "/")+1:]
+}
+
+// documentDigest is the SHA-256 (hex) of a document's RFC 8785 form, in
+// which the registry's copy of a document has the same bytes as the copy
+// sent (keys sorted, numbers as the doubles the registry keeps); "" for a
+// document that does not parse.
+func documentDigest(doc []byte) string {
+	canonical, err := jsoncanon.Canonical(doc)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(canonical)
+	return hex.EncodeToString(sum[:])
 }

@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 )
 
 // apiErrorDetail renders an API error for a diagnostic's detail, with what to
@@ -45,4 +46,12 @@ func errorHint(action, what string, err error) string {
 			"`agentregistry-server -listen 127.0.0.1:8787`."
 	}
 	return ""
+}
+
+// addNotConfigured reports a call on an unconfigured provider (what: "this
+// resource"), which the framework never makes: it is a bug, not a nil
+// dereference.
+func addNotConfigured(diags *diag.Diagnostics, what string) {
+	diags.AddError("Provider Not Configured", "The agentregistry provider was not configured before "+what+
+		" was used. This is a bug in the provider; please report it.")
 }

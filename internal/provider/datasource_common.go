@@ -35,8 +35,7 @@ func (b *dataSourceBase) Configure(_ context.Context, req datasource.ConfigureRe
 
 func (b *dataSourceBase) configured(diags *diag.Diagnostics) bool {
 	if b.data == nil || b.data.Client == nil {
-		diags.AddError("Provider Not Configured",
-			"The agentregistry provider was not configured before this data source was read. This is a bug in the provider; please report it.")
+		addNotConfigured(diags, "this data source")
 		return false
 	}
 	return true
@@ -184,7 +183,7 @@ func dsSkillsNestedAttribute(desc string) schema.ListNestedAttribute {
 	}
 }
 
-// skillResultAttributes match skillAttrTypes.
+// dsSkillAttributes are the attributes of one skill; they match skillAttrTypes.
 func dsSkillAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"id":          schema.StringAttribute{Computed: true, MarkdownDescription: "Skill id, unique within its agent."},
@@ -195,7 +194,7 @@ func dsSkillAttributes() map[string]schema.Attribute {
 	}
 }
 
-// agentSkills returns the skills of an agent record, falling back to its card.
+// dsAgentSkills returns the skills of an agent record, falling back to its card.
 func dsAgentSkills(a *agentregistry.Agent, card *spec.AgentCard) []spec.Skill {
 	if len(a.Skills) == 0 && card != nil {
 		return card.Skills
@@ -210,7 +209,7 @@ func dsAgentSkills(a *agentregistry.Agent, card *spec.AgentCard) []spec.Skill {
 	return out
 }
 
-// agentCard parses the card of an agent record (nil when it has none or it
+// dsAgentCard parses the card of an agent record (nil when it has none or it
 // does not parse).
 func dsAgentCard(a *agentregistry.Agent) *spec.AgentCard {
 	if a.Card == nil || len(a.Card.Content) == 0 {
@@ -223,7 +222,7 @@ func dsAgentCard(a *agentregistry.Agent) *spec.AgentCard {
 	return card
 }
 
-// agentURLs are the endpoint URLs of an agent: its card's, else its protocols' interfaces.
+// dsAgentURLs are the endpoint URLs of an agent: its card's, else its protocols' interfaces.
 func dsAgentURLs(a *agentregistry.Agent, card *spec.AgentCard) []string {
 	if card != nil && len(card.URLs) > 0 {
 		return card.URLs

@@ -120,9 +120,9 @@ func (p *agentRegistryProvider) Metadata(_ context.Context, _ provider.MetadataR
 
 func (p *agentRegistryProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Registers A2A agents, MCP servers and App Hub `AgentProperties` in an Agent Registry " +
-			"that speaks the Google Agent Registry REST API v1, validates every document at plan time, and " +
-			"finds agents by skill.",
+		MarkdownDescription: "Registers A2A agents, MCP servers, endpoints, bindings and standalone skills, and App Hub " +
+			"`AgentProperties`, in an Agent Registry that speaks the Google Agent Registry REST API v1; validates " +
+			"every document at plan time; and finds agents, MCP servers and skills by what they can do.",
 		Attributes: map[string]schema.Attribute{
 			"endpoint": schema.StringAttribute{
 				Optional: true,

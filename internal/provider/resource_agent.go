@@ -6,7 +6,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -51,9 +53,12 @@ func NewAgentResource() resource.Resource {
 		// interfaces; the API refuses both and an agent with neither is unreachable.
 		configValidators: []resource.ConfigValidator{
 			resourcevalidator.ExactlyOneOf(path.MatchRoot("agent_card"), path.MatchRoot("interfaces")),
+			validators.WriteOnlyNeedsANewerCLI("signing_key_wo", "sign the card with "+
+				"provider::agentregistry::sign_agent_card instead (the key then passes through a variable)"),
 		},
 		verify:          verifyAgentSignatures,
 		verifyUnchanged: agentNeedsVerifyUnchanged,
+		sign:            signAgentCard,
 	})
 }
 
@@ -69,6 +74,17 @@ type agentModel struct {
 	// (verifyAgentSignatures): the rest of the core never reads or sets them.
 	SignaturePolicy types.String `tfsdk:"signature_policy"`
 	VerifiedKeyIDs  types.List   `tfsdk:"verified_key_ids"`
+	// SigningKeyWO is write-only: null in every plan and state, read from
+	// the configuration by signAgentCard.
+	SigningKeyWO        types.String `tfsdk:"signing_key_wo"`
+	SigningKeyWOVersion types.Int64  `tfsdk:"signing_key_wo_version"`
+
+	// signed is the card as it is sent, signed with signing_key_wo (nil
+	// without a key); signing is true while the key or the card is unknown.
+	// Set by signAgentCard, and on read to the registry's copy when it is
+	// what was sent.
+	signed  []byte
+	signing bool
 }
 
 func agentSchema(ctx context.Context) schema.Schema {
@@ -116,6 +132,31 @@ func agentSchema(ctx context.Context) schema.Schema {
 			MarkdownDescription: "The ids of the card's skills, in document order; empty without a card. Known at plan time, so other " +
 				"resources and modules can use them in the same plan. For a skill's name, tags or examples use " +
 				"`jsondecode(agentregistry_agent.NAME.agent_card).skills`, or the `agentregistry_skills` data source.",
+		},
+		"signing_key_wo": schema.StringAttribute{
+			Optional:  true,
+			WriteOnly: true,
+			Sensitive: true,
+			MarkdownDescription: "A private key that signs the card, as a JWK (RFC 7517) with a `kid`: EC P-256 " +
+				"(ES256), Ed25519 (EdDSA) or RSA of 2048 bits or more (RS256). **Write-only**: it is used at plan and " +
+				"apply and never stored, neither in the plan nor in the state (Terraform 1.11 or later, OpenTofu 1.11 or " +
+				"later). The provider registers the card with one more entry in `signatures` (a detached JWS over the " +
+				"card's RFC 8785 form, the JWK's `kid` in its header), keeps `agent_card` in the state as written, and " +
+				"takes the registry's signed copy as no change on refresh. The same card and key give the same " +
+				"signature, so plans stay empty. Set `signing_key_wo_version` with it, and change that number to " +
+				"re-sign (a new key); a key changed without it is not noticed, as Terraform cannot compare write-only " +
+				"values. With the provider's `trusted_keys` holding its public key, `verified_key_ids` shows the signer " +
+				"at plan, and `signature_policy = \"require\"` is met by the card as signed.",
+			Validators: []validator.String{
+				validators.SigningJWK(),
+				stringvalidator.AlsoRequires(path.MatchRoot("signing_key_wo_version"), path.MatchRoot("agent_card")),
+			},
+		},
+		"signing_key_wo_version": schema.Int64Attribute{
+			Optional: true,
+			MarkdownDescription: "The version of `signing_key_wo`: any number, changed whenever the key changes. A " +
+				"change re-signs the card and sends it again, in place. Stored in the state (the key is not).",
+			Validators: []validator.Int64{int64validator.AlsoRequires(path.MatchRoot("signing_key_wo"))},
 		},
 		"signature_policy": schema.StringAttribute{
 			Optional: true,
@@ -216,8 +257,10 @@ func (m *agentModel) keepDerived(prior *agentModel) {
 	m.A2AVersion, m.Version, m.URLs, m.SkillIDs = prior.A2AVersion, prior.Version, prior.URLs, prior.SkillIDs
 }
 
+// updateMask: a new signing_key_wo_version re-signs the card, so it sends the
+// card again.
 func (m *agentModel) updateMask(prior *agentModel) []string {
-	if !sameDocument(m.AgentCard, prior.AgentCard) {
+	if !sameDocument(m.AgentCard, prior.AgentCard) || !m.SigningKeyWOVersion.Equal(prior.SigningKeyWOVersion) {
 		return []string{"agentSpec.content"}
 	}
 	return nil
@@ -228,6 +271,11 @@ func (m *agentModel) updateMask(prior *agentModel) []string {
 func (m *agentModel) fill(svc *agentregistry.Service) diag.Diagnostics {
 	if m.AgentCard.IsNull() {
 		svc.AgentSpec = &agentregistry.AgentSpec{Type: agentSpecTypeNoSpec}
+		return nil
+	}
+	if m.signed != nil {
+		svc.AgentSpec = &agentregistry.AgentSpec{Type: agentSpecTypeCard, Content: m.signed}
+		m.sent = m.signed
 		return nil
 	}
 	var diags diag.Diagnostics
@@ -242,11 +290,20 @@ func (m *agentModel) fill(svc *agentregistry.Service) diag.Diagnostics {
 
 // refresh takes the registry's card. A card removed outside Terraform reads
 // as null, so the next plan shows the configured card (a replacement); a card
-// or interfaces the registry changed re-derive the computed attributes.
+// or interfaces the registry changed re-derive the computed attributes. The
+// registry holding the card as it was signed and sent is no change: the card
+// in state, as written, stands.
 func (m *agentModel) refresh(svc *agentregistry.Service, interfacesChanged bool) diag.Diagnostics {
 	var content []byte
 	if svc.AgentSpec != nil && svc.AgentSpec.Type != agentSpecTypeNoSpec {
 		content = svc.AgentSpec.Content
+	}
+	if m.sentDigest != "" && content != nil && documentDigest(content) == m.sentDigest {
+		m.signed = content
+		if interfacesChanged || m.SkillIDs.IsNull() {
+			return m.setDerived()
+		}
+		return nil
 	}
 	prior := m.AgentCard
 	m.AgentCard = refreshDocument(m.AgentCard, content)
@@ -278,11 +335,15 @@ func verifyAgentSignatures(data *providerData, m *agentModel, onRead bool, diags
 	switch {
 	case m.AgentCard.IsNull():
 		kids = types.ListNull(types.StringType)
-	case m.AgentCard.IsUnknown():
+	case m.AgentCard.IsUnknown() || m.signing:
 		kids = types.ListUnknown(types.StringType)
 	default:
+		card := m.signed // the card as it is sent, when the provider signs it
+		if card == nil {
+			card = []byte(m.AgentCard.ValueString())
+		}
 		var checked diag.Diagnostics
-		kids = verifyCardSignatures(s, []byte(m.AgentCard.ValueString()), m.SignaturePolicy, "resource", path.Root("agent_card"), &checked)
+		kids = verifyCardSignatures(s, card, m.SignaturePolicy, "resource", path.Root("agent_card"), &checked)
 		if onRead && (checked.HasError() || kids.IsUnknown()) {
 			return
 		}
@@ -295,14 +356,47 @@ func verifyAgentSignatures(data *providerData, m *agentModel, onRead bool, diags
 // a plan without changes included, so that a key removed from trusted_keys
 // fails the plan instead of leaving a card registered that nobody trusts any
 // more; only an agent under signature_policy off, set on the provider and not
-// overridden, has nothing to check.
-func agentNeedsVerifyUnchanged(ctx context.Context, data *providerData, plan tfsdk.Plan) bool {
+// overridden, and without a signing key, has nothing to check.
+func agentNeedsVerifyUnchanged(ctx context.Context, data *providerData, plan tfsdk.Plan, config tfsdk.Config) bool {
 	if data == nil || data.Signatures.policy != cardsig.PolicyOff {
 		return true
 	}
-	var override types.String
+	var override, key types.String
 	plan.GetAttribute(ctx, path.Root("signature_policy"), &override)
-	return !override.IsNull()
+	config.GetAttribute(ctx, path.Root("signing_key_wo"), &key)
+	return !override.IsNull() || !key.IsNull()
+}
+
+// signAgentCard is the agent kind's sign hook: with signing_key_wo in the
+// configuration, the card is sent signed with it (cardsig: a detached JWS
+// over the card's RFC 8785 form, the JWK's kid in its header). The signature
+// is deterministic where the algorithm allows (ES256 with RFC 6979 nonces,
+// EdDSA, RS256), so plans stay empty; the key is never in a plan or state.
+func signAgentCard(ctx context.Context, config tfsdk.Config, m *agentModel, diags *diag.Diagnostics) {
+	m.signed, m.signing = nil, false
+	var key types.String
+	diags.Append(config.GetAttribute(ctx, path.Root("signing_key_wo"), &key)...)
+	switch {
+	case key.IsNull() || m.AgentCard.IsNull():
+		return
+	case key.IsUnknown() || m.AgentCard.IsUnknown():
+		m.signing = true // known at apply
+		return
+	}
+	sk, err := cardsig.ParseSigningJWK([]byte(key.ValueString()))
+	if err == nil {
+		m.signed, err = sk.Sign([]byte(m.AgentCard.ValueString()))
+	}
+	if err == nil && len(m.signed) > spec.MaxDocumentBytes {
+		err = fmt.Errorf("the signed card has %d bytes, over the registry's limit of %d bytes: trim the card to make "+
+			"room for the signature", len(m.signed), spec.MaxDocumentBytes)
+	}
+	if err != nil {
+		m.signed = nil
+		// cardsig's messages never include key material.
+		diags.AddAttributeError(path.Root("signing_key_wo"), "Cannot Sign the Agent Card",
+			"The card could not be signed with signing_key_wo: "+err.Error()+". Nothing was sent to the registry.")
+	}
 }
 
 // verifyCardSignatures checks a card under the effective policy (override,

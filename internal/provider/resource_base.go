@@ -46,9 +46,7 @@ func (b *resourceBase) IdentitySchema(_ context.Context, _ resource.IdentitySche
 // a CRUD call see; the check keeps a bug from being a nil dereference.
 func (b *resourceBase) configured(diags *diag.Diagnostics) bool {
 	if b.data == nil {
-		diags.AddError("Provider Not Configured",
-			"The agentregistry provider was not configured before this resource was used. "+
-				"This is a bug in the provider; please report it.")
+		addNotConfigured(diags, "this resource")
 		return false
 	}
 	return true

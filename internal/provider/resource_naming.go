@@ -152,7 +152,7 @@ func (n naming) fromIdentity(ctx context.Context, data *providerData, identity *
 		return recordName{ID: id.ValueString()}, diags
 	}
 	if data == nil {
-		diags.AddError("Provider Not Configured", "The provider must be configured to resolve an identity's project and location.")
+		addNotConfigured(&diags, "an import by identity")
 		return recordName{}, diags
 	}
 	return data.resolve(project, location, id.ValueString()), diags

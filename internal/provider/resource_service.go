@@ -10,6 +10,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -52,9 +53,16 @@ type serviceKind[M any] struct {
 	// reports nothing and keeps the prior value when the check fails. nil for
 	// a kind with nothing to check.
 	verify func(data *providerData, m *M, onRead bool, diags *diag.Diagnostics)
-	// verifyUnchanged tells whether an unchanged plan needs verify; without
-	// it, such a plan (every unchanged agent of a drift check) is not decoded.
-	verifyUnchanged func(ctx context.Context, data *providerData, plan tfsdk.Plan) bool
+	// verifyUnchanged tells whether an unchanged plan needs verify (and sign);
+	// without it, such a plan (every unchanged agent of a drift check) is not
+	// decoded.
+	verifyUnchanged func(ctx context.Context, data *providerData, plan tfsdk.Plan, config tfsdk.Config) bool
+	// sign turns the kind's document into the one to send, with a write-only
+	// secret of the configuration (the agent signs its card with
+	// signing_key_wo). It runs at plan, before verify, and before every write;
+	// the kind's fill then sends the result and records it in serviceModel.sent.
+	// nil for a kind that sends its document as it is.
+	sign func(ctx context.Context, config tfsdk.Config, m *M, diags *diag.Diagnostics)
 }
 
 // kindModel is what a kind's model gives the core; M is the model struct and
@@ -130,7 +138,7 @@ func (r *serviceResource[M, P]) ModifyPlan(ctx context.Context, req resource.Mod
 		return // destroy
 	}
 	unchanged := req.Plan.Raw.Equal(req.State.Raw)
-	if unchanged && (r.kind.verify == nil || !r.kind.verifyUnchanged(ctx, r.data, req.Plan)) {
+	if unchanged && (r.kind.verify == nil || !r.kind.verifyUnchanged(ctx, r.data, req.Plan, req.Config)) {
 		return // the plan is the state
 	}
 	var plan M
@@ -143,6 +151,9 @@ func (r *serviceResource[M, P]) ModifyPlan(ctx context.Context, req resource.Mod
 		if resp.Diagnostics.HasError() {
 			return
 		}
+	}
+	if r.kind.sign != nil {
+		r.kind.sign(ctx, req.Config, &plan, &resp.Diagnostics)
 	}
 	if r.kind.verify != nil {
 		r.kind.verify(r.data, &plan, false, &resp.Diagnostics)
@@ -189,9 +200,12 @@ func (r *serviceResource[M, P]) updateMask(ctx context.Context, plan P, state *M
 	return append(plan.service().updateMask(ctx, P(state).service()), plan.updateMask(state)...)
 }
 
-// toService is the Service to send for the model, once the kind's verify
-// passed: the shared fields and the kind's spec.
-func (r *serviceResource[M, P]) toService(ctx context.Context, m *M, diags *diag.Diagnostics) *agentregistry.Service {
+// toService is the Service to send for the model, once the kind's sign and
+// verify passed: the shared fields and the kind's spec.
+func (r *serviceResource[M, P]) toService(ctx context.Context, config tfsdk.Config, m *M, diags *diag.Diagnostics) *agentregistry.Service {
+	if r.kind.sign != nil {
+		r.kind.sign(ctx, config, m, diags)
+	}
 	if r.kind.verify != nil {
 		r.kind.verify(r.data, m, false, diags)
 	}
@@ -210,7 +224,7 @@ func (r *serviceResource[M, P]) Create(ctx context.Context, req resource.CreateR
 		return
 	}
 	base := P(plan).service()
-	svc := r.toService(ctx, plan, &resp.Diagnostics)
+	svc := r.toService(ctx, req.Config, plan, &resp.Diagnostics)
 	if svc == nil {
 		return
 	}
@@ -223,6 +237,7 @@ func (r *serviceResource[M, P]) Create(ctx context.Context, req resource.CreateR
 		return
 	}
 	base.setComputed(created)
+	resp.Diagnostics.Append(recordSent(ctx, resp.Private, base.sent)...)
 	*P(plan).derivedRecordID() = types.StringValue(r.derivedID(ctx, created.RegistryResource))
 	resp.Diagnostics.Append(P(plan).setDerived()...)
 	r.save(ctx, &resp.State, resp.Identity, plan, created.Name, &resp.Diagnostics)
@@ -249,6 +264,7 @@ func (r *serviceResource[M, P]) Read(ctx context.Context, req resource.ReadReque
 	if !ok {
 		return
 	}
+	P(state).service().sentDigest = sentDigest(ctx, req.Private)
 	resp.Diagnostics.Append(r.fromService(ctx, state, svc)...)
 	if !resp.Diagnostics.HasError() {
 		resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
@@ -297,7 +313,7 @@ func (r *serviceResource[M, P]) Update(ctx context.Context, req resource.UpdateR
 		r.save(ctx, &resp.State, resp.Identity, plan, base.Name.ValueString(), &resp.Diagnostics)
 		return
 	}
-	svc := r.toService(ctx, plan, &resp.Diagnostics)
+	svc := r.toService(ctx, req.Config, plan, &resp.Diagnostics)
 	if svc == nil {
 		return
 	}
@@ -309,6 +325,7 @@ func (r *serviceResource[M, P]) Update(ctx context.Context, req resource.UpdateR
 		return
 	}
 	base.applyUpdated(updated)
+	resp.Diagnostics.Append(recordSent(ctx, resp.Private, base.sent)...)
 	if id := p.derivedRecordID(); id.IsUnknown() {
 		*id = types.StringValue(r.derivedID(ctx, updated.RegistryResource))
 	}
@@ -341,6 +358,38 @@ func (r *serviceResource[M, P]) ImportState(ctx context.Context, req resource.Im
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(attr), v)...)
 	}
 	resp.Diagnostics.Append(r.naming.setIdentity(ctx, resp.Identity, n)...)
+}
+
+// sentKey is the private state key of the digest of a document a kind sent
+// in place of its attribute (a signed card): the state keeps the attribute
+// as written, and a refresh that finds the registry holding what was sent
+// takes it as no change.
+const sentKey = "sent_document_sha256"
+
+// recordSent keeps the digest of the document sent in place of the
+// attribute, or forgets it when the attribute itself was sent.
+func recordSent(ctx context.Context, private privateState, sent []byte) diag.Diagnostics {
+	if sent == nil {
+		return private.SetKey(ctx, sentKey, nil)
+	}
+	return private.SetKey(ctx, sentKey, []byte(strconv.Quote(documentDigest(sent))))
+}
+
+// sentDigest is the digest recordSent kept, or "".
+func sentDigest(ctx context.Context, private privateState) string {
+	raw, _ := private.GetKey(ctx, sentKey)
+	digest, err := strconv.Unquote(string(raw))
+	if err != nil {
+		return ""
+	}
+	return digest
+}
+
+// privateState is a resource's private state (the framework's
+// privatestate.ProviderData, which is internal).
+type privateState interface {
+	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
 }
 
 // serviceKindOf names the kind of a Service by its spec, as the resource type

@@ -61,7 +61,8 @@ type mcpServerModelV0 struct {
 }
 
 func agentStateUpgraders(ctx context.Context) map[int64]resource.StateUpgrader {
-	v0 := priorSchema(agentSchema(ctx), []string{"version", "urls", "skill_ids", "signature_policy", "verified_key_ids", "interfaces"}, "skills", skillObjectType)
+	v0 := priorSchema(agentSchema(ctx), []string{"version", "urls", "skill_ids", "signature_policy", "verified_key_ids", "interfaces",
+		"signing_key_wo", "signing_key_wo_version"}, "skills", skillObjectType)
 	return upgradeFromV0(v0, func(old *agentModelV0) agentModel {
 		return agentModel{serviceModel: old.current(types.ListNull(interfaceObjectType)), AgentCard: old.AgentCard, AgentID: old.AgentID}
 	})

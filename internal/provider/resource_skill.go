@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"google.golang.org/api/agentregistry/v1"
 
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/skillpkg"
 )
 
@@ -175,8 +176,7 @@ func revisionSource(plan *skillModel) (*agentregistry.SkillRevision, error) {
 		return nil, fmt.Errorf("the content of %s changed between plan and apply (hash %s, planned %s); run plan again",
 			plan.SourceDir.ValueString(), pkg.SHA256, plan.ContentHash.ValueString())
 	}
-	return &agentregistry.SkillRevision{ArchiveUploadSource: &agentregistry.ArchiveUploadSource{
-		ArchiveContent: encodeArchive(pkg.Archive)}}, nil
+	return registryclient.ArchiveRevision(pkg.Archive), nil
 }
 
 // skillBody is the skill's writable fields from the plan.

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"encoding/base64"
 	"slices"
 	"strings"
 
@@ -11,8 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"google.golang.org/api/agentregistry/v1"
 )
-
-func encodeArchive(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
 
 func (r *skillResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	plan, ok := load[skillModel](ctx, &r.resourceBase, req.Plan, &resp.Diagnostics)
