@@ -5,7 +5,9 @@
 package registryservertest
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -173,6 +175,13 @@ func (s *Server) takeFault(r *http.Request) (Fault, bool) {
 
 func (s *Server) serveFault(w http.ResponseWriter, r *http.Request, f Fault) {
 	if f.Delay > 0 {
+		// Read the body first: net/http notices that the client went away
+		// (and cancels the request's context) only once the body is read, so
+		// a slow write whose client gave up would otherwise be applied after
+		// the delay, behind the back of the client's next request.
+		if body, err := io.ReadAll(r.Body); err == nil {
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
 		t := time.NewTimer(f.Delay)
 		select {
 		case <-t.C:

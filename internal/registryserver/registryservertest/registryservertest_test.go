@@ -154,3 +154,21 @@ func TestHooksActAfterAuthentication(t *testing.T) {
 		t.Fatalf("want the one authenticated request recorded, got %+v", got)
 	}
 }
+
+// A delayed write whose client gave up before the delay ended is never
+// applied: its client may already have sent the next request. Before, the
+// wrapper noticed the client leaving only once the body was read, so such a
+// write was applied after the delay, behind the client's back.
+func TestDelayedWriteOfAGoneClientIsDropped(t *testing.T) {
+	srv, ts := registryservertest.Start(t, registryserver.Options{})
+	svcs := client(t, ts.URL, "").Projects.Locations.Services
+	srv.InjectFault(registryservertest.Fault{Method: "POST", Delay: 300 * time.Millisecond, Times: 1})
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := svcs.Create(parent, service()).ServiceId("too-slow").Context(ctx).Do(); err == nil {
+		t.Fatal("want a deadline error")
+	}
+	time.Sleep(500 * time.Millisecond) // past the delay
+	_, err := svcs.Get(parent + "/services/too-slow").Do()
+	wantCode(t, err, 404)
+}
