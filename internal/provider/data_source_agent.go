@@ -20,7 +20,7 @@ func NewAgentDataSource() datasource.DataSource { return &agentDataSource{} }
 
 type agentDataSource struct{ dataSourceBase }
 
-var agentLookup = derivedLookup{title: "Agent", noun: "agent", collection: "agents", idAttr: "agent_id", plural: "agentregistry_agents",
+var agentLookup = derivedLookup{title: "Agent", noun: "agent", collection: "agents", plural: "agentregistry_agents",
 	find: func(ctx context.Context, c *registryclient.Client, parent, filter string, limit int) ([]string, error) {
 		return namesBy(func(r *agentregistry.Agent) string { return r.Name })(c.ListAgents(ctx, parent, filter, limit))
 	}}

@@ -27,7 +27,7 @@ func NewEndpointDataSource() datasource.DataSource { return &endpointDataSource{
 
 type endpointDataSource struct{ dataSourceBase }
 
-var endpointLookup = derivedLookup{title: "Endpoint", noun: "endpoint", collection: "endpoints", idAttr: "endpoint_id", plural: "agentregistry_endpoints",
+var endpointLookup = derivedLookup{title: "Endpoint", noun: "endpoint", collection: "endpoints", plural: "agentregistry_endpoints",
 	find: func(ctx context.Context, c *registryclient.Client, parent, filter string, limit int) ([]string, error) {
 		return namesBy(func(r *agentregistry.Endpoint) string { return r.Name })(c.ListEndpoints(ctx, parent, filter, limit))
 	}}
@@ -51,7 +51,7 @@ var dsEndpointAttrTypes = map[string]attr.Type{
 func endpointResultAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"name": schema.StringAttribute{Computed: true,
-			MarkdownDescription: "Full resource name, `projects/{project}/locations/{location}/endpoints/{endpoint_id}`."},
+			MarkdownDescription: "Full resource name, `projects/{project}/locations/{location}/endpoints/{service_id}`, named after the service that registered it."},
 		"endpoint_id":  schema.StringAttribute{Computed: true, MarkdownDescription: "The endpoint's `endpointId`, its stable, globally unique URN (the `endpoint_id` of the `agentregistry_endpoint` resource that registered it), which a binding's `target` takes."},
 		"urn":          dsURNAttribute("endpoint", "endpoint_id", "google_agent_registry_endpoint"),
 		"attributes":   dsAttributesAttribute("endpoint"),

@@ -20,7 +20,7 @@ func NewMcpServerDataSource() datasource.DataSource { return &mcpServerDataSourc
 
 type mcpServerDataSource struct{ dataSourceBase }
 
-var mcpServerLookup = derivedLookup{title: "MCP Server", noun: "MCP server", collection: "mcpServers", idAttr: "mcp_server_id", plural: "agentregistry_mcp_servers",
+var mcpServerLookup = derivedLookup{title: "MCP Server", noun: "MCP server", collection: "mcpServers", plural: "agentregistry_mcp_servers",
 	find: func(ctx context.Context, c *registryclient.Client, parent, filter string, limit int) ([]string, error) {
 		return namesBy(func(r *agentregistry.McpServer) string { return r.Name })(c.ListMcpServers(ctx, parent, filter, limit))
 	}}

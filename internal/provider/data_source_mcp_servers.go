@@ -147,7 +147,7 @@ func mcpServerResultValue(ctx context.Context, s *agentregistry.McpServer) (type
 func mcpServerResultAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"name": schema.StringAttribute{Computed: true,
-			MarkdownDescription: "Full resource name, `projects/{project}/locations/{location}/mcpServers/{mcp_server_id}`."},
+			MarkdownDescription: "Full resource name, `projects/{project}/locations/{location}/mcpServers/{service_id}`, named after the service that registered it."},
 		"mcp_server_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The MCP server's `mcpServerId`, its stable, globally unique URN (the `mcp_server_id` of the `agentregistry_mcp_server` resource that registered it), which a binding's `target` takes."},
 		"urn":           dsURNAttribute("MCP server", "mcp_server_id", "google_agent_registry_mcp_server"),
 		"attributes":    dsAttributesAttribute("MCP server"),

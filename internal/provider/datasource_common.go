@@ -135,7 +135,7 @@ func agentResultAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"name": schema.StringAttribute{
 			Computed:            true,
-			MarkdownDescription: "Full resource name, `projects/{project}/locations/{location}/agents/{agent_id}`.",
+			MarkdownDescription: "Full resource name, `projects/{project}/locations/{location}/agents/{service_id}`, named after the service that registered it.",
 		},
 		"agent_id": schema.StringAttribute{
 			Computed: true,

@@ -30,7 +30,6 @@ type derivedLookup struct {
 	title      string // "MCP Server"
 	noun       string // "MCP server"
 	collection string // "mcpServers"
-	idAttr     string // "mcp_server_id"
 	plural     string // the list data source, for messages
 	// find lists the names of (at most limit) records of parent that
 	// match filter, with the collection's list method.
@@ -56,7 +55,7 @@ func (l derivedLookup) namePattern() *regexp.Regexp {
 // selectorAttributes adds name, service_id, project and location to attrs
 // (the record's own attributes, all computed).
 func (l derivedLookup) selectorAttributes(attrs map[string]schema.Attribute) map[string]schema.Attribute {
-	shape := "projects/{project}/locations/{location}/" + l.collection + "/{" + l.idAttr + "}"
+	shape := "projects/{project}/locations/{location}/" + l.collection + "/{service_id}"
 	attrs["name"] = schema.StringAttribute{
 		Optional: true,
 		Computed: true,
