@@ -310,18 +310,12 @@ func workloadValues(wl *apphub.Workload) sortValues {
 }
 
 func (s *Server) listWorkloads(w http.ResponseWriter, r *http.Request, app string) {
-	filter := r.URL.Query().Get("filter")
-	node, err := parseFilter(filter, workloadFields)
+	filter, match, err := listFilter(r, workloadFields, func(wl *apphub.Workload) docFields {
+		return docFields{"name": {wl.Name}, "displayName": {wl.DisplayName}, "description": {wl.Description}, "state": {wl.State}}
+	})
 	if err != nil {
 		s.writeError(w, err)
 		return
-	}
-	var match func(*apphub.Workload) bool
-	if node != nil {
-		match = func(wl *apphub.Workload) bool {
-			return matchDoc(node, workloadFields, docFields{"name": {wl.Name}, "displayName": {wl.DisplayName},
-				"description": {wl.Description}, "state": {wl.State}})
-		}
 	}
 	page, next, err := listOrdered(s, r, s.workloads, app, "workloads", filter, match, workloadOrder, workloadValues,
 		func(wl *apphub.Workload) string { return wl.Name })

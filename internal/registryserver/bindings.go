@@ -238,15 +238,10 @@ func bindingValues(b *agentregistry.Binding) sortValues {
 }
 
 func (s *Server) listBindings(w http.ResponseWriter, r *http.Request, parent string) {
-	filter := r.URL.Query().Get("filter")
-	node, err := parseFilter(filter, bindingFields)
+	filter, match, err := listFilter(r, bindingFields, bindingDoc)
 	if err != nil {
 		s.writeError(w, err)
 		return
-	}
-	var match func(*agentregistry.Binding) bool
-	if node != nil {
-		match = func(b *agentregistry.Binding) bool { return matchDoc(node, bindingFields, bindingDoc(b)) }
 	}
 	page, next, err := listOrdered(s, r, s.bindings, parent, "bindings.list", filter, match, bindingOrder, bindingValues,
 		func(b *agentregistry.Binding) string { return b.Name })

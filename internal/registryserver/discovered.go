@@ -22,31 +22,30 @@ var (
 	findingOrder        = []string{"name", "resource", "severity", "findingClass", "createTime", "updateTime"}
 )
 
-// checkEmptyList checks the parameters of a list that is always empty.
-func checkEmptyList(r *http.Request, fields *fieldSet, order []string) error {
+// emptyList answers empty, the list response of a collection that is
+// always empty, once the request's parameters are checked.
+func (s *Server) emptyList(w http.ResponseWriter, r *http.Request, fields *fieldSet, order []string, empty any) {
 	q := r.URL.Query()
-	if _, err := parseFilter(q.Get("filter"), fields); err != nil {
-		return err
+	_, err := parseFilter(q.Get("filter"), fields)
+	if err == nil {
+		_, err = parseOrderBy(q.Get("orderBy"), order)
 	}
-	if _, err := parseOrderBy(q.Get("orderBy"), order); err != nil {
-		return err
-	}
-	if _, err := queryPageSize(r); err != nil {
-		return err
+	if err == nil {
+		_, err = queryPageSize(r)
 	}
 	// Nothing is ever listed, so no token was ever issued.
-	if tok := q.Get("pageToken"); tok != "" {
-		return errForeignToken(tok)
+	if tok := q.Get("pageToken"); err == nil && tok != "" {
+		err = errForeignToken(tok)
 	}
-	return nil
-}
-
-func (s *Server) listAIApplications(w http.ResponseWriter, r *http.Request, _ string) {
-	if err := checkEmptyList(r, aiApplicationFields, aiApplicationOrder); err != nil {
+	if err != nil {
 		s.writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, &agentregistry.ListAiApplicationsResponse{})
+	writeJSON(w, http.StatusOK, empty)
+}
+
+func (s *Server) listAIApplications(w http.ResponseWriter, r *http.Request, _ string) {
+	s.emptyList(w, r, aiApplicationFields, aiApplicationOrder, &agentregistry.ListAiApplicationsResponse{})
 }
 
 func (s *Server) getAIApplication(w http.ResponseWriter, _ *http.Request, name string) {
@@ -65,11 +64,7 @@ func (s *Server) inAIApplication(w http.ResponseWriter, r *http.Request, name st
 }
 
 func (s *Server) listFindings(w http.ResponseWriter, r *http.Request, _ string) {
-	if err := checkEmptyList(r, findingFields, findingOrder); err != nil {
-		s.writeError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, &agentregistry.ListFindingsResponse{})
+	s.emptyList(w, r, findingFields, findingOrder, &agentregistry.ListFindingsResponse{})
 }
 
 func (s *Server) getFinding(w http.ResponseWriter, _ *http.Request, name string) {

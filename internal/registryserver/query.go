@@ -5,7 +5,11 @@ package registryserver
 // skills of an agent a query selects. These names keep the server's code
 // (index.go, search.go, services.go) reading as before.
 
-import "github.com/agentregistry/terraform-provider-agentregistry/internal/searchquery"
+import (
+	"net/http"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/searchquery"
+)
 
 type (
 	fieldSet   = searchquery.Schema
@@ -59,6 +63,17 @@ func parseFilter(filter string, fs *fieldSet) (queryNode, error) {
 		return nil, errViolations("invalid filter: "+err.Error(), []fieldViolation{{Field: "filter", Description: err.Error()}})
 	}
 	return node, nil
+}
+
+// listFilter reads the filter of a list request against fs: the filter as
+// sent, and the test of a record (nil, every record, without a filter).
+func listFilter[T any](r *http.Request, fs *fieldSet, doc func(T) docFields) (string, func(T) bool, error) {
+	filter := r.URL.Query().Get("filter")
+	node, err := parseFilter(filter, fs)
+	if err != nil || node == nil {
+		return filter, nil, err
+	}
+	return filter, func(v T) bool { return matchDoc(node, fs, doc(v)) }, nil
 }
 
 // matchDoc is the reference (scan) semantics of a query on one document.

@@ -56,6 +56,9 @@ func TestDocumentedPathsAreAnswered(t *testing.T) {
 		{"GET", "/v1/" + parent + "/skills/pdf-tools:nosuchverb", 404, "no method :nosuchverb"},
 		{"POST", "/v1/" + parent + "/skills/pdf-tools", 405, "allowed: DELETE, GET, PATCH"},
 		{"PUT", "/v1/" + parent + "/applications/app", 405, "the API documents DELETE, GET, PATCH"},
+		// An empty segment inside a path is no id (ServeMux would have redirected to a/b).
+		{"GET", "/v1/" + parent + "//services", 404, "empty path segment"},
+		{"GET", "/v1/" + parent + "/services//x", 404, "empty path segment"},
 	} {
 		w := serve(srv, context.Background(), c.method, c.path, "{}")
 		if w.Code != c.code || !strings.Contains(w.Body.String(), c.want) {
@@ -78,7 +81,9 @@ func TestOrderBy(t *testing.T) {
 	clk := &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	e := start(t, registryserver.Options{Now: clk.Now})
 	loc := e.ar.Projects.Locations
-	// Created a second apart, in the reverse order of their names' letters.
+	// Created half a second apart, in the reverse order of their names'
+	// letters: as RFC 3339 text "…00Z" sorts after "…00.5Z", so times are
+	// compared as times.
 	for i, id := range []string{"delta", "charlie", "bravo", "alpha"} {
 		e.create(t, "agent-"+id, agentService("Agent "+strings.ToUpper(id[:1])+id[1:], "An agent."))
 		if _, err := loc.Bindings.Create(parent, binding("", urnFlights)).BindingId("binding-" + id).Do(); err != nil {
@@ -89,7 +94,7 @@ func TestOrderBy(t *testing.T) {
 			UpdateMask("displayName").Do(googleapi.QueryParameter("allowMissing", "true")); err != nil {
 			t.Fatal(err)
 		}
-		clk.advance(time.Second)
+		clk.advance(500 * time.Millisecond)
 	}
 	agents := func(orderBy string, size int64, token string) ([]string, string) {
 		t.Helper()
@@ -216,6 +221,12 @@ func TestUnknownQueryParameters(t *testing.T) {
 	if w := serve(srv, context.Background(), "GET", "/v1/"+parent+"/services", ""); w.Body.String() != "{}\n" {
 		t.Errorf("a refused create was stored: %s", w.Body)
 	}
+	// Of two unknown parameters the first by name is named; a method without
+	// query parameters says so.
+	w := serve(srv, context.Background(), "GET", "/v1/"+parent+"/services/abcd?zeta=1&alpha=1", "")
+	if !strings.Contains(w.Body.String(), `Unknown name \"alpha\"`) || !strings.Contains(w.Body.String(), "takes no query parameters") {
+		t.Errorf("two unknown parameters on services.get: %s", w.Body)
+	}
 	const system = "?alt=json&prettyPrint=false&fields=services&%24.xgafv=2&quotaUser=q&key=k"
 	if w := serve(srv, context.Background(), "GET", "/v1/"+parent+"/services"+system, ""); w.Code != 200 {
 		t.Errorf("the system parameters: %d %s", w.Code, w.Body)
@@ -311,6 +322,79 @@ func TestCreateIsVisibleOnceDone(t *testing.T) {
 	if _, err := loc.Bindings.Get(parent + "/bindings/slow-binding").Do(); err != nil {
 		t.Errorf("the binding once its operation is done: %v", err)
 	}
+	// Creates become visible in the order their operations are done.
+	if _, err := loc.Services.Create(parent, agentService("First", "Due first.")).ServiceId("first-agent").Do(); err != nil {
+		t.Fatal(err)
+	}
+	clk.advance(30 * time.Second)
+	if _, err := loc.Services.Create(parent, agentService("Second", "Due second.")).ServiceId("second-agent").Do(); err != nil {
+		t.Fatal(err)
+	}
+	clk.advance(45 * time.Second)
+	if _, err := loc.Services.Get(parent + "/services/first-agent").Do(); err != nil {
+		t.Errorf("the first create, done: %v", err)
+	}
+	_, err = loc.Services.Get(parent + "/services/second-agent").Do()
+	apiErr(t, err, 404, "NOT_FOUND")
+	clk.advance(30 * time.Second)
+	if _, err := loc.Services.Get(parent + "/services/second-agent").Do(); err != nil {
+		t.Errorf("the second create, done: %v", err)
+	}
+	// A revision is visible at once: its create also moves its skill's default.
+	if _, err := loc.Skills.Create(parent, &agentregistry.Skill{Type: "SIMPLE", TargetState: "TARGET_STATE_ACTIVE",
+		InitialRevision: upload(t, "pdf-tools", "Fill PDF forms.")}).SkillId("pdf-tools").Do(); err != nil {
+		t.Fatal(err)
+	}
+	clk.advance(time.Minute)
+	rop, err := loc.Skills.Revisions.Create(parent+"/skills/pdf-tools", upload(t, "pdf-tools", "Merge PDF files.")).SkillRevisionId("rtwo").Do()
+	if err != nil || rop.Done {
+		t.Fatalf("create revision: %+v %v", rop, err)
+	}
+	if _, err := loc.Skills.Revisions.Get(parent + "/skills/pdf-tools/revisions/rtwo").Do(); err != nil {
+		t.Errorf("a revision while its create runs: %v", err)
+	}
+}
+
+// Cancelling and deleting an operation are kept in the data file.
+func TestOperationChangesSurviveRestart(t *testing.T) {
+	clk := &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	path := t.TempDir() + "/state.db"
+	srv, err := registryserver.New(registryserver.Options{DataPath: path, Now: clk.Now, OperationDelay: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := startOn(t, srv)
+	ops := e.ar.Projects.Locations.Operations
+	pending, err := e.ar.Projects.Locations.Services.Create(parent, agentService("One", "First.")).ServiceId("agent-one").Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone, err := e.ar.Projects.Locations.Services.Create(parent, agentService("Two", "Second.")).ServiceId("agent-two").Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ops.Cancel(pending.Name, &agentregistry.CancelOperationRequest{}).Do(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ops.Delete(gone.Name).Do(); err != nil {
+		t.Fatal(err)
+	}
+	e.close()
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+	srv2, err := registryserver.New(registryserver.Options{DataPath: path, Now: clk.Now, OperationDelay: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv2.Close() })
+	ops = startOn(t, srv2).ar.Projects.Locations.Operations
+	got, err := ops.Get(pending.Name).Do()
+	if err != nil || !strings.Contains(string(got.Metadata), `"requestedCancellation":true`) {
+		t.Errorf("the cancelled operation after a restart: %+v %v", got, err)
+	}
+	_, err = ops.Get(gone.Name).Do()
+	apiErr(t, err, 404, "NOT_FOUND")
 }
 
 // Item 2: operations.list, cancel and delete are served. A deleted
@@ -481,6 +565,10 @@ func TestBadQueryParameters(t *testing.T) {
 		if w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), `"field":"`+c.field+`"`) {
 			t.Errorf("%s %s: %d %.300s; want 400 naming %s", c.method, c.path, w.Code, w.Body, c.field)
 		}
+	}
+	long := strings.Repeat("t", 100)
+	if w := serve(srv, context.Background(), "GET", "/v1/"+parent+"/services?pageToken="+long, ""); !strings.Contains(w.Body.String(), strings.Repeat("t", 64)+`...\"`) || strings.Contains(w.Body.String(), strings.Repeat("t", 65)) {
+		t.Errorf("a long page token is quoted whole: %s", w.Body)
 	}
 	for _, path := range []string{"/v1/projects/Upper/locations", "/v1/projects/p1/locations/" + strings.Repeat("l", 64)} {
 		if w := serve(srv, context.Background(), "GET", path, ""); w.Code != http.StatusBadRequest {
