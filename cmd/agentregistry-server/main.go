@@ -42,7 +42,7 @@ func run(args []string, stdout, stderr io.Writer) (err error) {
 	listen := fs.String("listen", "127.0.0.1:8787", "address to listen on (host:port; port 0 picks a free port)")
 	data := fs.String("data", "", "bbolt data file; empty keeps everything in memory")
 	token := fs.String("token", "", "bearer token required on every request; prefer $"+tokenEnv+", since a flag's value shows in ps (default $"+tokenEnv+"; empty = no auth)")
-	opDelay := fs.Duration("operation-delay", 0, "time a long-running operation stays done:false (e.g. 2s)")
+	opDelay := fs.Duration("operation-delay", 0, "time a long-running operation stays done:false (e.g. 2s); a created resource is visible once it is done")
 	// Timeouts and caps: a client that sends a request slowly, or never reads
 	// its answer, or keeps an idle connection, must not hold the server's
 	// resources for ever, and a flood must not queue without bound.

@@ -3,9 +3,10 @@ package provider
 import (
 	"context"
 
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/types"
+	"google.golang.org/api/agentregistry/v1"
 )
 
 var (
@@ -19,21 +20,10 @@ func NewAgentDataSource() datasource.DataSource { return &agentDataSource{} }
 
 type agentDataSource struct{ dataSourceBase }
 
-type agentDataSourceModel struct {
-	Name        types.String `tfsdk:"name"`
-	ServiceID   types.String `tfsdk:"service_id"`
-	Project     types.String `tfsdk:"project"`
-	Location    types.String `tfsdk:"location"`
-	AgentID     types.String `tfsdk:"agent_id"`
-	DisplayName types.String `tfsdk:"display_name"`
-	Description types.String `tfsdk:"description"`
-	Version     types.String `tfsdk:"version"`
-	URLs        types.List   `tfsdk:"urls"`
-	Skills      types.List   `tfsdk:"skills"`
-	CardJSON    types.String `tfsdk:"card_json"`
-}
-
-var agentLookup = derivedLookup{title: "Agent", noun: "agent", collection: "agents", idAttr: "agent_id", plural: "agentregistry_agents"}
+var agentLookup = derivedLookup{title: "Agent", noun: "agent", collection: "agents", plural: "agentregistry_agents",
+	find: func(ctx context.Context, c *registryclient.Client, parent, filter string, limit int) ([]string, error) {
+		return namesBy(func(r *agentregistry.Agent) string { return r.Name })(c.ListAgents(ctx, parent, filter, limit))
+	}}
 
 func (d *agentDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_agent"
@@ -42,8 +32,9 @@ func (d *agentDataSource) Metadata(_ context.Context, req datasource.MetadataReq
 func (d *agentDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	attrs := agentLookup.selectorAttributes(agentResultAttributes())
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Reads one agent of the registry, by its resource name or by the id of the service that " +
-			"registered it. A missing agent is an error (`Agent Not Found`); use `agentregistry_agents` to test whether " +
+		MarkdownDescription: "Reads one agent of the registry, by its resource name, by the id of the service that " +
+			"registered it, or by a filter that matches it alone (as the Google provider's `google_agent_registry_agent` " +
+			"does). A missing agent is an error (`Agent Not Found`); use `agentregistry_agents` to test whether " +
 			"agents exist.",
 		Attributes: attrs,
 	}
@@ -54,12 +45,10 @@ func (d *agentDataSource) ConfigValidators(context.Context) []datasource.ConfigV
 }
 
 func (d *agentDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m agentDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	sel := readSelector(ctx, req.Config, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() || !d.configured(&resp.Diagnostics) {
 		return
 	}
-	sel := lookupSelector{Name: m.Name, ServiceID: m.ServiceID, Project: m.Project, Location: m.Location}
 	name := agentLookup.resolve(ctx, d.data, sel, &resp.Diagnostics)
 	if name == "" {
 		return
@@ -71,17 +60,7 @@ func (d *agentDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 	}
 	obj, diags := agentResultValue(a)
 	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
+	if !resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(setLookupResult(ctx, &resp.State, sel, obj)...)
 	}
-	v := obj.Attributes()
-	m.Name = v["name"].(types.String)
-	m.AgentID = v["agent_id"].(types.String)
-	m.DisplayName = v["display_name"].(types.String)
-	m.Description = v["description"].(types.String)
-	m.Version = v["version"].(types.String)
-	m.URLs = v["urls"].(types.List)
-	m.Skills = v["skills"].(types.List)
-	m.CardJSON = v["card_json"].(types.String)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -10,12 +10,41 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
+// testURN is the id the bundled server gives the record of kind ("agent",
+// "mcp", "endpoint") that service id of test-project in global derives: the
+// project id stands in for Google's project number.
+func testURN(kind, id string) string {
+	return "urn:" + kind + ":projects-test-project:projects:test-project:locations:global:agentregistry:services:" + id
+}
+
+// runtimeReference is the attributes value the bundled server gives the
+// record that service id of test-project derives.
+func runtimeReference(id string) knownvalue.Check {
+	return knownvalue.MapExact(map[string]knownvalue.Check{
+		"agentregistry.googleapis.com/system/RuntimeReference": knownvalue.StringExact(
+			`{"uri":"//agentregistry.googleapis.com/projects/test-project/locations/global/services/` + id + `"}`),
+	})
+}
+
 func TestAccAgentDataSource(t *testing.T) {
 	reg := startRegistry(t)
 	seedCatalog(reg)
 	travel := map[string]knownvalue.Check{
-		"name":         knownvalue.StringExact(testParent + "/agents/travel-agent"),
-		"agent_id":     knownvalue.StringExact("travel-agent"),
+		"name":        knownvalue.StringExact(testParent + "/agents/travel-agent"),
+		"agent_id":    knownvalue.StringExact(testURN("agent", "travel-agent")),
+		"urn":         knownvalue.StringExact(testURN("agent", "travel-agent")),
+		"framework":   knownvalue.Null(),
+		"create_time": knownvalue.NotNull(),
+		"update_time": knownvalue.NotNull(),
+		"attributes":  runtimeReference("travel-agent"),
+		"protocols": knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectExact(map[string]knownvalue.Check{
+			"type":             knownvalue.StringExact("A2A_AGENT"),
+			"protocol_version": knownvalue.StringExact("1.0"),
+			"interfaces": knownvalue.ListExact([]knownvalue.Check{
+				knownvalue.ObjectExact(map[string]knownvalue.Check{"url": knownvalue.StringExact("https://travel.example.com/a2a"), "protocol_binding": knownvalue.StringExact("JSONRPC")}),
+				knownvalue.ObjectPartial(map[string]knownvalue.Check{"url": knownvalue.StringExact("https://travel.example.com/a2a-eu")}),
+			}),
+		})}),
 		"display_name": knownvalue.StringExact("Travel Planner"),
 		"description":  knownvalue.StringExact("Plans trips end to end."),
 		"version":      knownvalue.StringExact("2.0.0"),
@@ -53,12 +82,16 @@ data "agentregistry_agent" "by_service_in_location" {
   project    = "test-project"
   location   = "global"
 }
+data "agentregistry_agent" "by_filter" {
+  filter = "displayName=\"Travel Planner\""
+}
 `)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: config,
-			ConfigStateChecks: append(append(checks("data.agentregistry_agent.by_name"), checks("data.agentregistry_agent.by_service")...),
+			ConfigStateChecks: append(append(append(checks("data.agentregistry_agent.by_name"), checks("data.agentregistry_agent.by_service")...),
+				checks("data.agentregistry_agent.by_filter")...),
 				statecheck.ExpectKnownValue("data.agentregistry_agent.by_service_in_location", tfjsonpath.New("name"),
 					knownvalue.StringExact(testParent+"/agents/weather-agent")),
 				statecheck.ExpectKnownValue("data.agentregistry_agent.by_service_in_location", tfjsonpath.New("skills"),
@@ -111,7 +144,28 @@ data "agentregistry_agent" "both" {
 data "agentregistry_agent" "neither" {
 }
 `),
-			ExpectError: regexp.MustCompile(`(?s)Exactly one of these attributes must be configured:\s*\[name,service_id\]`),
+			ExpectError: regexp.MustCompile(`(?s)Exactly one of these attributes must be configured:\s*\[name,service_id,filter\]`),
+		}, {
+			Config: reg.config(`
+data "agentregistry_agent" "nobody" {
+  filter = "displayName=Nobody"
+}
+`),
+			ExpectError: regexp.MustCompile(`(?s)Agent Not Found.*No agent of projects/test-project/locations/global matches\s+the\s+filter`),
+		}, {
+			Config: reg.config(`
+data "agentregistry_agent" "several" {
+  filter = "fx"
+}
+`),
+			ExpectError: regexp.MustCompile(`(?s)Filter Matches More Than One Agent.*must\s+identify\s+exactly\s+one`),
+		}, {
+			Config: reg.config(`
+data "agentregistry_agent" "malformed" {
+  filter = "colour:red"
+}
+`),
+			ExpectError: regexp.MustCompile(`(?s)Invalid Search Query.*unknown field "colour"`),
 		}, {
 			Config: reg.config(`
 data "agentregistry_agent" "short" {
@@ -120,5 +174,53 @@ data "agentregistry_agent" "short" {
 `),
 			ExpectError: regexp.MustCompile(`(?s)must be a full agent name`),
 		}},
+	})
+}
+
+// Issue 25: a module binds an agent by the agent_id the registry gives it,
+// and the provider's validators take it at plan as the server does at apply
+// (on main agent_id was the bare service id, which neither took as a URN).
+// The data sources return the same ids, under the Google provider's names too.
+func TestAccAgentDataSource_bindingByAgentID(t *testing.T) {
+	r := startRegistry(t)
+	config := r.config(`
+resource "agentregistry_agent" "planner" {
+  service_id = "planner"
+  agent_card = jsonencode(` + resJSON(relCardA) + `)
+}
+resource "agentregistry_endpoint" "billing" {
+  service_id = "billing-api"
+  interfaces = [{ url = "https://billing.example.com/v1", protocol_binding = "HTTP_JSON" }]
+}
+resource "agentregistry_binding" "planner_billing" {
+  binding_id = "planner-billing"
+  source     = agentregistry_agent.planner.agent_id
+  target     = agentregistry_endpoint.billing.endpoint_id
+}
+data "agentregistry_agent" "planner" {
+  filter = "agentId=\"${agentregistry_agent.planner.agent_id}\""
+}
+data "agentregistry_endpoint" "billing" {
+  filter = "endpointId=\"${agentregistry_endpoint.billing.endpoint_id}\""
+}
+data "agentregistry_available_bindings" "planner" {
+  source     = data.agentregistry_agent.planner.urn
+  depends_on = [agentregistry_binding.planner_billing]
+}
+`)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: config,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("agentregistry_binding.planner_billing", tfjsonpath.New("source"), knownvalue.StringExact(testURN("agent", "planner"))),
+				statecheck.ExpectKnownValue("agentregistry_binding.planner_billing", tfjsonpath.New("target"), knownvalue.StringExact(testURN("endpoint", "billing-api"))),
+				statecheck.ExpectKnownValue("data.agentregistry_agent.planner", tfjsonpath.New("name"), knownvalue.StringExact(testParent+"/agents/planner")),
+				statecheck.ExpectKnownValue("data.agentregistry_agent.planner", tfjsonpath.New("urn"), knownvalue.StringExact(testURN("agent", "planner"))),
+				statecheck.ExpectKnownValue("data.agentregistry_endpoint.billing", tfjsonpath.New("urn"), knownvalue.StringExact(testURN("endpoint", "billing-api"))),
+				statecheck.ExpectKnownValue("data.agentregistry_endpoint.billing", tfjsonpath.New("attributes"), runtimeReference("billing-api")),
+				statecheck.ExpectKnownValue("data.agentregistry_available_bindings.planner", tfjsonpath.New("bindings"), knownvalue.ListSizeExact(1)),
+			},
+		}, {Config: config, PlanOnly: true}},
 	})
 }

@@ -96,8 +96,20 @@ func TestAccAgentsDataSource_search(t *testing.T) {
 	reg := startRegistry(t)
 	seedCatalog(reg)
 	currency := knownvalue.ObjectExact(map[string]knownvalue.Check{
-		"name":         knownvalue.StringExact(testParent + "/agents/currency-agent"),
-		"agent_id":     knownvalue.StringExact("currency-agent"),
+		"name":            knownvalue.StringExact(testParent + "/agents/currency-agent"),
+		"agent_id":        knownvalue.StringExact(testURN("agent", "currency-agent")),
+		"urn":             knownvalue.StringExact(testURN("agent", "currency-agent")),
+		"framework":       knownvalue.Null(),
+		"create_time":     knownvalue.NotNull(),
+		"update_time":     knownvalue.NotNull(),
+		"attributes":      runtimeReference("currency-agent"),
+		"attributes_json": knownvalue.StringExact(`{"agentregistry.googleapis.com/system/RuntimeReference":{"uri":"//agentregistry.googleapis.com/projects/test-project/locations/global/services/currency-agent"}}`),
+		"protocols": knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectExact(map[string]knownvalue.Check{
+			"type": knownvalue.StringExact("A2A_AGENT"), "protocol_version": knownvalue.StringExact("0.3.0"),
+			"interfaces": knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectExact(map[string]knownvalue.Check{
+				"url": knownvalue.StringExact("https://agents.example.com/currency"), "protocol_binding": knownvalue.StringExact("JSONRPC"),
+			})}),
+		})}),
 		"display_name": knownvalue.StringExact("Currency Agent"),
 		"description":  knownvalue.StringExact("Money conversions and market rates."),
 		"version":      knownvalue.StringExact("1.0.0"),
@@ -116,7 +128,7 @@ func TestAccAgentsDataSource_search(t *testing.T) {
 		"card_json": knownvalue.StringRegexp(regexp.MustCompile(`"protocolVersion":\s*"0\.3\.0"`)),
 	})
 	travel := knownvalue.ObjectPartial(map[string]knownvalue.Check{
-		"agent_id":     knownvalue.StringExact("travel-agent"),
+		"agent_id":     knownvalue.StringExact(testURN("agent", "travel-agent")),
 		"display_name": knownvalue.StringExact("Travel Planner"),
 		"version":      knownvalue.StringExact("2.0.0"),
 		"urls": knownvalue.ListExact([]knownvalue.Check{
@@ -153,11 +165,11 @@ output "currency_card_name" {
 					knownvalue.ListExact([]knownvalue.Check{currency, travel})),
 				statecheck.ExpectKnownValue("data.agentregistry_agents.one", tfjsonpath.New("agents"),
 					knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectPartial(map[string]knownvalue.Check{
-						"agent_id": knownvalue.StringExact("currency-agent"),
+						"agent_id": knownvalue.StringExact(testURN("agent", "currency-agent")),
 					})})),
 				statecheck.ExpectKnownValue("data.agentregistry_agents.weather", tfjsonpath.New("agents"),
 					knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectPartial(map[string]knownvalue.Check{
-						"agent_id": knownvalue.StringExact("weather-agent"),
+						"agent_id": knownvalue.StringExact(testURN("agent", "weather-agent")),
 					})})),
 				statecheck.ExpectKnownValue("data.agentregistry_agents.none", tfjsonpath.New("agents"), knownvalue.ListSizeExact(0)),
 				statecheck.ExpectKnownOutputValue("currency_card_name", knownvalue.StringExact("Currency Agent")),
@@ -236,8 +248,8 @@ output "last" {
 				statecheck.ExpectKnownValue("data.agentregistry_agents.all", tfjsonpath.New("agents"), knownvalue.ListSizeExact(130)),
 				statecheck.ExpectKnownValue("data.agentregistry_agents.some", tfjsonpath.New("agents"), knownvalue.ListSizeExact(101)),
 				statecheck.ExpectKnownValue("data.agentregistry_agents.some", tfjsonpath.New("agents").AtSliceIndex(100).AtMapKey("agent_id"),
-					knownvalue.StringExact("bulk-100")),
-				statecheck.ExpectKnownOutputValue("last", knownvalue.StringExact("bulk-129")),
+					knownvalue.StringExact(testURN("agent", "bulk-100"))),
+				statecheck.ExpectKnownOutputValue("last", knownvalue.StringExact(testURN("agent", "bulk-129"))),
 			},
 		}},
 	})

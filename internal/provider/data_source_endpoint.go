@@ -13,6 +13,7 @@ import (
 	"google.golang.org/api/googleapi"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
 )
 
 var (
@@ -26,17 +27,22 @@ func NewEndpointDataSource() datasource.DataSource { return &endpointDataSource{
 
 type endpointDataSource struct{ dataSourceBase }
 
-var endpointLookup = derivedLookup{title: "Endpoint", noun: "endpoint", collection: "endpoints", idAttr: "endpoint_id", plural: "agentregistry_endpoints"}
+var endpointLookup = derivedLookup{title: "Endpoint", noun: "endpoint", collection: "endpoints", plural: "agentregistry_endpoints",
+	find: func(ctx context.Context, c *registryclient.Client, parent, filter string, limit int) ([]string, error) {
+		return namesBy(func(r *agentregistry.Endpoint) string { return r.Name })(c.ListEndpoints(ctx, parent, filter, limit))
+	}}
 
 var dsEndpointAttrTypes = map[string]attr.Type{
 	"name":            types.StringType,
 	"endpoint_id":     types.StringType,
+	"urn":             types.StringType,
 	"display_name":    types.StringType,
 	"description":     types.StringType,
 	"urls":            types.ListType{ElemType: types.StringType},
 	"interfaces":      types.ListType{ElemType: types.ObjectType{AttrTypes: dsInterfaceAttrTypes}},
 	"create_time":     types.StringType,
 	"update_time":     types.StringType,
+	"attributes":      types.MapType{ElemType: types.StringType},
 	"attributes_json": types.StringType,
 }
 
@@ -45,8 +51,10 @@ var dsEndpointAttrTypes = map[string]attr.Type{
 func endpointResultAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"name": schema.StringAttribute{Computed: true,
-			MarkdownDescription: "Full resource name, `projects/{project}/locations/{location}/endpoints/{endpoint_id}`."},
-		"endpoint_id":  schema.StringAttribute{Computed: true, MarkdownDescription: "The endpoint's id (`endpointId`), a stable identifier assigned by the registry."},
+			MarkdownDescription: "Full resource name, `projects/{project}/locations/{location}/endpoints/{service_id}`, named after the service that registered it."},
+		"endpoint_id":  schema.StringAttribute{Computed: true, MarkdownDescription: "The endpoint's `endpointId`, its stable, globally unique URN (the `endpoint_id` of the `agentregistry_endpoint` resource that registered it), which a binding's `target` takes."},
+		"urn":          dsURNAttribute("endpoint", "endpoint_id", "google_agent_registry_endpoint"),
+		"attributes":   dsAttributesAttribute("endpoint"),
 		"display_name": schema.StringAttribute{Computed: true, MarkdownDescription: "Display name."},
 		"description":  schema.StringAttribute{Computed: true, MarkdownDescription: "Description."},
 		"urls": schema.ListAttribute{Computed: true, ElementType: types.StringType,
@@ -60,9 +68,13 @@ func endpointResultAttributes() map[string]schema.Attribute {
 
 func endpointResultValue(ctx context.Context, e *agentregistry.Endpoint) (types.Object, diag.Diagnostics) {
 	urls, ifaces, diags := dsInterfacesValue(ctx, e.Interfaces)
+	attrs, d := dsAttributesValue(e.Attributes)
+	diags.Append(d...)
 	obj, d := types.ObjectValue(dsEndpointAttrTypes, map[string]attr.Value{
 		"name":            types.StringValue(e.Name),
 		"endpoint_id":     types.StringValue(e.EndpointId),
+		"urn":             types.StringValue(e.EndpointId),
+		"attributes":      attrs,
 		"display_name":    types.StringValue(e.DisplayName),
 		"description":     types.StringValue(e.Description),
 		"urls":            urls,

@@ -58,7 +58,7 @@ data "agentregistry_mcp_server" "by_name" {
 		Steps: []resource.TestStep{{
 			Config: config,
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("data.agentregistry_endpoint.by_name", tfjsonpath.New("endpoint_id"), knownvalue.StringExact("billing-api")),
+				statecheck.ExpectKnownValue("data.agentregistry_endpoint.by_name", tfjsonpath.New("endpoint_id"), knownvalue.StringExact(testURN("endpoint", "billing-api"))),
 				statecheck.ExpectKnownValue("data.agentregistry_endpoint.by_name", tfjsonpath.New("urls"), resStrings("https://billing.example.com/v1")),
 				statecheck.ExpectKnownValue("data.agentregistry_endpoint.by_service", tfjsonpath.New("name"), knownvalue.StringExact(testParent+"/endpoints/search-api")),
 				statecheck.ExpectKnownValue("data.agentregistry_endpoint.by_service", tfjsonpath.New("interfaces"), knownvalue.ListExact([]knownvalue.Check{
@@ -68,9 +68,9 @@ data "agentregistry_mcp_server" "by_name" {
 				})),
 				statecheck.ExpectKnownValue("data.agentregistry_endpoints.all", tfjsonpath.New("endpoints"), knownvalue.ListSizeExact(2)),
 				statecheck.ExpectKnownValue("data.agentregistry_endpoints.filtered", tfjsonpath.New("endpoints"), knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.ObjectPartial(map[string]knownvalue.Check{"endpoint_id": knownvalue.StringExact("search-api")}),
+					knownvalue.ObjectPartial(map[string]knownvalue.Check{"endpoint_id": knownvalue.StringExact(testURN("endpoint", "search-api"))}),
 				})),
-				statecheck.ExpectKnownValue("data.agentregistry_mcp_server.by_service", tfjsonpath.New("mcp_server_id"), knownvalue.StringExact("files-mcp")),
+				statecheck.ExpectKnownValue("data.agentregistry_mcp_server.by_service", tfjsonpath.New("mcp_server_id"), knownvalue.StringExact(testURN("mcp", "files-mcp"))),
 				statecheck.ExpectKnownValue("data.agentregistry_mcp_server.by_service", tfjsonpath.New("tools"), knownvalue.ListExact([]knownvalue.Check{
 					knownvalue.ObjectPartial(map[string]knownvalue.Check{"name": knownvalue.StringExact("read_file"), "destructive_hint": knownvalue.Bool(true)}),
 				})),

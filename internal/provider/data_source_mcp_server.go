@@ -3,8 +3,10 @@ package provider
 import (
 	"context"
 
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"google.golang.org/api/agentregistry/v1"
 )
 
 var (
@@ -18,7 +20,10 @@ func NewMcpServerDataSource() datasource.DataSource { return &mcpServerDataSourc
 
 type mcpServerDataSource struct{ dataSourceBase }
 
-var mcpServerLookup = derivedLookup{title: "MCP Server", noun: "MCP server", collection: "mcpServers", idAttr: "mcp_server_id", plural: "agentregistry_mcp_servers"}
+var mcpServerLookup = derivedLookup{title: "MCP Server", noun: "MCP server", collection: "mcpServers", plural: "agentregistry_mcp_servers",
+	find: func(ctx context.Context, c *registryclient.Client, parent, filter string, limit int) ([]string, error) {
+		return namesBy(func(r *agentregistry.McpServer) string { return r.Name })(c.ListMcpServers(ctx, parent, filter, limit))
+	}}
 
 func (d *mcpServerDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_mcp_server"

@@ -40,6 +40,7 @@ var dsInterfaceAttrTypes = map[string]attr.Type{
 var dsMcpServerAttrTypes = map[string]attr.Type{
 	"name":            types.StringType,
 	"mcp_server_id":   types.StringType,
+	"urn":             types.StringType,
 	"display_name":    types.StringType,
 	"description":     types.StringType,
 	"urls":            types.ListType{ElemType: types.StringType},
@@ -47,6 +48,7 @@ var dsMcpServerAttrTypes = map[string]attr.Type{
 	"tools":           types.ListType{ElemType: toolObjectType},
 	"create_time":     types.StringType,
 	"update_time":     types.StringType,
+	"attributes":      types.MapType{ElemType: types.StringType},
 	"attributes_json": types.StringType,
 }
 
@@ -119,9 +121,13 @@ func mcpServerResultValue(ctx context.Context, s *agentregistry.McpServer) (type
 	}
 	toolList, d := toolsValue(tools)
 	diags.Append(d...)
+	attrs, d := dsAttributesValue(s.Attributes)
+	diags.Append(d...)
 	obj, d := types.ObjectValue(dsMcpServerAttrTypes, map[string]attr.Value{
 		"name":            types.StringValue(s.Name),
 		"mcp_server_id":   types.StringValue(s.McpServerId),
+		"urn":             types.StringValue(s.McpServerId),
+		"attributes":      attrs,
 		"display_name":    types.StringValue(s.DisplayName),
 		"description":     types.StringValue(s.Description),
 		"urls":            urlList,
@@ -141,8 +147,10 @@ func mcpServerResultValue(ctx context.Context, s *agentregistry.McpServer) (type
 func mcpServerResultAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"name": schema.StringAttribute{Computed: true,
-			MarkdownDescription: "Full resource name, `projects/{project}/locations/{location}/mcpServers/{mcp_server_id}`."},
-		"mcp_server_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The MCP server's id, the last segment of `name`."},
+			MarkdownDescription: "Full resource name, `projects/{project}/locations/{location}/mcpServers/{service_id}`, named after the service that registered it."},
+		"mcp_server_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The MCP server's `mcpServerId`, its stable, globally unique URN (the `mcp_server_id` of the `agentregistry_mcp_server` resource that registered it), which a binding's `target` takes."},
+		"urn":           dsURNAttribute("MCP server", "mcp_server_id", "google_agent_registry_mcp_server"),
+		"attributes":    dsAttributesAttribute("MCP server"),
 		"display_name":  schema.StringAttribute{Computed: true, MarkdownDescription: "Display name."},
 		"description":   schema.StringAttribute{Computed: true, MarkdownDescription: "Description."},
 		"urls": schema.ListAttribute{Computed: true, ElementType: types.StringType,

@@ -16,14 +16,17 @@ func TestAccMcpServersDataSource(t *testing.T) {
 	reg.mcpServer("tickets-mcp", "Ticket Tools", "Opens and closes tickets.", "https://tickets.example.com/mcp",
 		[]map[string]any{{"name": "open_ticket", "description": "Opens a ticket.", "inputSchema": map[string]any{"type": "object"}}})
 	files := knownvalue.ObjectExact(map[string]knownvalue.Check{
-		"name":            knownvalue.StringExact(testParent + "/mcpServers/files-mcp"),
-		"mcp_server_id":   knownvalue.StringExact("files-mcp"),
-		"display_name":    knownvalue.StringExact("File Tools"),
-		"description":     knownvalue.StringExact("Reads and writes files in a workspace."),
-		"urls":            knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("https://files.example.com/mcp")}),
-		"create_time":     knownvalue.NotNull(),
-		"update_time":     knownvalue.NotNull(),
-		"attributes_json": knownvalue.Null(), // a registered server has no system attributes
+		"name":          knownvalue.StringExact(testParent + "/mcpServers/files-mcp"),
+		"mcp_server_id": knownvalue.StringExact(testURN("mcp", "files-mcp")),
+		"urn":           knownvalue.StringExact(testURN("mcp", "files-mcp")),
+		"attributes":    runtimeReference("files-mcp"),
+		"display_name":  knownvalue.StringExact("File Tools"),
+		"description":   knownvalue.StringExact("Reads and writes files in a workspace."),
+		"urls":          knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("https://files.example.com/mcp")}),
+		"create_time":   knownvalue.NotNull(),
+		"update_time":   knownvalue.NotNull(),
+		// The bundled server's RuntimeReference names the service behind the record.
+		"attributes_json": knownvalue.StringExact(`{"agentregistry.googleapis.com/system/RuntimeReference":{"uri":"//agentregistry.googleapis.com/projects/test-project/locations/global/services/files-mcp"}}`),
 		"interfaces": knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectExact(map[string]knownvalue.Check{
 			"url":              knownvalue.StringExact("https://files.example.com/mcp"),
 			"protocol_binding": knownvalue.StringExact("JSONRPC"),
@@ -74,8 +77,8 @@ data "agentregistry_mcp_servers" "none" {
 					knownvalue.ListExact([]knownvalue.Check{files})),
 				statecheck.ExpectKnownValue("data.agentregistry_mcp_servers.all", tfjsonpath.New("mcp_servers"),
 					knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.ObjectPartial(map[string]knownvalue.Check{"mcp_server_id": knownvalue.StringExact("files-mcp")}),
-						knownvalue.ObjectPartial(map[string]knownvalue.Check{"mcp_server_id": knownvalue.StringExact("tickets-mcp")}),
+						knownvalue.ObjectPartial(map[string]knownvalue.Check{"mcp_server_id": knownvalue.StringExact(testURN("mcp", "files-mcp"))}),
+						knownvalue.ObjectPartial(map[string]knownvalue.Check{"mcp_server_id": knownvalue.StringExact(testURN("mcp", "tickets-mcp"))}),
 					})),
 				statecheck.ExpectKnownValue("data.agentregistry_mcp_servers.first", tfjsonpath.New("mcp_servers"), knownvalue.ListSizeExact(1)),
 				statecheck.ExpectKnownValue("data.agentregistry_mcp_servers.none", tfjsonpath.New("mcp_servers"), knownvalue.ListSizeExact(0)),

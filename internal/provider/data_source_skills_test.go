@@ -13,7 +13,7 @@ import (
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/searchquery"
 )
 
-// skillRefs checks a skills list by "agent_id/skill id", in order.
+// skillRefs checks a skills list by "agent's service id/skill id", in order.
 func skillRefs(refs ...string) knownvalue.Check {
 	checks := make([]knownvalue.Check, len(refs))
 	for i, ref := range refs {
@@ -22,13 +22,14 @@ func skillRefs(refs ...string) knownvalue.Check {
 	return knownvalue.ListExact(checks)
 }
 
-// skillRefsOutputs declares an output "<name>" = ["agent_id/id", ...] per data source.
+// skillRefsOutputs declares an output "<name>" = ["agent's service id/id", ...]
+// per data source (agent_id is the agent's URN, which ends in that id).
 func skillRefsOutputs(names ...string) string {
 	out := ""
 	for _, n := range names {
 		out += `
 output "` + n + `" {
-  value = [for s in data.agentregistry_skills.` + n + `.skills : "${s.agent_id}/${s.id}"]
+  value = [for s in data.agentregistry_skills.` + n + `.skills : "${basename(s.agent_name)}/${s.id}"]
 }
 `
 	}
@@ -63,7 +64,7 @@ data "agentregistry_skills" "two_tags" {
   tags = ["FX", "travel"]
 }
 data "agentregistry_skills" "tags_and_query" {
-  query = "agentId=currency-agent"
+  query = "agentId:currency-agent"
   tags  = ["fx"]
 }
 # Prefix.
@@ -72,7 +73,7 @@ data "agentregistry_skills" "prefix" {
 }
 # Booleans and parentheses.
 data "agentregistry_skills" "boolean" {
-  query = "(skills.tags=weather OR skills.tags=flights) AND NOT agentId=currency-agent"
+  query = "(skills.tags=weather OR skills.tags=flights) AND NOT agentId:currency-agent"
 }
 data "agentregistry_skills" "negation" {
   query = "skills.tags=fx AND NOT skills.id=history"
@@ -114,7 +115,7 @@ data "agentregistry_skills" "empty" {
 						"tags":               knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("travel"), knownvalue.StringExact("flights")}),
 						"examples":           knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("Book a flight from SFO to JFK tomorrow")}),
 						"agent_name":         knownvalue.StringExact(testParent + "/agents/travel-agent"),
-						"agent_id":           knownvalue.StringExact("travel-agent"),
+						"agent_id":           knownvalue.StringExact(testURN("agent", "travel-agent")),
 						"agent_display_name": knownvalue.StringExact("Travel Planner"),
 						"agent_urls": knownvalue.ListExact([]knownvalue.Check{
 							knownvalue.StringExact("https://travel.example.com/a2a"),
@@ -154,10 +155,10 @@ data "agentregistry_skills" "limited" {
   max_results = 120
 }
 output "first" {
-  value = "${data.agentregistry_skills.bulk.skills[0].agent_id}/${data.agentregistry_skills.bulk.skills[0].id}"
+  value = "${basename(data.agentregistry_skills.bulk.skills[0].agent_name)}/${data.agentregistry_skills.bulk.skills[0].id}"
 }
 output "last" {
-  value = "${data.agentregistry_skills.bulk.skills[129].agent_id}/${data.agentregistry_skills.bulk.skills[129].id}"
+  value = "${basename(data.agentregistry_skills.bulk.skills[129].agent_name)}/${data.agentregistry_skills.bulk.skills[129].id}"
 }
 `),
 			ConfigStateChecks: []statecheck.StateCheck{

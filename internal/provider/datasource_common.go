@@ -110,14 +110,21 @@ func dsSortAgents(agents []*agentregistry.Agent) {
 // --- one agent as a Terraform object ----------------------------------------
 
 var agentResultAttrTypes = map[string]attr.Type{
-	"name":         types.StringType,
-	"agent_id":     types.StringType,
-	"display_name": types.StringType,
-	"description":  types.StringType,
-	"version":      types.StringType,
-	"urls":         types.ListType{ElemType: types.StringType},
-	"skills":       types.ListType{ElemType: skillObjectType},
-	"card_json":    types.StringType,
+	"name":            types.StringType,
+	"agent_id":        types.StringType,
+	"urn":             types.StringType,
+	"display_name":    types.StringType,
+	"description":     types.StringType,
+	"version":         types.StringType,
+	"framework":       types.StringType,
+	"urls":            types.ListType{ElemType: types.StringType},
+	"protocols":       types.ListType{ElemType: protocolObjectType},
+	"skills":          types.ListType{ElemType: skillObjectType},
+	"card_json":       types.StringType,
+	"create_time":     types.StringType,
+	"update_time":     types.StringType,
+	"attributes":      types.MapType{ElemType: types.StringType},
+	"attributes_json": types.StringType,
 }
 
 var agentResultObjectType = types.ObjectType{AttrTypes: agentResultAttrTypes}
@@ -128,12 +135,24 @@ func agentResultAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"name": schema.StringAttribute{
 			Computed:            true,
-			MarkdownDescription: "Full resource name, `projects/{project}/locations/{location}/agents/{agent_id}`.",
+			MarkdownDescription: "Full resource name, `projects/{project}/locations/{location}/agents/{service_id}`, named after the service that registered it.",
 		},
 		"agent_id": schema.StringAttribute{
-			Computed:            true,
-			MarkdownDescription: "The agent's id, the last segment of `name`.",
+			Computed: true,
+			MarkdownDescription: "The agent's `agentId`, its stable, globally unique URN (the `agent_id` of the " +
+				"`agentregistry_agent` resource that registered it), which a binding's `source` and `target` take.",
 		},
+		"urn": dsURNAttribute("agent", "agent_id", "google_agent_registry_agent"),
+		"framework": schema.StringAttribute{
+			Computed: true,
+			MarkdownDescription: "The agent framework the registry reports (the `framework` of the `" + frameworkKey +
+				"` attribute, such as `google-adk` or `langchain`); null when it reports none, as for every agent of the bundled server.",
+		},
+		"protocols":       dsProtocolsAttribute(),
+		"create_time":     schema.StringAttribute{Computed: true, MarkdownDescription: "When the agent was registered (RFC 3339)."},
+		"update_time":     schema.StringAttribute{Computed: true, MarkdownDescription: "When the agent was last updated (RFC 3339)."},
+		"attributes":      dsAttributesAttribute("agent"),
+		"attributes_json": dsAttributesJSONAttribute("agent"),
 		"display_name": schema.StringAttribute{
 			Computed:            true,
 			MarkdownDescription: "Display name (the card's `name` when the agent has a card).",
@@ -241,15 +260,26 @@ func agentResultValue(a *agentregistry.Agent) (types.Object, diag.Diagnostics) {
 	if a.Card != nil {
 		cardJSON = string(a.Card.Content)
 	}
+	protocols, d := dsProtocolsValue(a.Protocols)
+	diags.Append(d...)
+	attrs, d := dsAttributesValue(a.Attributes)
+	diags.Append(d...)
 	obj, d := types.ObjectValue(agentResultAttrTypes, map[string]attr.Value{
-		"name":         types.StringValue(a.Name),
-		"agent_id":     types.StringValue(a.AgentId),
-		"display_name": types.StringValue(a.DisplayName),
-		"description":  types.StringValue(a.Description),
-		"version":      types.StringValue(dsAgentVersion(a, card)),
-		"urls":         urls,
-		"skills":       skills,
-		"card_json":    types.StringValue(cardJSON),
+		"name":            types.StringValue(a.Name),
+		"agent_id":        types.StringValue(a.AgentId),
+		"urn":             types.StringValue(a.AgentId),
+		"display_name":    types.StringValue(a.DisplayName),
+		"description":     types.StringValue(a.Description),
+		"version":         types.StringValue(dsAgentVersion(a, card)),
+		"framework":       dsFramework(a.Attributes),
+		"urls":            urls,
+		"protocols":       protocols,
+		"skills":          skills,
+		"card_json":       types.StringValue(cardJSON),
+		"create_time":     types.StringValue(a.CreateTime),
+		"update_time":     types.StringValue(a.UpdateTime),
+		"attributes":      attrs,
+		"attributes_json": dsAttributesJSON(a.Attributes),
 	})
 	diags.Append(d...)
 	return obj, diags

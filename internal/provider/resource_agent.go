@@ -109,7 +109,7 @@ func agentSchema(ctx context.Context) schema.Schema {
 		},
 		"agent_id": schema.StringAttribute{
 			Computed:            true,
-			MarkdownDescription: "The `agentId` of the derived `Agent` record: a stable identifier assigned by the registry.",
+			MarkdownDescription: "The `agentId` of the derived `Agent` record: its stable, globally unique URN, such as `urn:agent:projects-123:projects:123:locations:global:agentregistry:services:currency-agent` (the bundled server writes the project id where Google writes the project number). A binding names the agent by it: `source = agentregistry_agent.NAME.agent_id`.",
 			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 		},
 		"a2a_version": schema.StringAttribute{

@@ -52,7 +52,7 @@ func TestAccAgentResource_withoutCard(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("a2a_version"), knownvalue.Null()),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("version"), knownvalue.Null()),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("verified_key_ids"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("agent_id"), knownvalue.StringExact("reconciler")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("agent_id"), knownvalue.StringExact(testURN("agent", "reconciler"))),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("registry_resource"), knownvalue.StringExact(testParent+"/agents/reconciler")),
 				},
 			},

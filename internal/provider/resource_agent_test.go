@@ -185,7 +185,7 @@ func TestAccAgentResource_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(name)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("location"), knownvalue.StringExact("global")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("registry_resource"), knownvalue.StringExact(testParent+"/agents/currency-agent")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("agent_id"), knownvalue.StringExact("currency-agent")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("agent_id"), knownvalue.StringExact(testURN("agent", "currency-agent"))),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("a2a_version"), knownvalue.StringExact("0.3")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("display_name"), knownvalue.StringExact("Currency Agent")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.Null()),

@@ -50,7 +50,7 @@ func endpointSchema(ctx context.Context) schema.Schema {
 	return serviceSchema(ctx, "endpoint", endpointDescription, 0, interfaces, map[string]schema.Attribute{
 		"endpoint_id": schema.StringAttribute{
 			Computed:            true,
-			MarkdownDescription: "The `endpointId` of the derived `Endpoint` record: a stable identifier assigned by the registry.",
+			MarkdownDescription: "The `endpointId` of the derived `Endpoint` record: its stable, globally unique URN, such as `urn:endpoint:projects-123:projects:123:locations:global:agentregistry:services:billing-api` (the bundled server writes the project id where Google writes the project number). A binding's `target` takes it.",
 			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 		},
 	})

@@ -46,7 +46,7 @@ func TestAccEndpointResource_lifecycle(t *testing.T) {
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("registry_resource"), knownvalue.StringExact(testParent+"/endpoints/billing-api")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("endpoint_id"), knownvalue.StringExact("billing-api")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("endpoint_id"), knownvalue.StringExact(testURN("endpoint", "billing-api"))),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("interfaces"), knownvalue.ListSizeExact(1)),
 				},
 			},

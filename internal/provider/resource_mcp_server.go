@@ -73,7 +73,7 @@ func mcpServerSchema(ctx context.Context) schema.Schema {
 		},
 		"mcp_server_id": schema.StringAttribute{
 			Computed:            true,
-			MarkdownDescription: "The `mcpServerId` of the derived `McpServer` record: a stable identifier assigned by the registry.",
+			MarkdownDescription: "The `mcpServerId` of the derived `McpServer` record: its stable, globally unique URN, such as `urn:mcp:projects-123:projects:123:locations:global:agentregistry:services:weather-mcp` (the bundled server writes the project id where Google writes the project number). A binding's `target` takes it.",
 			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 		},
 		"tool_names": schema.ListAttribute{

@@ -84,7 +84,7 @@ func TestAccMcpServerResource_lifecycle(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(name)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("registry_resource"), knownvalue.StringExact(testParent+"/mcpServers/weather-mcp")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("mcp_server_id"), knownvalue.StringExact("weather-mcp")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("mcp_server_id"), knownvalue.StringExact(testURN("mcp", "weather-mcp"))),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("tool_names"), resToolChecks()),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("interfaces"), knownvalue.ListExact([]knownvalue.Check{
 						knownvalue.ObjectExact(map[string]knownvalue.Check{

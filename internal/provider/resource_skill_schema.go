@@ -92,7 +92,7 @@ func (r *skillResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 			"content_hash": computedString("The SHA-256 (hex) of the deterministic ZIP of `source_dir`, known at plan; " +
 				"a change plans a new revision. After a refresh it is the registry's hash of the default revision, so a " +
 				"revision uploaded outside Terraform shows as drift."),
-			"skill_urn":        computedString("The registry's globally unique logical id of the skill (`skillId` in the API), such as `urn:skill:{namespace}:{skill_id}`."),
+			"skill_urn":        computedString("The registry's globally unique logical id of the skill (`skillId` in the API), such as `urn:skill:projects-123:locations:global:pdf-tools` for a skill of a project, or `urn:skill:{publisher namespace}:{skill_id}` for a publisher's (the bundled server writes the project id where Google writes the project number)."),
 			"default_revision": computedString("The full name of the revision the skill serves, the newest one uploaded."),
 			"revision_sha256":  computedString("The registry's SHA-256 of the default revision's archive."),
 			"state":            computedString("The skill's state as the registry reports it (`ACTIVE`, `DRAFT`, ...)."),

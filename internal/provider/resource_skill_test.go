@@ -85,7 +85,7 @@ func TestAccSkillResource_lifecycle(t *testing.T) {
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(name)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("skill_urn"), knownvalue.StringExact("urn:skill:test-project:pdf-tools")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("skill_urn"), knownvalue.StringExact("urn:skill:projects-test-project:locations:global:pdf-tools")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("default_revision"), knownvalue.StringExact(name+"/revisions/r1")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("revision_sha256"), knownvalue.StringExact(hashA)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("state"), knownvalue.StringExact("ACTIVE")),

@@ -37,7 +37,14 @@ func readTestdata(t *testing.T, rel string) []byte {
 
 func startServer(t *testing.T, delay time.Duration) (*registryservertest.Server, *registryclient.Client) {
 	t.Helper()
-	srv, ts := registryservertest.Start(t, registryserver.Options{Token: testToken, OperationDelay: delay})
+	return startServerWith(t, registryserver.Options{OperationDelay: delay})
+}
+
+// startServerWith starts a server with opts and the test's token.
+func startServerWith(t *testing.T, opts registryserver.Options) (*registryservertest.Server, *registryclient.Client) {
+	t.Helper()
+	opts.Token = testToken
+	srv, ts := registryservertest.Start(t, opts)
 	c, err := registryclient.New(context.Background(), registryclient.Config{
 		Endpoint:        ts.URL,
 		AppHubEndpoint:  ts.URL,

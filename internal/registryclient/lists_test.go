@@ -42,6 +42,18 @@ func lists() []list {
 		{"endpoints filtered", endpoints, "endpoints", map[string]string{"filter": `displayName="x"`}, func(ctx context.Context, c *Client, limit int) (int, error) {
 			return count(c.ListEndpoints(ctx, testParent, `displayName="x"`, limit))
 		}},
+		{"agents filtered", testParent + "/agents", "agents", map[string]string{"filter": `displayName="x"`}, func(ctx context.Context, c *Client, limit int) (int, error) {
+			return count(c.ListAgents(ctx, testParent, `displayName="x"`, limit))
+		}},
+		{"agents", testParent + "/agents", "agents", map[string]string{"filter": ""}, func(ctx context.Context, c *Client, limit int) (int, error) {
+			return count(c.ListAgents(ctx, testParent, "", limit))
+		}},
+		{"MCP servers filtered", testParent + "/mcpServers", "mcpServers", map[string]string{"filter": `displayName="x"`}, func(ctx context.Context, c *Client, limit int) (int, error) {
+			return count(c.ListMcpServers(ctx, testParent, `displayName="x"`, limit))
+		}},
+		{"MCP servers", testParent + "/mcpServers", "mcpServers", map[string]string{"filter": ""}, func(ctx context.Context, c *Client, limit int) (int, error) {
+			return count(c.ListMcpServers(ctx, testParent, "", limit))
+		}},
 		{"skills search", testParent + "/skills:search", "skills", map[string]string{"searchString": "pdf", "searchType": "SEMANTIC"},
 			func(ctx context.Context, c *Client, limit int) (int, error) {
 				return count(c.SearchSkills(ctx, testParent, "pdf", "SEMANTIC", limit))

@@ -11,16 +11,39 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/registryservertest"
 )
 
 // The server's operations never finish during a test (the writes themselves
 // are committed at once), so every write is polled, and every poll fails.
 const neverDone = time.Hour
+
+// clock is the server's clock in these tests: seed moves it past the
+// operations of its creates, whose services are visible only once those are
+// done, so that the updates and deletes find them; the operations of the
+// writes under test never finish.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func startResendServer(t *testing.T) (*registryservertest.Server, *registryclient.Client, *clock) {
+	clk := &clock{t: time.Now()}
+	srv, c := startServerWith(t, registryserver.Options{OperationDelay: neverDone, Now: clk.now})
+	return srv, c, clk
+}
 
 // writeIDs lists the requestId of every accepted request with this method on
 // a path ending in suffix, in order.
@@ -43,14 +66,18 @@ func allSame(ids []string) bool {
 	return len(ids) > 0
 }
 
-// seed creates services without waiting for their operations.
-func seed(t *testing.T, c *registryclient.Client, card []byte, ids ...string) {
+// seed creates services without waiting for their operations, then moves
+// the server's clock past them.
+func seed(t *testing.T, c *registryclient.Client, clk *clock, card []byte, ids ...string) {
 	t.Helper()
 	for _, id := range ids {
 		if _, err := c.Registry().Projects.Locations.Services.Create(parent, agentSvc(card)).ServiceId(id).Context(ctxFor(t)).Do(); err != nil {
 			t.Fatalf("create %s: %v", id, err)
 		}
 	}
+	clk.mu.Lock()
+	clk.t = clk.t.Add(neverDone)
+	clk.mu.Unlock()
 }
 
 // The first send is committed and its answer lost (the transport sends it
@@ -79,10 +106,10 @@ func nextCallID(t *testing.T, srv *registryservertest.Server, method, suffix str
 }
 
 func TestIntegrationUpdateServiceIsSentAgainWithTheSameRequestID(t *testing.T) {
-	srv, c := startServer(t, neverDone)
+	srv, c, clk := startResendServer(t)
 	ctx := ctxFor(t)
 	card := readTestdata(t, "card/valid-0.3.json")
-	seed(t, c, card, "invoice-helper")
+	seed(t, c, clk, card, "invoice-helper")
 
 	injectResendFaults(srv, "PATCH")
 	srv.ResetRequests()
@@ -112,9 +139,9 @@ func TestIntegrationUpdateServiceIsSentAgainWithTheSameRequestID(t *testing.T) {
 }
 
 func TestIntegrationDeleteServiceIsSentAgainWithTheSameRequestID(t *testing.T) {
-	srv, c := startServer(t, neverDone)
+	srv, c, clk := startResendServer(t)
 	card := readTestdata(t, "card/valid-0.3.json")
-	seed(t, c, card, "invoice-helper", "refund-helper")
+	seed(t, c, clk, card, "invoice-helper", "refund-helper")
 
 	injectResendFaults(srv, "DELETE")
 	srv.ResetRequests()

@@ -298,8 +298,27 @@ func (s *Server) deleteWorkload(w http.ResponseWriter, r *http.Request, name str
 	s.commitWorkloadWrite(w, "delete", name, reqID, nil)
 }
 
+// workloadFields and workloadOrder are what workloads.list filters and orders by.
+var (
+	workloadFields = newListSchema("workloads", "name", "displayName", "description", "state")
+	workloadOrder  = []string{"name", "displayName", "description", "state", "createTime", "updateTime"}
+)
+
+func workloadValues(wl *apphub.Workload) sortValues {
+	return sortValues{"name": wl.Name, "displayName": wl.DisplayName, "description": wl.Description, "state": wl.State,
+		"createTime": timeKey(wl.CreateTime), "updateTime": timeKey(wl.UpdateTime)}
+}
+
 func (s *Server) listWorkloads(w http.ResponseWriter, r *http.Request, app string) {
-	page, next, err := listPage(s, r, s.workloads, app, "workloads", "", nil)
+	filter, match, err := listFilter(r, workloadFields, func(wl *apphub.Workload) docFields {
+		return docFields{"name": {wl.Name}, "displayName": {wl.DisplayName}, "description": {wl.Description}, "state": {wl.State}}
+	})
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	page, next, err := listOrdered(s, r, s.workloads, app, "workloads", filter, match, workloadOrder, workloadValues,
+		func(wl *apphub.Workload) string { return wl.Name })
 	if err != nil {
 		s.writeError(w, err)
 		return
@@ -320,9 +339,10 @@ func (s *Server) agentPropertiesSchema(parent string) *apphub.ExtendedMetadataSc
 	}
 }
 
-func (s *Server) getSchema(w http.ResponseWriter, r *http.Request, parent, id string) {
+func (s *Server) getSchema(w http.ResponseWriter, r *http.Request, name string) {
+	parent, id, _ := strings.Cut(name, "/extendedMetadataSchemas/")
 	if id != agentPropertiesKey {
-		s.writeError(w, errNotFound("ExtendedMetadataSchema %q was not found; this server has %s.", parent+"/extendedMetadataSchemas/"+id, agentPropertiesKey))
+		s.writeError(w, errNotFound("ExtendedMetadataSchema %q was not found; this server has %s.", name, agentPropertiesKey))
 		return
 	}
 	writeJSON(w, http.StatusOK, s.agentPropertiesSchema(parent))

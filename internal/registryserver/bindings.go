@@ -29,31 +29,19 @@ const (
 	maxScopes      = 64
 	maxScopeLength = 512
 	maxURILength   = 2048
-	maxURNLength   = 512
 )
 
 var (
 	// bindingRule: 4 to 63 characters, ^[a-z]([a-z0-9-]{0,61}[a-z0-9])?$.
 	bindingRule = segmentRule{"binding_id", regexp.MustCompile(`^[a-z][a-z0-9-]{2,61}[a-z0-9]$`), 63,
 		"4 to 63 lower-case letters, digits and hyphens, starting with a letter and not ending with a hyphen"}
-	// URNs: urn:{kind}:{publisher}:{namespace}:{name}, where the namespace
-	// may itself hold colons (Google's agent ids look like
-	// urn:agent:projects-123:projects:123:locations:us-central1:...).
-	urnRE          = regexp.MustCompile(`^urn:(agent|mcp|endpoint):[A-Za-z0-9._~-]+(:[A-Za-z0-9._~-]+){2,}$`)
 	authProviderRE = regexp.MustCompile(`^projects/[^/]+/locations/[^/]+/authProviders/[^/]+$`)
-	bindingFields  = searchquery.NewSchema("bindings",
+	// bindingOrder are the fields bindings.list orders by.
+	bindingOrder  = []string{"name", "displayName", "description", "createTime", "updateTime"}
+	bindingFields = searchquery.NewSchema("bindings",
 		[]string{"name", "displayName", "description", "source.identifier", "target.identifier", "authProviderBinding.authProvider"}, nil,
 		[]string{"name", "displayName", "description"})
 )
-
-// urnKind is the kind of a URN ("agent", "mcp", "endpoint"), "" when the
-// URN is malformed.
-func urnKind(urn string) string {
-	if len(urn) > maxURNLength || !urnRE.MatchString(urn) {
-		return ""
-	}
-	return strings.SplitN(urn, ":", 3)[1]
-}
 
 // validateBinding lists what is wrong with a binding to store.
 func validateBinding(b *agentregistry.Binding) []fieldViolation {
@@ -244,18 +232,19 @@ func bindingDoc(b *agentregistry.Binding) docFields {
 	return d
 }
 
+func bindingValues(b *agentregistry.Binding) sortValues {
+	return sortValues{"name": b.Name, "displayName": b.DisplayName, "description": b.Description,
+		"createTime": timeKey(b.CreateTime), "updateTime": timeKey(b.UpdateTime)}
+}
+
 func (s *Server) listBindings(w http.ResponseWriter, r *http.Request, parent string) {
-	filter := r.URL.Query().Get("filter")
-	node, err := parseQuery(filter, bindingFields)
+	filter, match, err := listFilter(r, bindingFields, bindingDoc)
 	if err != nil {
-		s.writeError(w, errViolations("invalid filter: "+err.Error(), []fieldViolation{{Field: "filter", Description: err.Error()}}))
+		s.writeError(w, err)
 		return
 	}
-	var match func(*agentregistry.Binding) bool
-	if node != nil {
-		match = func(b *agentregistry.Binding) bool { return matchDoc(node, bindingFields, bindingDoc(b)) }
-	}
-	page, next, err := listPage(s, r, s.bindings, parent, "bindings.list", filter, match)
+	page, next, err := listOrdered(s, r, s.bindings, parent, "bindings.list", filter, match, bindingOrder, bindingValues,
+		func(b *agentregistry.Binding) string { return b.Name })
 	if err != nil {
 		s.writeError(w, err)
 		return

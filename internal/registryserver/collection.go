@@ -94,35 +94,52 @@ func listPage[T any](s *Server, r *http.Request, c *collection[T], group, method
 	if err != nil {
 		return nil, "", err
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), s.searchTimeout())
-	defer cancel()
 	chunk := size + 1
 	if match != nil {
 		chunk = max(chunk, 256)
 	}
 	var names []string
 	var page []T
-	for len(page) <= size {
-		if err := ctx.Err(); err != nil {
-			return nil, "", s.searchAborted(r, "list", err)
+	err = scanGroup(s, r, c, group, after, chunk, func(name string, v T) bool {
+		if match == nil || match(v) {
+			names, page = append(names, name), append(page, v)
 		}
-		s.mu.RLock()
-		ns, vals := c.page(group, after, chunk)
-		s.mu.RUnlock()
-		for i, v := range vals {
-			if len(page) <= size && (match == nil || match(v)) {
-				names, page = append(names, ns[i]), append(page, v)
-			}
-		}
-		if len(ns) < chunk {
-			break
-		}
-		after = ns[len(ns)-1]
+		return len(page) <= size
+	})
+	if err != nil {
+		return nil, "", err
 	}
 	if len(page) > size {
 		return page[:size], encodePageToken(names[size-1], qh), nil
 	}
 	return page, "", nil
+}
+
+// scanGroup calls keep with the records of group whose names sort after
+// `after`, in name order, until keep returns false or the group ends. The
+// records are taken chunk at a time under the read lock and given to keep
+// outside it, so that a costly keep never holds up a write; the scan stops
+// when r's context or the server's time limit ends.
+func scanGroup[T any](s *Server, r *http.Request, c *collection[T], group, after string, chunk int, keep func(name string, v T) bool) error {
+	ctx, cancel := context.WithTimeout(r.Context(), s.searchTimeout())
+	defer cancel()
+	for {
+		if err := ctx.Err(); err != nil {
+			return s.searchAborted(r, "list", err)
+		}
+		s.mu.RLock()
+		ns, vals := c.page(group, after, chunk)
+		s.mu.RUnlock()
+		for i, v := range vals {
+			if !keep(ns[i], v) {
+				return nil
+			}
+		}
+		if len(ns) < chunk {
+			return nil
+		}
+		after = ns[len(ns)-1]
+	}
 }
 
 // getOne serves a get of one record of c; what names its kind in the 404.

@@ -352,7 +352,7 @@ func TestDerivedRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ag.AgentId != "invoice-helper" || ag.DisplayName != "Invoice Helper" || ag.Version != "1.0.0" || ag.Card == nil ||
+	if ag.AgentId != urnOf("agent", "invoice-helper") || ag.DisplayName != "Invoice Helper" || ag.Version != "1.0.0" || ag.Card == nil ||
 		ag.Card.Type != "A2A_AGENT_CARD" || len(ag.Skills) != 1 || ag.Skills[0].Tags[1] != "invoices" || ag.Skills[0].Examples[0] != "Where is invoice 7?" ||
 		len(ag.Protocols) != 1 || ag.Protocols[0].Type != "A2A_AGENT" || ag.Protocols[0].Interfaces[0].Url != "https://agents.example.test/invoice-helper" ||
 		ag.Protocols[0].Interfaces[0].ProtocolBinding != "JSONRPC" || ag.CreateTime == "" || ag.Uid == "" {
@@ -375,7 +375,7 @@ func TestDerivedRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.McpServerId != "invoices-mcp" || m.DisplayName != "Invoices MCP" || len(m.Tools) != 2 || len(m.Interfaces) != 1 {
+	if m.McpServerId != urnOf("mcp", "invoices-mcp") || m.DisplayName != "Invoices MCP" || len(m.Tools) != 2 || len(m.Interfaces) != 1 {
 		t.Fatalf("unexpected mcp server %+v", m)
 	}
 	get, del := m.Tools[0], m.Tools[1]
@@ -437,7 +437,7 @@ func searchIDs(t *testing.T, e *env, q string) []string {
 	err := e.ar.Projects.Locations.Agents.Search(parent, &agentregistry.SearchAgentsRequest{SearchString: q}).
 		Pages(context.Background(), func(r *agentregistry.SearchAgentsResponse) error {
 			for _, a := range r.Agents {
-				ids = append(ids, a.AgentId)
+				ids = append(ids, idOf(a.Name))
 			}
 			return nil
 		})
@@ -465,10 +465,14 @@ func TestSearchAgentsGrammar(t *testing.T) {
 		{"skills.id:book-flight", "flight-booker"},
 		{"displayName:works*", "workshop-bot"},
 		{"displayName:work", ""},
-		{"agentId=trip-planner", "trip-planner"},
-		{"agentId=TRIP-PLANNER", "trip-planner"},
-		{"agentId=trip", ""},
-		{"agentId=trip*", "trip-planner"},
+		// agentId is the URN (urn.go): = compares it whole, : matches its words.
+		{"agentId=" + urnOf("agent", "trip-planner"), "trip-planner"},
+		{"agentId=" + strings.ToUpper(urnOf("agent", "trip-planner")), "trip-planner"},
+		{`agentId="` + urnOf("agent", "trip-planner") + `"`, "trip-planner"},
+		{"agentId=trip-planner", ""},
+		{"agentId:trip-planner", "trip-planner"},
+		{"agentId=" + urnOf("agent", "trip"), ""},
+		{"agentId=" + urnOf("agent", "trip") + "*", "trip-planner"},
 		{"name:flight", "flight-booker"},
 		{"plan*", "trip-planner workshop-bot"},
 		{"planner OR booker", "flight-booker trip-planner"},
@@ -518,12 +522,13 @@ func TestSearchMcpServers(t *testing.T) {
 	e.create(t, "weather-mcp", &agentregistry.Service{DisplayName: "Weather", Description: "Forecasts",
 		McpServerSpec: &agentregistry.McpServerSpec{Type: "NO_SPEC"}})
 	for q, want := range map[string]string{
-		"tools.name:get_invoice":  "invoices-mcp",
-		"tools:deletes":           "invoices-mcp",
-		"forecasts":               "weather-mcp",
-		"mcpServerId=weather-mcp": "weather-mcp",
-		"":                        "invoices-mcp weather-mcp",
-		"NOT tools.name:get*":     "weather-mcp",
+		"tools.name:get_invoice": "invoices-mcp",
+		"tools:deletes":          "invoices-mcp",
+		"forecasts":              "weather-mcp",
+		"mcpServerId=" + urnOf("mcp", "weather-mcp"): "weather-mcp",
+		"mcpServerId=weather-mcp":                    "",
+		"":                                           "invoices-mcp weather-mcp",
+		"NOT tools.name:get*":                        "weather-mcp",
 	} {
 		r, err := e.ar.Projects.Locations.McpServers.Search(parent, &agentregistry.SearchMcpServersRequest{SearchString: q}).Do()
 		if err != nil {
@@ -531,7 +536,7 @@ func TestSearchMcpServers(t *testing.T) {
 		}
 		var ids []string
 		for _, m := range r.McpServers {
-			ids = append(ids, m.McpServerId)
+			ids = append(ids, idOf(m.Name))
 		}
 		if got := strings.Join(ids, " "); got != want {
 			t.Errorf("mcp search %q: got [%s] want [%s]", q, got, want)
@@ -557,7 +562,7 @@ func TestSearchPaging(t *testing.T) {
 				t.Errorf("page %d: %d agents, token %q", pages, len(r.Agents), r.NextPageToken)
 			}
 			for _, a := range r.Agents {
-				ids = append(ids, a.AgentId)
+				ids = append(ids, idOf(a.Name))
 			}
 			return nil
 		})

@@ -3,8 +3,17 @@ package registryserver
 // Derived records. Google's registry turns each Service into a read-only
 // Agent (agent_spec), McpServer (mcp_server_spec) or Endpoint (endpoint_spec). Here the derived record
 // is a pure function of the service, so it is recomputed on every write and
-// at start instead of being stored. Its id is the service id, which keeps
-// names predictable: services/foo -> agents/foo, mcpServers/foo or endpoints/foo.
+// at start instead of being stored. Its resource id is the service id, which keeps
+// names predictable: services/foo -> agents/foo, mcpServers/foo or endpoints/foo;
+// its agentId, mcpServerId or endpointId is a URN (urn.go).
+//
+// The output-only fields the server has the information for are filled:
+// Agent.location is the location the agent is registered in (the bundled
+// server knows no other place an agent is hosted), and the attributes carry
+// agentregistry.googleapis.com/system/RuntimeReference, the full resource
+// name of the service that defines the record, the one resource behind it
+// the server knows. The Framework and RuntimeIdentity attributes describe a
+// runtime the server does not see, so they are never set.
 
 import (
 	"crypto/sha256"
@@ -13,6 +22,7 @@ import (
 	"net/http"
 
 	"google.golang.org/api/agentregistry/v1"
+	"google.golang.org/api/googleapi"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
 )
@@ -107,6 +117,15 @@ type cardInterface10ProtoNames struct {
 	ProtocolVersion string `json:"protocol_version"`
 }
 
+// runtimeReferenceKey is the attribute that names the resource behind a record.
+const runtimeReferenceKey = "agentregistry.googleapis.com/system/RuntimeReference"
+
+// attributesOf are the attributes of the record derived from svc.
+func attributesOf(svc *agentregistry.Service) map[string]googleapi.RawMessage {
+	uri, _ := json.Marshal(map[string]string{"uri": "//agentregistry.googleapis.com/" + svc.Name})
+	return map[string]googleapi.RawMessage{runtimeReferenceKey: uri}
+}
+
 func binding(t string) string {
 	switch t {
 	case "GRPC", "grpc":
@@ -122,7 +141,9 @@ func deriveAgent(svc *agentregistry.Service) (*agentregistry.Agent, docFields) {
 	id := lastSegment(svc.Name)
 	a := &agentregistry.Agent{
 		Name:        parentOf(svc.Name) + "/agents/" + id,
-		AgentId:     id,
+		AgentId:     recordURN(kindAgent, parentOf(svc.Name), id),
+		Location:    lastSegment(parentOf(svc.Name)),
+		Attributes:  attributesOf(svc),
 		DisplayName: svc.DisplayName,
 		Description: svc.Description,
 		CreateTime:  svc.CreateTime,
@@ -191,7 +212,8 @@ func deriveMCP(svc *agentregistry.Service) (*agentregistry.McpServer, docFields)
 	id := lastSegment(svc.Name)
 	m := &agentregistry.McpServer{
 		Name:        parentOf(svc.Name) + "/mcpServers/" + id,
-		McpServerId: id,
+		McpServerId: recordURN(kindMCP, parentOf(svc.Name), id),
+		Attributes:  attributesOf(svc),
 		DisplayName: svc.DisplayName,
 		Description: svc.Description,
 		Interfaces:  svc.Interfaces,
@@ -224,13 +246,13 @@ func deriveMCP(svc *agentregistry.Service) (*agentregistry.McpServer, docFields)
 }
 
 // deriveEndpoint is the Endpoint record of an endpoint_spec service: its
-// interfaces, names and times (Google adds a RuntimeReference attribute for
-// endpoints it discovers; a registered one has none).
+// interfaces, names, times and attributes.
 func deriveEndpoint(svc *agentregistry.Service) (*agentregistry.Endpoint, docFields) {
 	id := lastSegment(svc.Name)
 	e := &agentregistry.Endpoint{
 		Name:        parentOf(svc.Name) + "/endpoints/" + id,
-		EndpointId:  id,
+		EndpointId:  recordURN(kindEndpoint, parentOf(svc.Name), id),
+		Attributes:  attributesOf(svc),
 		DisplayName: svc.DisplayName,
 		Description: svc.Description,
 		Interfaces:  svc.Interfaces,
@@ -262,6 +284,20 @@ func derive(svc *agentregistry.Service) (rec any, name string, d docFields, k de
 	}
 }
 
+// orderValues are the values of the fields a derived record's list can be
+// ordered by (derivedKind.orderFields).
+func orderValues(rec any) sortValues {
+	switch r := rec.(type) {
+	case *agentregistry.Agent:
+		return sortValues{"name": r.Name, "agentId": r.AgentId, "displayName": r.DisplayName, "description": r.Description,
+			"version": r.Version, "createTime": timeKey(r.CreateTime), "updateTime": timeKey(r.UpdateTime)}
+	case *agentregistry.McpServer:
+		return sortValues{"name": r.Name, "mcpServerId": r.McpServerId, "displayName": r.DisplayName, "description": r.Description,
+			"createTime": timeKey(r.CreateTime), "updateTime": timeKey(r.UpdateTime)}
+	}
+	return nil
+}
+
 // indexes is the per-parent index map of a kind of derived record.
 func (s *Server) indexes(k derivedKind) map[string]*index {
 	switch k {
@@ -283,7 +319,7 @@ func (s *Server) putDerived(svc *agentregistry.Service) {
 	parent := parentOf(svc.Name)
 	if b, ok := s.cacheJSON(name, rec); ok {
 		ixs := s.indexes(k)
-		ixs[parent] = s.indexOf(ixs, parent, k.fields()).put(name, d, b)
+		ixs[parent] = s.indexOf(ixs, parent, k.fields()).put(name, d, b, orderValues(rec))
 	}
 }
 

@@ -30,7 +30,7 @@ func TestDerivedEndpoints(t *testing.T) {
 	}
 	eps := e.ar.Projects.Locations.Endpoints
 	got, err := eps.Get(svc.RegistryResource).Do()
-	if err != nil || got.EndpointId != "billing-api" || got.DisplayName != "Endpoint billing-api" ||
+	if err != nil || got.EndpointId != urnOf("endpoint", "billing-api") || got.DisplayName != "Endpoint billing-api" ||
 		len(got.Interfaces) != 1 || got.Interfaces[0].Url != "https://billing-api.example.com/v1" {
 		t.Fatalf("endpoint = %+v (%v)", got, err)
 	}
@@ -39,12 +39,12 @@ func TestDerivedEndpoints(t *testing.T) {
 		t.Fatalf("list = %+v (%v)", all, err)
 	}
 	one, err := eps.List(parent).Filter(`displayName="Endpoint search-api"`).Do()
-	if err != nil || len(one.Endpoints) != 1 || one.Endpoints[0].EndpointId != "search-api" {
+	if err != nil || len(one.Endpoints) != 1 || idOf(one.Endpoints[0].Name) != "search-api" {
 		t.Fatalf("filtered list = %+v (%v)", one, err)
 	}
 	// The interfaces are searchable too.
 	one, err = eps.List(parent).Filter(`interfaces.url="https://search-api.example.com/v1"`).Do()
-	if err != nil || len(one.Endpoints) != 1 || one.Endpoints[0].EndpointId != "search-api" {
+	if err != nil || len(one.Endpoints) != 1 || idOf(one.Endpoints[0].Name) != "search-api" {
 		t.Fatalf("list filtered by interface URL = %+v (%v)", one, err)
 	}
 	_, err = eps.List(parent).Filter(`nosuchfield:x`).Do()

@@ -22,6 +22,15 @@ import (
 
 const parent = "projects/p1/locations/global"
 
+// urnOf is the id the server gives the record derived from service id
+// (agentId, mcpServerId, endpointId; kind agent, mcp or endpoint) under parent.
+func urnOf(kind, id string) string {
+	return "urn:" + kind + ":projects-p1:projects:p1:locations:global:agentregistry:services:" + id
+}
+
+// idOf is the last segment of a resource name: the service id of a derived record.
+func idOf(name string) string { return name[strings.LastIndexByte(name, '/')+1:] }
+
 type env struct {
 	url string
 	ar  *agentregistry.APIService

@@ -151,9 +151,10 @@ type index struct {
 	fs    *fieldSet
 	ids   map[string]uint32 // name -> id of its live version
 	live  bitset
-	names []string    // id -> resource name; append-only
-	docs  []docFields // id -> field values, kept to rebuild the index; append-only
-	recs  [][]byte    // id -> the record's JSON, as search returns it; append-only
+	names []string     // id -> resource name; append-only
+	docs  []docFields  // id -> field values, kept to rebuild the index; append-only
+	recs  [][]byte     // id -> the record's JSON, as search returns it; append-only
+	vals  []sortValues // id -> the record's values of its orderBy fields; append-only
 	dead  int
 	words map[string]*termTable // field (base, composite or allField) -> word -> postings with positions
 	exact map[string]*termTable // field (base or composite) -> lower(value) -> postings
@@ -189,15 +190,16 @@ func (ix *index) targets(f string) (words, exact []string) {
 	return words, exact
 }
 
-// put adds or replaces the document called name, with rec its JSON. It
-// returns the index to use from now on: ix, or a rebuilt one when too many
-// dead ids have accumulated.
-func (ix *index) put(name string, d docFields, rec []byte) *index {
+// put adds or replaces the document called name, with rec its JSON and v
+// its values for orderBy. It returns the index to use from now on: ix, or a
+// rebuilt one when too many dead ids have accumulated.
+func (ix *index) put(name string, d docFields, rec []byte, v sortValues) *index {
 	ix = ix.remove(name)
 	id := uint32(len(ix.names))
 	ix.names = append(ix.names, name)
 	ix.docs = append(ix.docs, d)
 	ix.recs = append(ix.recs, rec)
+	ix.vals = append(ix.vals, v)
 	ix.ids[name] = id
 	ix.live.set(id)
 
@@ -253,7 +255,7 @@ func (ix *index) remove(name string) *index {
 	// Rebuild with dense ids, in the order of the old ones.
 	fresh := newIndex(ix.fs)
 	ix.live.each(func(id uint32) {
-		fresh.put(ix.names[id], ix.docs[id], ix.recs[id])
+		fresh.put(ix.names[id], ix.docs[id], ix.recs[id], ix.vals[id])
 	})
 	return fresh
 }
@@ -274,6 +276,7 @@ type snapshot struct {
 	live  bitset
 	names []string
 	recs  [][]byte
+	vals  []sortValues
 	// memo holds the result of each distinct term of the query being
 	// evaluated: a query that repeats a term pays for it once.
 	memo map[string]bitset
@@ -284,7 +287,7 @@ type snapshot struct {
 
 // snapshot captures the index. Call with the server's read lock held.
 func (ix *index) snapshot() *snapshot {
-	return &snapshot{ix: ix, live: ix.live.clone(), names: ix.names, recs: ix.recs, memo: map[string]bitset{}}
+	return &snapshot{ix: ix, live: ix.live.clone(), names: ix.names, recs: ix.recs, vals: ix.vals, memo: map[string]bitset{}}
 }
 
 // ctxEvery is how many posting entries are processed between checks of the
@@ -488,11 +491,20 @@ func (sn *snapshot) clearAt(cur []run) {
 	}
 }
 
+// evalLive returns the live documents matching n.
+func (sn *snapshot) evalLive(ctx context.Context, n queryNode) (bitset, error) {
+	matches, err := sn.eval(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	return matches.and(sn.live), nil
+}
+
 // search returns the ids of the live documents matching n whose names sort
 // strictly after `after`, ordered by name, at most limit of them, and whether
 // more follow.
 func (sn *snapshot) search(ctx context.Context, n queryNode, after string, limit int) ([]uint32, bool, error) {
-	matches, err := sn.eval(ctx, n)
+	matches, err := sn.evalLive(ctx, n)
 	if err != nil {
 		return nil, false, err
 	}
@@ -501,7 +513,7 @@ func (sn *snapshot) search(ctx context.Context, n queryNode, after string, limit
 	// page needs at most 101 of them.
 	keep := limit + 1
 	out := make([]uint32, 0, min(keep, 128))
-	matches.and(sn.live).each(func(id uint32) {
+	matches.each(func(id uint32) {
 		name := sn.names[id]
 		if name <= after || (len(out) == keep && name >= sn.names[out[keep-1]]) {
 			return
@@ -583,5 +595,3 @@ func (b bitset) each(fn func(uint32)) {
 		}
 	}
 }
-
-func sortStrings(s []string) { sort.Strings(s) }

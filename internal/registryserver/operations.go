@@ -5,8 +5,9 @@ package registryserver
 // Every write (service create/patch/delete, workload patch/delete) is applied
 // and committed when the request arrives, and returns an Operation. With
 // Options.OperationDelay the operation reports done:false until the delay has
-// passed, so that clients' polling is exercised; the resource itself is
-// already written.
+// passed, so that clients' polling is exercised; the write is committed
+// already, and a created resource becomes visible when its operation is done
+// (visibility.go). operations.list, cancel and delete are served below.
 //
 // requestId: the first request with a given id records (id -> operation) in
 // the same transaction as the write. A retry with the same id, verb and
@@ -29,8 +30,13 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
+
+	"google.golang.org/api/agentregistry/v1"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/searchquery"
 )
 
 // retention is how long an operation and its request id are kept after the
@@ -47,6 +53,14 @@ type opRecord struct {
 	Metadata json.RawMessage `json:"metadata,omitempty"`
 	Response json.RawMessage `json:"response,omitempty"`
 	DoneAt   time.Time       `json:"doneAt"`
+	// CancelRequested is set by operations.cancel before the operation is
+	// done. The change it reports is committed already, so it completes all
+	// the same; its metadata says that cancellation was requested.
+	CancelRequested bool `json:"cancelRequested,omitempty"`
+	// Deleted is set by operations.delete: the operation is gone for get,
+	// list and cancel, and kept only so that a retry of its request (same
+	// request id) still gets it instead of being taken for a new request.
+	Deleted bool `json:"deleted,omitempty"`
 }
 
 func (op *opRecord) expired(now time.Time) bool { return !now.Before(op.DoneAt.Add(retention)) }
@@ -88,25 +102,41 @@ const (
 )
 
 type opMetadata struct {
-	Type       string `json:"@type"`
-	CreateTime string `json:"createTime"`
-	EndTime    string `json:"endTime,omitempty"`
-	Target     string `json:"target"`
-	Verb       string `json:"verb"`
-	APIVersion string `json:"apiVersion"`
+	Type                  string `json:"@type"`
+	CreateTime            string `json:"createTime"`
+	EndTime               string `json:"endTime,omitempty"`
+	Target                string `json:"target"`
+	Verb                  string `json:"verb"`
+	StatusMessage         string `json:"statusMessage,omitempty"`
+	RequestedCancellation bool   `json:"requestedCancellation,omitempty"`
+	APIVersion            string `json:"apiVersion"`
 }
+
+// The statusMessage of an operation: what the server knows of its state.
+const (
+	statusApplying  = "The change is committed; it becomes visible when the operation is done (the server's operation delay)."
+	statusCancelled = "Cancellation was requested, but the bundled server commits a change when it accepts the request: the operation completes as requested."
+	statusDone      = "Succeeded."
+)
 
 // view renders the operation as the API returns it at time now.
 func (op *opRecord) view(now time.Time) map[string]any {
 	out := map[string]any{"name": op.Name}
 	done := !now.Before(op.DoneAt)
 	md := op.Metadata
-	if done {
-		var m opMetadata
-		if json.Unmarshal(op.Metadata, &m) == nil {
+	var m opMetadata
+	if json.Unmarshal(op.Metadata, &m) == nil {
+		switch {
+		case done:
 			m.EndTime = op.DoneAt.UTC().Format(time.RFC3339Nano)
-			md, _ = json.Marshal(m)
+			m.StatusMessage = statusDone
+		case op.CancelRequested:
+			m.StatusMessage = statusCancelled
+		default:
+			m.StatusMessage = statusApplying
 		}
+		m.RequestedCancellation = op.CancelRequested
+		md, _ = json.Marshal(m)
 	}
 	out["metadata"] = md
 	if done {
@@ -117,6 +147,9 @@ func (op *opRecord) view(now time.Time) map[string]any {
 	}
 	return out
 }
+
+// visible reports whether get, list and cancel see the operation at now.
+func (op *opRecord) visible(now time.Time) bool { return !op.Deleted && !op.expired(now) }
 
 func newOperationID(now time.Time) string {
 	b := make([]byte, 8)
@@ -163,9 +196,14 @@ func (s *Server) newOperation(fam apiFamily, verb, target, requestID string, res
 // commitOperation persists ms (the write plus its operation) together with
 // the deletion of expired records and, only once that succeeded, makes the
 // operation and request record visible. apply runs after the commit to
-// update memory; it must not fail.
+// update memory, or, for a create, once its operation is done
+// (visibility.go); it must not fail.
 func (s *Server) commitOperation(op *opRecord, rr *requestRecord, ms []mutation, apply func()) error {
 	now := s.now()
+	target, delayed := delaysVisibility(op, now)
+	if err := s.beingCreated(target); err != nil {
+		return err
+	}
 	n := 0
 	var sweep []mutation
 	for n < len(s.expiry) && n < maxSweep && !now.Before(s.expiry[n].at) {
@@ -186,18 +224,20 @@ func (s *Server) commitOperation(op *opRecord, rr *requestRecord, ms []mutation,
 		return errInternal("cannot persist the write: %v", err)
 	}
 	for _, e := range s.expiry[:n] {
-		delete(s.ops, e.op)
+		s.ops.delete(e.op)
 		if e.rr != nil && s.reqs[requestKey(e.rr.Target, e.rr.ID)] == e.rr {
 			delete(s.reqs, requestKey(e.rr.Target, e.rr.ID))
 		}
 	}
 	s.expiry = s.expiry[n:]
-	s.ops[op.Name] = op
+	s.ops.put(op.Name, op)
 	if rr != nil {
 		s.reqs[rr.key] = rr
 	}
 	s.expiry = append(s.expiry, expiring{at: op.DoneAt.Add(retention), op: op.Name, rr: rr})
-	if apply != nil {
+	if delayed {
+		s.deferCreate(pendingCreate{at: op.DoneAt, target: target, apply: apply})
+	} else {
 		apply()
 	}
 	return nil
@@ -227,7 +267,7 @@ func (s *Server) replay(requestID, verb, target string) (*opRecord, error) {
 		return nil, errInvalid("request_id %s was already used for a different request (%s of %s); use a new request id for a new request", requestID, rr.Verb, rr.Target)
 	}
 	// An operation expires no sooner than its request id.
-	op, ok := s.ops[rr.Operation]
+	op, ok := s.ops.get(rr.Operation)
 	if !ok || op.expired(now) {
 		return nil, errInternal("operation %s of request %s is missing", rr.Operation, requestID)
 	}
@@ -238,13 +278,134 @@ func (s *Server) writeOperation(w http.ResponseWriter, op *opRecord) {
 	writeJSON(w, http.StatusOK, op.view(s.now()))
 }
 
+// readNow is the time a read of operations is answered at, with the creates
+// done by then applied (visibility.go): an operation read as done has its
+// resource visible.
+func (s *Server) readNow() time.Time {
+	now := s.now()
+	s.settle(now)
+	return now
+}
+
 func (s *Server) getOperation(w http.ResponseWriter, r *http.Request, name string) {
+	now := s.readNow()
+	op, err := s.visibleOperation(name, now)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, op.view(now))
+}
+
+// visibleOperation is the operation called name, or NOT_FOUND.
+func (s *Server) visibleOperation(name string, now time.Time) (*opRecord, error) {
 	s.mu.RLock()
-	op, ok := s.ops[name]
+	op, ok := s.ops.get(name)
 	s.mu.RUnlock()
-	if !ok || op.expired(s.now()) {
+	if !ok || !op.visible(now) {
+		return nil, errNotFound("Operation %q was not found.", name)
+	}
+	return op, nil
+}
+
+// operationFields are the fields operations.list filters on ("the standard
+// list filter"): the operation's name, whether it is done, and its
+// metadata's verb and target.
+var operationFields = searchquery.NewSchema("operations",
+	[]string{"name", "done", "metadata.verb", "metadata.target"}, nil, []string{"name", "metadata.target"})
+
+func (op *opRecord) doc(now time.Time) docFields {
+	var m opMetadata
+	_ = json.Unmarshal(op.Metadata, &m)
+	return docFields{"name": {op.Name}, "done": {strconv.FormatBool(!now.Before(op.DoneAt))},
+		"metadata.verb": {m.Verb}, "metadata.target": {m.Target}}
+}
+
+// listOperations serves operations.list: the operations of the parent that
+// are kept (for an hour after they finished) and not deleted, by name,
+// which begins with the time they started.
+func (s *Server) listOperations(w http.ResponseWriter, r *http.Request, parent string) {
+	q := r.URL.Query()
+	if partial, _ := strconv.ParseBool(q.Get("returnPartialSuccess")); partial {
+		s.writeError(w, &apiError{HTTP: http.StatusNotImplemented, Status: "UNIMPLEMENTED",
+			Message: "returnPartialSuccess is not supported: the bundled server lists the operations of one location, which are all reachable"})
+		return
+	}
+	node, err := parseFilter(q.Get("filter"), operationFields)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	now := s.readNow()
+	page, next, err := listPage(s, r, s.ops, parent, "operations", q.Get("filter"), func(op *opRecord) bool {
+		return op.visible(now) && matchDoc(node, operationFields, op.doc(now))
+	})
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	views := make([]map[string]any, len(page))
+	for i, op := range page {
+		views[i] = op.view(now)
+	}
+	writeJSON(w, http.StatusOK, struct {
+		Operations    []map[string]any `json:"operations,omitempty"`
+		NextPageToken string           `json:"nextPageToken,omitempty"`
+	}{views, next})
+}
+
+// cancelOperation serves operations.cancel. The bundled server applies a
+// change when it accepts the request, so nothing is left to cancel: the
+// server records the request (requestedCancellation in the metadata) and the
+// operation completes as it would have, which the method allows ("success
+// is not guaranteed"). Cancelling a done operation changes nothing.
+func (s *Server) cancelOperation(w http.ResponseWriter, r *http.Request, name string) {
+	var in agentregistry.CancelOperationRequest
+	if err := readJSON(w, r, &in); err != nil {
+		s.writeError(w, err)
+		return
+	}
+	s.changeOperation(w, name, func(op *opRecord, now time.Time) bool {
+		if !now.Before(op.DoneAt) || op.CancelRequested {
+			return false
+		}
+		op.CancelRequested = true
+		return true
+	})
+}
+
+// deleteOperation serves operations.delete: the client is no longer
+// interested in the operation, which get, list and cancel stop showing.
+func (s *Server) deleteOperation(w http.ResponseWriter, r *http.Request, name string) {
+	s.changeOperation(w, name, func(op *opRecord, _ time.Time) bool {
+		op.Deleted = true
+		return true
+	})
+}
+
+// changeOperation applies change to a copy of the visible operation name
+// and, when it reports a change, stores the copy in its place; it answers
+// Empty.
+func (s *Server) changeOperation(w http.ResponseWriter, name string, change func(op *opRecord, now time.Time) bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.now()
+	op, ok := s.ops.get(name)
+	if !ok || !op.visible(now) {
 		s.writeError(w, errNotFound("Operation %q was not found.", name))
 		return
 	}
-	s.writeOperation(w, op)
+	upd := *op // readers hold the stored record without the lock: never change it in place
+	if change(&upd, now) {
+		b, err := json.Marshal(&upd)
+		if err == nil {
+			err = s.store.commit([]mutation{{Bucket: bucketOperations, Key: name, Value: b}})
+		}
+		if err != nil {
+			s.writeError(w, errInternal("cannot persist the operation: %v", err))
+			return
+		}
+		s.ops.put(name, &upd)
+	}
+	writeJSON(w, http.StatusOK, struct{}{})
 }

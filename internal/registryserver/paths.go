@@ -37,6 +37,11 @@ var (
 	applicationRule = segmentRule{"application", workloadIDRE, 63,
 		"lower-case letters, digits and hyphens, starting with a letter and not ending with a hyphen, at most 63 characters"}
 	workloadRule = segmentRule{"workload", workloadIDRE, 63, applicationRule.shape}
+	// The ids of records Google discovers or produces (AI applications,
+	// findings), which the document does not describe: ASCII letters, digits,
+	// dots, hyphens and underscores.
+	discoveredRule = segmentRule{"id", regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`), 128,
+		"letters, digits, dots, hyphens and underscores, at most 128 characters"}
 	// Schema ids are names such as apphub.googleapis.com/AgentProperties.
 	schemaRule = segmentRule{"extended_metadata_schema", regexp.MustCompile(`^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$`), 256,
 		"a schema name such as " + agentPropertiesKey}

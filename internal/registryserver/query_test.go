@@ -75,7 +75,7 @@ func TestIndexMatchesScan(t *testing.T) {
 		d := randomDoc(r, i)
 		name := d["name"][0]
 		docs[name] = d
-		ix = ix.put(name, d, nil)
+		ix = ix.put(name, d, nil, nil)
 	}
 	for i := 0; i < 300; i += 3 {
 		name := fmt.Sprintf("projects/p/locations/l/agents/agent-%d", i)
@@ -85,7 +85,7 @@ func TestIndexMatchesScan(t *testing.T) {
 	for i := 1; i < 300; i += 7 {
 		d := randomDoc(r, i)
 		docs[d["name"][0]] = d
-		ix = ix.put(d["name"][0], d, nil)
+		ix = ix.put(d["name"][0], d, nil, nil)
 	}
 	queries := []string{
 		"", "travel", "plan*", "pla*", "skills.tags:booking", "skills:hotel", "skills.tags=billing", "skills.tags=bill*",
@@ -121,7 +121,7 @@ func TestIndexMatchesScan(t *testing.T) {
 		d := randomDoc(r, i)
 		d["name"] = []string{name}
 		docs[name] = d
-		ix = ix.put(name, d, nil)
+		ix = ix.put(name, d, nil, nil)
 	}
 	if ix.dead != 0 || ix.len() != len(docs) || len(ix.names) != len(docs) {
 		t.Fatalf("rebuilt index: %d dead, %d live, %d ids; want 0, %d, %d", ix.dead, ix.len(), len(ix.names), len(docs), len(docs))
@@ -136,14 +136,14 @@ func TestSnapshotIsolation(t *testing.T) {
 	doc := func(name, desc string) docFields {
 		return docFields{"name": {name}, "description": {desc}}
 	}
-	ix = ix.put("a", doc("a", "travel planner"), nil)
-	ix = ix.put("b", doc("b", "invoice helper"), nil)
+	ix = ix.put("a", doc("a", "travel planner"), nil, nil)
+	ix = ix.put("b", doc("b", "invoice helper"), nil, nil)
 	sn := ix.snapshot()
-	ix = ix.put("c", doc("c", "travel booking"), nil) // added
-	ix = ix.put("a", doc("a", "expense report"), nil) // replaced
-	ix = ix.remove("b")                               // removed
-	for i := 0; i < 2*compactAfter; i++ {             // enough churn to rebuild
-		ix = ix.put("d", doc("d", fmt.Sprint("travel ", i)), nil)
+	ix = ix.put("c", doc("c", "travel booking"), nil, nil) // added
+	ix = ix.put("a", doc("a", "expense report"), nil, nil) // replaced
+	ix = ix.remove("b")                                    // removed
+	for i := 0; i < 2*compactAfter; i++ {                  // enough churn to rebuild
+		ix = ix.put("d", doc("d", fmt.Sprint("travel ", i)), nil, nil)
 	}
 	for q, want := range map[string]string{`"travel planner"`: "a", "travel": "a", "invoice": "b", "expense": "", "": "a b"} {
 		n, _ := parseQuery(q, agentFields)
@@ -203,7 +203,7 @@ func FuzzIndexMatchesScan(f *testing.F) {
 	for i := range 40 {
 		d := randomDoc(r, i)
 		docs[d["name"][0]] = d
-		ix = ix.put(d["name"][0], d, nil)
+		ix = ix.put(d["name"][0], d, nil, nil)
 	}
 	f.Fuzz(func(t *testing.T, q string) {
 		n, err := parseQuery(q, agentFields)
@@ -281,7 +281,7 @@ func TestIndexRebuild(t *testing.T) {
 	for _, n := range []int{2*compactAfter - 1, 2 * compactAfter} {
 		ix := newIndex(agentFields)
 		for i := range n {
-			ix = ix.put(name(i), docFields{"name": {name(i)}}, nil)
+			ix = ix.put(name(i), docFields{"name": {name(i)}}, nil, nil)
 		}
 		dead := 0
 		for i := range n {
@@ -310,10 +310,10 @@ func TestSnapshotCutsLaterDocuments(t *testing.T) {
 	ix := newIndex(agentFields)
 	for i := range 64 {
 		name := fmt.Sprintf("agent-%02d", i)
-		ix = ix.put(name, docFields{"name": {name}, "description": {"travel planner"}}, nil)
+		ix = ix.put(name, docFields{"name": {name}, "description": {"travel planner"}}, nil, nil)
 	}
 	sn := ix.snapshot()
-	ix.put("late", docFields{"name": {"late"}, "description": {"travel planner"}}, nil)
+	ix.put("late", docFields{"name": {"late"}, "description": {"travel planner"}}, nil, nil)
 	for _, q := range []string{"travel", "planner", `"travel planner"`} {
 		n, _ := parseQuery(q, agentFields)
 		if got := indexSearch(t, sn, n); len(got) != 64 || slices.Contains(got, "late") {
@@ -344,7 +344,7 @@ func TestSearchPollsItsContext(t *testing.T) {
 		if i == 0 {
 			desc = "beta alpha common"
 		}
-		ix = ix.put(name, docFields{"name": {name}, "description": {desc}}, nil)
+		ix = ix.put(name, docFields{"name": {name}, "description": {desc}}, nil, nil)
 	}
 	for _, c := range []struct {
 		q     string

@@ -8,11 +8,24 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"time"
 )
+
+// orderFields are the fields the list of k can be ordered by (endpoints.list
+// takes no orderBy).
+func (k derivedKind) orderFields() []string {
+	switch k {
+	case kindAgent:
+		return []string{"name", "agentId", "displayName", "description", "version", "createTime", "updateTime"}
+	case kindMCP:
+		return []string{"name", "mcpServerId", "displayName", "description", "createTime", "updateTime"}
+	}
+	return nil
+}
 
 func (k derivedKind) fields() *fieldSet {
 	switch k {
@@ -62,12 +75,12 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request, parent string, k
 		s.writeError(w, err)
 		return
 	}
-	size, err := pageSize(n)
+	size, err := pages(r).pageSize(n)
 	if err != nil {
 		s.writeError(w, err)
 		return
 	}
-	s.runQuery(w, r, parent, k, "search", req.SearchString, "search_string", req.PageToken, size)
+	s.runQuery(w, r, derivedQuery{parent: parent, kind: k, method: "search", query: req.SearchString, field: "search_string", token: req.PageToken, size: size})
 }
 
 func (s *Server) listDerived(w http.ResponseWriter, r *http.Request, parent string, k derivedKind) {
@@ -79,41 +92,58 @@ func (s *Server) listDerived(w http.ResponseWriter, r *http.Request, parent stri
 	q := r.URL.Query()
 	// The list filter uses the same grammar as search (its field:value and
 	// field=value forms are the AIP-160 ones).
-	s.runQuery(w, r, parent, k, "list", q.Get("filter"), "filter", q.Get("pageToken"), size)
+	s.runQuery(w, r, derivedQuery{parent: parent, kind: k, method: "list", query: q.Get("filter"), field: "filter",
+		token: q.Get("pageToken"), size: size, orderBy: q.Get("orderBy")})
 }
 
-func (s *Server) runQuery(w http.ResponseWriter, r *http.Request, parent string, k derivedKind, method, query, queryField, token string, size int) {
-	node, err := parseQuery(query, k.fields())
+// derivedQuery is one search or list of derived records.
+type derivedQuery struct {
+	parent       string
+	kind         derivedKind
+	method       string // "search" or "list"
+	query, field string // the search string or filter, and its name for errors
+	token        string
+	size         int
+	orderBy      string // lists only
+}
+
+func (s *Server) runQuery(w http.ResponseWriter, r *http.Request, dq derivedQuery) {
+	k := dq.kind
+	node, err := parseQuery(dq.query, k.fields())
 	if err != nil {
-		s.writeError(w, errViolations(fmt.Sprintf("invalid %s: %v", queryField, err),
-			[]fieldViolation{{Field: queryField, Description: err.Error()}}))
+		s.writeError(w, errViolations(fmt.Sprintf("invalid %s: %v", dq.field, err),
+			[]fieldViolation{{Field: dq.field, Description: err.Error()}}))
 		return
 	}
-	qh := queryHash(method, k.collection(), parent, query)
-	after, err := decodePageToken(token, qh)
+	o, err := parseOrderBy(dq.orderBy, k.orderFields())
 	if err != nil {
 		s.writeError(w, err)
 		return
+	}
+	qh := queryHash(dq.method, k.collection(), dq.parent, dq.query)
+	if len(o) > 0 {
+		qh = queryHash(dq.method, k.collection(), dq.parent, dq.query, dq.orderBy)
 	}
 	// Capture the index under the read lock, then evaluate without it (see
 	// index.go): a slow search never holds up a write.
 	s.mu.RLock()
 	ixs := s.indexes(k)
-	var sn *snapshot
-	if ix := ixs[parent]; ix != nil {
-		sn = ix.snapshot()
+	ix := ixs[dq.parent]
+	if ix == nil {
+		ix = newIndex(k.fields()) // a parent without records: nothing matches, and the token is still checked
 	}
+	sn := ix.snapshot()
 	s.mu.RUnlock()
-	var ids []uint32
-	more := false
-	if sn != nil {
-		ctx, cancel := context.WithTimeout(r.Context(), s.searchTimeout())
-		ids, more, err = sn.search(ctx, node, after, size)
-		cancel()
-		if err != nil {
-			s.writeError(w, s.searchAborted(r, method, err))
-			return
+	ctx, cancel := context.WithTimeout(r.Context(), s.searchTimeout())
+	defer cancel()
+	ids, next, err := sn.page(ctx, node, o, dq.token, qh, dq.size)
+	if err != nil {
+		var ae *apiError
+		if !errors.As(err, &ae) {
+			err = s.searchAborted(r, dq.method, err)
 		}
+		s.writeError(w, err)
+		return
 	}
 	// Like Google (proto3 JSON), an empty list is omitted, not sent as [].
 	var buf bytes.Buffer
@@ -133,13 +163,41 @@ func (s *Server) runQuery(w http.ResponseWriter, r *http.Request, parent string,
 		}
 		buf.WriteString("]")
 	}
-	if more {
-		tok, _ := json.Marshal(encodePageToken(sn.names[ids[len(ids)-1]], qh))
+	if next != "" {
+		tok, _ := json.Marshal(next)
 		buf.WriteString(`,"nextPageToken":`)
 		buf.Write(tok)
 	}
 	buf.WriteString("}")
 	writeRawJSON(w, buf.Bytes())
+}
+
+// page evaluates n on the snapshot and returns the page of size after the
+// page token tok, in name order or, with o, in that order; and the next
+// page's token. A malformed token is an *apiError, a search stopped by ctx
+// ctx's error.
+func (sn *snapshot) page(ctx context.Context, n queryNode, o ordering, tok string, qh uint64, size int) ([]uint32, string, error) {
+	if len(o) > 0 {
+		if _, _, err := decodeOrderedToken(tok, o, qh); err != nil {
+			return nil, "", err
+		}
+		matches, err := sn.evalLive(ctx, n)
+		if err != nil {
+			return nil, "", err
+		}
+		var ids []uint32
+		matches.each(func(id uint32) { ids = append(ids, id) })
+		return pageOrdered(ids, o, func(id uint32) sortValues { return sn.vals[id] }, func(id uint32) string { return sn.names[id] }, tok, qh, size)
+	}
+	after, err := decodePageToken(tok, qh)
+	if err != nil {
+		return nil, "", err
+	}
+	ids, more, err := sn.search(ctx, n, after, size)
+	if err != nil || !more {
+		return ids, "", err
+	}
+	return ids, encodePageToken(sn.names[ids[len(ids)-1]], qh), nil
 }
 
 // defaultSearchTimeout bounds a search when Options.SearchTimeout is 0.

@@ -64,7 +64,7 @@ func TestSearchPageOfExactlyPageSize(t *testing.T) {
 	if len(r.Agents) != 2 || r.NextPageToken == "" {
 		t.Fatalf("page_size 2 over 3 matches: %d agents, token %q; want 2 and a token", len(r.Agents), r.NextPageToken)
 	}
-	if r = search(2, r.NextPageToken); len(r.Agents) != 1 || r.Agents[0].AgentId != "agent-2" || r.NextPageToken != "" {
+	if r = search(2, r.NextPageToken); len(r.Agents) != 1 || idOf(r.Agents[0].Name) != "agent-2" || r.NextPageToken != "" {
 		t.Errorf("second page: %+v, want agent-2 and no token", r)
 	}
 	l, err := e.ar.Projects.Locations.Agents.List(parent).PageSize(3).Do()

@@ -1,8 +1,10 @@
 // Package registryserver is the bundled Agent Registry server: a real,
-// persistent implementation of the subset of the Google Agent Registry v1 and
-// App Hub v1 REST APIs that the provider uses, wire-compatible with the
-// generated clients in google.golang.org/api (agentregistry/v1, apphub/v1).
-// It lets a module be tested end to end without a cloud account.
+// persistent twin of the Google Agent Registry v1 REST API and of the App
+// Hub v1 subset that the provider uses, wire-compatible with the generated
+// clients in google.golang.org/api (agentregistry/v1, apphub/v1). Every
+// method of both discovery documents is answered on purpose (routes.go):
+// served, or refused with 501 UNIMPLEMENTED. It lets a module be tested end
+// to end without a cloud account.
 package registryserver
 
 import (
@@ -20,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
@@ -35,7 +38,8 @@ type Options struct {
 	// DataPath is the bbolt file that holds the state; "" keeps it in memory.
 	DataPath string
 	// OperationDelay is how long a long-running operation reports done:false
-	// before completing. 0 returns operations that are already done.
+	// before completing; a resource it creates is visible once it is done.
+	// 0 returns operations that are already done.
 	OperationDelay time.Duration
 	// Logger receives one line per request (method, path, status, duration).
 	// nil discards.
@@ -76,12 +80,15 @@ type Server struct {
 	endpointIx map[string]*index // parent -> index of its endpoints
 	workloads  *collection[*apphub.Workload]
 	bindings   *collection[*agentregistry.Binding]
-	ops        map[string]*opRecord
+	ops        *collection[*opRecord]
 	reqs       map[string]*requestRecord // by requestKey
 	expiry     []expiring                // by time, oldest first
 	skills     *skillState
+	pending    []pendingCreate // creates not visible yet, by time (visibility.go)
+	nextDue    atomic.Int64    // when the first of pending is due, in Unix nanoseconds; 0 when none
 
-	inFlight chan struct{} // one token per request being handled; nil without a cap
+	inFlight chan struct{}  // one token per request being handled; nil without a cap
+	mux      *http.ServeMux // the routing table (routes.go)
 }
 
 // New returns a server, loading its state from Options.DataPath when set.
@@ -97,7 +104,7 @@ func New(opts Options) (*Server, error) {
 		endpointIx: map[string]*index{},
 		workloads:  newCollection[*apphub.Workload]("/workloads/"),
 		bindings:   newCollection[*agentregistry.Binding]("/bindings/"),
-		ops:        map[string]*opRecord{},
+		ops:        newCollection[*opRecord]("/operations/"),
 		reqs:       map[string]*requestRecord{},
 		skills:     newSkillState(),
 	}
@@ -110,6 +117,7 @@ func New(opts Options) (*Server, error) {
 	if opts.MaxInFlight > 0 {
 		s.inFlight = make(chan struct{}, opts.MaxInFlight)
 	}
+	s.mux = s.newRouter(slices.Clone(routes))
 	if opts.DataPath != "" {
 		st, err := openStore(opts.DataPath)
 		if err != nil {
@@ -170,7 +178,7 @@ func (s *Server) loadState() error {
 			if err := json.Unmarshal(v, &op); err != nil {
 				return fmt.Errorf("operation %s: %w", k, err)
 			}
-			s.ops[op.Name] = &op
+			s.ops.put(op.Name, &op)
 			s.expiry = append(s.expiry, expiring{at: op.DoneAt.Add(retention), op: op.Name})
 			return nil
 		})
@@ -224,6 +232,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			Message: "Request is missing a valid bearer token: send \"Authorization: Bearer <token>\" with the server's token."})
 		return
 	}
+	s.settle(s.now())
 	s.route(sw, r)
 }
 
@@ -265,134 +274,6 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 
 // Unwrap lets http.ResponseController reach the connection (for hijacking).
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-// route dispatches on the resource path. Both APIs live under /v1/ with a
-// projects/{p}/locations/{l} parent, so one router serves them.
-func (s *Server) route(w http.ResponseWriter, r *http.Request) {
-	// r.URL.Path is already percent-decoded, so a schema name sent as
-	// apphub.googleapis.com%2FAgentProperties arrives with its slash.
-	p, ok := strings.CutPrefix(r.URL.Path, "/v1/")
-	if !ok {
-		s.writeError(w, errNotFound("unknown path %q: this server serves /v1/projects/{project}/locations/{location}/...", r.URL.Path))
-		return
-	}
-	segs := strings.Split(p, "/")
-	if len(segs) < 4 || segs[0] != "projects" || segs[2] != "locations" || segs[1] == "" || segs[3] == "" {
-		s.writeError(w, errNotFound("unknown path %q: expected /v1/projects/{project}/locations/{location}/...", r.URL.Path))
-		return
-	}
-	parent := strings.Join(segs[:4], "/")
-	rest := segs[4:]
-	for i, seg := range rest {
-		// An empty id (".../services/") is never a resource. The schema id
-		// may itself contain a slash, so only check the fixed positions.
-		if seg == "" && !(len(rest) > 0 && rest[0] == "extendedMetadataSchemas" && i > 1) {
-			s.writeError(w, errNotFound("unknown path %q: empty path segment", r.URL.Path))
-			return
-		}
-	}
-	// The route, the ids in its path (each checked before the handler runs)
-	// and its handlers by method.
-	type pathID struct {
-		rule segmentRule
-		v    string
-	}
-	ids := []pathID{{projectRule, segs[1]}, {locationRule, segs[3]}}
-	id := func(rule segmentRule, v string) { ids = append(ids, pathID{rule, v}) }
-	type handlers map[string]func()
-	var h handlers
-	switch {
-	case len(rest) == 1 && rest[0] == "services":
-		h = handlers{"GET": func() { s.listServices(w, r, parent) }, "POST": func() { s.createService(w, r, parent) }}
-	case len(rest) == 2 && rest[0] == "services":
-		id(serviceRule, rest[1])
-		name := parent + "/services/" + rest[1]
-		h = handlers{
-			"GET":    func() { getOne(s, w, s.services, name, "Service") },
-			"PATCH":  func() { s.patchService(w, r, name) },
-			"DELETE": func() { s.deleteService(w, r, name) },
-		}
-	case len(rest) == 1 && rest[0] == "agents":
-		h = handlers{"GET": func() { s.listDerived(w, r, parent, kindAgent) }}
-	case len(rest) == 1 && rest[0] == "agents:search":
-		h = handlers{"POST": func() { s.search(w, r, parent, kindAgent) }}
-	case len(rest) == 2 && rest[0] == "agents":
-		id(serviceRule, rest[1])
-		h = handlers{"GET": func() { s.getDerived(w, r, parent+"/agents/"+rest[1], kindAgent) }}
-	case len(rest) == 1 && rest[0] == "mcpServers":
-		h = handlers{"GET": func() { s.listDerived(w, r, parent, kindMCP) }}
-	case len(rest) == 1 && rest[0] == "mcpServers:search":
-		h = handlers{"POST": func() { s.search(w, r, parent, kindMCP) }}
-	case len(rest) == 2 && rest[0] == "mcpServers":
-		id(serviceRule, rest[1])
-		h = handlers{"GET": func() { s.getDerived(w, r, parent+"/mcpServers/"+rest[1], kindMCP) }}
-	case len(rest) == 1 && rest[0] == "endpoints":
-		h = handlers{"GET": func() { s.listDerived(w, r, parent, kindEndpoint) }}
-	case len(rest) == 2 && rest[0] == "endpoints":
-		id(serviceRule, rest[1])
-		h = handlers{"GET": func() { s.getDerived(w, r, parent+"/endpoints/"+rest[1], kindEndpoint) }}
-	case len(rest) == 1 && rest[0] == "bindings":
-		h = handlers{"GET": func() { s.listBindings(w, r, parent) }, "POST": func() { s.createBinding(w, r, parent) }}
-	case len(rest) == 1 && rest[0] == "bindings:fetchAvailable":
-		h = handlers{"GET": func() { s.fetchAvailableBindings(w, r, parent) }}
-	case len(rest) == 2 && rest[0] == "bindings":
-		id(bindingRule, rest[1])
-		name := parent + "/bindings/" + rest[1]
-		h = handlers{
-			"GET":    func() { getOne(s, w, s.bindings, name, "Binding") },
-			"PATCH":  func() { s.patchBinding(w, r, name) },
-			"DELETE": func() { s.deleteBinding(w, r, name) },
-		}
-	case len(rest) >= 1 && (rest[0] == "skills" || rest[0] == "skills:search"):
-		if h = s.skillRoutes(w, r, parent, rest, id); h == nil {
-			s.writeError(w, errNotFound("unknown path %q", r.URL.Path))
-			return
-		}
-	case len(rest) == 2 && rest[0] == "operations":
-		id(operationRule, rest[1])
-		h = handlers{"GET": func() { s.getOperation(w, r, parent+"/operations/"+rest[1]) }}
-	case len(rest) == 3 && rest[0] == "applications" && rest[2] == "workloads":
-		id(applicationRule, rest[1])
-		h = handlers{"GET": func() { s.listWorkloads(w, r, parent+"/applications/"+rest[1]) }}
-	case len(rest) == 4 && rest[0] == "applications" && rest[2] == "workloads":
-		id(applicationRule, rest[1])
-		id(workloadRule, rest[3])
-		name := strings.Join(segs, "/")
-		h = handlers{
-			"GET":    func() { getOne(s, w, s.workloads, name, "Workload") },
-			"PATCH":  func() { s.patchWorkload(w, r, name) },
-			"DELETE": func() { s.deleteWorkload(w, r, name) },
-		}
-	case len(rest) == 1 && rest[0] == "extendedMetadataSchemas":
-		h = handlers{"GET": func() { s.listSchemas(w, r, parent) }}
-	case len(rest) >= 2 && rest[0] == "extendedMetadataSchemas":
-		schema := strings.Join(rest[1:], "/")
-		id(schemaRule, schema)
-		h = handlers{"GET": func() { s.getSchema(w, r, parent, schema) }}
-	default:
-		s.writeError(w, errNotFound("unknown path %q", r.URL.Path))
-		return
-	}
-	fn, ok := h[r.Method]
-	if !ok {
-		var allow []string
-		for m := range h {
-			allow = append(allow, m)
-		}
-		sortStrings(allow)
-		w.Header().Set("Allow", strings.Join(allow, ", "))
-		s.writeError(w, &apiError{HTTP: http.StatusMethodNotAllowed, Status: "UNIMPLEMENTED",
-			Message: fmt.Sprintf("method %s is not allowed on %s; allowed: %s", r.Method, r.URL.Path, strings.Join(allow, ", "))})
-		return
-	}
-	for _, id := range ids {
-		if err := id.rule.check(id.v); err != nil {
-			s.writeError(w, err)
-			return
-		}
-	}
-	fn()
-}
 
 // readJSON decodes a request body into v. Unknown fields are rejected, as
 // Google's front end does ("Invalid JSON payload received. Unknown name"),
@@ -440,21 +321,41 @@ func readJSONLimit(w http.ResponseWriter, r *http.Request, v any, maxBodyBytes i
 
 // Paging.
 
-const (
-	defaultPageSize = 20
-	maxPageSize     = 100
-)
+// pageRule is a method's page size: the size of a page without pageSize (or
+// with 0), and the most a page holds whatever pageSize asks.
+type pageRule struct{ def, max int }
 
-// pageSize applies the documented rule: 0 -> 20, >100 -> 100, <0 -> error.
-func pageSize(n int64) (int, error) {
+// defaultPages serves the lists whose page size the discovery document
+// leaves to the server ("If unspecified, server will pick an appropriate
+// default"), and is what the searches document.
+var defaultPages = pageRule{20, 100}
+
+// pageRules are the page sizes the discovery document gives, by method.
+var pageRules = map[string]pageRule{
+	// "Page size is 500 if unspecified and is capped at 500 even if a larger value is given."
+	"agentregistry.projects.locations.bindings.list":           {500, 500},
+	"agentregistry.projects.locations.bindings.fetchAvailable": {500, 500},
+}
+
+// pages is the page rule of the method r is served by.
+func pages(r *http.Request) pageRule {
+	if rt := routeOf(r); rt != nil && rt.pages.def > 0 {
+		return rt.pages
+	}
+	return defaultPages
+}
+
+// pageSize applies a method's rule: 0 -> its default, more than its cap ->
+// its cap, negative -> an error.
+func (p pageRule) pageSize(n int64) (int, error) {
 	switch {
 	case n < 0:
 		return 0, errViolations(fmt.Sprintf("page_size must not be negative, got %d", n),
-			[]fieldViolation{{Field: "page_size", Description: "must be between 0 and 100 (0 means the default, 20)"}})
+			[]fieldViolation{{Field: "page_size", Description: fmt.Sprintf("must be between 0 and %d (0 means the default, %d)", p.max, p.def)}})
 	case n == 0:
-		return defaultPageSize, nil
-	case n > maxPageSize:
-		return maxPageSize, nil
+		return p.def, nil
+	case n > int64(p.max):
+		return p.max, nil
 	}
 	return int(n), nil
 }
@@ -462,13 +363,13 @@ func pageSize(n int64) (int, error) {
 func queryPageSize(r *http.Request) (int, error) {
 	v := r.URL.Query().Get("pageSize")
 	if v == "" {
-		return defaultPageSize, nil
+		return pages(r).def, nil
 	}
 	n, err := strconv.ParseInt(v, 10, 32)
 	if err != nil {
 		return 0, errInvalid("pageSize %q is not an integer", v)
 	}
-	return pageSize(n)
+	return pages(r).pageSize(n)
 }
 
 // pageToken is the decoded form of next_page_token: the last name returned
@@ -504,12 +405,27 @@ func decodePageToken(tok string, qh uint64) (string, error) {
 		err = json.Unmarshal(b, &pt)
 	}
 	if err != nil {
-		return "", errInvalid("page_token %q is not a token this server issued", tok)
+		return "", errForeignToken(tok)
 	}
 	if pt.Query != qh {
-		return "", errInvalid("page_token was issued for a different query or parent; the other parameters must be identical to those of the call that returned it")
+		return "", errTokenOfAnotherQuery()
 	}
 	return pt.After, nil
+}
+
+// errForeignToken and errTokenOfAnotherQuery refuse a page token.
+func errForeignToken(tok string) error {
+	shown := tok
+	if len(shown) > 64 {
+		shown = shown[:64] + "..."
+	}
+	return errViolations(fmt.Sprintf("page_token %q is not a token this server issued", shown),
+		[]fieldViolation{{Field: "page_token", Description: "is not a token this server issued; send the next_page_token of the previous page"}})
+}
+
+func errTokenOfAnotherQuery() error {
+	return errViolations("page_token was issued for a different query or parent; the other parameters must be identical to those of the call that returned it",
+		[]fieldViolation{{Field: "page_token", Description: "was issued for a different query or parent"}})
 }
 
 func (s *Server) timestamp() string { return s.now().UTC().Format(time.RFC3339Nano) }

@@ -325,17 +325,12 @@ func violationMessage(what string, v []fieldViolation) string {
 }
 
 func (s *Server) listServices(w http.ResponseWriter, r *http.Request, parent string) {
-	filter := r.URL.Query().Get("filter")
-	node, err := parseQuery(filter, serviceFilterFields)
+	filter, match, err := listFilter(r, serviceFilterFields, func(svc *agentregistry.Service) docFields {
+		return docFields{"name": {svc.Name}, "displayName": {svc.DisplayName}, "description": {svc.Description}}
+	})
 	if err != nil {
-		s.writeError(w, errViolations("invalid filter: "+err.Error(), []fieldViolation{{Field: "filter", Description: err.Error()}}))
+		s.writeError(w, err)
 		return
-	}
-	var match func(*agentregistry.Service) bool
-	if node != nil {
-		match = func(svc *agentregistry.Service) bool {
-			return matchDoc(node, serviceFilterFields, docFields{"name": {svc.Name}, "displayName": {svc.DisplayName}, "description": {svc.Description}})
-		}
 	}
 	page, next, err := listPage(s, r, s.services, parent, "services", filter, match)
 	if err != nil {

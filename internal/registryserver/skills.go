@@ -87,6 +87,7 @@ func (s *Server) loadSkills() error {
 		if err := json.Unmarshal(v, &sk); err != nil {
 			return fmt.Errorf("skill %s: %w", k, err)
 		}
+		sk.SkillId = skillURN(parentOf(sk.Name), lastSegment(sk.Name)) // files written before skill ids were URNs
 		s.skills.skills.put(sk.Name, &sk)
 		return nil
 	})
@@ -339,43 +340,4 @@ func (s *Server) deleteSkill(w http.ResponseWriter, r *http.Request, name string
 func skillHash(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
-}
-
-// skillRoutes returns the handlers by method of a path under
-// parent/skills (rest is the path after parent), registering its ids with
-// id for checking; nil for a path that is not a skills route.
-func (s *Server) skillRoutes(w http.ResponseWriter, r *http.Request, parent string, rest []string, id func(segmentRule, string)) map[string]func() {
-	if rest[0] == "skills:search" {
-		if len(rest) != 1 {
-			return nil
-		}
-		return map[string]func(){"GET": func() { s.listSkills(w, r, parent, true) }}
-	}
-	if len(rest) == 1 {
-		return map[string]func(){"GET": func() { s.listSkills(w, r, parent, false) }, "POST": func() { s.createSkill(w, r, parent) }}
-	}
-	id(skillRule, rest[1])
-	skill := parent + "/skills/" + rest[1]
-	switch {
-	case len(rest) == 2:
-		return map[string]func(){
-			"GET":    func() { getOne(s, w, s.skills.skills, skill, "Skill") },
-			"PATCH":  func() { s.patchSkill(w, r, skill) },
-			"DELETE": func() { s.deleteSkill(w, r, skill) },
-		}
-	case len(rest) == 3 && rest[2] == "revisions":
-		return map[string]func(){"GET": func() { s.listRevisions(w, r, skill) }, "POST": func() { s.createRevision(w, r, skill) }}
-	case len(rest) == 4 && rest[2] == "revisions":
-		id(revisionRule, rest[3])
-		name := skill + "/revisions/" + rest[3]
-		return map[string]func(){"GET": func() { getOne(s, w, s.skills.revisions, name, "Skill revision") }, "DELETE": func() { s.deleteRevision(w, r, name) }}
-	}
-	return nil
-}
-
-// skillURN is the skill's globally unique logical id. Google builds it from
-// the publisher's namespace; the bundled server has no publishers, so the
-// project stands in for the namespace.
-func skillURN(parent, id string) string {
-	return "urn:skill:" + strings.Split(parent, "/")[1] + ":" + id
 }

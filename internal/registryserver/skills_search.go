@@ -27,7 +27,7 @@ import (
 var skillFields = searchquery.Skills
 
 func skillDoc(sk *agentregistry.Skill) docFields {
-	d := docFields{"skillId": {lastSegment(sk.Name)}, "name": {sk.Name}, "displayName": {sk.DisplayName}, "description": {sk.Description}}
+	d := docFields{"skillId": {sk.SkillId}, "name": {sk.Name}, "displayName": {sk.DisplayName}, "description": {sk.Description}}
 	if fm := sk.Frontmatter; fm != nil {
 		d["frontmatter.name"], d["frontmatter.description"] = []string{fm.Name}, []string{fm.Description}
 		d["frontmatter.license"], d["frontmatter.compatibility"] = []string{fm.License}, []string{fm.Compatibility}

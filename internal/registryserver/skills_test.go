@@ -167,7 +167,7 @@ func TestSkillSearch(t *testing.T) {
 	if got := names(s.Search(parent).SearchString("pdf").Do()); got != "csv-tools,pdf-tools" {
 		t.Errorf("KEYWORD pdf = %s", got)
 	}
-	if got := names(s.Search(parent).SearchString("frontmatter.description:merge OR skillId=web-fetch").SearchType("KEYWORD").Do()); got != "pdf-tools,web-fetch" {
+	if got := names(s.Search(parent).SearchString("frontmatter.description:merge OR skillId=urn:skill:projects-p1:locations:global:web-fetch").SearchType("KEYWORD").Do()); got != "pdf-tools,web-fetch" {
 		t.Errorf("KEYWORD fields = %s", got)
 	}
 	// BM25: pdf-tools says "pdf" four times, csv-tools once; web-fetch never.

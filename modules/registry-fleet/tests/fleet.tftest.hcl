@@ -53,7 +53,9 @@ run "registers_the_fleet" {
     condition = alltrue([for id, a in output.agents :
       a.name == "projects/fleet-test/locations/global/services/${id}" &&
       a.registry_resource == "projects/fleet-test/locations/global/agents/${id}" &&
-      a.agent_id == id # the bundled server derives agents/{service id}
+      # the bundled server derives agents/{service id}, whose agentId is a URN
+      # with the project id standing in for Google's project number
+      a.agent_id == "urn:agent:projects-fleet-test:projects:fleet-test:locations:global:agentregistry:services:${id}"
     ])
     error_message = "agent names, registry resources or agent ids are wrong: ${jsonencode(output.agents)}"
   }
@@ -61,7 +63,7 @@ run "registers_the_fleet" {
     condition = alltrue([for id, s in output.mcp_servers :
       s.name == "projects/fleet-test/locations/global/services/${id}" &&
       s.registry_resource == "projects/fleet-test/locations/global/mcpServers/${id}" &&
-      s.mcp_server_id == id
+      s.mcp_server_id == "urn:mcp:projects-fleet-test:projects:fleet-test:locations:global:agentregistry:services:${id}"
     ])
     error_message = "MCP server names, registry resources or ids are wrong: ${jsonencode(output.mcp_servers)}"
   }
@@ -151,13 +153,13 @@ run "adding_a_card_plans_one_create" {
   }
   assert {
     condition = alltrue([for id in ["currency-agent", "invoice-helper", "travel-planner"] :
-      agentregistry_agent.this[id].agent_id == id && agentregistry_agent.this[id].update_time != ""
+      agentregistry_agent.this[id].agent_id == "urn:agent:projects-fleet-test:projects:fleet-test:locations:global:agentregistry:services:${id}" && agentregistry_agent.this[id].update_time != ""
     ])
     error_message = "the existing agents should be left alone"
   }
   assert {
     condition = toset(keys(agentregistry_mcp_server.this)) == toset(["invoice-tools", "weather-tools"]) && alltrue([
-      for id, s in agentregistry_mcp_server.this : s.mcp_server_id == id && s.update_time != ""
+      for id, s in agentregistry_mcp_server.this : s.mcp_server_id == "urn:mcp:projects-fleet-test:projects:fleet-test:locations:global:agentregistry:services:${id}" && s.update_time != ""
     ]) && length(agentregistry_agent_properties.this) == 1
     error_message = "the MCP servers and the AgentProperties entry should be left alone"
   }
@@ -177,13 +179,13 @@ run "removing_a_card_plans_one_destroy" {
   }
   assert {
     condition = alltrue([for id in ["currency-agent", "invoice-helper"] :
-      agentregistry_agent.this[id].agent_id == id && agentregistry_agent.this[id].update_time != ""
+      agentregistry_agent.this[id].agent_id == "urn:agent:projects-fleet-test:projects:fleet-test:locations:global:agentregistry:services:${id}" && agentregistry_agent.this[id].update_time != ""
     ])
     error_message = "the other agents should be left alone"
   }
   assert {
     condition = toset(keys(agentregistry_mcp_server.this)) == toset(["invoice-tools", "weather-tools"]) && alltrue([
-      for id, s in agentregistry_mcp_server.this : s.mcp_server_id == id && s.update_time != ""
+      for id, s in agentregistry_mcp_server.this : s.mcp_server_id == "urn:mcp:projects-fleet-test:projects:fleet-test:locations:global:agentregistry:services:${id}" && s.update_time != ""
     ]) && length(agentregistry_agent_properties.this) == 1
     error_message = "the MCP servers and the AgentProperties entry should be left alone"
   }

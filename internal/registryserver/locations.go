@@ -1,0 +1,73 @@
+package registryserver
+
+// Locations (locations.get and locations.list, the same in both APIs). The
+// bundled server serves every location: a request's location is the one its
+// path names, and the first write there brings it into use. So
+// locations.get answers for any well-formed location id, and locations.list
+// lists global and every location where the project holds a service, a
+// binding, a skill or a workload, in name order. The discovery document
+// leaves extraLocationTypes to "internal usage"; the server takes it and
+// lists the same locations.
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+
+	"google.golang.org/api/agentregistry/v1"
+)
+
+var locationFields = newListSchema("locations", "name", "locationId", "displayName")
+
+func location(name string) *agentregistry.Location {
+	return &agentregistry.Location{Name: name, LocationId: lastSegment(name)}
+}
+
+func (s *Server) getLocation(w http.ResponseWriter, _ *http.Request, name string) {
+	writeJSON(w, http.StatusOK, location(name))
+}
+
+// listLocations serves locations.list of project ("projects/{project}").
+func (s *Server) listLocations(w http.ResponseWriter, r *http.Request, project string) {
+	filter := r.URL.Query().Get("filter")
+	node, err := parseFilter(filter, locationFields)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	size, err := queryPageSize(r)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	var locs []*agentregistry.Location
+	for _, name := range s.locationsOf(project) {
+		l := location(name)
+		if matchDoc(node, locationFields, docFields{"name": {l.Name}, "locationId": {l.LocationId}}) {
+			locs = append(locs, l)
+		}
+	}
+	page, next, err := pageOrdered(locs, nil, func(*agentregistry.Location) sortValues { return nil },
+		func(l *agentregistry.Location) string { return l.Name }, r.URL.Query().Get("pageToken"), queryHash("locations", project, filter), size)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, &agentregistry.ListLocationsResponse{Locations: page, NextPageToken: next})
+}
+
+// locationsOf lists the names of global and of the locations in use in project.
+func (s *Server) locationsOf(project string) []string {
+	names := []string{project + "/locations/global"}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, groups := range []map[string][]string{s.services.order, s.bindings.order, s.skills.skills.order, s.workloads.order} {
+		for g := range groups {
+			if p := parentOf(g); strings.HasPrefix(p, project+"/") {
+				names = append(names, p)
+			}
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
