@@ -19,6 +19,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"google.golang.org/api/agentregistry/v1"
@@ -58,8 +59,14 @@ func init() {
 var (
 	skillRule = segmentRule{"skill_id", regexp.MustCompile(`^[a-z-]{4,64}$`), 64,
 		"4 to 64 lower-case letters and hyphens"}
+	// revisionRule is what a revision id in a path may be: it admits the
+	// r1, r2... that earlier versions of the server made, so that their
+	// revisions stay reachable. A new id follows newRevisionRule, the
+	// discovery document's.
 	revisionRule = segmentRule{"skill_revision_id", regexp.MustCompile(`^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`), 63,
 		"lower-case letters, digits and hyphens, not starting or ending with a hyphen, at most 63 characters"}
+	newRevisionRule = segmentRule{"skill_revision_id", regexp.MustCompile(`^[a-z][a-z0-9-]{2,61}[a-z0-9]$`), 63,
+		"4 to 63 lower-case letters, digits and hyphens, starting with a letter and not ending with a hyphen"}
 	targetStates = map[string]string{
 		"TARGET_STATE_DRAFT": "STATE_DRAFT", "TARGET_STATE_ACTIVE": "STATE_ACTIVE", "TARGET_STATE_DISABLED": "STATE_DISABLED",
 		"TARGET_STATE_DEPRECATED": "STATE_DEPRECATED", "TARGET_STATE_DECOMMISSIONED": "STATE_DECOMMISSIONED",
@@ -67,16 +74,24 @@ var (
 	scanPolicies = map[string]bool{"": true, "POLICY_UNSPECIFIED": true, "DISABLED": true, "ENABLED_BLOCKING": true, "ENABLED_NONBLOCKING": true}
 )
 
-// skillState is the skills part of the server's state, guarded by Server.mu.
+// skillState is the skills part of the server's state, guarded by Server.mu
+// (uploads aside: it is a semaphore of its own).
 type skillState struct {
 	skills    *collection[*agentregistry.Skill]
 	revisions *collection[*agentregistry.SkillRevision] // grouped by skill name
+	uploads   chan struct{}                             // one token per upload being handled
 }
 
-func newSkillState() *skillState {
+// newSkillState returns empty skills with maxUploads upload slots (0:
+// defaultMaxUploads).
+func newSkillState(maxUploads int) *skillState {
+	if maxUploads <= 0 {
+		maxUploads = defaultMaxUploads
+	}
 	return &skillState{
 		skills:    newCollection[*agentregistry.Skill]("/skills/"),
 		revisions: newCollection[*agentregistry.SkillRevision]("/revisions/"),
+		uploads:   make(chan struct{}, maxUploads),
 	}
 }
 
@@ -136,6 +151,11 @@ func validateSkill(sk *agentregistry.Skill) []fieldViolation {
 }
 
 func (s *Server) createSkill(w http.ResponseWriter, r *http.Request, parent string) {
+	release, ok := s.uploadSlot(w) // the body may carry an initial revision
+	if !ok {
+		return
+	}
+	defer release()
 	q := r.URL.Query()
 	id, reqID := q.Get("skillId"), q.Get("requestId")
 	var in agentregistry.Skill
@@ -161,11 +181,12 @@ func (s *Server) createSkill(w http.ResponseWriter, r *http.Request, parent stri
 	var rev *agentregistry.SkillRevision
 	var archive []byte
 	if in.InitialRevision != nil {
-		var err error
-		if rev, archive, err = s.buildRevision(name, "r1", in.InitialRevision, sk); err != nil {
+		up, err := readUpload(in.InitialRevision)
+		if err != nil {
 			s.writeError(w, err)
 			return
 		}
+		rev, archive = s.newRevision(name+"/revisions/rev-1", up, sk), up.archive
 		sk.DefaultRevision, sk.Frontmatter = rev.Name, rev.Frontmatter
 	}
 	s.mu.Lock()
@@ -183,6 +204,25 @@ func (s *Server) createSkill(w http.ResponseWriter, r *http.Request, parent stri
 		return
 	}
 	s.commitSkillWrite(w, "create", reqID, sk, nil, rev, archive)
+}
+
+// defaultMaxUploads is the upload cap when Options.MaxUploads is 0.
+const defaultMaxUploads = 4
+
+// uploadSlot takes one of the server's upload slots for a skill or revision
+// create, whose body (up to maxSkillBodyBytes) and archive are held in
+// memory while it is checked; false when all are taken, after answering 503
+// UNAVAILABLE with Retry-After (clients retry), so that concurrent uploads
+// cost at most the cap's worth of memory. release gives the slot back.
+func (s *Server) uploadSlot(w http.ResponseWriter) (release func(), ok bool) {
+	select {
+	case s.skills.uploads <- struct{}{}:
+		return func() { <-s.skills.uploads }, true
+	default:
+		s.writeError(w, &apiError{HTTP: http.StatusServiceUnavailable, Status: "UNAVAILABLE", RetryAfter: time.Second,
+			Message: fmt.Sprintf("the server is handling %d skill uploads, its limit (-max-uploads); retry shortly", cap(s.skills.uploads))})
+		return nil, false
+	}
 }
 
 func errExhausted(format string, args ...any) *apiError {
@@ -265,6 +305,25 @@ var skillMutable = map[string]func(dst, src *agentregistry.Skill){
 	"default_revision": func(d, s *agentregistry.Skill) { d.DefaultRevision = s.DefaultRevision },
 }
 
+// skillFieldsSet are the mutable fields the body of a patch without an
+// update mask carries, which are the ones it changes (AIP-134), as for
+// services, bindings and workloads.
+func skillFieldsSet(in *agentregistry.Skill) []string {
+	var paths []string
+	for _, f := range []struct {
+		path string
+		set  bool
+	}{
+		{"display_name", in.DisplayName != ""}, {"description", in.Description != ""}, {"target_state", in.TargetState != ""},
+		{"scanning_config", in.ScanningConfig != nil}, {"default_revision", in.DefaultRevision != ""},
+	} {
+		if f.set {
+			paths = append(paths, f.path)
+		}
+	}
+	return paths
+}
+
 func (s *Server) patchSkill(w http.ResponseWriter, r *http.Request, name string) {
 	q := r.URL.Query()
 	reqID := q.Get("requestId")
@@ -274,8 +333,8 @@ func (s *Server) patchSkill(w http.ResponseWriter, r *http.Request, name string)
 		return
 	}
 	paths := maskPaths(q.Get("updateMask"))
-	if len(paths) == 0 { // no mask: every mutable field from the body
-		paths = []string{"display_name", "description", "target_state", "scanning_config"}
+	if len(paths) == 0 {
+		paths = skillFieldsSet(&in)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
