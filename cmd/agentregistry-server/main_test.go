@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -17,12 +18,16 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/skillpkg"
 )
 
 const parent = "projects/p/locations/global"
 
 // buildServer compiles this command into a temporary directory.
-func buildServer(t *testing.T) string {
+func buildServer(t testing.TB) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the server binary")
@@ -36,14 +41,20 @@ func buildServer(t *testing.T) string {
 }
 
 // startServer runs the binary and returns it with the URL it printed.
-func startServer(t *testing.T, bin string, args ...string) (*exec.Cmd, string) {
+func startServer(t testing.TB, bin string, args ...string) (*exec.Cmd, string) {
+	t.Helper()
+	return startServerLogging(t, bin, io.Discard, args...)
+}
+
+// startServerLogging is startServer with the server's log (stderr) written to log.
+func startServerLogging(t testing.TB, bin string, log io.Writer, args ...string) (*exec.Cmd, string) {
 	t.Helper()
 	cmd := exec.Command(bin, append([]string{"-listen", "127.0.0.1:0"}, args...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.Stderr = io.Discard
+	cmd.Stderr = log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -166,6 +177,128 @@ func TestDurabilityKill9(t *testing.T) {
 	t.Logf("%d acknowledged writes survived kill -9", len(ids))
 }
 
+// TestDurabilityKill9Uploads: skill uploads (archives in their own file,
+// written before the revision's commit) survive kill -9 too: after a
+// restart every acknowledged skill has its revision, and the archives file
+// holds exactly one archive per revision (one written before a commit the
+// kill prevented is deleted at start).
+func TestDurabilityKill9Uploads(t *testing.T) {
+	bin := buildServer(t)
+	data := filepath.Join(t.TempDir(), "registry.db")
+	cmd, url := startServer(t, bin, "-data", data)
+	archive, err := skillpkg.Zip(map[string][]byte{"SKILL.md": []byte("---\nname: pdf-tools\ndescription: Durable.\n---\n"),
+		"notes.txt": []byte(strings.Repeat("durable notes\n", 20000))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := `{"type":"SIMPLE","targetState":"TARGET_STATE_ACTIVE","initialRevision":{"archiveUploadSource":{"archiveContent":"` +
+		base64.StdEncoding.EncodeToString(archive) + `"}}}`
+	var mu sync.Mutex
+	var acked []string
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	client := &http.Client{Timeout: 10 * time.Second}
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				id := fmt.Sprintf("skill-%c-%c%c%c", 'a'+w, 'a'+i/676%26, 'a'+i/26%26, 'a'+i%26)
+				res, err := client.Post(url+"/v1/"+parent+"/skills?skillId="+id, "application/json", strings.NewReader(body))
+				if err != nil {
+					return // the server is gone
+				}
+				var op struct {
+					Done bool `json:"done"`
+				}
+				err = json.NewDecoder(res.Body).Decode(&op)
+				res.Body.Close()
+				if err == nil && res.StatusCode == 200 && op.Done {
+					mu.Lock()
+					acked = append(acked, id)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		mu.Lock()
+		n := len(acked)
+		mu.Unlock()
+		if n >= 60 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	close(stop)
+	wg.Wait()
+	mu.Lock()
+	ids := append([]string(nil), acked...)
+	mu.Unlock()
+	if len(ids) < 10 {
+		t.Fatalf("only %d uploads acknowledged before the kill", len(ids))
+	}
+
+	cmd2, url2 := startServer(t, bin, "-data", data)
+	uids := map[string]bool{}
+	for _, id := range ids {
+		var sk struct{ DefaultRevision string }
+		get(t, url2+"/v1/"+parent+"/skills/"+id, &sk)
+		var rev struct{ Uid string }
+		get(t, url2+"/v1/"+sk.DefaultRevision, &rev)
+		uids[rev.Uid] = true
+	}
+	var list struct{ Skills []json.RawMessage }
+	get(t, url2+"/v1/"+parent+"/skills?pageSize=100", &list) // acknowledged or not, each has one revision
+	_ = cmd2.Process.Signal(syscall.SIGTERM)
+	_ = cmd2.Wait()
+	db, err := bolt.Open(data+".archives", 0o600, &bolt.Options{ReadOnly: true, Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	stored := map[string]bool{}
+	_ = db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket([]byte("archives")).ForEach(func(k, _ []byte) error { stored[string(k)] = true; return nil })
+	})
+	for uid := range uids {
+		if !stored[uid] {
+			t.Errorf("the archive of acknowledged revision %s was lost", uid)
+		}
+	}
+	if len(stored) != len(list.Skills) {
+		t.Errorf("%d archives for %d revisions after the restart", len(stored), len(list.Skills))
+	}
+	t.Logf("%d acknowledged uploads survived kill -9", len(ids))
+}
+
+// get decodes the JSON of a GET that must answer 200.
+func get(t *testing.T, url string, v any) {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != 200 {
+		b, _ := io.ReadAll(res.Body)
+		t.Fatalf("GET %s: %d %s", url, res.StatusCode, b)
+	}
+	if err := json.NewDecoder(res.Body).Decode(v); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestTokenAndGracefulShutdown(t *testing.T) {
 	bin := buildServer(t)
 	t.Setenv("AGENTREGISTRY_SERVER_TOKEN", "env-token")
@@ -209,6 +342,9 @@ func TestBadFlags(t *testing.T) {
 	}
 	if err := run([]string{"-data", filepath.Join(os.DevNull, "x", "y.db")}, io.Discard, io.Discard); err == nil {
 		t.Fatal("want a data file error")
+	}
+	if err := run([]string{"-max-uploads", "0"}, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "at least 1") {
+		t.Fatalf("-max-uploads 0: %v", err)
 	}
 }
 
@@ -269,7 +405,7 @@ func TestHelp(t *testing.T) {
 	if env < 0 || env > strings.Index(help, "-token") || !strings.Contains(help, "visible to other users in ps") {
 		t.Errorf("-help does not document AGENTREGISTRY_SERVER_TOKEN first, with the reason:\n%s", help)
 	}
-	for _, f := range []string{"-read-header-timeout", "-read-timeout", "-write-timeout", "-idle-timeout", "-max-connections", "-max-in-flight", "-search-timeout"} {
+	for _, f := range []string{"-read-header-timeout", "-read-timeout", "-write-timeout", "-idle-timeout", "-max-connections", "-max-in-flight", "-search-timeout", "-max-uploads"} {
 		if !strings.Contains(help, f+" ") {
 			t.Errorf("-help does not document %s", f)
 		}

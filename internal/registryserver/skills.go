@@ -6,7 +6,7 @@ package registryserver
 // Skills folder. The server checks the archive's SKILL.md with the same
 // package the provider uses at plan (internal/skillpkg), records its
 // SHA-256, size and front matter, and makes the newest revision the skill's
-// default. It stores the archive (in the data file) but never scans it: every
+// default. It stores the archive (beside the data file) but never scans it: every
 // revision's scanResult says so, with no findings.
 
 import (
@@ -33,7 +33,9 @@ const (
 
 	bucketSkills         = "skills"
 	bucketSkillRevisions = "skillRevisions"
-	bucketSkillArchives  = "skillArchives"
+	// bucketSkillArchives held the archives in data files of earlier
+	// versions; they are in a file of their own now (skills_archives.go).
+	bucketSkillArchives = "skillArchives"
 
 	// maxSkillsPerParent and maxRevisionsPerSkill bound what one client can
 	// make the server hold (and a search scan) in memory.
@@ -80,6 +82,7 @@ type skillState struct {
 	skills    *collection[*agentregistry.Skill]
 	revisions *collection[*agentregistry.SkillRevision] // grouped by skill name
 	uploads   chan struct{}                             // one token per upload being handled
+	archives  *archiveStore                             // nil in memory; safe without Server.mu
 }
 
 // newSkillState returns empty skills with maxUploads upload slots (0:
@@ -95,7 +98,9 @@ func newSkillState(maxUploads int) *skillState {
 	}
 }
 
-// loadSkills rebuilds the skills and revisions from the store (archives stay on disk).
+// loadSkills rebuilds the skills and revisions from the store and opens the
+// archives file (whose archives stay on disk), deleting the archives that no
+// revision names.
 func (s *Server) loadSkills() error {
 	err := s.store.load(bucketSkills, func(k, v []byte) error {
 		var sk agentregistry.Skill
@@ -108,14 +113,20 @@ func (s *Server) loadSkills() error {
 	if err != nil {
 		return err
 	}
-	return s.store.load(bucketSkillRevisions, func(k, v []byte) error {
+	uids := map[string]bool{}
+	err = s.store.load(bucketSkillRevisions, func(k, v []byte) error {
 		var rev agentregistry.SkillRevision
 		if err := json.Unmarshal(v, &rev); err != nil {
 			return fmt.Errorf("skill revision %s: %w", k, err)
 		}
 		s.skills.revisions.put(rev.Name, &rev)
+		uids[rev.Uid] = true
 		return nil
 	})
+	if err == nil {
+		s.skills.archives, err = openArchives(s.opts.DataPath, func(uid string) bool { return uids[uid] })
+	}
+	return err
 }
 
 func newUID() string {
@@ -179,14 +190,19 @@ func (s *Server) createSkill(w http.ResponseWriter, r *http.Request, parent stri
 		return
 	}
 	var rev *agentregistry.SkillRevision
-	var archive []byte
+	ch := s.archiveChange()
+	defer ch.finish()
 	if in.InitialRevision != nil {
 		up, err := readUpload(in.InitialRevision)
 		if err != nil {
 			s.writeError(w, err)
 			return
 		}
-		rev, archive = s.newRevision(name+"/revisions/rev-1", up, sk), up.archive
+		rev = s.newRevision(name+"/revisions/rev-1", newUID(), up, sk)
+		if err := ch.add(rev.Uid, up.archive); err != nil {
+			s.writeError(w, err)
+			return
+		}
 		sk.DefaultRevision, sk.Frontmatter = rev.Name, rev.Frontmatter
 	}
 	s.mu.Lock()
@@ -203,7 +219,7 @@ func (s *Server) createSkill(w http.ResponseWriter, r *http.Request, parent stri
 		s.writeError(w, errExhausted("the bundled server keeps at most %d skills per location", maxSkillsPerParent))
 		return
 	}
-	s.commitSkillWrite(w, "create", reqID, sk, nil, rev, archive)
+	s.commitSkillWrite(w, "create", reqID, sk, nil, rev, ch)
 }
 
 // defaultMaxUploads is the upload cap when Options.MaxUploads is 0.
@@ -230,9 +246,9 @@ func errExhausted(format string, args ...any) *apiError {
 }
 
 // commitSkillWrite persists the skill sk (nil with old set = delete old and
-// its revisions) and, when rev is set, a new revision and its archive, with
-// the operation; the operation's response is the skill.
-func (s *Server) commitSkillWrite(w http.ResponseWriter, verb, reqID string, sk, old *agentregistry.Skill, rev *agentregistry.SkillRevision, archive []byte) {
+// its revisions) and, when rev is set, a new revision (whose archive ch
+// holds), with the operation; the operation's response is the skill.
+func (s *Server) commitSkillWrite(w http.ResponseWriter, verb, reqID string, sk, old *agentregistry.Skill, rev *agentregistry.SkillRevision, ch *archiveChange) {
 	target := sk
 	if sk == nil {
 		target = old
@@ -246,16 +262,20 @@ func (s *Server) commitSkillWrite(w http.ResponseWriter, verb, reqID string, sk,
 	if sk == nil {
 		gone, _ = s.skills.revisions.page(old.Name, "", maxRevisionsPerSkill+1)
 		for _, n := range gone {
-			ms = append(ms, mutation{Bucket: bucketSkillRevisions, Key: n}, mutation{Bucket: bucketSkillArchives, Key: n})
+			ms = append(ms, revisionDeletion(n)...)
 		}
 	}
 	if rev != nil {
-		ms = append(ms, revisionMutations(rev, archive)...)
+		ms = append(ms, revisionMutation(rev))
 	}
 	s.commitSkillOp(w, verb, target.Name, reqID, resp, ms, func() {
+		ch.committed = true
 		if sk == nil {
 			s.skills.skills.delete(old.Name)
 			for _, n := range gone {
+				if r, ok := s.skills.revisions.get(n); ok {
+					ch.removed = append(ch.removed, r.Uid)
+				}
 				s.skills.revisions.delete(n)
 			}
 			return
@@ -267,9 +287,15 @@ func (s *Server) commitSkillWrite(w http.ResponseWriter, verb, reqID string, sk,
 	})
 }
 
-func revisionMutations(rev *agentregistry.SkillRevision, archive []byte) []mutation {
+func revisionMutation(rev *agentregistry.SkillRevision) mutation {
 	b, _ := json.Marshal(rev)
-	return []mutation{{Bucket: bucketSkillRevisions, Key: rev.Name, Value: b}, {Bucket: bucketSkillArchives, Key: rev.Name, Value: archive}}
+	return mutation{Bucket: bucketSkillRevisions, Key: rev.Name, Value: b}
+}
+
+// revisionDeletion deletes the revision name from the data file, and its
+// archive where earlier versions of the server kept it (archives.go).
+func revisionDeletion(name string) []mutation {
+	return []mutation{{Bucket: bucketSkillRevisions, Key: name}, {Bucket: bucketSkillArchives, Key: name}}
 }
 
 func (s *Server) commitSkillOp(w http.ResponseWriter, verb, target, reqID string, resp json.RawMessage, ms []mutation, apply func()) {
@@ -347,7 +373,7 @@ func (s *Server) patchSkill(w http.ResponseWriter, r *http.Request, name string)
 		s.writeError(w, err)
 		return
 	}
-	s.commitSkillWrite(w, "update", reqID, sk, nil, nil, nil)
+	s.commitSkillWrite(w, "update", reqID, sk, nil, nil, s.archiveChange())
 }
 
 // patchedSkill is old with the masked fields of in, checked. Call with s.mu held.
@@ -380,6 +406,8 @@ func (s *Server) deleteSkill(w http.ResponseWriter, r *http.Request, name string
 	q := r.URL.Query()
 	reqID := q.Get("requestId")
 	force, _ := strconv.ParseBool(q.Get("force"))
+	ch := s.archiveChange()
+	defer ch.finish()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	old, ok := s.skillForWrite(w, "delete", name, reqID)
@@ -391,7 +419,7 @@ func (s *Server) deleteSkill(w http.ResponseWriter, r *http.Request, name string
 			Message: fmt.Sprintf("Skill %q has %d revisions; delete them first or set force=true", name, n)})
 		return
 	}
-	s.commitSkillWrite(w, "delete", reqID, nil, old, nil, nil)
+	s.commitSkillWrite(w, "delete", reqID, nil, old, nil, ch)
 }
 
 // skillHash is the sha256Hash of an archive, as hex.

@@ -45,10 +45,11 @@ func readUpload(in *agentregistry.SkillRevision) (*upload, error) {
 	return &upload{archive: archive, frontmatter: fm, sha256: skillHash(archive)}, nil
 }
 
-// newRevision is the record of an upload stored as name, a revision of sk.
-func (s *Server) newRevision(name string, up *upload, sk *agentregistry.Skill) *agentregistry.SkillRevision {
+// newRevision is the record of an upload stored as name, a revision of sk;
+// uid names its archive too.
+func (s *Server) newRevision(name, uid string, up *upload, sk *agentregistry.Skill) *agentregistry.SkillRevision {
 	rev := &agentregistry.SkillRevision{
-		Name: name, Uid: newUID(), CreateTime: s.timestamp(), State: "ACTIVE",
+		Name: name, Uid: uid, CreateTime: s.timestamp(), State: "ACTIVE",
 		Frontmatter: up.frontmatter, Sha256Hash: up.sha256, SizeBytes: int64(len(up.archive)),
 		ScanResult: &agentregistry.ScanResult{ScanState: "DISABLED"},
 	}
@@ -149,6 +150,15 @@ func (s *Server) createRevision(w http.ResponseWriter, r *http.Request, skill st
 		s.writeError(w, err)
 		return
 	}
+	// The revision's uid names its archive, which is written now, before
+	// the lock; ch deletes it again unless the revision is committed.
+	uid := newUID()
+	ch := s.archiveChange()
+	defer ch.finish()
+	if err := ch.add(uid, up.archive); err != nil {
+		s.writeError(w, err)
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if op, err := s.replay(reqID, "create", skill+"/revisions"); err != nil || op != nil {
@@ -171,15 +181,16 @@ func (s *Server) createRevision(w http.ResponseWriter, r *http.Request, skill st
 		s.writeError(w, errAlreadyExists("Skill revision %q already exists.", skill+"/revisions/"+id))
 		return
 	}
-	rev := s.newRevision(skill+"/revisions/"+id, up, sk)
+	rev := s.newRevision(skill+"/revisions/"+id, uid, up, sk)
 	updated := *sk
 	updated.DefaultRevision, updated.Frontmatter, updated.UpdateTime = rev.Name, rev.Frontmatter, s.timestamp()
 	skb, err := jsonBytes(&updated)
 	if err == nil {
 		var resp []byte
 		if resp, err = withType(typeSkillRevision, rev); err == nil {
-			ms := append(revisionMutations(rev, up.archive), mutation{Bucket: bucketSkills, Key: skill, Value: skb})
+			ms := []mutation{revisionMutation(rev), {Bucket: bucketSkills, Key: skill, Value: skb}}
 			s.commitSkillOp(w, "create", rev.Name, reqID, resp, ms, func() {
+				ch.committed = true
 				s.skills.revisions.put(rev.Name, rev)
 				s.skills.skills.put(skill, &updated)
 			})
@@ -209,13 +220,16 @@ func (s *Server) listRevisions(w http.ResponseWriter, r *http.Request, skill str
 // default is what the skill serves, so it must be moved first.
 func (s *Server) deleteRevision(w http.ResponseWriter, r *http.Request, name string) {
 	reqID := r.URL.Query().Get("requestId")
+	ch := s.archiveChange()
+	defer ch.finish()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if op, err := s.replay(reqID, "delete", name); err != nil || op != nil {
 		s.respondOp(w, op, err)
 		return
 	}
-	if _, ok := s.skills.revisions.get(name); !ok {
+	rev, ok := s.skills.revisions.get(name)
+	if !ok {
 		s.writeError(w, errNotFound("Skill revision %q was not found.", name))
 		return
 	}
@@ -226,6 +240,8 @@ func (s *Server) deleteRevision(w http.ResponseWriter, r *http.Request, name str
 		return
 	}
 	resp, _ := withType(typeEmpty, struct{}{})
-	ms := []mutation{{Bucket: bucketSkillRevisions, Key: name}, {Bucket: bucketSkillArchives, Key: name}}
-	s.commitSkillOp(w, "delete", name, reqID, resp, ms, func() { s.skills.revisions.delete(name) })
+	s.commitSkillOp(w, "delete", name, reqID, resp, revisionDeletion(name), func() {
+		ch.committed, ch.removed = true, []string{rev.Uid}
+		s.skills.revisions.delete(name)
+	})
 }
