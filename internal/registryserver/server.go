@@ -132,8 +132,8 @@ func New(opts Options) (*Server, error) {
 func (s *Server) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	err := errors.Join(s.store.close(), s.skills.archives.close())
-	s.store, s.skills.archives = nil, nil
+	err := s.store.close()
+	s.store = nil
 	return err
 }
 
