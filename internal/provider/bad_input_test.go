@@ -335,7 +335,7 @@ resource "agentregistry_binding" "test" {
 const spec10KB = 10300
 
 func TestAccBadInput(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	cases := append(badInputCases(), badSkillInputCases(t)...)
 	if len(cases) < 30 {
 		t.Fatalf("the table must hold at least 30 inputs, has %d", len(cases))
@@ -388,7 +388,7 @@ func TestAccBadInput(t *testing.T) {
 // The limits sit where the registry puts them: each of these inputs is at
 // the edge of a rule above and must plan (a create, or a search), not fail.
 func TestAccBadInput_boundariesAreAccepted(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	card := "jsonencode(" + resJSON(relCardA) + ")"
 	for _, c := range []struct{ name, body string }{
 		{"display-name-63-accented-characters", badAgent("bad-input-agent", strings.Repeat("é", 63), card)},

@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 )
 
@@ -28,10 +29,11 @@ type cliHarness struct {
 	env            []string
 }
 
-// newCLIHarness serves the provider for the test's duration and returns a
-// harness working in a new temporary folder. Like every acceptance test, it
-// runs only with TF_ACC set, and then needs TF_ACC_TERRAFORM_PATH.
-func newCLIHarness(t *testing.T) *cliHarness {
+// newCLIHarness serves the provider, and any other providers given (by
+// address without the host: "hashicorp/google"), for the test's duration and
+// returns a harness working in a new temporary folder. Like every acceptance
+// test, it runs only with TF_ACC set, and then needs TF_ACC_TERRAFORM_PATH.
+func newCLIHarness(t *testing.T, others ...servedProvider) *cliHarness {
 	t.Helper()
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
@@ -41,37 +43,55 @@ func newCLIHarness(t *testing.T) *cliHarness {
 		t.Fatal("TF_ACC_TERRAFORM_PATH must name the OpenTofu or Terraform binary")
 	}
 	host := envDefault("TF_ACC_PROVIDER_HOST", "registry.terraform.io")
-	address := host + "/" + envDefault("TF_ACC_PROVIDER_NAMESPACE", "hashicorp") + "/agentregistry"
-
 	if os.Getenv("TF_LOG") == "" {
 		for _, name := range []string{"TF_LOG_PROVIDER", "TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK"} {
 			t.Setenv(name, "OFF") // the SDK logs every request at TRACE to stderr otherwise
 		}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	reattach := make(chan *plugin.ReattachConfig)
-	closed := make(chan struct{})
-	go func() {
-		err := tf6server.Serve(address, providerserver.NewProtocol6(New("test")()),
-			tf6server.WithDebug(ctx, reattach, closed),
-			tf6server.WithGoPluginLogger(hclog.NewNullLogger()),
-			tf6server.WithoutLogStderrOverride())
-		if err != nil {
-			t.Errorf("serving the provider: %v", err)
-		}
-	}()
-	cfg := <-reattach
-	t.Cleanup(func() { cancel(); <-closed })
-
-	info, err := json.Marshal(map[string]any{address: map[string]any{
-		"Protocol": cfg.Protocol, "ProtocolVersion": cfg.ProtocolVersion, "Pid": cfg.Pid, "Test": true,
-		"Addr": map[string]string{"Network": cfg.Addr.Network(), "String": cfg.Addr.String()},
-	}})
+	providers := append([]servedProvider{{
+		address: envDefault("TF_ACC_PROVIDER_NAMESPACE", "hashicorp") + "/agentregistry",
+		server:  providerserver.NewProtocol6(New("test")()),
+	}}, others...)
+	attached := map[string]any{}
+	for _, p := range providers {
+		attached[host+"/"+p.address] = serveForReattach(t, host+"/"+p.address, p.server)
+	}
+	info, err := json.Marshal(attached)
 	if err != nil {
 		t.Fatal(err)
 	}
 	env := append(os.Environ(), "TF_REATTACH_PROVIDERS="+string(info), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
 	return &cliHarness{bin: bin, dir: t.TempDir(), host: host, env: env}
+}
+
+// servedProvider is a provider the harness serves in process.
+type servedProvider struct {
+	address string
+	server  func() tfprotov6.ProviderServer
+}
+
+// serveForReattach serves a provider until the test ends and returns its
+// entry of TF_REATTACH_PROVIDERS.
+func serveForReattach(t *testing.T, address string, server func() tfprotov6.ProviderServer) map[string]any {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	reattach := make(chan *plugin.ReattachConfig)
+	closed := make(chan struct{})
+	go func() {
+		err := tf6server.Serve(address, server,
+			tf6server.WithDebug(ctx, reattach, closed),
+			tf6server.WithGoPluginLogger(hclog.NewNullLogger()),
+			tf6server.WithoutLogStderrOverride())
+		if err != nil {
+			t.Errorf("serving %s: %v", address, err)
+		}
+	}()
+	cfg := <-reattach
+	t.Cleanup(func() { cancel(); <-closed })
+	return map[string]any{
+		"Protocol": cfg.Protocol, "ProtocolVersion": cfg.ProtocolVersion, "Pid": cfg.Pid, "Test": true,
+		"Addr": map[string]string{"Network": cfg.Addr.Network(), "String": cfg.Addr.String()},
+	}
 }
 
 func envDefault(name, def string) string {

@@ -195,7 +195,7 @@ func TestAccAgentCardDataSource_trustedTLS(t *testing.T) {
 // agentregistry_mcp_server against the bundled server; the next plan is
 // empty, and a change of what the agent serves shows as an update.
 func TestAccLiveDocuments_feedTheRegistry(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	var served atomic.Value
 	served.Store(signWith(t, liveCardBody, "ec-1"))
 	agent := livedoctest.Serve(t, map[string]http.HandlerFunc{"/.well-known/agent-card.json": func(w http.ResponseWriter, req *http.Request) {
@@ -203,7 +203,7 @@ func TestAccLiveDocuments_feedTheRegistry(t *testing.T) {
 	}})
 	tools := livedoctest.ServeMCP(t, livedoctest.NewMCPServer(2, liveTools()...), false, nil)
 	signed := signWith(t, liveCardCanonical, "ec-1")
-	config := sigProvider(r.ts.URL, sigJWKS(t, false), "require") + fmt.Sprintf(`
+	config := sigProvider(r.URL, sigJWKS(t, false), "require") + fmt.Sprintf(`
 data "agentregistry_agent_card" "live" {
   url = %q
 }

@@ -13,7 +13,7 @@ import (
 )
 
 func TestAccAgentPropertiesDataSource(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	const addr = "data.agentregistry_agent_properties.test"
 	// The entry is written behind Terraform, as Google's App Hub fills it.
 	doc, _ := json.Marshal(resProperties("1.2.0"))
@@ -54,7 +54,7 @@ func TestAccAgentPropertiesDataSource(t *testing.T) {
 }
 
 func TestAccAgentPropertiesDataSource_errors(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{{

@@ -11,7 +11,7 @@ import (
 )
 
 func TestAccAgentDataSource(t *testing.T) {
-	reg := startTestRegistry(t)
+	reg := startRegistry(t)
 	seedCatalog(reg)
 	travel := map[string]knownvalue.Check{
 		"name":         knownvalue.StringExact(testParent + "/agents/travel-agent"),
@@ -72,7 +72,7 @@ data "agentregistry_agent" "by_service_in_location" {
 }
 
 func TestAccAgentDataSource_errors(t *testing.T) {
-	reg := startTestRegistry(t)
+	reg := startRegistry(t)
 	seedCatalog(reg)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,

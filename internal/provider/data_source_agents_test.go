@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"testing"
@@ -11,84 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"google.golang.org/api/agentregistry/v1"
-	"google.golang.org/api/option"
-
-	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver"
-	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/registryservertest"
 )
-
-// ---------------------------------------------------------------------------
-// Seeding: registrations are created through the server's HTTP API with the
-// official Google client, as any other client of the registry would.
-
-const testParent = "projects/test-project/locations/global"
-
-// testRegistry is a bundled server started for one test, plus a client to seed it.
-type testRegistry struct {
-	t   *testing.T
-	URL string
-	api *agentregistry.APIService
-}
-
-// startTestRegistry starts a registry server for the test. Seeding needs no
-// OpenTofu, so it is safe to call before resource.Test decides to skip.
-func startTestRegistry(t *testing.T) *testRegistry {
-	t.Helper()
-	_, ts := registryservertest.Start(t, registryserver.Options{})
-	api, err := agentregistry.NewService(context.Background(),
-		option.WithEndpoint(ts.URL+"/"), option.WithoutAuthentication(), option.WithHTTPClient(ts.Client()))
-	if err != nil {
-		t.Fatalf("agentregistry client: %v", err)
-	}
-	return &testRegistry{t: t, URL: ts.URL, api: api}
-}
-
-// config is the provider block for this registry followed by body.
-func (r *testRegistry) config(body string) string { return providerConfig(r.URL) + body }
-
-func (r *testRegistry) createService(id string, svc *agentregistry.Service) {
-	r.t.Helper()
-	op, err := r.api.Projects.Locations.Services.Create(testParent, svc).ServiceId(id).Context(context.Background()).Do()
-	if err != nil {
-		r.t.Fatalf("create service %s: %v", id, err)
-	}
-	for !op.Done {
-		if op, err = r.api.Projects.Locations.Operations.Get(op.Name).Do(); err != nil {
-			r.t.Fatalf("poll operation for service %s: %v", id, err)
-		}
-	}
-	if op.Error != nil {
-		r.t.Fatalf("create service %s: operation failed: %s", id, op.Error.Message)
-	}
-}
-
-// agent registers an A2A agent from a card.
-func (r *testRegistry) agent(id string, card map[string]any) {
-	r.t.Helper()
-	raw, err := json.Marshal(card)
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	r.createService(id, &agentregistry.Service{
-		AgentSpec: &agentregistry.AgentSpec{Type: "A2A_AGENT_CARD", Content: raw},
-	})
-}
-
-// mcpServer registers an MCP server from a tool spec.
-func (r *testRegistry) mcpServer(id, displayName, description, url string, tools []map[string]any) {
-	r.t.Helper()
-	raw, err := json.Marshal(map[string]any{"tools": tools})
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	r.createService(id, &agentregistry.Service{
-		DisplayName:   displayName,
-		Description:   description,
-		Interfaces:    []*agentregistry.Interface{{Url: url, ProtocolBinding: "JSONRPC"}},
-		McpServerSpec: &agentregistry.McpServerSpec{Type: "TOOL_SPEC", Content: raw},
-	})
-}
 
 // testSkill builds a card skill.
 func testSkill(id, name, description string, tags []string, examples ...string) map[string]any {
@@ -172,7 +93,7 @@ func seedCatalog(r *testRegistry) {
 // agentregistry_agents
 
 func TestAccAgentsDataSource_search(t *testing.T) {
-	reg := startTestRegistry(t)
+	reg := startRegistry(t)
 	seedCatalog(reg)
 	currency := knownvalue.ObjectExact(map[string]knownvalue.Check{
 		"name":         knownvalue.StringExact(testParent + "/agents/currency-agent"),
@@ -250,7 +171,7 @@ output "currency_card_name" {
 }
 
 func TestAccAgentsDataSource_invalidQuery(t *testing.T) {
-	reg := startTestRegistry(t)
+	reg := startRegistry(t)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{{
@@ -294,7 +215,7 @@ func pagingAgents(r *testRegistry, n int) {
 }
 
 func TestAccAgentsDataSource_paging(t *testing.T) {
-	reg := startTestRegistry(t)
+	reg := startRegistry(t)
 	pagingAgents(reg, 130)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,

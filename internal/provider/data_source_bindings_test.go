@@ -30,7 +30,7 @@ resource "agentregistry_binding" "other" {
 `
 
 func TestAccBindingDataSources(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	config := r.config(resBindingsFixture + `
 locals { all = [agentregistry_binding.planner.id, agentregistry_binding.anyone.id, agentregistry_binding.other.id] }
 data "agentregistry_bindings" "all" {
@@ -68,7 +68,7 @@ data "agentregistry_available_bindings" "planner" {
 }
 
 func TestAccBindingDataSources_errors(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{

@@ -31,7 +31,7 @@ resource "agentregistry_mcp_server" "files" {
 `
 
 func TestAccEndpointDataSources(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	config := r.config(resEndpointsFixture + `
 data "agentregistry_endpoint" "by_name" {
   name = agentregistry_endpoint.billing.registry_resource
@@ -60,7 +60,7 @@ data "agentregistry_mcp_server" "by_name" {
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("data.agentregistry_endpoint.by_name", tfjsonpath.New("endpoint_id"), knownvalue.StringExact("billing-api")),
 				statecheck.ExpectKnownValue("data.agentregistry_endpoint.by_name", tfjsonpath.New("urls"), resStrings("https://billing.example.com/v1")),
-				statecheck.ExpectKnownValue("data.agentregistry_endpoint.by_service", tfjsonpath.New("name"), knownvalue.StringExact(resTestParent+"/endpoints/search-api")),
+				statecheck.ExpectKnownValue("data.agentregistry_endpoint.by_service", tfjsonpath.New("name"), knownvalue.StringExact(testParent+"/endpoints/search-api")),
 				statecheck.ExpectKnownValue("data.agentregistry_endpoint.by_service", tfjsonpath.New("interfaces"), knownvalue.ListExact([]knownvalue.Check{
 					knownvalue.ObjectExact(map[string]knownvalue.Check{
 						"url": knownvalue.StringExact("https://search.example.com/grpc"), "protocol_binding": knownvalue.StringExact("GRPC"),
@@ -81,7 +81,7 @@ data "agentregistry_mcp_server" "by_name" {
 }
 
 func TestAccEndpointDataSources_errors(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{

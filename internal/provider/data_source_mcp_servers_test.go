@@ -11,7 +11,7 @@ import (
 )
 
 func TestAccMcpServersDataSource(t *testing.T) {
-	reg := startTestRegistry(t)
+	reg := startRegistry(t)
 	seedCatalog(reg)
 	reg.mcpServer("tickets-mcp", "Ticket Tools", "Opens and closes tickets.", "https://tickets.example.com/mcp",
 		[]map[string]any{{"name": "open_ticket", "description": "Opens a ticket.", "inputSchema": map[string]any{"type": "object"}}})
@@ -88,7 +88,7 @@ data "agentregistry_mcp_servers" "none" {
 }
 
 func TestAccMcpServersDataSource_invalidQuery(t *testing.T) {
-	reg := startTestRegistry(t)
+	reg := startRegistry(t)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{{

@@ -20,7 +20,7 @@ func seedStandaloneSkill(t *testing.T, r *testRegistry, id, description string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	op, err := r.api.Projects.Locations.Skills.Create(resTestParent, &agentregistry.Skill{
+	op, err := r.api.Projects.Locations.Skills.Create(testParent, &agentregistry.Skill{
 		Type: "SIMPLE", TargetState: "TARGET_STATE_ACTIVE", InitialRevision: registryclient.ArchiveRevision(archive),
 	}).SkillId(id).Context(context.Background()).Do()
 	if err != nil || !op.Done {
@@ -29,7 +29,7 @@ func seedStandaloneSkill(t *testing.T, r *testRegistry, id, description string) 
 }
 
 func TestAccSkillsDataSource_standalone(t *testing.T) {
-	reg := startTestRegistry(t)
+	reg := startRegistry(t)
 	seedCatalog(reg)
 	seedStandaloneSkill(t, reg, "fx-report", "Writes a report on exchange rates.")
 	seedStandaloneSkill(t, reg, "pdf-tools", "Fills PDF forms; rates nothing.")
@@ -70,7 +70,7 @@ output "all" {
 				Config: config,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownOutputValue("default", skillRefs("agent/history")),
-					statecheck.ExpectKnownOutputValue("standalone", skillRefs("standalone/fx-report/"+resTestParent+"/skills/fx-report")),
+					statecheck.ExpectKnownOutputValue("standalone", skillRefs("standalone/fx-report/"+testParent+"/skills/fx-report")),
 					statecheck.ExpectKnownOutputValue("semantic", skillRefs("fx-report", "pdf-tools")),
 					statecheck.ExpectKnownOutputValue("all", skillRefs("agent/history", "standalone/fx-report")),
 				},
@@ -81,7 +81,7 @@ output "all" {
 
 // A query with an agent-only field is refused at plan when it goes to skills:search.
 func TestAccSkillsDataSource_standaloneInvalidQuery(t *testing.T) {
-	reg := startTestRegistry(t)
+	reg := startRegistry(t)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{

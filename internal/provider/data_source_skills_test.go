@@ -36,7 +36,7 @@ output "` + n + `" {
 }
 
 func TestAccSkillsDataSource_search(t *testing.T) {
-	reg := startTestRegistry(t)
+	reg := startRegistry(t)
 	seedCatalog(reg)
 	config := reg.config(`
 # A bare word searches every field, skills included.
@@ -137,7 +137,7 @@ data "agentregistry_skills" "empty" {
 }
 
 func TestAccSkillsDataSource_paging(t *testing.T) {
-	reg := startTestRegistry(t)
+	reg := startRegistry(t)
 	pagingAgents(reg, 130)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
@@ -173,7 +173,7 @@ output "last" {
 }
 
 func TestAccSkillsDataSource_invalidConfig(t *testing.T) {
-	reg := startTestRegistry(t)
+	reg := startRegistry(t)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{{
@@ -211,7 +211,7 @@ data "agentregistry_skills" "bad" {
 // Registrations made by agentregistry_agent in the same configuration are
 // found by agentregistry_skills (read after them, through depends_on).
 func TestAccSkillsDataSource_findsAgentsOfTheSameConfig(t *testing.T) {
-	reg := startTestRegistry(t)
+	reg := startRegistry(t)
 	seedCatalog(reg)
 	config := reg.config(`
 resource "agentregistry_agent" "invoices" {

@@ -33,7 +33,7 @@ locals {
 
 func TestAccFunction_agentPropertiesFromCard(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
-		TerraformVersionChecks:   functionVersionChecks,
+		TerraformVersionChecks:   requires(capFunctions),
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: functionTestCard + `
@@ -79,7 +79,7 @@ output "has_uri" {
 
 func TestAccFunction_agentPropertiesFromInvalidCard(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
-		TerraformVersionChecks:   functionVersionChecks,
+		TerraformVersionChecks:   requires(capFunctions),
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: `

@@ -67,7 +67,7 @@ func TestAccFunction_signAgentCard(t *testing.T) {
 	}
 	badKey := "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49\n-----END PRIVATE KEY-----\n"
 	resource.UnitTest(t, resource.TestCase{
-		TerraformVersionChecks:   functionVersionChecks,
+		TerraformVersionChecks:   requires(capFunctions),
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{
 			{

@@ -26,7 +26,7 @@ output "card_name" {
 
 func TestAccFunction_validateAgentCardInVariableValidation(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
-		TerraformVersionChecks:   functionVersionChecks,
+		TerraformVersionChecks:   requires(capFunctions),
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{{
 			// A 1.0 card without skills: rejected at plan by the variable's validation.

@@ -11,7 +11,7 @@ import (
 
 func TestAccFunction_validateAgentProperties(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
-		TerraformVersionChecks:   functionVersionChecks,
+		TerraformVersionChecks:   requires(capFunctions),
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: `

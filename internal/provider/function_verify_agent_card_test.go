@@ -28,7 +28,7 @@ func TestAccFunction_verifyAgentCard(t *testing.T) {
 		}
 	}
 	resource.UnitTest(t, resource.TestCase{
-		TerraformVersionChecks:   functionVersionChecks,
+		TerraformVersionChecks:   requires(capFunctions),
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{
 			{

@@ -96,14 +96,21 @@ func providerDataFrom(configured any, diags *diag.Diagnostics) *providerData {
 
 // parent returns projects/{project}/locations/{location}, applying per-resource overrides.
 func (d *providerData) parent(project, location types.String) string {
-	p, l := d.Project, d.Location
+	r := d.resolve(project, location, "")
+	return fmt.Sprintf("projects/%s/locations/%s", r.Project, r.Location)
+}
+
+// resolve names a record by its id, with a project and location that default
+// to the provider's when null or empty.
+func (d *providerData) resolve(project, location types.String, id string) recordName {
+	r := recordName{Project: d.Project, Location: d.Location, ID: id}
 	if v := project.ValueString(); v != "" {
-		p = v
+		r.Project = v
 	}
 	if v := location.ValueString(); v != "" {
-		l = v
+		r.Location = v
 	}
-	return fmt.Sprintf("projects/%s/locations/%s", p, l)
+	return r
 }
 
 func (p *agentRegistryProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {

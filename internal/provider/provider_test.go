@@ -1,36 +1,13 @@
 package provider
 
 import (
-	"fmt"
 	"regexp"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 )
-
-// testAccProviderFactories serves the provider in-process to OpenTofu (or
-// Terraform), as main serves it.
-var testAccProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"agentregistry": providerserver.NewProtocol6WithError(New("test")()),
-}
-
-// providerConfig points the provider at a registry server started by the test.
-func providerConfig(endpoint string) string {
-	return fmt.Sprintf(`
-provider "agentregistry" {
-  endpoint = %q
-  project  = "test-project"
-}
-`, endpoint)
-}
-
-// Functions need Terraform 1.8 or OpenTofu 1.7.
-var functionVersionChecks = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_8_0)}
 
 func TestAccProvider_malformedEndpointIsAConfigError(t *testing.T) {
 	resource.Test(t, resource.TestCase{
@@ -71,7 +48,7 @@ data "agentregistry_agents" "all" {
 
 func TestAccFunction_validateAgentCard(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
-		TerraformVersionChecks:   functionVersionChecks,
+		TerraformVersionChecks:   requires(capFunctions),
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: `

@@ -18,7 +18,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"strconv"
 	"strings"
@@ -52,10 +51,7 @@ const (
 // retries for the checks: a fault the provider did not consume makes a check
 // fail instead of being absorbed silently.
 type relEnv struct {
-	t      *testing.T
-	srv    *registryservertest.Server
-	ts     *httptest.Server
-	client *registryclient.Client
+	*testRegistry
 
 	mu        sync.Mutex
 	stepStart time.Time
@@ -63,17 +59,8 @@ type relEnv struct {
 
 func relStart(t *testing.T, opts registryserver.Options) *relEnv {
 	t.Helper()
-	srv, ts := registryservertest.Start(t, opts)
-	client, err := registryclient.New(context.Background(), registryclient.Config{
-		Endpoint: ts.URL, AppHubEndpoint: ts.URL, RetryMax: -1,
-	})
-	if err != nil {
-		t.Fatalf("client: %v", err)
-	}
-	return &relEnv{t: t, srv: srv, ts: ts, client: client}
+	return &relEnv{testRegistry: startRegistry(t, opts)}
 }
-
-func (e *relEnv) config(body string) string { return providerConfig(e.ts.URL) + body }
 
 // inject is a PreConfig: it clears earlier faults, forgets recorded requests,
 // starts the step's clock and injects the given faults.
@@ -107,20 +94,6 @@ func (e *relEnv) requests(method, sub string) []registryservertest.RecordedReque
 	for _, r := range e.srv.Requests() {
 		if r.Method == method && strings.Contains(r.Path, sub) {
 			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// writes lists the write requests (POST, PATCH, DELETE, PUT) other than searches.
-func (e *relEnv) writes() []string {
-	var out []string
-	for _, r := range e.srv.Requests() {
-		switch r.Method {
-		case http.MethodPost, http.MethodPatch, http.MethodDelete, http.MethodPut:
-			if !strings.HasSuffix(r.Path, ":search") {
-				out = append(out, r.Method+" "+r.Path)
-			}
 		}
 	}
 	return out
@@ -189,7 +162,7 @@ func (e *relEnv) noWrites() resource.TestCheckFunc {
 // listServices pages through the registry's services.
 func (e *relEnv) listServices() ([]string, error) {
 	var names []string
-	err := e.client.Registry().Projects.Locations.Services.List(resTestParent).PageSize(100).
+	err := e.client.Registry().Projects.Locations.Services.List(testParent).PageSize(100).
 		Pages(context.Background(), func(p *agentregistry.ListServicesResponse) error {
 			for _, s := range p.Services {
 				names = append(names, s.Name)
@@ -201,10 +174,10 @@ func (e *relEnv) listServices() ([]string, error) {
 
 func (e *relEnv) countDerived() (agents, mcps int, err error) {
 	ctx := context.Background()
-	err = e.client.Registry().Projects.Locations.Agents.List(resTestParent).PageSize(100).
+	err = e.client.Registry().Projects.Locations.Agents.List(testParent).PageSize(100).
 		Pages(ctx, func(p *agentregistry.ListAgentsResponse) error { agents += len(p.Agents); return nil })
 	if err == nil {
-		err = e.client.Registry().Projects.Locations.McpServers.List(resTestParent).PageSize(100).
+		err = e.client.Registry().Projects.Locations.McpServers.List(testParent).PageSize(100).
 			Pages(ctx, func(p *agentregistry.ListMcpServersResponse) error { mcps += len(p.McpServers); return nil })
 	}
 	return agents, mcps, err
@@ -223,7 +196,7 @@ func (e *relEnv) checkCounts(agents, mcps int, serviceIDs ...string) error {
 	}
 	want := map[string]bool{}
 	for _, id := range serviceIDs {
-		want[resTestParent+"/services/"+id] = true
+		want[testParent+"/services/"+id] = true
 	}
 	if len(names) != len(want) {
 		return fmt.Errorf("expected services %v in the registry, got %v", serviceIDs, names)
@@ -441,7 +414,7 @@ func (e *relEnv) skillsAgree(dsAddr, agentAddr string) resource.TestCheckFunc {
 func (e *relEnv) gone(serviceIDs ...string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		for _, id := range serviceIDs {
-			n := resTestParent + "/services/" + id
+			n := testParent + "/services/" + id
 			if _, err := e.client.GetService(context.Background(), n); !registryclient.IsNotFound(err) {
 				return fmt.Errorf("service %s should be gone, got err=%v", n, err)
 			}
@@ -651,7 +624,7 @@ func TestAccReliability_timeoutAfterCommitIsAdopted(t *testing.T) {
 	agrees := resource.ComposeAggregateTestCheckFunc(e.agentAgrees(relAgentAddr), e.counts(1, 0, "rel-agent"))
 	var firstCreateTime string
 	remember := func() {
-		svc, err := e.client.GetService(context.Background(), resTestParent+"/services/rel-agent")
+		svc, err := e.client.GetService(context.Background(), testParent+"/services/rel-agent")
 		if err != nil {
 			t.Errorf("the timed-out create should have left the service in the registry: %v", err)
 			return
@@ -676,7 +649,7 @@ func TestAccReliability_timeoutAfterCommitIsAdopted(t *testing.T) {
 				PreConfig: e.inject(registryservertest.Fault{Method: http.MethodGet, PathContains: "/operations/", Delay: relSlow, Times: 1}),
 				Config:    cfgA,
 				ExpectError: relWords("Cannot Create Agent", "context deadline exceeded", "may still be created",
-					"run apply again", "adopts it", "import it with the ID", resTestParent+"/services/rel-agent"),
+					"run apply again", "adopts it", "import it with the ID", testParent+"/services/rel-agent"),
 			},
 			{ // the registry has it, Terraform does not: the create is adopted
 				PreConfig: then(e.expectCountsNow(1, 0, "rel-agent"), remember, e.inject()),

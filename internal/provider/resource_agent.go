@@ -33,12 +33,12 @@ const (
 
 // NewAgentResource returns the agentregistry_agent resource.
 func NewAgentResource() resource.Resource {
-	return &agentResource{&serviceResource[agentModel, *agentModel]{kind: serviceKind{
-		typeSuffix: "agent",
-		title:      "Agent",
-		schema:     agentSchema,
-		documents:  map[string]validators.Document{"agent_card": validators.AgentCardDocument},
-		fields:     map[string]string{"agent_spec": "agent_card", "interfaces": "interfaces"},
+	return newServiceResource[agentModel, *agentModel](serviceKind[agentModel]{
+		naming:    agentNaming,
+		title:     "Agent",
+		schema:    agentSchema,
+		documents: map[string]validators.Document{"agent_card": validators.AgentCardDocument},
+		fields:    map[string]string{"agent_spec": "agent_card"},
 		derivedID: func(ctx context.Context, c *registryclient.Client, name string) (string, error) {
 			a, err := c.GetAgent(ctx, name)
 			if err != nil {
@@ -47,26 +47,35 @@ func NewAgentResource() resource.Resource {
 			return a.AgentId, nil
 		},
 		upgraders: agentStateUpgraders,
-	}}}
+		// An agent is registered by its card or, without one, by its
+		// interfaces; the API refuses both and an agent with neither is unreachable.
+		configValidators: []resource.ConfigValidator{
+			resourcevalidator.ExactlyOneOf(path.MatchRoot("agent_card"), path.MatchRoot("interfaces")),
+		},
+		verify:          verifyAgentSignatures,
+		verifyUnchanged: agentNeedsVerifyUnchanged,
+	})
 }
 
 type agentModel struct {
 	serviceModel
 	AgentCard  jsondoc.Value `tfsdk:"agent_card"`
-	Interfaces types.List    `tfsdk:"interfaces"`
 	AgentID    types.String  `tfsdk:"agent_id"`
 	A2AVersion types.String  `tfsdk:"a2a_version"`
 	Version    types.String  `tfsdk:"version"`
 	URLs       types.List    `tfsdk:"urls"`
 	SkillIDs   types.List    `tfsdk:"skill_ids"`
-	// SignaturePolicy and VerifiedKeyIDs belong to the signature check of
-	// agentResource, not to the core: the core never reads or sets them.
+	// SignaturePolicy and VerifiedKeyIDs belong to the kind's verify hook
+	// (verifyAgentSignatures): the rest of the core never reads or sets them.
 	SignaturePolicy types.String `tfsdk:"signature_policy"`
 	VerifiedKeyIDs  types.List   `tfsdk:"verified_key_ids"`
 }
 
 func agentSchema(ctx context.Context) schema.Schema {
-	return serviceSchema(ctx, "agent", agentDescription, 1, map[string]schema.Attribute{
+	interfaces := interfacesAttribute("How to reach an agent registered without a card (agentSpec type `NO_SPEC`). " +
+		"Exactly one of `agent_card` and `interfaces` must be set: the registry takes a carded agent's " +
+		"interfaces from its card and refuses both.")
+	return serviceSchema(ctx, "agent", agentDescription, 1, interfaces, map[string]schema.Attribute{
 		"agent_card": schema.StringAttribute{
 			CustomType: jsondoc.Type{},
 			Optional:   true,
@@ -81,9 +90,6 @@ func agentSchema(ctx context.Context) schema.Schema {
 			Validators:    []validator.String{validators.AgentCard()},
 			PlanModifiers: []planmodifier.String{planmodifiers.RequiresReplaceIfPresenceChanges()},
 		},
-		"interfaces": interfacesAttribute("How to reach an agent registered without a card (agentSpec type `NO_SPEC`). " +
-			"Exactly one of `agent_card` and `interfaces` must be set: the registry takes a carded agent's " +
-			"interfaces from its card and refuses both."),
 		"agent_id": schema.StringAttribute{
 			Computed:            true,
 			MarkdownDescription: "The `agentId` of the derived `Agent` record: a stable identifier assigned by the registry.",
@@ -156,7 +162,7 @@ func (m *agentModel) derivedRecordID() *types.String { return &m.AgentID }
 func (m *agentModel) setDerived() diag.Diagnostics {
 	if m.VerifiedKeyIDs.ElementType(context.Background()) == nil {
 		// A model built from scratch (a state upgrade, a moved state) has the
-		// zero List, which cannot be encoded; agentResource.Read fills it in.
+		// zero List, which cannot be encoded; the verify hook fills it in on read.
 		m.VerifiedKeyIDs = types.ListNull(types.StringType)
 	}
 	if m.Interfaces.ElementType(context.Background()) == nil {
@@ -210,25 +216,19 @@ func (m *agentModel) keepDerived(prior *agentModel) {
 	m.A2AVersion, m.Version, m.URLs, m.SkillIDs = prior.A2AVersion, prior.Version, prior.URLs, prior.SkillIDs
 }
 
-func (m *agentModel) updateMask(ctx context.Context, prior *agentModel) []string {
-	var mask []string
-	if !sameInterfaces(ctx, m.Interfaces, prior.Interfaces) {
-		mask = append(mask, "interfaces")
-	}
+func (m *agentModel) updateMask(prior *agentModel) []string {
 	if !sameDocument(m.AgentCard, prior.AgentCard) {
-		mask = append(mask, "agentSpec.content")
+		return []string{"agentSpec.content"}
 	}
-	return mask
+	return nil
 }
 
-// fill sends the card (A2A_AGENT_CARD, no interfaces: the API refuses both),
-// or the interfaces of a card-less agent (NO_SPEC, no content).
-func (m *agentModel) fill(ctx context.Context, svc *agentregistry.Service) diag.Diagnostics {
+// fill sends the card (A2A_AGENT_CARD; the interfaces are null: the API
+// refuses both), or no spec for a card-less agent (NO_SPEC, its interfaces).
+func (m *agentModel) fill(svc *agentregistry.Service) diag.Diagnostics {
 	if m.AgentCard.IsNull() {
-		interfaces, diags := interfacesFromList(ctx, m.Interfaces)
-		svc.Interfaces = interfaces
 		svc.AgentSpec = &agentregistry.AgentSpec{Type: agentSpecTypeNoSpec}
-		return diags
+		return nil
 	}
 	var diags diag.Diagnostics
 	content, err := compactDocument(m.AgentCard)
@@ -240,27 +240,20 @@ func (m *agentModel) fill(ctx context.Context, svc *agentregistry.Service) diag.
 	return diags
 }
 
-// refresh takes the registry's card and interfaces. A card removed outside
-// Terraform reads as null, so the next plan shows the configured card (a
-// replacement); a card or interfaces the registry changed re-derive the
-// computed attributes.
-func (m *agentModel) refresh(ctx context.Context, svc *agentregistry.Service) diag.Diagnostics {
+// refresh takes the registry's card. A card removed outside Terraform reads
+// as null, so the next plan shows the configured card (a replacement); a card
+// or interfaces the registry changed re-derive the computed attributes.
+func (m *agentModel) refresh(svc *agentregistry.Service, interfacesChanged bool) diag.Diagnostics {
 	var content []byte
 	if svc.AgentSpec != nil && svc.AgentSpec.Type != agentSpecTypeNoSpec {
 		content = svc.AgentSpec.Content
 	}
-	if m.Interfaces.ElementType(ctx) == nil {
-		m.Interfaces = types.ListNull(interfaceObjectType)
-	}
-	interfaces, diags := refreshInterfaces(ctx, m.Interfaces, svc.Interfaces)
-	priorInterfaces := m.Interfaces
-	m.Interfaces = interfaces
 	prior := m.AgentCard
 	m.AgentCard = refreshDocument(m.AgentCard, content)
-	if !m.AgentCard.Equal(prior) || !m.Interfaces.Equal(priorInterfaces) || m.SkillIDs.IsNull() {
-		diags.Append(m.setDerived()...)
+	if !m.AgentCard.Equal(prior) || interfacesChanged || m.SkillIDs.IsNull() {
+		return m.setDerived()
 	}
-	return diags
+	return nil
 }
 
 // optionalString is null for "", else the string.
@@ -271,118 +264,45 @@ func optionalString(s string) types.String {
 	return types.StringValue(s)
 }
 
-// agentResource is the agent kind of the service core plus the signature
-// check of its card, which needs the provider's trusted keys and so cannot be
-// a validator (validators run before the provider is configured).
-type agentResource struct {
-	*serviceResource[agentModel, *agentModel]
+// verifyAgentSignatures is the agent kind's verify hook: it checks the card's
+// signatures under the effective policy and sets verified_key_ids. On read it
+// reports nothing and keeps the prior value when the check fails or cannot
+// be made yet: refresh never fails on a card that no longer verifies, the
+// plan that follows reports it.
+func verifyAgentSignatures(data *providerData, m *agentModel, onRead bool, diags *diag.Diagnostics) {
+	var s signatureSettings
+	if data != nil {
+		s = data.Signatures
+	}
+	var kids types.List
+	switch {
+	case m.AgentCard.IsNull():
+		kids = types.ListNull(types.StringType)
+	case m.AgentCard.IsUnknown():
+		kids = types.ListUnknown(types.StringType)
+	default:
+		var checked diag.Diagnostics
+		kids = verifyCardSignatures(s, []byte(m.AgentCard.ValueString()), m.SignaturePolicy, "resource", path.Root("agent_card"), &checked)
+		if onRead && (checked.HasError() || kids.IsUnknown()) {
+			return
+		}
+		diags.Append(checked...)
+	}
+	m.VerifiedKeyIDs = kids
 }
 
-var (
-	_ resource.ResourceWithConfigValidators = (*agentResource)(nil)
-	_ resource.ResourceWithModifyPlan       = (*agentResource)(nil)
-	_ resource.ResourceWithImportState      = (*agentResource)(nil)
-	_ resource.ResourceWithUpgradeState     = (*agentResource)(nil)
-	_ resource.ResourceWithMoveState        = (*agentResource)(nil)
-)
-
-// ConfigValidators: an agent is registered by its card or, without one, by
-// its interfaces; the API refuses both and an agent with neither is unreachable.
-func (r *agentResource) ConfigValidators(context.Context) []resource.ConfigValidator {
-	return []resource.ConfigValidator{
-		resourcevalidator.ExactlyOneOf(path.MatchRoot("agent_card"), path.MatchRoot("interfaces")),
-	}
-}
-
-// ModifyPlan checks the card's signatures on every plan, a plan without
-// changes included: a key removed from trusted_keys then fails the plan
-// instead of leaving a card registered that nobody trusts any more.
-func (r *agentResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.serviceResource.ModifyPlan(ctx, req, resp)
-	if req.Plan.Raw.IsNull() || resp.Diagnostics.HasError() || r.nothingToVerify(ctx, req, resp) {
-		return
-	}
-	var m agentModel
-	resp.Diagnostics.Append(resp.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	kids := r.verify(m.AgentCard, m.SignaturePolicy, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("verified_key_ids"), kids)...)
-}
-
-// nothingToVerify tells an unchanged agent under signature_policy off, set on
-// the provider and not overridden: the state's empty verified_key_ids stands,
-// and the plan of every unchanged agent of a drift check skips decoding it.
-func (r *agentResource) nothingToVerify(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) bool {
-	if r.data == nil || r.data.Signatures.policy != cardsig.PolicyOff || !req.Plan.Raw.Equal(req.State.Raw) {
-		return false
+// agentNeedsVerifyUnchanged: the card's signatures are checked on every plan,
+// a plan without changes included, so that a key removed from trusted_keys
+// fails the plan instead of leaving a card registered that nobody trusts any
+// more; only an agent under signature_policy off, set on the provider and not
+// overridden, has nothing to check.
+func agentNeedsVerifyUnchanged(ctx context.Context, data *providerData, plan tfsdk.Plan) bool {
+	if data == nil || data.Signatures.policy != cardsig.PolicyOff {
+		return true
 	}
 	var override types.String
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("signature_policy"), &override)...)
-	return override.IsNull()
-}
-
-// Create and Update check again before anything is sent: a card unknown at
-// plan (built from another resource's output) is checked only here.
-func (r *agentResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	r.writeChecked(ctx, req.Plan, &resp.State, &resp.Diagnostics, func() { r.serviceResource.Create(ctx, req, resp) })
-}
-
-func (r *agentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	r.writeChecked(ctx, req.Plan, &resp.State, &resp.Diagnostics, func() { r.serviceResource.Update(ctx, req, resp) })
-}
-
-// writeChecked verifies the planned card, runs the core's write, and records
-// the verified kids in the state the write left.
-func (r *agentResource) writeChecked(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics, write func()) {
-	var m agentModel
-	diags.Append(plan.Get(ctx, &m)...)
-	if diags.HasError() {
-		return
-	}
-	kids := r.verify(m.AgentCard, m.SignaturePolicy, diags)
-	if diags.HasError() {
-		return
-	}
-	write()
-	if !diags.HasError() {
-		diags.Append(state.SetAttribute(ctx, path.Root("verified_key_ids"), kids)...)
-	}
-}
-
-// Read fills verified_key_ids for the card as registered, so that an
-// imported or upgraded state has it and the next plan is empty. A card that
-// no longer verifies keeps the prior value: refresh never fails on it, the
-// plan that follows reports it.
-func (r *agentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	r.serviceResource.Read(ctx, req, resp)
-	if resp.Diagnostics.HasError() || resp.State.Raw.IsNull() {
-		return
-	}
-	var m agentModel
-	resp.Diagnostics.Append(resp.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	var ignored diag.Diagnostics
-	if kids := r.verify(m.AgentCard, m.SignaturePolicy, &ignored); !ignored.HasError() && !kids.IsUnknown() {
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("verified_key_ids"), kids)...)
-	}
-}
-
-func (r *agentResource) verify(card jsondoc.Value, override types.String, diags *diag.Diagnostics) types.List {
-	var s signatureSettings
-	if r.data != nil {
-		s = r.data.Signatures
-	}
-	if card.IsNull() {
-		return types.ListNull(types.StringType)
-	}
-	if card.IsUnknown() {
-		return types.ListUnknown(types.StringType)
-	}
-	return verifyCardSignatures(s, []byte(card.ValueString()), override, "resource", path.Root("agent_card"), diags)
+	plan.GetAttribute(ctx, path.Root("signature_policy"), &override)
+	return !override.IsNull()
 }
 
 // verifyCardSignatures checks a card under the effective policy (override,

@@ -15,7 +15,7 @@ import (
 
 // resCardlessConfig is an agent registered by its interfaces (NO_SPEC); body
 // holds agent_card and/or interfaces.
-func resCardlessConfig(r *resRegistry, serviceID, body string) string {
+func resCardlessConfig(r *testRegistry, serviceID, body string) string {
 	return r.config(fmt.Sprintf(`
 resource "agentregistry_agent" "test" {
   service_id  = %q
@@ -28,9 +28,9 @@ resource "agentregistry_agent" "test" {
 const resAgentInterface = `{ url = "https://agents.example.com/reconciler", protocol_binding = "JSONRPC" }`
 
 func TestAccAgentResource_withoutCard(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	const addr = "agentregistry_agent.test"
-	name := resTestParent + "/services/reconciler"
+	name := testParent + "/services/reconciler"
 	one := resCardlessConfig(r, "reconciler", "interfaces = ["+resAgentInterface+"]")
 	two := resCardlessConfig(r, "reconciler", "interfaces = ["+resAgentInterface+
 		`, { url = "https://agents.example.com/reconciler-grpc", protocol_binding = "GRPC" }]`)
@@ -53,7 +53,7 @@ func TestAccAgentResource_withoutCard(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("version"), knownvalue.Null()),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("verified_key_ids"), knownvalue.Null()),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("agent_id"), knownvalue.StringExact("reconciler")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("registry_resource"), knownvalue.StringExact(resTestParent+"/agents/reconciler")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("registry_resource"), knownvalue.StringExact(testParent+"/agents/reconciler")),
 				},
 			},
 			{ // a second interface: in place, the mask names interfaces alone
@@ -99,7 +99,7 @@ func TestAccAgentResource_withoutCard(t *testing.T) {
 }
 
 func TestAccAgentResource_cardOrInterfacesExactlyOne(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	card := "agent_card = jsonencode(" + resJSON(resCard("Reconciles", resCardSkill("match", "Matches", "billing"))) + ")"
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"regexp"
 	"strings"
 
@@ -28,6 +27,7 @@ var (
 	_ resource.ResourceWithConfigure   = (*agentPropertiesResource)(nil)
 	_ resource.ResourceWithImportState = (*agentPropertiesResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*agentPropertiesResource)(nil)
+	_ resource.ResourceWithIdentity    = (*agentPropertiesResource)(nil)
 )
 
 // workloadNamePattern matches an App Hub workload name; the workload id follows
@@ -36,21 +36,17 @@ var (
 var workloadNamePattern = regexp.MustCompile(`^projects/[^/]+/locations/[^/]+/applications/[^/]+/workloads/[a-z]([a-z0-9-]{0,61}[a-z0-9])?$`)
 
 // NewAgentPropertiesResource returns the agentregistry_agent_properties resource.
-func NewAgentPropertiesResource() resource.Resource { return &agentPropertiesResource{} }
-
-type agentPropertiesResource struct {
-	data *providerData
+func NewAgentPropertiesResource() resource.Resource {
+	return &agentPropertiesResource{resourceBase{naming: agentPropertiesNaming}}
 }
+
+type agentPropertiesResource struct{ resourceBase }
 
 type agentPropertiesModel struct {
 	ID         types.String   `tfsdk:"id"`
 	Workload   types.String   `tfsdk:"workload"`
 	Properties jsondoc.Value  `tfsdk:"properties"`
 	Timeouts   timeouts.Value `tfsdk:"timeouts"`
-}
-
-func (r *agentPropertiesResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_agent_properties"
 }
 
 func (r *agentPropertiesResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -78,7 +74,7 @@ func (r *agentPropertiesResource) Schema(ctx context.Context, _ resource.SchemaR
 					"`projects/{project}/locations/{location}/applications/{application}/workloads/{workload}`. " +
 					"Changing it forces a new resource.",
 				Validators: []validator.String{stringvalidator.RegexMatches(workloadNamePattern,
-					"must be a full App Hub workload name: projects/{project}/locations/{location}/applications/{application}/workloads/{workload}, "+
+					"must be a full App Hub workload name: "+workloadShape+", "+
 						"where {workload} is at most 63 lowercase letters, digits or hyphens, starting with a letter and ending with a letter or digit")},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
@@ -94,12 +90,6 @@ func (r *agentPropertiesResource) Schema(ctx context.Context, _ resource.SchemaR
 		Blocks: map[string]schema.Block{
 			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
 		},
-	}
-}
-
-func (r *agentPropertiesResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	if d := configureResource(req, resp); d != nil {
-		r.data = d
 	}
 }
 
@@ -133,27 +123,19 @@ func (r *agentPropertiesResource) write(ctx context.Context, plan *agentProperti
 }
 
 func (r *agentPropertiesResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	if r.data == nil {
-		missingProviderData(&resp.Diagnostics)
-		return
-	}
-	var plan agentPropertiesModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel, ok := withTimeout(ctx, plan.Timeouts.Create, &resp.Diagnostics)
+	plan, ok := load[agentPropertiesModel](ctx, &r.resourceBase, req.Plan, &resp.Diagnostics)
 	if !ok {
 		return
 	}
+	ctx, cancel := withDeadline(ctx, plan.Timeouts.Create, &resp.Diagnostics)
 	defer cancel()
-	if err := r.write(ctx, &plan); err != nil {
+	if err := r.write(ctx, plan); err != nil {
 		resp.Diagnostics.AddError("Cannot Set Agent Properties", apiErrorDetail("set the AgentProperties of", plan.Workload.ValueString(), err)+
 			readOnlyHint(err))
 		return
 	}
 	plan.ID = plan.Workload
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	r.save(ctx, &resp.State, resp.Identity, plan, plan.Workload.ValueString(), &resp.Diagnostics)
 }
 
 // readOnlyHint explains a refused write: Google's App Hub serves AgentProperties read-only.
@@ -179,22 +161,12 @@ func agentPropertiesEntry(w *apphub.Workload) []byte {
 }
 
 func (r *agentPropertiesResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	if r.data == nil {
-		missingProviderData(&resp.Diagnostics)
+	state, ok := load[agentPropertiesModel](ctx, &r.resourceBase, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	var state agentPropertiesModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	w, err := r.data.Client.GetWorkload(ctx, state.Workload.ValueString())
-	if registryclient.IsNotFound(err) {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot Read Agent Properties", apiErrorDetail("read", state.Workload.ValueString(), err))
+	w, ok := readOrForget(ctx, &r.resourceBase, resp, "Agent Properties", state.Workload.ValueString(), r.data.Client.GetWorkload)
+	if !ok {
 		return
 	}
 	entry := agentPropertiesEntry(w)
@@ -205,53 +177,36 @@ func (r *agentPropertiesResource) Read(ctx context.Context, req resource.ReadReq
 	}
 	state.ID = state.Workload
 	state.Properties = refreshDocument(state.Properties, entry)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 }
 
 func (r *agentPropertiesResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	if r.data == nil {
-		missingProviderData(&resp.Diagnostics)
-		return
-	}
-	var plan, state agentPropertiesModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	plan, state, ok := loadPair[agentPropertiesModel](ctx, &r.resourceBase, req.Plan, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	plan.ID = plan.Workload
 	if sameDocument(plan.Properties, state.Properties) {
 		// Only reformatted: nothing to send.
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		r.save(ctx, &resp.State, resp.Identity, plan, plan.Workload.ValueString(), &resp.Diagnostics)
 		return
 	}
-	ctx, cancel, ok := withTimeout(ctx, plan.Timeouts.Update, &resp.Diagnostics)
-	if !ok {
-		return
-	}
+	ctx, cancel := withDeadline(ctx, plan.Timeouts.Update, &resp.Diagnostics)
 	defer cancel()
-	if err := r.write(ctx, &plan); err != nil {
+	if err := r.write(ctx, plan); err != nil {
 		resp.Diagnostics.AddError("Cannot Update Agent Properties", apiErrorDetail("update the AgentProperties of", plan.Workload.ValueString(), err)+
 			readOnlyHint(err))
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	r.save(ctx, &resp.State, resp.Identity, plan, plan.Workload.ValueString(), &resp.Diagnostics)
 }
 
 func (r *agentPropertiesResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	if r.data == nil {
-		missingProviderData(&resp.Diagnostics)
-		return
-	}
-	var state agentPropertiesModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel, ok := withTimeout(ctx, state.Timeouts.Delete, &resp.Diagnostics)
+	state, ok := load[agentPropertiesModel](ctx, &r.resourceBase, req.State, &resp.Diagnostics)
 	if !ok {
 		return
 	}
+	ctx, cancel := withDeadline(ctx, state.Timeouts.Delete, &resp.Diagnostics)
 	defer cancel()
 	_, err := r.data.Client.SetWorkloadMetadata(ctx, state.Workload.ValueString(), registryclient.AgentPropertiesKey, nil, false)
 	if err != nil && !registryclient.IsNotFound(err) {
@@ -260,14 +215,14 @@ func (r *agentPropertiesResource) Delete(ctx context.Context, req resource.Delet
 	}
 }
 
+// ImportState takes the workload's full name, or an identity.
 func (r *agentPropertiesResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id := strings.TrimSpace(req.ID)
-	if !workloadNamePattern.MatchString(id) {
-		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf(
-			"Cannot import agentregistry_agent_properties %q: expected the workload's full name, "+
-				"projects/{project}/locations/{location}/applications/{application}/workloads/{workload}.", id))
+	n, diags := r.naming.importName(ctx, r.data, req)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("workload"), id)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("workload"), n.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), n.ID)...)
+	resp.Diagnostics.Append(r.naming.setIdentity(ctx, resp.Identity, n)...)
 }

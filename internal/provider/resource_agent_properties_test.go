@@ -34,7 +34,7 @@ func resProperties(version string) map[string]any {
 	}
 }
 
-func resPropertiesConfig(r *resRegistry, workload, propertiesExpr string) string {
+func resPropertiesConfig(r *testRegistry, workload, propertiesExpr string) string {
 	return r.config(fmt.Sprintf(`
 resource "agentregistry_agent_properties" "test" {
   workload   = %q
@@ -44,7 +44,7 @@ resource "agentregistry_agent_properties" "test" {
 }
 
 // resWorkloadEntries reads the workload's extendedMetadata entries.
-func resWorkloadEntries(r *resRegistry) (map[string]string, error) {
+func resWorkloadEntries(r *testRegistry) (map[string]string, error) {
 	w, err := r.client.GetWorkload(context.Background(), resWorkload)
 	if err != nil {
 		return nil, err
@@ -58,7 +58,7 @@ func resWorkloadEntries(r *resRegistry) (map[string]string, error) {
 	return out, nil
 }
 
-func resSetEntry(t *testing.T, r *resRegistry, key string, value []byte) {
+func resSetEntry(t *testing.T, r *testRegistry, key string, value []byte) {
 	t.Helper()
 	if _, err := r.client.SetWorkloadMetadata(context.Background(), resWorkload, key, value, true); err != nil {
 		t.Fatalf("set %s behind Terraform's back: %v", key, err)
@@ -66,7 +66,7 @@ func resSetEntry(t *testing.T, r *resRegistry, key string, value []byte) {
 }
 
 func TestAccAgentPropertiesResource_lifecycle(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	const addr = "agentregistry_agent_properties.test"
 	propsA, propsB := resProperties("1.0.0"), resProperties("1.1.0")
 	cfgA := resPropertiesConfig(r, resWorkload, "jsonencode("+resJSON(propsA)+")")
@@ -169,7 +169,7 @@ func TestAccAgentPropertiesResource_lifecycle(t *testing.T) {
 }
 
 func TestAccAgentPropertiesResource_invalidRejectedAtPlan(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	props := `{
   "displayName": "Invoice Helper",
   "sklls": []

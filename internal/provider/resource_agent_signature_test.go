@@ -180,7 +180,7 @@ func sigAgent(name, serviceID, cardExpr, extra string) string {
 }
 
 func TestAccAgentResource_signatures(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	var keyFetches atomic.Int32
 	keyServer := livedoctest.Serve(t, map[string]http.HandlerFunc{"/": func(w http.ResponseWriter, _ *http.Request) {
 		keyFetches.Add(1)
@@ -197,7 +197,7 @@ func TestAccAgentResource_signatures(t *testing.T) {
 	independent := cardDS("independent", fmt.Sprintf("url = %q", fixture.URL)) +
 		sigAgent("independent", "independent-agent", "data.agentregistry_agent_card.independent.json", "")
 	withCard := func(policy, card, extra string) string {
-		return sigProvider(r.ts.URL, jwks, policy) + sigAgent("signed", "signed-agent", card, extra) + independent
+		return sigProvider(r.URL, jwks, policy) + sigAgent("signed", "signed-agent", card, extra) + independent
 	}
 	const addr = "agentregistry_agent.signed"
 	ok := withCard("require", fmt.Sprintf("%q", signed), "")
@@ -248,7 +248,7 @@ func TestAccAgentResource_signatures(t *testing.T) {
 			refused(liveCardCanonical, `signature_policy "require" (the provider's signature_policy)`,
 				"the agent card is not signed and the signature policy is require"),
 			{ // a key taken out of trusted_keys fails the next plan, with no change to the card
-				Config: sigProvider(r.ts.URL, sigJWKS(t, true, "ed-1"), "require") + sigAgent("signed", "signed-agent", fmt.Sprintf("%q", signed), "") +
+				Config: sigProvider(r.URL, sigJWKS(t, true, "ed-1"), "require") + sigAgent("signed", "signed-agent", fmt.Sprintf("%q", signed), "") +
 					independent,
 				PlanOnly:    true,
 				ExpectError: relWords("Agent Card Signature Not Verified", `signature 2 (kid "ed-1", alg EdDSA): unknown kid`),
@@ -266,7 +266,7 @@ func TestAccAgentResource_signatures(t *testing.T) {
 				},
 			},
 			{ // the override also tightens: require on the resource, off on the provider
-				Config: sigProvider(r.ts.URL, jwks, "off") + sigAgent("signed", "signed-agent", fmt.Sprintf("%q", liveCardCanonical), `signature_policy = "require"`),
+				Config: sigProvider(r.URL, jwks, "off") + sigAgent("signed", "signed-agent", fmt.Sprintf("%q", liveCardCanonical), `signature_policy = "require"`),
 				ExpectError: relWords("Agent Card Signature Not Verified", `(signature_policy of this resource)`,
 					"the agent card is not signed"),
 			},

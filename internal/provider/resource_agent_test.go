@@ -100,7 +100,7 @@ func resReformatted(v any) string {
 	return b.String()
 }
 
-func resAgentConfig(r *resRegistry, serviceID, displayName, cardExpr string) string {
+func resAgentConfig(r *testRegistry, serviceID, displayName, cardExpr string) string {
 	return r.config(fmt.Sprintf(`
 resource "agentregistry_agent" "test" {
   service_id   = %q
@@ -124,7 +124,7 @@ func resStrings(ss ...string) knownvalue.Check {
 
 // resSetServiceContent changes a service's document behind Terraform's back,
 // through the official client.
-func resSetServiceContent(t *testing.T, r *resRegistry, name string, mutate func(*agentregistry.Service) []string) {
+func resSetServiceContent(t *testing.T, r *testRegistry, name string, mutate func(*agentregistry.Service) []string) {
 	t.Helper()
 	ctx := context.Background()
 	svc, err := r.client.GetService(ctx, name)
@@ -137,7 +137,7 @@ func resSetServiceContent(t *testing.T, r *resRegistry, name string, mutate func
 	}
 }
 
-func resCheckServicesGone(r *resRegistry, names ...string) resource.TestCheckFunc {
+func resCheckServicesGone(r *testRegistry, names ...string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		for _, n := range names {
 			_, err := r.client.GetService(context.Background(), n)
@@ -150,9 +150,9 @@ func resCheckServicesGone(r *resRegistry, names ...string) resource.TestCheckFun
 }
 
 func TestAccAgentResource_lifecycle(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	const addr = "agentregistry_agent.test"
-	name := resTestParent + "/services/currency-agent"
+	name := testParent + "/services/currency-agent"
 	cardA := resCard("Converts currencies",
 		resCardSkill("convert", "Converts an amount between currencies", "currency", "fx"),
 		resCardSkill("rates", "Lists exchange rates", "fx"))
@@ -166,7 +166,7 @@ func TestAccAgentResource_lifecycle(t *testing.T) {
 
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
-		CheckDestroy:             resCheckServicesGone(r, name, resTestParent+"/services/currency-agent-v2"),
+		CheckDestroy:             resCheckServicesGone(r, name, testParent+"/services/currency-agent-v2"),
 		Steps: []resource.TestStep{
 			{ // create; computed values known at plan
 				Config: cfgA,
@@ -184,7 +184,7 @@ func TestAccAgentResource_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(name)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(name)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("location"), knownvalue.StringExact("global")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("registry_resource"), knownvalue.StringExact(resTestParent+"/agents/currency-agent")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("registry_resource"), knownvalue.StringExact(testParent+"/agents/currency-agent")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("agent_id"), knownvalue.StringExact("currency-agent")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("a2a_version"), knownvalue.StringExact("0.3")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("display_name"), knownvalue.StringExact("Currency Agent")),
@@ -311,10 +311,10 @@ func TestAccAgentResource_lifecycle(t *testing.T) {
 				Config: resAgentConfig(r, "currency-agent-v2", "Currency Converter", resHeredoc(resReformatted(cardB))),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionReplace),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(resTestParent+"/services/currency-agent-v2")),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(testParent+"/services/currency-agent-v2")),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("registry_resource"), knownvalue.StringExact(resTestParent+"/agents/currency-agent-v2")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("registry_resource"), knownvalue.StringExact(testParent+"/agents/currency-agent-v2")),
 				},
 				Check: resCheckServicesGone(r, name),
 			},
@@ -323,7 +323,7 @@ func TestAccAgentResource_lifecycle(t *testing.T) {
 }
 
 func TestAccAgentResource_projectOverrideAndDescription(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	const addr = "agentregistry_agent.test"
 	card := resJSON(resCard("Converts currencies", resCardSkill("convert", "Converts", "fx")))
 	name := "projects/other-project/locations/europe-west1/services/fx-agent"
@@ -365,7 +365,7 @@ resource "agentregistry_agent" "test" {
 }
 
 func TestAccAgentResource_invalidCardRejectedAtPlan(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	// 1.0-shaped card with a skill missing its tags and a wrong type, on several lines.
 	card := `{
   "name": "Broken Agent",
@@ -389,7 +389,7 @@ func TestAccAgentResource_invalidCardRejectedAtPlan(t *testing.T) {
 // A 1.0 card written with ProtoJSON's proto field names is a 1.0 card: valid at
 // plan, version and skills known, registered as is, and no drift afterwards.
 func TestAccAgentResource_protoFieldNamesCard(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	const addr = "agentregistry_agent.test"
 	card := `{
   "name": "Ledger Agent",
@@ -410,16 +410,16 @@ func TestAccAgentResource_protoFieldNamesCard(t *testing.T) {
 			}},
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("a2a_version"), knownvalue.StringExact("1.0")),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("registry_resource"), knownvalue.StringExact(resTestParent+"/agents/ledger-agent")),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("registry_resource"), knownvalue.StringExact(testParent+"/agents/ledger-agent")),
 			},
 		}},
 	})
 }
 
 func TestAccAgentResource_existingServiceIsAConflict(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	other := resJSON(resCard("Someone else's agent", resCardSkill("other", "Does other things", "misc")))
-	if _, err := r.client.CreateService(context.Background(), resTestParent, "taken-agent", &agentregistry.Service{
+	if _, err := r.client.CreateService(context.Background(), testParent, "taken-agent", &agentregistry.Service{
 		AgentSpec: &agentregistry.AgentSpec{Type: agentSpecTypeCard, Content: []byte(other)},
 	}); err != nil {
 		t.Fatalf("seed: %v", err)
@@ -437,16 +437,16 @@ func TestAccAgentResource_existingServiceIsAConflict(t *testing.T) {
 // Importing a service of another kind fails at import, naming the resource
 // type to use, rather than planning an update that apply would refuse.
 func TestAccServiceResource_importOfAnotherKindIsRefused(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	ctx := context.Background()
-	if _, err := r.client.CreateService(ctx, resTestParent, "weather-mcp", &agentregistry.Service{
+	if _, err := r.client.CreateService(ctx, testParent, "weather-mcp", &agentregistry.Service{
 		McpServerSpec: &agentregistry.McpServerSpec{Type: mcpSpecTypeNoSpec},
 		Interfaces:    []*agentregistry.Interface{{Url: "https://mcp.example.com/weather", ProtocolBinding: "JSONRPC"}},
 	}); err != nil {
 		t.Fatalf("seed: %v", err)
 	}
 	card := resJSON(resCard("Converts currencies", resCardSkill("convert", "Converts", "fx")))
-	if _, err := r.client.CreateService(ctx, resTestParent, "currency-agent", &agentregistry.Service{
+	if _, err := r.client.CreateService(ctx, testParent, "currency-agent", &agentregistry.Service{
 		AgentSpec: &agentregistry.AgentSpec{Type: agentSpecTypeCard, Content: []byte(card)},
 	}); err != nil {
 		t.Fatalf("seed: %v", err)
@@ -476,7 +476,7 @@ func TestAccServiceResource_importOfAnotherKindIsRefused(t *testing.T) {
 // validates the configuration twice in a plan, so a validator's warning
 // showed twice.
 func TestAccAgentResource_warningsOncePerPlan(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	h := newCLIHarness(t)
 	card := resCard("Converts currencies", resCardSkill("convert", "Converts", "fx"))
 	card["protocolVersion"] = "0.2.9"
@@ -503,7 +503,7 @@ func TestAccAgentResource_warningsOncePerPlan(t *testing.T) {
 // built-in default ("global"): with the provider in europe-west1, the service
 // is found there.
 func TestAccAgentResource_importByServiceIDUsesTheProviderLocation(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	const addr = "agentregistry_agent.test"
 	card := resJSON(resCard("Converts currencies", resCardSkill("convert", "Converts", "fx")))
 	config := fmt.Sprintf(`
@@ -517,7 +517,7 @@ resource "agentregistry_agent" "test" {
   service_id = "currency-agent"
   agent_card = jsonencode(%s)
 }
-`, r.ts.URL, card)
+`, r.URL, card)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{

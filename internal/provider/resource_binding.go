@@ -2,15 +2,12 @@ package provider
 
 import (
 	"context"
-	"fmt"
 	"regexp"
 	"slices"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -20,7 +17,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"google.golang.org/api/agentregistry/v1"
 
-	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/validators"
 )
 
@@ -28,6 +24,7 @@ var (
 	_ resource.ResourceWithConfigure   = (*bindingResource)(nil)
 	_ resource.ResourceWithImportState = (*bindingResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*bindingResource)(nil)
+	_ resource.ResourceWithIdentity    = (*bindingResource)(nil)
 )
 
 var (
@@ -37,7 +34,6 @@ var (
 	agentURNRE        = regexp.MustCompile(`^urn:agent:[A-Za-z0-9._~-]+(:[A-Za-z0-9._~-]+){2,}$`)
 	targetURNRE       = regexp.MustCompile(`^urn:(agent|mcp|endpoint):[A-Za-z0-9._~-]+(:[A-Za-z0-9._~-]+){2,}$`)
 	authProviderRE    = regexp.MustCompile(`^projects/[^/]+/locations/[^/]+/authProviders/[^/]+$`)
-	bindingNameRE     = regexp.MustCompile(`^projects/([^/]+)/locations/([^/]+)/bindings/([^/]+)$`)
 	scopeRE           = regexp.MustCompile(`^\S+$`)
 	agentURNShape     = "an agent URN, urn:agent:{publisher}:{namespace}:{name}"
 	targetURNShape    = "urn:agent:..., urn:mcp:... or urn:endpoint:... ({publisher}:{namespace}:{name})"
@@ -45,9 +41,11 @@ var (
 )
 
 // NewBindingResource returns the agentregistry_binding resource.
-func NewBindingResource() resource.Resource { return &bindingResource{} }
+func NewBindingResource() resource.Resource {
+	return &bindingResource{resourceBase{naming: bindingNaming}}
+}
 
-type bindingResource struct{ data *providerData }
+type bindingResource struct{ resourceBase }
 
 type bindingModel struct {
 	ID           types.String   `tfsdk:"id"`
@@ -65,16 +63,6 @@ type bindingModel struct {
 	CreateTime   types.String   `tfsdk:"create_time"`
 	UpdateTime   types.String   `tfsdk:"update_time"`
 	Timeouts     timeouts.Value `tfsdk:"timeouts"`
-}
-
-func (r *bindingResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_binding"
-}
-
-func (r *bindingResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	if d := configureResource(req, resp); d != nil {
-		r.data = d
-	}
 }
 
 func (r *bindingResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -152,16 +140,8 @@ func (r *bindingResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if m.Project.IsUnknown() && r.data.Project != "" {
-		m.Project = types.StringValue(r.data.Project)
-	}
-	if m.Location.IsUnknown() && r.data.Location != "" {
-		m.Location = types.StringValue(r.data.Location)
-	}
-	if !m.Project.IsUnknown() && !m.Location.IsUnknown() && !m.BindingID.IsUnknown() {
-		m.Name = types.StringValue(r.data.parent(m.Project, m.Location) + "/bindings/" + m.BindingID.ValueString())
-		m.ID = m.Name
-	}
+	m.Name = r.planName(&m.Project, &m.Location, m.BindingID)
+	m.ID = m.Name
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &m)...)
 }
 
@@ -190,8 +170,8 @@ func (m *bindingModel) toBinding(ctx context.Context) *agentregistry.Binding {
 // that a change made outside Terraform shows as drift.
 func (m *bindingModel) refresh(ctx context.Context, b *agentregistry.Binding) {
 	m.ID, m.Name = types.StringValue(b.Name), types.StringValue(b.Name)
-	if p := bindingNameRE.FindStringSubmatch(b.Name); p != nil {
-		m.Project, m.Location, m.BindingID = types.StringValue(p[1]), types.StringValue(p[2]), types.StringValue(p[3])
+	if n, ok := bindingNaming.parse(b.Name); ok {
+		m.Project, m.Location, m.BindingID = types.StringValue(n.Project), types.StringValue(n.Location), types.StringValue(n.ID)
 	}
 	m.DisplayName = refreshString(m.DisplayName, b.DisplayName)
 	m.Description = refreshString(m.Description, b.Description)
@@ -237,75 +217,48 @@ func (m *bindingModel) updateMask(prior *bindingModel) []string {
 }
 
 func (r *bindingResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m bindingModel
-	if !r.ready(&resp.Diagnostics) {
-		return
-	}
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel, ok := withTimeout(ctx, m.Timeouts.Create, &resp.Diagnostics)
+	m, ok := load[bindingModel](ctx, &r.resourceBase, req.Plan, &resp.Diagnostics)
 	if !ok {
 		return
 	}
+	ctx, cancel := withDeadline(ctx, m.Timeouts.Create, &resp.Diagnostics)
 	defer cancel()
-	parent := r.data.parent(m.Project, m.Location)
-	b, err := r.data.Client.CreateBinding(ctx, parent, m.BindingID.ValueString(), m.toBinding(ctx))
+	name := r.data.resolve(m.Project, m.Location, m.BindingID.ValueString())
+	b, err := r.data.Client.CreateBinding(ctx, name.parent(), name.ID, m.toBinding(ctx))
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot Create Binding", apiErrorDetail("create", parent+"/bindings/"+m.BindingID.ValueString(), err))
+		resp.Diagnostics.AddError("Cannot Create Binding", apiErrorDetail("create", r.naming.format(name), err))
 		return
 	}
 	m.refresh(ctx, b)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	r.save(ctx, &resp.State, resp.Identity, m, b.Name, &resp.Diagnostics)
 }
 
 func (r *bindingResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m bindingModel
-	if !r.ready(&resp.Diagnostics) {
-		return
-	}
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	b, err := r.data.Client.GetBinding(ctx, m.Name.ValueString())
-	if registryclient.IsNotFound(err) {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot Read Binding", apiErrorDetail("read", m.Name.ValueString(), err))
-		return
-	}
-	m.refresh(ctx, b)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-}
-
-func (r *bindingResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state bindingModel
-	if !r.ready(&resp.Diagnostics) {
-		return
-	}
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	mask := plan.updateMask(&state)
-	if len(mask) == 0 {
-		// Only timeouts changed: nothing to send.
-		plan.UpdateTime = state.UpdateTime
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		return
-	}
-	ctx, cancel, ok := withTimeout(ctx, plan.Timeouts.Update, &resp.Diagnostics)
+	m, ok := load[bindingModel](ctx, &r.resourceBase, req.State, &resp.Diagnostics)
 	if !ok {
 		return
 	}
+	b, ok := readOrForget(ctx, &r.resourceBase, resp, "Binding", m.Name.ValueString(), r.data.Client.GetBinding)
+	if !ok {
+		return
+	}
+	m.refresh(ctx, b)
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+}
+
+func (r *bindingResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	plan, state, ok := loadPair[bindingModel](ctx, &r.resourceBase, req.Plan, req.State, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	mask := plan.updateMask(state)
+	if len(mask) == 0 {
+		// Only timeouts changed: nothing to send.
+		plan.UpdateTime = state.UpdateTime
+		r.save(ctx, &resp.State, resp.Identity, plan, plan.Name.ValueString(), &resp.Diagnostics)
+		return
+	}
+	ctx, cancel := withDeadline(ctx, plan.Timeouts.Update, &resp.Diagnostics)
 	defer cancel()
 	b, err := r.data.Client.UpdateBinding(ctx, plan.toBinding(ctx), mask)
 	if err != nil {
@@ -313,50 +266,32 @@ func (r *bindingResource) Update(ctx context.Context, req resource.UpdateRequest
 		return
 	}
 	plan.refresh(ctx, b)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	r.save(ctx, &resp.State, resp.Identity, plan, b.Name, &resp.Diagnostics)
 }
 
 func (r *bindingResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m bindingModel
-	if !r.ready(&resp.Diagnostics) {
-		return
-	}
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel, ok := withTimeout(ctx, m.Timeouts.Delete, &resp.Diagnostics)
+	m, ok := load[bindingModel](ctx, &r.resourceBase, req.State, &resp.Diagnostics)
 	if !ok {
 		return
 	}
+	ctx, cancel := withDeadline(ctx, m.Timeouts.Delete, &resp.Diagnostics)
 	defer cancel()
-	if err := r.data.Client.DeleteBinding(ctx, m.Name.ValueString()); err != nil && !registryclient.IsNotFound(err) {
-		resp.Diagnostics.AddError("Cannot Delete Binding", apiErrorDetail("delete", m.Name.ValueString(), err))
-	}
+	name := m.Name.ValueString()
+	reportDelete(&resp.Diagnostics, "Binding", name, r.data.Client.DeleteBinding(ctx, name))
 }
 
-// ImportState takes a full binding name or a bare binding_id (resolved with
-// the provider's project and location).
+// ImportState takes a full binding name, a bare binding_id or an identity;
+// Read fills in the rest.
 func (r *bindingResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id := strings.TrimSpace(req.ID)
-	if !bindingNameRE.MatchString(id) {
-		if !bindingIDRE.MatchString(id) || r.data == nil {
-			resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("Cannot import agentregistry_binding %q: expected a full "+
-				"name projects/{project}/locations/{location}/bindings/{binding_id} or a bare binding_id such as \"planner-flights\".", id))
-			return
-		}
-		id = "projects/" + r.data.Project + "/locations/" + r.data.Location + "/bindings/" + strings.TrimSpace(req.ID)
+	n, diags := r.naming.importName(ctx, r.data, req)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), id)...)
-}
-
-func (r *bindingResource) ready(diags *diag.Diagnostics) bool {
-	if r.data == nil {
-		missingProviderData(diags)
-		return false
-	}
-	return true
+	name := r.naming.format(n)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), name)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
+	resp.Diagnostics.Append(r.naming.setIdentity(ctx, resp.Identity, n)...)
 }
 
 // sameStringList compares lists of strings; null and empty are the same to the API.

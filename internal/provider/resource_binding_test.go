@@ -22,7 +22,7 @@ const (
 	resAuthProv   = "projects/test-project/locations/global/authProviders/oauth"
 )
 
-func resBindingConfig(r *resRegistry, id, body string) string {
+func resBindingConfig(r *testRegistry, id, body string) string {
 	return r.config(fmt.Sprintf(`
 resource "agentregistry_binding" "test" {
   binding_id = %q
@@ -41,7 +41,7 @@ func resBindingBody(description, scopes string) string {
   continue_uri  = "https://planner.example.com/continue"`, description, resPlannerURN, resFlightsURN, resAuthProv, scopes)
 }
 
-func resCheckBindingGone(r *resRegistry, name string) resource.TestCheckFunc {
+func resCheckBindingGone(r *testRegistry, name string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		if _, err := r.client.GetBinding(context.Background(), name); !registryclient.IsNotFound(err) {
 			return fmt.Errorf("binding %s should be gone, got err=%v", name, err)
@@ -51,9 +51,9 @@ func resCheckBindingGone(r *resRegistry, name string) resource.TestCheckFunc {
 }
 
 func TestAccBindingResource_lifecycle(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	const addr = "agentregistry_binding.test"
-	name := resTestParent + "/bindings/planner-flights"
+	name := testParent + "/bindings/planner-flights"
 	cfgA := resBindingConfig(r, "planner-flights", resBindingBody("Books flights", `"flights.read"`))
 	cfgB := resBindingConfig(r, "planner-flights", resBindingBody("Books flights", `"flights.read", "flights.write"`))
 	resource.ParallelTest(t, resource.TestCase{
@@ -125,7 +125,7 @@ func TestAccBindingResource_lifecycle(t *testing.T) {
 }
 
 func TestAccBindingResource_badInputRejectedAtPlan(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	cases := []struct{ id, body, want string }{
 		{"ab", `target = "` + resFlightsURN + `"`, `binding_id`},
 		{"Bad_Id", `target = "` + resFlightsURN + `"`, `binding_id`},

@@ -22,11 +22,11 @@ const endpointSpecTypeNoSpec = "NO_SPEC"
 
 // NewEndpointResource returns the agentregistry_endpoint resource.
 func NewEndpointResource() resource.Resource {
-	return &serviceResource[endpointModel, *endpointModel]{kind: serviceKind{
-		typeSuffix: "endpoint",
-		title:      "Endpoint",
-		schema:     endpointSchema,
-		fields:     map[string]string{"endpoint_spec": "interfaces", "interfaces": "interfaces"},
+	return newServiceResource[endpointModel, *endpointModel](serviceKind[endpointModel]{
+		naming: endpointNaming,
+		title:  "Endpoint",
+		schema: endpointSchema,
+		fields: map[string]string{"endpoint_spec": "interfaces"},
 		derivedID: func(ctx context.Context, c *registryclient.Client, name string) (string, error) {
 			e, err := c.GetEndpoint(ctx, name)
 			if err != nil {
@@ -34,12 +34,11 @@ func NewEndpointResource() resource.Resource {
 			}
 			return e.EndpointId, nil
 		},
-	}}
+	})
 }
 
 type endpointModel struct {
 	serviceModel
-	Interfaces types.List   `tfsdk:"interfaces"`
 	EndpointID types.String `tfsdk:"endpoint_id"`
 }
 
@@ -48,8 +47,7 @@ func endpointSchema(ctx context.Context) schema.Schema {
 		"them in the order given.")
 	interfaces.Optional, interfaces.Required = false, true
 	interfaces.Validators = []validator.List{listvalidator.SizeAtLeast(1)}
-	return serviceSchema(ctx, "endpoint", endpointDescription, 0, map[string]schema.Attribute{
-		"interfaces": interfaces,
+	return serviceSchema(ctx, "endpoint", endpointDescription, 0, interfaces, map[string]schema.Attribute{
 		"endpoint_id": schema.StringAttribute{
 			Computed:            true,
 			MarkdownDescription: "The `endpointId` of the derived `Endpoint` record: a stable identifier assigned by the registry.",
@@ -71,22 +69,12 @@ func (m *endpointModel) derivedRecordID() *types.String { return &m.EndpointID }
 func (m *endpointModel) setDerived() diag.Diagnostics { return nil }
 func (m *endpointModel) keepDerived(*endpointModel)   {}
 
-func (m *endpointModel) updateMask(ctx context.Context, prior *endpointModel) []string {
-	if !sameInterfaces(ctx, m.Interfaces, prior.Interfaces) {
-		return []string{"interfaces"}
-	}
+// An endpoint has no document: its interfaces (shared) are all it is.
+func (m *endpointModel) updateMask(*endpointModel) []string { return nil }
+
+func (m *endpointModel) fill(svc *agentregistry.Service) diag.Diagnostics {
+	svc.EndpointSpec = &agentregistry.EndpointSpec{Type: endpointSpecTypeNoSpec}
 	return nil
 }
 
-func (m *endpointModel) fill(ctx context.Context, svc *agentregistry.Service) diag.Diagnostics {
-	interfaces, diags := interfacesFromList(ctx, m.Interfaces)
-	svc.Interfaces = interfaces
-	svc.EndpointSpec = &agentregistry.EndpointSpec{Type: endpointSpecTypeNoSpec}
-	return diags
-}
-
-func (m *endpointModel) refresh(ctx context.Context, svc *agentregistry.Service) diag.Diagnostics {
-	interfaces, diags := refreshInterfaces(ctx, m.Interfaces, svc.Interfaces)
-	m.Interfaces = interfaces
-	return diags
-}
+func (m *endpointModel) refresh(*agentregistry.Service, bool) diag.Diagnostics { return nil }

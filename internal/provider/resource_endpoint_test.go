@@ -13,7 +13,7 @@ import (
 	"google.golang.org/api/agentregistry/v1"
 )
 
-func resEndpointConfig(r *resRegistry, serviceID, description, interfaces string) string {
+func resEndpointConfig(r *testRegistry, serviceID, description, interfaces string) string {
 	return r.config(fmt.Sprintf(`
 resource "agentregistry_endpoint" "test" {
   service_id   = %q
@@ -27,9 +27,9 @@ resource "agentregistry_endpoint" "test" {
 const resHTTPInterface = `{ url = "https://billing.example.com/v1", protocol_binding = "HTTP_JSON" }`
 
 func TestAccEndpointResource_lifecycle(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	const addr = "agentregistry_endpoint.test"
-	name := resTestParent + "/services/billing-api"
+	name := testParent + "/services/billing-api"
 	cfgA := resEndpointConfig(r, "billing-api", "Invoices and payments", resHTTPInterface)
 	two := resHTTPInterface + `, { url = "https://billing.example.com/grpc", protocol_binding = "GRPC" }`
 	cfgB := resEndpointConfig(r, "billing-api", "Invoices and payments", two)
@@ -45,7 +45,7 @@ func TestAccEndpointResource_lifecycle(t *testing.T) {
 					plancheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(name)),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("registry_resource"), knownvalue.StringExact(resTestParent+"/endpoints/billing-api")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("registry_resource"), knownvalue.StringExact(testParent+"/endpoints/billing-api")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("endpoint_id"), knownvalue.StringExact("billing-api")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("interfaces"), knownvalue.ListSizeExact(1)),
 				},
@@ -95,7 +95,7 @@ func TestAccEndpointResource_lifecycle(t *testing.T) {
 }
 
 func TestAccEndpointResource_badInputRejectedAtPlan(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{

@@ -28,12 +28,12 @@ const (
 
 // NewMcpServerResource returns the agentregistry_mcp_server resource.
 func NewMcpServerResource() resource.Resource {
-	return &serviceResource[mcpServerModel, *mcpServerModel]{kind: serviceKind{
-		typeSuffix: "mcp_server",
-		title:      "MCP Server",
-		schema:     mcpServerSchema,
-		documents:  map[string]validators.Document{"tool_spec": validators.ToolSpecDocument},
-		fields:     map[string]string{"mcp_server_spec": "tool_spec", "interfaces": "interfaces"},
+	return newServiceResource[mcpServerModel, *mcpServerModel](serviceKind[mcpServerModel]{
+		naming:    mcpServerNaming,
+		title:     "MCP Server",
+		schema:    mcpServerSchema,
+		documents: map[string]validators.Document{"tool_spec": validators.ToolSpecDocument},
+		fields:    map[string]string{"mcp_server_spec": "tool_spec"},
 		derivedID: func(ctx context.Context, c *registryclient.Client, name string) (string, error) {
 			s, err := c.GetMcpServer(ctx, name)
 			if err != nil {
@@ -47,20 +47,19 @@ func NewMcpServerResource() resource.Resource {
 		configValidators: []resource.ConfigValidator{
 			resourcevalidator.AtLeastOneOf(path.MatchRoot("tool_spec"), path.MatchRoot("interfaces")),
 		},
-	}}
+	})
 }
 
 type mcpServerModel struct {
 	serviceModel
-	Interfaces  types.List    `tfsdk:"interfaces"`
 	ToolSpec    jsondoc.Value `tfsdk:"tool_spec"`
 	McpServerID types.String  `tfsdk:"mcp_server_id"`
 	ToolNames   types.List    `tfsdk:"tool_names"`
 }
 
 func mcpServerSchema(ctx context.Context) schema.Schema {
-	return serviceSchema(ctx, "MCP server", mcpServerDescription, 1, map[string]schema.Attribute{
-		"interfaces": interfacesAttribute("How to reach the MCP server. Required when `tool_spec` is not set."),
+	interfaces := interfacesAttribute("How to reach the MCP server. Required when `tool_spec` is not set.")
+	return serviceSchema(ctx, "MCP server", mcpServerDescription, 1, interfaces, map[string]schema.Attribute{
 		"tool_spec": schema.StringAttribute{
 			CustomType: jsondoc.Type{},
 			Optional:   true,
@@ -126,24 +125,19 @@ func (m *mcpServerModel) setDerived() diag.Diagnostics {
 
 func (m *mcpServerModel) keepDerived(prior *mcpServerModel) { m.ToolNames = prior.ToolNames }
 
-func (m *mcpServerModel) updateMask(ctx context.Context, prior *mcpServerModel) []string {
-	var mask []string
-	if !sameInterfaces(ctx, m.Interfaces, prior.Interfaces) {
-		mask = append(mask, "interfaces")
-	}
+func (m *mcpServerModel) updateMask(prior *mcpServerModel) []string {
 	if !sameDocument(m.ToolSpec, prior.ToolSpec) {
-		mask = append(mask, "mcpServerSpec")
+		return []string{"mcpServerSpec"}
 	}
-	return mask
+	return nil
 }
 
-func (m *mcpServerModel) fill(ctx context.Context, svc *agentregistry.Service) diag.Diagnostics {
-	interfaces, diags := interfacesFromList(ctx, m.Interfaces)
-	svc.Interfaces = interfaces
+func (m *mcpServerModel) fill(svc *agentregistry.Service) diag.Diagnostics {
 	if m.ToolSpec.IsNull() {
 		svc.McpServerSpec = &agentregistry.McpServerSpec{Type: mcpSpecTypeNoSpec}
-		return diags
+		return nil
 	}
+	var diags diag.Diagnostics
 	content, err := compactDocument(m.ToolSpec)
 	if err != nil {
 		diags.AddAttributeError(path.Root("tool_spec"), "Invalid MCP Tool Spec", err.Error())
@@ -153,11 +147,9 @@ func (m *mcpServerModel) fill(ctx context.Context, svc *agentregistry.Service) d
 	return diags
 }
 
-// refresh takes the registry's interfaces and tool spec; a spec the registry
-// changed re-derives tool_names.
-func (m *mcpServerModel) refresh(ctx context.Context, svc *agentregistry.Service) diag.Diagnostics {
-	interfaces, diags := refreshInterfaces(ctx, m.Interfaces, svc.Interfaces)
-	m.Interfaces = interfaces
+// refresh takes the registry's tool spec; a spec the registry changed
+// re-derives tool_names (the interfaces derive nothing).
+func (m *mcpServerModel) refresh(svc *agentregistry.Service, _ bool) diag.Diagnostics {
 	var content []byte
 	if svc.McpServerSpec != nil && svc.McpServerSpec.Type == mcpSpecTypeToolSpec {
 		content = svc.McpServerSpec.Content
@@ -165,7 +157,7 @@ func (m *mcpServerModel) refresh(ctx context.Context, svc *agentregistry.Service
 	prior := m.ToolSpec
 	m.ToolSpec = refreshDocument(m.ToolSpec, content)
 	if !m.ToolSpec.Equal(prior) || m.ToolNames.IsNull() {
-		diags.Append(m.setDerived()...)
+		return m.setDerived()
 	}
-	return diags
+	return nil
 }

@@ -40,7 +40,7 @@ func resToolSpec(forecastDescription string) map[string]any {
 	}
 }
 
-func resMcpConfig(r *resRegistry, serviceID, description, interfaces, toolSpecExpr string) string {
+func resMcpConfig(r *testRegistry, serviceID, description, interfaces, toolSpecExpr string) string {
 	toolSpec := ""
 	if toolSpecExpr != "" {
 		toolSpec = "tool_spec = " + toolSpecExpr
@@ -60,9 +60,9 @@ const resJSONRPCInterface = `{ url = "https://mcp.example.com/weather", protocol
 func resToolChecks() knownvalue.Check { return resStrings("get_forecast", "set_alert") }
 
 func TestAccMcpServerResource_lifecycle(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	const addr = "agentregistry_mcp_server.test"
-	name := resTestParent + "/services/weather-mcp"
+	name := testParent + "/services/weather-mcp"
 	specA := resToolSpec("Returns the forecast")
 	specB := resToolSpec("Returns the forecast for up to ten days")
 	cfgA := resMcpConfig(r, "weather-mcp", "Weather tools", resJSONRPCInterface, "jsonencode("+resJSON(specA)+")")
@@ -72,7 +72,7 @@ func TestAccMcpServerResource_lifecycle(t *testing.T) {
 
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
-		CheckDestroy:             resCheckServicesGone(r, name, resTestParent+"/services/weather-mcp-v2"),
+		CheckDestroy:             resCheckServicesGone(r, name, testParent+"/services/weather-mcp-v2"),
 		Steps: []resource.TestStep{
 			{ // create; tools known at plan, MCP defaults applied
 				Config: cfgA,
@@ -83,7 +83,7 @@ func TestAccMcpServerResource_lifecycle(t *testing.T) {
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(name)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("registry_resource"), knownvalue.StringExact(resTestParent+"/mcpServers/weather-mcp")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("registry_resource"), knownvalue.StringExact(testParent+"/mcpServers/weather-mcp")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("mcp_server_id"), knownvalue.StringExact("weather-mcp")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("tool_names"), resToolChecks()),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("interfaces"), knownvalue.ListExact([]knownvalue.Check{
@@ -192,7 +192,7 @@ func TestAccMcpServerResource_lifecycle(t *testing.T) {
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionReplace),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(resTestParent+"/services/weather-mcp-v2")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(testParent+"/services/weather-mcp-v2")),
 				},
 				Check: resCheckServicesGone(r, name),
 			},
@@ -201,7 +201,7 @@ func TestAccMcpServerResource_lifecycle(t *testing.T) {
 }
 
 func TestAccMcpServerResource_invalidToolSpecRejectedAtPlan(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	spec := `{
   "tools": [
     {"name": "no_schema"},
@@ -219,7 +219,7 @@ func TestAccMcpServerResource_invalidToolSpecRejectedAtPlan(t *testing.T) {
 }
 
 func TestAccMcpServerResource_invalidProtocolBinding(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{{

@@ -22,22 +22,20 @@ var (
 	_ resource.ResourceWithConfigure   = (*skillResource)(nil)
 	_ resource.ResourceWithImportState = (*skillResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*skillResource)(nil)
+	_ resource.ResourceWithIdentity    = (*skillResource)(nil)
 )
 
 var (
 	skillIDPattern   = regexp.MustCompile(`^[a-z-]{4,64}$`)
-	skillNamePattern = regexp.MustCompile(`^projects/([^/]+)/locations/([^/]+)/skills/([a-z-]{4,64})$`)
 	gcsURIPattern    = regexp.MustCompile(`^gs://[a-z0-9][a-z0-9._-]{1,220}/.+`)
 	skillStates      = []string{"DRAFT", "ACTIVE", "DISABLED", "DEPRECATED", "DECOMMISSIONED"}
 	scanningPolicies = []string{"DISABLED", "ENABLED_BLOCKING", "ENABLED_NONBLOCKING"}
 )
 
 // NewSkillResource returns the agentregistry_skill resource.
-func NewSkillResource() resource.Resource { return &skillResource{} }
+func NewSkillResource() resource.Resource { return &skillResource{resourceBase{naming: skillNaming}} }
 
-type skillResource struct {
-	data *providerData
-}
+type skillResource struct{ resourceBase }
 
 type skillModel struct {
 	ID              types.String   `tfsdk:"id"`
@@ -60,40 +58,24 @@ type skillModel struct {
 	Timeouts        timeouts.Value `tfsdk:"timeouts"`
 }
 
-func (r *skillResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_skill"
-}
-
-func (r *skillResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	if d := configureResource(req, resp); d != nil {
-		r.data = d
-	}
-}
-
+// ImportState takes a full skill name, a bare skill_id or an identity. An
+// import id may end in ",<source_dir>": the folder cannot be read back from
+// the registry, so it may be given with the id to make the plan after an
+// import empty.
 func (r *skillResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	// "<skill>,<source_dir>": the folder cannot be read back from the
-	// registry, so it may be given with the id to make the plan after an
-	// import empty.
-	id, dir, hasDir := strings.Cut(strings.TrimSpace(req.ID), ",")
-	name := id
-	if !skillNamePattern.MatchString(id) {
-		if !skillIDPattern.MatchString(id) {
-			resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("Cannot import agentregistry_skill %q: expected "+
-				"projects/{project}/locations/{location}/skills/{skill_id} or a bare skill_id (4 to 64 lower-case letters and hyphens), "+
-				"optionally followed by \",<source_dir>\".", req.ID))
-			return
-		}
-		if r.data == nil {
-			missingProviderData(&resp.Diagnostics)
-			return
-		}
-		name = fmt.Sprintf("projects/%s/locations/%s/skills/%s", r.data.Project, r.data.Location, id)
+	id, dir, hasDir := strings.Cut(req.ID, ",")
+	req.ID = id
+	n, diags := r.naming.importName(ctx, r.data, req)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), name)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("skill_id"), name[strings.LastIndex(name, "/")+1:])...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), r.naming.format(n))...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("skill_id"), n.ID)...)
 	if hasDir {
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("source_dir"), dir)...)
 	}
+	resp.Diagnostics.Append(r.naming.setIdentity(ctx, resp.Identity, n)...)
 }
 
 // loadSkill reads and validates the folder at plan (and again at apply, so

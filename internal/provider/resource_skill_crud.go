@@ -3,49 +3,39 @@ package provider
 import (
 	"context"
 	"encoding/base64"
-	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"google.golang.org/api/agentregistry/v1"
-
-	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
 )
 
 func encodeArchive(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
 
 func (r *skillResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	if r.data == nil {
-		missingProviderData(&resp.Diagnostics)
-		return
-	}
-	var plan skillModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel, ok := withTimeout(ctx, plan.Timeouts.Create, &resp.Diagnostics)
+	plan, ok := load[skillModel](ctx, &r.resourceBase, req.Plan, &resp.Diagnostics)
 	if !ok {
 		return
 	}
+	ctx, cancel := withDeadline(ctx, plan.Timeouts.Create, &resp.Diagnostics)
 	defer cancel()
-	parent := fmt.Sprintf("projects/%s/locations/%s", r.data.Project, r.data.Location)
-	rev, err := revisionSource(&plan)
+	rev, err := revisionSource(plan)
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot Create Skill", err.Error())
 		return
 	}
-	body := skillBody(&plan)
+	body := skillBody(plan)
 	body.Name, body.InitialRevision = "", rev
-	sk, err := r.data.Client.CreateSkill(ctx, parent, plan.SkillID.ValueString(), body)
+	name := recordName{Project: r.data.Project, Location: r.data.Location, ID: plan.SkillID.ValueString()}
+	sk, err := r.data.Client.CreateSkill(ctx, name.parent(), name.ID, body)
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot Create Skill", apiErrorDetail("create", parent+"/skills/"+plan.SkillID.ValueString(), err))
+		resp.Diagnostics.AddError("Cannot Create Skill", apiErrorDetail("create", r.naming.format(name), err))
 		return
 	}
-	resp.Diagnostics.Append(r.refresh(ctx, &plan, sk)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(r.refresh(ctx, plan, sk)...)
+	r.save(ctx, &resp.State, resp.Identity, plan, sk.Name, &resp.Diagnostics)
 }
 
 // refresh copies what the registry reports of sk and its default revision
@@ -54,7 +44,7 @@ func (r *skillResource) Create(ctx context.Context, req resource.CreateRequest, 
 func (r *skillResource) refresh(ctx context.Context, m *skillModel, sk *agentregistry.Skill) diag.Diagnostics {
 	var diags diag.Diagnostics
 	m.ID = types.StringValue(sk.Name)
-	m.SkillID = types.StringValue(sk.Name[strings.LastIndex(sk.Name, "/")+1:])
+	m.SkillID = types.StringValue(lastSegment(sk.Name))
 	m.SkillURN = types.StringValue(sk.SkillId)
 	m.DisplayName = optionalString(sk.DisplayName)
 	m.Description = optionalString(sk.Description)
@@ -96,54 +86,35 @@ func (r *skillResource) refresh(ctx context.Context, m *skillModel, sk *agentreg
 }
 
 func (r *skillResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	if r.data == nil {
-		missingProviderData(&resp.Diagnostics)
+	state, ok := load[skillModel](ctx, &r.resourceBase, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	var state skillModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	sk, err := r.data.Client.GetSkill(ctx, state.ID.ValueString())
-	if registryclient.IsNotFound(err) {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot Read Skill", apiErrorDetail("read", state.ID.ValueString(), err))
+	sk, ok := readOrForget(ctx, &r.resourceBase, resp, "Skill", state.ID.ValueString(), r.data.Client.GetSkill)
+	if !ok {
 		return
 	}
 	known := state.RevisionSHA256
-	resp.Diagnostics.Append(r.refresh(ctx, &state, sk)...)
+	resp.Diagnostics.Append(r.refresh(ctx, state, sk)...)
 	// A revision uploaded outside Terraform: take its hash as the content,
 	// so that the next plan, comparing it with the folder, uploads again.
 	if !state.RevisionSHA256.Equal(known) && !state.SourceDir.IsNull() {
 		state.ContentHash = state.RevisionSHA256
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 }
 
 func (r *skillResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	if r.data == nil {
-		missingProviderData(&resp.Diagnostics)
-		return
-	}
-	var plan, state skillModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel, ok := withTimeout(ctx, plan.Timeouts.Update, &resp.Diagnostics)
+	plan, state, ok := loadPair[skillModel](ctx, &r.resourceBase, req.Plan, req.State, &resp.Diagnostics)
 	if !ok {
 		return
 	}
+	ctx, cancel := withDeadline(ctx, plan.Timeouts.Update, &resp.Diagnostics)
 	defer cancel()
 	name := state.ID.ValueString()
 	plan.ID = state.ID
-	if newRevision(&plan, &state) {
-		rev, err := revisionSource(&plan)
+	if newRevision(plan, state) {
+		rev, err := revisionSource(plan)
 		if err == nil {
 			_, err = r.data.Client.CreateSkillRevision(ctx, name, rev)
 		}
@@ -152,8 +123,8 @@ func (r *skillResource) Update(ctx context.Context, req resource.UpdateRequest, 
 			return
 		}
 	}
-	if mask := skillMask(&plan, &state); len(mask) > 0 {
-		if _, err := r.data.Client.UpdateSkill(ctx, skillBody(&plan), mask); err != nil {
+	if mask := skillMask(plan, state); len(mask) > 0 {
+		if _, err := r.data.Client.UpdateSkill(ctx, skillBody(plan), mask); err != nil {
 			resp.Diagnostics.AddError("Cannot Update Skill", apiErrorDetail("update", name, err))
 			return
 		}
@@ -163,8 +134,8 @@ func (r *skillResource) Update(ctx context.Context, req resource.UpdateRequest, 
 		resp.Diagnostics.AddError("Cannot Read Skill", apiErrorDetail("read", name, err))
 		return
 	}
-	resp.Diagnostics.Append(r.refresh(ctx, &plan, sk)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(r.refresh(ctx, plan, sk)...)
+	r.save(ctx, &resp.State, resp.Identity, plan, sk.Name, &resp.Diagnostics)
 }
 
 // skillMask lists the skill fields whose planned value differs from state.
@@ -180,27 +151,18 @@ func skillMask(plan, state *skillModel) []string {
 			mask = append(mask, field)
 		}
 	}
+	slices.Sort(mask) // map order is random; the mask is not
 	return mask
 }
 
 func (r *skillResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	if r.data == nil {
-		missingProviderData(&resp.Diagnostics)
-		return
-	}
-	var state skillModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel, ok := withTimeout(ctx, state.Timeouts.Delete, &resp.Diagnostics)
+	state, ok := load[skillModel](ctx, &r.resourceBase, req.State, &resp.Diagnostics)
 	if !ok {
 		return
 	}
+	ctx, cancel := withDeadline(ctx, state.Timeouts.Delete, &resp.Diagnostics)
 	defer cancel()
 	// force: the skill's revisions belong to it and go with it.
-	err := r.data.Client.DeleteSkill(ctx, state.ID.ValueString(), true)
-	if err != nil && !registryclient.IsNotFound(err) {
-		resp.Diagnostics.AddError("Cannot Delete Skill", apiErrorDetail("delete", state.ID.ValueString(), err))
-	}
+	name := state.ID.ValueString()
+	reportDelete(&resp.Diagnostics, "Skill", name, r.data.Client.DeleteSkill(ctx, name, true))
 }

@@ -41,7 +41,7 @@ func resWriteFile(t *testing.T, p, s string) {
 	}
 }
 
-func resSkillConfig(r *resRegistry, dir, targetState, displayName string) string {
+func resSkillConfig(r *testRegistry, dir, targetState, displayName string) string {
 	return r.config(fmt.Sprintf(`
 resource "agentregistry_skill" "test" {
   skill_id     = "pdf-tools"
@@ -62,9 +62,9 @@ func resFolderHash(t *testing.T, dir string) string {
 }
 
 func TestAccSkillResource_lifecycle(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	const addr = "agentregistry_skill.test"
-	name := resTestParent + "/skills/pdf-tools"
+	name := testParent + "/skills/pdf-tools"
 	dir := resSkillDir(t, "pdf-tools", "Fill PDF forms.")
 	hashA := resFolderHash(t, dir)
 	cfg := resSkillConfig(r, dir, "ACTIVE", "PDF tools")
@@ -178,7 +178,7 @@ func TestAccSkillResource_lifecycle(t *testing.T) {
 // resWritesCheck fails unless exactly these writes reached the server since
 // the step's PreConfig reset the request log.
 type resWritesCheck struct {
-	r    *resRegistry
+	r    *testRegistry
 	want []string
 }
 
@@ -189,7 +189,7 @@ func (c resWritesCheck) CheckState(_ context.Context, _ statecheck.CheckStateReq
 }
 
 func TestAccSkillResource_badSkillRejectedAtPlan(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	dir := filepath.Join(t.TempDir(), "pdf-tools")
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -295,7 +295,7 @@ func TestSkillNewRevisionAfterImport(t *testing.T) {
 // A folder known only at apply (from another resource) is hashed and
 // uploaded at apply.
 func TestAccSkillResource_folderKnownAtApply(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	dir := resSkillDir(t, "pdf-tools", "Fill PDF forms.")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
@@ -323,7 +323,7 @@ resource "agentregistry_skill" "test" {
 // A Cloud Storage source is sent as gcsSource; the bundled server, which
 // cannot read Cloud Storage, refuses it in words that say so.
 func TestAccSkillResource_gcsSourceReachesTheRegistry(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{{
@@ -340,7 +340,7 @@ resource "agentregistry_skill" "test" {
 			ExpectError: regexp.MustCompile(`(?s)Cannot Create Skill.*cannot\s+read\s+Cloud\s+Storage`),
 		}},
 	})
-	if w := r.writes(); len(w) != 1 || w[0] != "POST /v1/"+resTestParent+"/skills" {
+	if w := r.writes(); len(w) != 1 || w[0] != "POST /v1/"+testParent+"/skills" {
 		t.Errorf("writes %v, want the one refused create", w)
 	}
 }

@@ -7,10 +7,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 )
 
-var serviceIDPattern = regexp.MustCompile(`^[a-z][a-z0-9-]{3,62}$`)
+// ServiceIDPattern is the registry's rule for service ids.
+var ServiceIDPattern = regexp.MustCompile(`^[a-z][a-z0-9-]{3,62}$`)
 
 // ServiceID accepts the registry's service ids: 4-63 characters of [a-z0-9-], starting with a letter.
 func ServiceID() validator.String {
-	return stringvalidator.RegexMatches(serviceIDPattern,
+	return stringvalidator.RegexMatches(ServiceIDPattern,
 		"must be 4 to 63 characters of lowercase letters, digits and hyphens, starting with a letter (for example \"currency-agent\")")
 }

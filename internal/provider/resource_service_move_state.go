@@ -10,13 +10,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	tfaddr "github.com/hashicorp/terraform-registry-address"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsondoc"
 )
@@ -64,12 +64,6 @@ func (g *googleService) kind() string {
 	return ""
 }
 
-// movableFromGoogle is implemented by the models of the kinds that a
-// google_agent_registry_service can move to: it takes the kind's own attributes.
-type movableFromGoogle interface {
-	fromGoogle(ctx context.Context, g *googleService) diag.Diagnostics
-}
-
 func (r *serviceResource[M, P]) MoveState(context.Context) []resource.StateMover {
 	return []resource.StateMover{{StateMover: r.moveFromGoogle}}
 }
@@ -88,39 +82,49 @@ func (r *serviceResource[M, P]) moveFromGoogle(ctx context.Context, req resource
 				"schema version of %s; please report it, and use `import` meanwhile.", googleServiceType, err, googleServiceType))
 		return
 	}
-	if kind := g.kind(); kind != r.kind.typeSuffix {
+	if kind := g.kind(); kind != r.naming.typeSuffix {
 		resp.Diagnostics.AddError("Moved Service Is Another Kind",
 			fmt.Sprintf("The service %s is %s, not %s: move it to agentregistry_%s instead.",
-				g.Name, serviceKindNoun(kind), serviceKindNoun(r.kind.typeSuffix), kind))
+				g.Name, serviceKindNoun(kind), serviceKindNoun(r.naming.typeSuffix), kind))
 		return
 	}
 	var m M
 	p := P(&m)
-	*p.service() = g.serviceModel()
+	base, diags := g.serviceModel(ctx)
+	*p.service() = base
 	*p.derivedRecordID() = types.StringValue(lastSegment(g.RegistryResource))
-	mover, ok := any(p).(movableFromGoogle)
-	if !ok {
-		resp.Diagnostics.AddError("Move Not Supported", "agentregistry_"+r.kind.typeSuffix+" cannot take over a "+googleServiceType+".")
-		return
-	}
-	resp.Diagnostics.Append(mover.fromGoogle(ctx, &g)...)
+	resp.Diagnostics.Append(diags...)
+	resp.Diagnostics.Append(p.fromGoogle(&g)...)
 	resp.Diagnostics.Append(p.setDerived()...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	resp.Diagnostics.Append(resp.TargetState.Set(ctx, &m)...)
+	resp.Diagnostics.Append(r.naming.setIdentityOf(ctx, resp.TargetIdentity, g.Name)...)
 }
 
-// isGoogleProvider tells the Google providers' addresses (google, google-beta)
-// on any registry host.
+// isGoogleProvider tells the Google providers (hashicorp/google and
+// hashicorp/google-beta) in every form a CLI sends: Terraform sends the full
+// address (registry.terraform.io/hashicorp/google), OpenTofu the implied
+// provider's bare name ("google", whose namespace is unknown until a CLI
+// applies its default, hashicorp), and a source address may name another host.
 func isGoogleProvider(address string) bool {
-	return strings.HasSuffix(address, "/hashicorp/google") || strings.HasSuffix(address, "/hashicorp/google-beta")
+	p, err := tfaddr.ParseProviderSource(address)
+	if err != nil || (p.Type != "google" && p.Type != "google-beta") {
+		return false
+	}
+	switch p.Namespace {
+	case "hashicorp", tfaddr.UnknownProviderNamespace, tfaddr.LegacyProviderNamespace:
+		return true
+	}
+	return false
 }
 
 // serviceModel maps the shared attributes. The Google provider stores an
 // unset display name or description as "", this provider as null: "" becomes
 // null so that a configuration without them plans no change.
-func (g *googleService) serviceModel() serviceModel {
+func (g *googleService) serviceModel(ctx context.Context) (serviceModel, diag.Diagnostics) {
+	interfaces, diags := g.interfaces(ctx)
 	return serviceModel{
 		ID:               types.StringValue(g.Name),
 		Name:             types.StringValue(g.Name),
@@ -129,6 +133,7 @@ func (g *googleService) serviceModel() serviceModel {
 		Location:         types.StringValue(g.Location),
 		DisplayName:      optionalString(g.DisplayName),
 		Description:      optionalString(g.Description),
+		Interfaces:       interfaces,
 		RegistryResource: types.StringValue(g.RegistryResource),
 		CreateTime:       types.StringValue(g.CreateTime),
 		UpdateTime:       types.StringValue(g.UpdateTime),
@@ -136,7 +141,7 @@ func (g *googleService) serviceModel() serviceModel {
 		Timeouts: timeouts.Value{Object: types.ObjectNull(map[string]attr.Type{
 			"create": types.StringType, "update": types.StringType, "delete": types.StringType,
 		})},
-	}
+	}, diags
 }
 
 // interfaces maps the Google provider's interfaces blocks; none is null.
@@ -151,33 +156,23 @@ func (g *googleService) interfaces(ctx context.Context) (types.List, diag.Diagno
 	return types.ListValueFrom(ctx, interfaceObjectType, models)
 }
 
-// fromGoogle takes the card, or the interfaces of a card-less (NO_SPEC) agent.
-func (m *agentModel) fromGoogle(ctx context.Context, g *googleService) diag.Diagnostics {
-	spec := g.AgentSpec[0]
-	if spec.Type == agentSpecTypeCard && spec.Content != "" {
-		m.AgentCard = jsondoc.NewValue(spec.Content)
-		m.Interfaces = types.ListNull(interfaceObjectType)
-		return nil
-	}
+// fromGoogle takes the card; a card-less (NO_SPEC) agent has its interfaces,
+// which the shared attributes took.
+func (m *agentModel) fromGoogle(g *googleService) diag.Diagnostics {
 	m.AgentCard = jsondoc.NewNull()
-	interfaces, diags := g.interfaces(ctx)
-	m.Interfaces = interfaces
-	return diags
+	if spec := g.AgentSpec[0]; spec.Type == agentSpecTypeCard && spec.Content != "" {
+		m.AgentCard = jsondoc.NewValue(spec.Content)
+	}
+	return nil
 }
 
-func (m *mcpServerModel) fromGoogle(ctx context.Context, g *googleService) diag.Diagnostics {
-	interfaces, diags := g.interfaces(ctx)
-	m.Interfaces = interfaces
+func (m *mcpServerModel) fromGoogle(g *googleService) diag.Diagnostics {
 	m.ToolSpec = jsondoc.NewNull()
 	if spec := g.McpServerSpec[0]; spec.Type == mcpSpecTypeToolSpec && spec.Content != "" {
 		m.ToolSpec = jsondoc.NewValue(spec.Content)
 	}
-	return diags
+	return nil
 }
 
-// fromGoogle takes the interfaces: an endpoint has no document.
-func (m *endpointModel) fromGoogle(ctx context.Context, g *googleService) diag.Diagnostics {
-	interfaces, diags := g.interfaces(ctx)
-	m.Interfaces = interfaces
-	return diags
-}
+// fromGoogle: an endpoint has no document; its interfaces are shared.
+func (m *endpointModel) fromGoogle(*googleService) diag.Diagnostics { return nil }

@@ -53,7 +53,8 @@ func moveBindingFromGoogle(ctx context.Context, req resource.MoveStateRequest, r
 		return
 	}
 	var g googleBinding
-	if err := json.Unmarshal(req.SourceRawState.JSON, &g); err != nil || !bindingNameRE.MatchString(g.Name) {
+	err := json.Unmarshal(req.SourceRawState.JSON, &g)
+	if _, named := bindingNaming.parse(g.Name); err != nil || !named {
 		resp.Diagnostics.AddError("Cannot Read the Moved State",
 			fmt.Sprintf("The state of %s could not be read (%v, name %q). This is a bug in the provider or an unknown schema "+
 				"version of %s; please report it, and use `import` meanwhile.", googleBindingType, err, g.Name, googleBindingType))
@@ -71,6 +72,7 @@ func moveBindingFromGoogle(ctx context.Context, req resource.MoveStateRequest, r
 	b := g.toBinding()
 	m.refresh(ctx, b)
 	resp.Diagnostics.Append(resp.TargetState.Set(ctx, &m)...)
+	resp.Diagnostics.Append(bindingNaming.setIdentityOf(ctx, resp.TargetIdentity, g.Name)...)
 }
 
 // toBinding is the Binding the Google state describes.

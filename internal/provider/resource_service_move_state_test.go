@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"reflect"
@@ -13,6 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"google.golang.org/api/agentregistry/v1"
+	"google.golang.org/api/googleapi"
 )
 
 // googleSampleState is the state the Google provider wrote for one A2A agent
@@ -242,6 +245,158 @@ func TestMoveState_googleBindingToBinding(t *testing.T) {
 	for k, w := range want {
 		if !reflect.DeepEqual(got[k], w) {
 			t.Errorf("%s = %#v, want %#v", k, got[k], w)
+		}
+	}
+}
+
+// `moved` from the Google provider's resources through the real CLI: a state
+// written by google_agent_registry_service (the sample state) and
+// google_agent_registry_binding, the Google provider served by a stand-in
+// with its real schemas, and `moved` blocks to this provider's resources. The
+// plan moves each and changes nothing, the apply writes nothing to the
+// registry, and the next plan is empty. OpenTofu names the source provider
+// by its bare name ("google"), Terraform by its full address: both must work.
+func TestAccMove_fromTheGoogleProviderThroughTheCLI(t *testing.T) {
+	google := newGoogleStandIn(t)
+	instances := googleInstances(t)
+	h := newCLIHarness(t, google)
+	skipUnless(t, capMoveAcrossProviders)
+	r := startRegistry(t)
+	agent, mcp := googleAttrs(t, instances["agent"]), googleAttrs(t, instances["mcp"])
+	seedFromGoogleState(t, r, agent, mcp)
+	binding := `{"id": "projects/demo-project/locations/global/bindings/planner-flights",
+  "name": "projects/demo-project/locations/global/bindings/planner-flights", "binding_id": "planner-flights",
+  "project": "demo-project", "location": "global", "display_name": "", "description": "Flights",
+  "deletion_policy": "DELETE", "create_time": "", "update_time": "", "timeouts": null,
+  "source": [{"identifier": "` + resPlannerURN + `"}], "target": [{"identifier": "` + resFlightsURN + `"}],
+  "auth_provider_binding": []}`
+	if _, err := r.client.CreateBinding(context.Background(), "projects/demo-project/locations/global", "planner-flights",
+		&agentregistry.Binding{Description: "Flights", Source: &agentregistry.Source{Identifier: resPlannerURN},
+			Target: &agentregistry.Target{Identifier: resFlightsURN}}); err != nil {
+		t.Fatal(err)
+	}
+	r.srv.ResetRequests()
+
+	googleAddr := `provider[\"` + h.host + `/hashicorp/google\"]`
+	h.write(t, "terraform.tfstate", fmt.Sprintf(`{"version": 4, "terraform_version": "1.10.6", "serial": 1,
+  "lineage": "5e3c9d2e-0000-4000-8000-000000000001", "outputs": {}, "resources": [
+  {"mode": "managed", "type": "google_agent_registry_service", "name": "agent", "provider": "%[1]s",
+   "instances": [{"schema_version": 0, "attributes": %[2]s}]},
+  {"mode": "managed", "type": "google_agent_registry_service", "name": "mcp", "provider": "%[1]s",
+   "instances": [{"schema_version": 0, "attributes": %[3]s}]},
+  {"mode": "managed", "type": "google_agent_registry_binding", "name": "flights", "provider": "%[1]s",
+   "instances": [{"schema_version": 0, "attributes": %[4]s}]}]}`,
+		googleAddr, instances["agent"], instances["mcp"], binding))
+	h.write(t, "main.tf", `
+terraform {
+  required_providers {
+    agentregistry = { source = "hashicorp/agentregistry" }
+    google        = { source = "hashicorp/google" }
+  }
+}
+provider "agentregistry" {
+  endpoint = "`+r.URL+`"
+  project  = "demo-project"
+}
+moved {
+  from = google_agent_registry_service.agent
+  to   = agentregistry_agent.agent
+}
+moved {
+  from = google_agent_registry_service.mcp
+  to   = agentregistry_mcp_server.mcp
+}
+moved {
+  from = google_agent_registry_binding.flights
+  to   = agentregistry_binding.flights
+}
+resource "agentregistry_agent" "agent" {
+  service_id   = "currency-agent"
+  display_name = "Currency Agent"
+  description  = "Converts currencies"
+  agent_card   = `+hclString(agent.AgentSpec[0].Content)+`
+}
+resource "agentregistry_mcp_server" "mcp" {
+  service_id = "files-mcp"
+  interfaces = [{ url = "https://mcp.example.com/mcp", protocol_binding = "JSONRPC" }]
+  tool_spec  = `+hclString(mcp.McpServerSpec[0].Content)+`
+}
+resource "agentregistry_binding" "flights" {
+  binding_id  = "planner-flights"
+  description = "Flights"
+  source      = "`+resPlannerURN+`"
+  target      = "`+resFlightsURN+`"
+}
+`)
+	h.mustRun(t, 0, "init", "-input=false")
+	out := h.mustRun(t, 0, "plan", "-input=false")
+	for _, want := range []string{
+		"google_agent_registry_service.agent has moved to agentregistry_agent.agent",
+		"google_agent_registry_service.mcp has moved to agentregistry_mcp_server.mcp",
+		"google_agent_registry_binding.flights has moved to agentregistry_binding.flights",
+		"0 to add, 0 to change, 0 to destroy",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("plan does not say %q:\n%s", want, out)
+		}
+	}
+	h.mustRun(t, 0, "apply", "-auto-approve", "-input=false")
+	r.expectNoWrites(t)
+	h.mustRun(t, 0, "plan", "-detailed-exitcode", "-input=false")
+	attrs, _ := h.state(t).instance(t, "agentregistry_agent", "agent")
+	if attrs["skill_ids"] == nil || attrs["name"] != "projects/demo-project/locations/global/services/currency-agent" {
+		t.Errorf("the moved agent's state is not the registry's: %v", attrs)
+	}
+}
+
+// googleAttrs decodes the attributes of a google_agent_registry_service state.
+func googleAttrs(t *testing.T, raw json.RawMessage) googleService {
+	t.Helper()
+	var g googleService
+	if err := json.Unmarshal(raw, &g); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// seedFromGoogleState registers the services as the Google provider had.
+func seedFromGoogleState(t *testing.T, r *testRegistry, services ...googleService) {
+	t.Helper()
+	for _, g := range services {
+		svc := &agentregistry.Service{DisplayName: g.DisplayName, Description: g.Description}
+		for _, in := range g.Interfaces {
+			svc.Interfaces = append(svc.Interfaces, &agentregistry.Interface{Url: in.URL, ProtocolBinding: in.ProtocolBinding})
+		}
+		if len(g.AgentSpec) > 0 {
+			svc.AgentSpec = &agentregistry.AgentSpec{Type: g.AgentSpec[0].Type, Content: googleapi.RawMessage(g.AgentSpec[0].Content)}
+		}
+		if len(g.McpServerSpec) > 0 {
+			svc.McpServerSpec = &agentregistry.McpServerSpec{Type: g.McpServerSpec[0].Type, Content: googleapi.RawMessage(g.McpServerSpec[0].Content)}
+		}
+		if _, err := r.client.CreateService(context.Background(), "projects/"+g.Project+"/locations/"+g.Location, g.ServiceID, svc); err != nil {
+			t.Fatalf("registering %s: %v", g.Name, err)
+		}
+	}
+}
+
+// Every form of the Google providers' address that a CLI sends is accepted,
+// and nothing else.
+func TestIsGoogleProvider(t *testing.T) {
+	for address, want := range map[string]bool{
+		"registry.terraform.io/hashicorp/google":      true, // Terraform
+		"registry.opentofu.org/hashicorp/google":      true, // OpenTofu with a required_providers entry
+		"google":                                      true, // OpenTofu, the implied provider
+		"google-beta":                                 true,
+		"hashicorp/google-beta":                       true,
+		"registry.terraform.io/-/google":              true, // a legacy (0.12) state
+		"registry.terraform.io/acme/google":           false,
+		"registry.terraform.io/hashicorp/googleworks": false,
+		"registry.terraform.io/hashicorp/aws":         false,
+		"":                                            false,
+		"not an address!":                             false,
+	} {
+		if got := isGoogleProvider(address); got != want {
+			t.Errorf("isGoogleProvider(%q) = %v, want %v", address, got, want)
 		}
 	}
 }

@@ -16,7 +16,7 @@ import (
 // testdata/upgrade-v0/main.tf. With those services in the registry, this
 // provider must upgrade it with no write to the registry, and plan nothing.
 func TestAccServiceStateUpgrade_fromVersion0(t *testing.T) {
-	reg := startResRegistry(t)
+	reg := startRegistry(t)
 	h := newCLIHarness(t)
 	stateV0, err := os.ReadFile("testdata/upgrade-v0/state-v0.json")
 	if err != nil {
@@ -79,7 +79,7 @@ func expectUpgraded(t *testing.T, attrs map[string]any, version int, removed str
 // registerServicesOfState creates in the registry the services that a state
 // file's resources manage, from their attributes, as the provider that wrote
 // the state had created them.
-func registerServicesOfState(t *testing.T, reg *resRegistry, raw []byte) {
+func registerServicesOfState(t *testing.T, reg *testRegistry, raw []byte) {
 	t.Helper()
 	var st cliState
 	if err := json.Unmarshal(raw, &st); err != nil {
@@ -101,7 +101,7 @@ func registerServicesOfState(t *testing.T, reg *resRegistry, raw []byte) {
 				svc.Interfaces = append(svc.Interfaces, &agentregistry.Interface{Url: str(m["url"]), ProtocolBinding: str(m["protocol_binding"])})
 			}
 		}
-		if _, err := reg.client.CreateService(context.Background(), resTestParent, str(a["service_id"]), svc); err != nil {
+		if _, err := reg.client.CreateService(context.Background(), testParent, str(a["service_id"]), svc); err != nil {
 			t.Fatalf("registering %s.%s: %v", r.Type, r.Name, err)
 		}
 	}

@@ -12,11 +12,15 @@ import (
 // A write the registry refuses with a field violation is reported at the
 // attribute the field maps to; other errors at the resource.
 func TestServiceKind_addAPIErrorAttachesTheFieldsAttribute(t *testing.T) {
-	agent := NewAgentResource().(*agentResource).kind
-	mcp := NewMcpServerResource().(*serviceResource[mcpServerModel, *mcpServerModel]).kind
-	endpoint := NewEndpointResource().(*serviceResource[endpointModel, *endpointModel]).kind
+	type kind struct {
+		name   string
+		report func(*diag.Diagnostics, string, string, error)
+	}
+	agent := kind{"agent", NewAgentResource().(*serviceResource[agentModel, *agentModel]).kind.addAPIError}
+	mcp := kind{"mcp_server", NewMcpServerResource().(*serviceResource[mcpServerModel, *mcpServerModel]).kind.addAPIError}
+	endpoint := kind{"endpoint", NewEndpointResource().(*serviceResource[endpointModel, *endpointModel]).kind.addAPIError}
 	for _, c := range []struct {
-		kind  serviceKind
+		kind  kind
 		field string
 		want  path.Path
 	}{
@@ -25,6 +29,7 @@ func TestServiceKind_addAPIErrorAttachesTheFieldsAttribute(t *testing.T) {
 		{agent, "display_name", path.Root("display_name")},
 		{agent, "description", path.Root("description")},
 		{agent, "interfaces", path.Root("interfaces")}, // a card-less agent's
+		{agent, "interfaces[2].url", path.Root("interfaces").AtListIndex(2).AtName("url")},
 		{endpoint, "interfaces[0].protocol_binding", path.Root("interfaces").AtListIndex(0).AtName("protocol_binding")},
 		{endpoint, "endpoint_spec.type", path.Root("interfaces")},
 		{mcp, "mcp_server_spec.content", path.Root("tool_spec")},
@@ -36,7 +41,7 @@ func TestServiceKind_addAPIErrorAttachesTheFieldsAttribute(t *testing.T) {
 		var diags diag.Diagnostics
 		err := &registryclient.APIError{Code: 400, Status: "INVALID_ARGUMENT",
 			FieldViolations: []registryclient.FieldViolation{{Field: c.field, Description: "is wrong"}}}
-		c.kind.addAPIError(&diags, "Cannot Create", "detail", err)
+		c.kind.report(&diags, "Cannot Create", "detail", err)
 		if len(diags) != 1 {
 			t.Fatalf("%s: %d diagnostics", c.field, len(diags))
 		}
@@ -45,7 +50,7 @@ func TestServiceKind_addAPIErrorAttachesTheFieldsAttribute(t *testing.T) {
 			got = d.Path()
 		}
 		if !got.Equal(c.want) {
-			t.Errorf("%s %q: reported at %q, want %q", c.kind.typeSuffix, c.field, got, c.want)
+			t.Errorf("%s %q: reported at %q, want %q", c.kind.name, c.field, got, c.want)
 		}
 	}
 }

@@ -1,8 +1,8 @@
 package provider
 
 // The schema and model that every kind of Service registration shares
-// (agentregistry_agent, agentregistry_mcp_server, and the kinds to come), and
-// the `interfaces` attribute that several kinds carry.
+// (agentregistry_agent, agentregistry_mcp_server, agentregistry_endpoint),
+// the `interfaces` attribute among them.
 
 import (
 	"context"
@@ -31,6 +31,7 @@ type serviceModel struct {
 	Location         types.String   `tfsdk:"location"`
 	DisplayName      types.String   `tfsdk:"display_name"`
 	Description      types.String   `tfsdk:"description"`
+	Interfaces       types.List     `tfsdk:"interfaces"`
 	RegistryResource types.String   `tfsdk:"registry_resource"`
 	CreateTime       types.String   `tfsdk:"create_time"`
 	UpdateTime       types.String   `tfsdk:"update_time"`
@@ -38,9 +39,12 @@ type serviceModel struct {
 }
 
 // serviceSchema returns the schema of a service resource: the shared attributes
-// merged with the kind's own, and the timeouts block.
-func serviceSchema(ctx context.Context, noun, description string, version int64, own map[string]schema.Attribute) schema.Schema {
+// (interfaces as the kind describes them) merged with the kind's own, and the
+// timeouts block.
+func serviceSchema(ctx context.Context, noun, description string, version int64, interfaces schema.ListNestedAttribute,
+	own map[string]schema.Attribute) schema.Schema {
 	attrs := serviceCommonAttributes(noun)
+	attrs["interfaces"] = interfaces
 	for k, v := range own {
 		attrs[k] = v
 	}
@@ -119,8 +123,8 @@ func serviceCommonAttributes(noun string) map[string]schema.Attribute {
 func (m *serviceModel) setComputed(svc *agentregistry.Service) {
 	m.ID = types.StringValue(svc.Name)
 	m.Name = types.StringValue(svc.Name)
-	if n, ok := parseServiceName(svc.Name); ok {
-		m.ServiceID = types.StringValue(n.ServiceID)
+	if n, ok := agentNaming.parse(svc.Name); ok {
+		m.ServiceID = types.StringValue(n.ID)
 		m.Project = types.StringValue(n.Project)
 		m.Location = types.StringValue(n.Location)
 	}
@@ -142,15 +146,24 @@ func (m *serviceModel) applyUpdated(svc *agentregistry.Service) {
 }
 
 // refresh takes every shared attribute from the registry's copy on read, so that
-// a display name or description changed outside Terraform shows as drift.
-func (m *serviceModel) refresh(svc *agentregistry.Service) {
+// a display name, description or interface changed outside Terraform shows as
+// drift; interfacesChanged tells the kind to re-derive what depends on them.
+func (m *serviceModel) refresh(ctx context.Context, svc *agentregistry.Service) (interfacesChanged bool, diags diag.Diagnostics) {
 	m.setComputed(svc)
 	m.DisplayName = refreshString(m.DisplayName, svc.DisplayName)
 	m.Description = refreshString(m.Description, svc.Description)
+	if m.Interfaces.ElementType(ctx) == nil {
+		// A model built from scratch (a moved or upgraded state) has the zero List.
+		m.Interfaces = types.ListNull(interfaceObjectType)
+	}
+	interfaces, diags := refreshInterfaces(ctx, m.Interfaces, svc.Interfaces)
+	interfacesChanged = !interfaces.Equal(m.Interfaces)
+	m.Interfaces = interfaces
+	return interfacesChanged, diags
 }
 
 // updateMask lists the shared fields that differ between plan (m) and state.
-func (m *serviceModel) updateMask(state *serviceModel) []string {
+func (m *serviceModel) updateMask(ctx context.Context, state *serviceModel) []string {
 	var mask []string
 	if !sameString(m.DisplayName, state.DisplayName) {
 		mask = append(mask, "displayName")
@@ -158,18 +171,23 @@ func (m *serviceModel) updateMask(state *serviceModel) []string {
 	if !sameString(m.Description, state.Description) {
 		mask = append(mask, "description")
 	}
+	if !sameInterfaces(ctx, m.Interfaces, state.Interfaces) {
+		mask = append(mask, "interfaces")
+	}
 	return mask
 }
 
 // toService is the Service to send with the shared fields set. Display name and
 // description are always sent, so that clearing one reaches the registry.
-func (m *serviceModel) toService() *agentregistry.Service {
+func (m *serviceModel) toService(ctx context.Context) (*agentregistry.Service, diag.Diagnostics) {
+	interfaces, diags := interfacesFromList(ctx, m.Interfaces)
 	return &agentregistry.Service{
 		Name:            m.Name.ValueString(),
 		DisplayName:     m.DisplayName.ValueString(),
 		Description:     m.Description.ValueString(),
+		Interfaces:      interfaces,
 		ForceSendFields: []string{"DisplayName", "Description"},
-	}
+	}, diags
 }
 
 // interfaceModel is one element of an `interfaces` attribute.
@@ -252,12 +270,4 @@ func refreshInterfaces(ctx context.Context, prior types.List, api []*agentregist
 		return prior, nil
 	}
 	return l, diags
-}
-
-// stringListOrUnknown is the list of strings, or an unknown list when ok is false.
-func stringListOrUnknown(ss []string, ok bool) types.List {
-	if !ok {
-		return types.ListUnknown(types.StringType)
-	}
-	return stringList(ss)
 }

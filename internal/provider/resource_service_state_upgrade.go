@@ -11,6 +11,7 @@ import (
 	"context"
 	"maps"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -18,9 +19,32 @@ import (
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsondoc"
 )
 
+// serviceModelV0 is the shared attributes at schema version 0, where only
+// the MCP server had interfaces.
+type serviceModelV0 struct {
+	ID               types.String   `tfsdk:"id"`
+	Name             types.String   `tfsdk:"name"`
+	ServiceID        types.String   `tfsdk:"service_id"`
+	Project          types.String   `tfsdk:"project"`
+	Location         types.String   `tfsdk:"location"`
+	DisplayName      types.String   `tfsdk:"display_name"`
+	Description      types.String   `tfsdk:"description"`
+	RegistryResource types.String   `tfsdk:"registry_resource"`
+	CreateTime       types.String   `tfsdk:"create_time"`
+	UpdateTime       types.String   `tfsdk:"update_time"`
+	Timeouts         timeouts.Value `tfsdk:"timeouts"`
+}
+
+// current is the shared attributes of today's schema, with these interfaces.
+func (v serviceModelV0) current(interfaces types.List) serviceModel {
+	return serviceModel{ID: v.ID, Name: v.Name, ServiceID: v.ServiceID, Project: v.Project, Location: v.Location,
+		DisplayName: v.DisplayName, Description: v.Description, Interfaces: interfaces,
+		RegistryResource: v.RegistryResource, CreateTime: v.CreateTime, UpdateTime: v.UpdateTime, Timeouts: v.Timeouts}
+}
+
 // agentModelV0 is agentregistry_agent's state at schema version 0.
 type agentModelV0 struct {
-	serviceModel
+	serviceModelV0
 	AgentCard  jsondoc.Value `tfsdk:"agent_card"`
 	AgentID    types.String  `tfsdk:"agent_id"`
 	A2AVersion types.String  `tfsdk:"a2a_version"`
@@ -29,7 +53,7 @@ type agentModelV0 struct {
 
 // mcpServerModelV0 is agentregistry_mcp_server's state at schema version 0.
 type mcpServerModelV0 struct {
-	serviceModel
+	serviceModelV0
 	Interfaces  types.List    `tfsdk:"interfaces"`
 	ToolSpec    jsondoc.Value `tfsdk:"tool_spec"`
 	McpServerID types.String  `tfsdk:"mcp_server_id"`
@@ -39,14 +63,14 @@ type mcpServerModelV0 struct {
 func agentStateUpgraders(ctx context.Context) map[int64]resource.StateUpgrader {
 	v0 := priorSchema(agentSchema(ctx), []string{"version", "urls", "skill_ids", "signature_policy", "verified_key_ids", "interfaces"}, "skills", skillObjectType)
 	return upgradeFromV0(v0, func(old *agentModelV0) agentModel {
-		return agentModel{serviceModel: old.serviceModel, AgentCard: old.AgentCard, AgentID: old.AgentID, Interfaces: types.ListNull(interfaceObjectType)}
+		return agentModel{serviceModel: old.current(types.ListNull(interfaceObjectType)), AgentCard: old.AgentCard, AgentID: old.AgentID}
 	})
 }
 
 func mcpServerStateUpgraders(ctx context.Context) map[int64]resource.StateUpgrader {
 	v0 := priorSchema(mcpServerSchema(ctx), []string{"tool_names"}, "tools", toolObjectType)
 	return upgradeFromV0(v0, func(old *mcpServerModelV0) mcpServerModel {
-		return mcpServerModel{serviceModel: old.serviceModel, Interfaces: old.Interfaces, ToolSpec: old.ToolSpec, McpServerID: old.McpServerID}
+		return mcpServerModel{serviceModel: old.current(old.Interfaces), ToolSpec: old.ToolSpec, McpServerID: old.McpServerID}
 	})
 }
 

@@ -1,0 +1,48 @@
+package provider
+
+// API errors in diagnostics, with what to do about the ones a user can act on.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"syscall"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
+)
+
+// apiErrorDetail renders an API error for a diagnostic's detail, with what to
+// do about the errors a user can act on.
+func apiErrorDetail(action, what string, err error) string {
+	detail := fmt.Sprintf("Could not %s %s: %s", action, what, err.Error())
+	if hint := errorHint(action, what, err); hint != "" {
+		detail += "\n\n" + hint
+	}
+	return detail
+}
+
+// errorHint says what to do after a timeout, a refused credential or an
+// unreachable registry; "" for other errors, whose message says it all.
+func errorHint(action, what string, err error) string {
+	var ae *registryclient.APIError
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) && action == "create":
+		return "The timeout ran out before the registry finished. The service may still be created: run apply " +
+			"again, and a create that finds an identical service adopts it. If the registered one differs, import " +
+			"it with the ID " + what + ", or raise the resource's `timeouts`."
+	case errors.Is(err, context.DeadlineExceeded):
+		return "The timeout ran out before the registry finished; the change may still complete. Run apply again " +
+			"to converge, or raise the resource's `timeouts`."
+	case errors.As(err, &ae) && (ae.Code == http.StatusUnauthorized || ae.Code == http.StatusForbidden):
+		return "The registry refused the credentials. Set `access_token` in the provider block or the " +
+			"AGENTREGISTRY_ACCESS_TOKEN environment variable; for Google's endpoint without a token, Application " +
+			"Default Credentials are used (`gcloud auth application-default login`), and the principal needs the " +
+			"Agent Registry role for the project."
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "Nothing answered at the registry's address. Check the provider's `endpoint` (or the " +
+			"AGENTREGISTRY_ENDPOINT environment variable); for the bundled registry, start it first: " +
+			"`agentregistry-server -listen 127.0.0.1:8787`."
+	}
+	return ""
+}

@@ -1,0 +1,371 @@
+package provider
+
+// The one implementation behind every service resource (agentregistry_agent,
+// agentregistry_mcp_server, agentregistry_endpoint): create, read, update,
+// delete, import, plan, state upgrades and moves of one registry Service.
+// Each kind is a row of serviceKind (its naming, schema, derived record and
+// hooks) and a model that implements kindModel (its own attributes and how
+// they map to the API); a new kind is one file and one line in Resources().
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"google.golang.org/api/agentregistry/v1"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsondoc"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/validators"
+)
+
+// serviceKind describes one kind of Service registration to the core.
+type serviceKind[M any] struct {
+	naming naming
+	// title names the kind in diagnostic summaries, such as "Agent".
+	title string
+	// schema is the resource's schema (see serviceSchema).
+	schema func(context.Context) schema.Schema
+	// documents are the kind's document attributes, by attribute name: their
+	// warnings are reported at plan (see validators.Document.Warnings).
+	documents map[string]validators.Document
+	// fields maps the API fields of the kind's own attributes (as the API
+	// names them in field violations) to those attributes.
+	fields map[string]string
+	// derivedID reads the id of the record the registry derives from the
+	// service (an Agent's agentId, an McpServer's mcpServerId).
+	derivedID func(ctx context.Context, c *registryclient.Client, registryResource string) (string, error)
+	// upgraders are the kind's state upgraders, by prior schema version.
+	upgraders func(context.Context) map[int64]resource.StateUpgrader
+	// configValidators check combinations of the kind's attributes at plan.
+	configValidators []resource.ConfigValidator
+	// verify checks what the provider's configuration decides about the
+	// kind's own attributes (the agent's card signatures need the trusted
+	// keys, so they cannot be a validator, which runs before the provider is
+	// configured). It runs on every plan, before every write (a value unknown
+	// at plan is checked there) and, with onRead, after every read, where it
+	// reports nothing and keeps the prior value when the check fails. nil for
+	// a kind with nothing to check.
+	verify func(data *providerData, m *M, onRead bool, diags *diag.Diagnostics)
+	// verifyUnchanged tells whether an unchanged plan needs verify; without
+	// it, such a plan (every unchanged agent of a drift check) is not decoded.
+	verifyUnchanged func(ctx context.Context, data *providerData, plan tfsdk.Plan) bool
+}
+
+// kindModel is what a kind's model gives the core; M is the model struct and
+// the methods are on *M.
+type kindModel[M any] interface {
+	*M
+	// service returns the attributes every kind shares.
+	service() *serviceModel
+	// derivedRecordID is the attribute that holds the derived record's id.
+	derivedRecordID() *types.String
+	// setDerived sets the attributes computed from the kind's own attributes
+	// (a card's skill ids, a tool spec's tool names): known when those are, so
+	// that plans show them; unknown otherwise.
+	setDerived() diag.Diagnostics
+	// keepDerived copies those attributes from the prior state, for an update
+	// that changes nothing the registry sees.
+	keepDerived(prior *M)
+	// updateMask lists the API fields of the kind's document that differ
+	// from the prior state (the shared fields are the core's).
+	updateMask(prior *M) []string
+	// fill writes the kind's spec into the Service to send.
+	fill(svc *agentregistry.Service) diag.Diagnostics
+	// refresh takes the kind's spec from the registry's copy and re-derives
+	// what depends on it, or on the interfaces when interfacesChanged.
+	refresh(svc *agentregistry.Service, interfacesChanged bool) diag.Diagnostics
+	// fromGoogle takes the kind's own attributes from a
+	// google_agent_registry_service state (moves, see resource_service_move_state.go).
+	fromGoogle(g *googleService) diag.Diagnostics
+}
+
+// serviceResource is a service resource of one kind.
+type serviceResource[M any, P kindModel[M]] struct {
+	resourceBase
+	kind serviceKind[M]
+}
+
+func newServiceResource[M any, P kindModel[M]](kind serviceKind[M]) *serviceResource[M, P] {
+	return &serviceResource[M, P]{resourceBase: resourceBase{naming: kind.naming}, kind: kind}
+}
+
+var (
+	_ resource.ResourceWithConfigure        = (*serviceResource[agentModel, *agentModel])(nil)
+	_ resource.ResourceWithImportState      = (*serviceResource[agentModel, *agentModel])(nil)
+	_ resource.ResourceWithModifyPlan       = (*serviceResource[agentModel, *agentModel])(nil)
+	_ resource.ResourceWithUpgradeState     = (*serviceResource[agentModel, *agentModel])(nil)
+	_ resource.ResourceWithMoveState        = (*serviceResource[agentModel, *agentModel])(nil)
+	_ resource.ResourceWithIdentity         = (*serviceResource[agentModel, *agentModel])(nil)
+	_ resource.ResourceWithConfigValidators = (*serviceResource[agentModel, *agentModel])(nil)
+)
+
+func (r *serviceResource[M, P]) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = r.kind.schema(ctx)
+}
+
+func (r *serviceResource[M, P]) ConfigValidators(context.Context) []resource.ConfigValidator {
+	return r.kind.configValidators
+}
+
+func (r *serviceResource[M, P]) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
+	if r.kind.upgraders == nil {
+		return nil
+	}
+	return r.kind.upgraders(ctx)
+}
+
+// ModifyPlan fills in what is known before apply: a new service's name and
+// project, the attributes derived from the documents, and, for an update that
+// changes nothing the registry sees (a reformatted document), every computed
+// value as it is, since that update makes no API call. The kind's verify
+// runs on every plan, an unchanged one included when it asks to.
+func (r *serviceResource[M, P]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return // destroy
+	}
+	unchanged := req.Plan.Raw.Equal(req.State.Raw)
+	if unchanged && (r.kind.verify == nil || !r.kind.verifyUnchanged(ctx, r.data, req.Plan)) {
+		return // the plan is the state
+	}
+	var plan M
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !unchanged {
+		r.planChange(ctx, req, resp, &plan)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+	if r.kind.verify != nil {
+		r.kind.verify(r.data, &plan, false, &resp.Diagnostics)
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// planChange is ModifyPlan's part for a create or an update.
+func (r *serviceResource[M, P]) planChange(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, plan *M) {
+	p := P(plan)
+	base := p.service()
+	if req.State.Raw.IsNull() {
+		base.Name = r.planName(&base.Project, &base.Location, base.ServiceID)
+		base.ID = base.Name
+	}
+	resp.Diagnostics.Append(p.setDerived()...)
+	resp.Diagnostics.Append(documentWarnings(ctx, req.Plan, r.kind.documents)...)
+	if req.State.Raw.IsNull() {
+		return
+	}
+	var state M
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if !resp.Diagnostics.HasError() && len(r.updateMask(ctx, p, &state)) == 0 {
+		base.UpdateTime = P(&state).service().UpdateTime
+		p.keepDerived(&state)
+	}
+}
+
+// documentWarnings reports the warnings of the planned documents that are known.
+func documentWarnings(ctx context.Context, plan tfsdk.Plan, documents map[string]validators.Document) diag.Diagnostics {
+	var diags diag.Diagnostics
+	for name, d := range documents {
+		var doc jsondoc.Value
+		diags.Append(plan.GetAttribute(ctx, path.Root(name), &doc)...)
+		if !doc.IsNull() && !doc.IsUnknown() {
+			diags.Append(d.Warnings(path.Root(name), doc.ValueString())...)
+		}
+	}
+	return diags
+}
+
+// updateMask lists every API field that differs semantically between plan and state.
+func (r *serviceResource[M, P]) updateMask(ctx context.Context, plan P, state *M) []string {
+	return append(plan.service().updateMask(ctx, P(state).service()), plan.updateMask(state)...)
+}
+
+// toService is the Service to send for the model, once the kind's verify
+// passed: the shared fields and the kind's spec.
+func (r *serviceResource[M, P]) toService(ctx context.Context, m *M, diags *diag.Diagnostics) *agentregistry.Service {
+	if r.kind.verify != nil {
+		r.kind.verify(r.data, m, false, diags)
+	}
+	svc, d := P(m).service().toService(ctx)
+	diags.Append(d...)
+	diags.Append(P(m).fill(svc)...)
+	if diags.HasError() {
+		return nil
+	}
+	return svc
+}
+
+func (r *serviceResource[M, P]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	plan, ok := load[M](ctx, &r.resourceBase, req.Plan, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	base := P(plan).service()
+	svc := r.toService(ctx, plan, &resp.Diagnostics)
+	if svc == nil {
+		return
+	}
+	ctx, cancel := withDeadline(ctx, base.Timeouts.Create, &resp.Diagnostics)
+	defer cancel()
+	name := r.data.resolve(base.Project, base.Location, base.ServiceID.ValueString())
+	created, err := r.data.Client.CreateService(ctx, name.parent(), name.ID, svc)
+	if err != nil {
+		r.kind.addAPIError(&resp.Diagnostics, "Cannot Create "+r.kind.title, apiErrorDetail("create", r.naming.format(name), err), err)
+		return
+	}
+	base.setComputed(created)
+	*P(plan).derivedRecordID() = types.StringValue(r.derivedID(ctx, created.RegistryResource))
+	resp.Diagnostics.Append(P(plan).setDerived()...)
+	r.save(ctx, &resp.State, resp.Identity, plan, created.Name, &resp.Diagnostics)
+}
+
+// derivedID reads the id of the derived record, falling back to the last
+// segment of its name when the record cannot be read.
+func (r *serviceResource[M, P]) derivedID(ctx context.Context, registryResource string) string {
+	if registryResource == "" {
+		return ""
+	}
+	if id, err := r.kind.derivedID(ctx, r.data.Client, registryResource); err == nil && id != "" {
+		return id
+	}
+	return lastSegment(registryResource)
+}
+
+func (r *serviceResource[M, P]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	state, ok := load[M](ctx, &r.resourceBase, req.State, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	svc, ok := readOrForget(ctx, &r.resourceBase, resp, r.kind.title, P(state).service().Name.ValueString(), r.data.Client.GetService)
+	if !ok {
+		return
+	}
+	resp.Diagnostics.Append(r.fromService(ctx, state, svc)...)
+	if !resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+	}
+}
+
+// fromService takes the registry's copy of the service into m, as Read
+// stores it: m holds the prior state (at least the name, after an import),
+// whose values stand where the registry's are the same. A service of another
+// kind is an error.
+func (r *serviceResource[M, P]) fromService(ctx context.Context, m *M, svc *agentregistry.Service) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if kind := serviceKindOf(svc); kind != "" && kind != r.naming.typeSuffix {
+		diags.AddError("Service Is Another Kind",
+			fmt.Sprintf("The service %s is registered as %s, not as %s: manage it with the agentregistry_%s resource "+
+				"(import it there), and take it out of this one with `terraform state rm`.",
+				svc.Name, serviceKindNoun(kind), serviceKindNoun(r.naming.typeSuffix), kind))
+		return diags
+	}
+	p := P(m)
+	base := p.service()
+	if id := p.derivedRecordID(); svc.RegistryResource != base.RegistryResource.ValueString() || id.ValueString() == "" {
+		*id = types.StringValue(r.derivedID(ctx, svc.RegistryResource))
+	}
+	interfacesChanged, d := base.refresh(ctx, svc)
+	diags.Append(d...)
+	diags.Append(p.refresh(svc, interfacesChanged)...)
+	if r.kind.verify != nil {
+		r.kind.verify(r.data, m, true, &diags)
+	}
+	return diags
+}
+
+func (r *serviceResource[M, P]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	plan, state, ok := loadPair[M](ctx, &r.resourceBase, req.Plan, req.State, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	p := P(plan)
+	base := p.service()
+	mask := r.updateMask(ctx, p, state)
+	if len(mask) == 0 {
+		// Only a document's formatting changed, or a setting of the provider's
+		// side (timeouts, signature_policy): nothing to send (ModifyPlan kept
+		// every computed value).
+		r.save(ctx, &resp.State, resp.Identity, plan, base.Name.ValueString(), &resp.Diagnostics)
+		return
+	}
+	svc := r.toService(ctx, plan, &resp.Diagnostics)
+	if svc == nil {
+		return
+	}
+	ctx, cancel := withDeadline(ctx, base.Timeouts.Update, &resp.Diagnostics)
+	defer cancel()
+	updated, err := r.data.Client.UpdateService(ctx, svc, mask)
+	if err != nil {
+		r.kind.addAPIError(&resp.Diagnostics, "Cannot Update "+r.kind.title, apiErrorDetail("update", svc.Name, err), err)
+		return
+	}
+	base.applyUpdated(updated)
+	if id := p.derivedRecordID(); id.IsUnknown() {
+		*id = types.StringValue(r.derivedID(ctx, updated.RegistryResource))
+	}
+	resp.Diagnostics.Append(p.setDerived()...)
+	r.save(ctx, &resp.State, resp.Identity, plan, updated.Name, &resp.Diagnostics)
+}
+
+func (r *serviceResource[M, P]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	state, ok := load[M](ctx, &r.resourceBase, req.State, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	base := P(state).service()
+	ctx, cancel := withDeadline(ctx, base.Timeouts.Delete, &resp.Diagnostics)
+	defer cancel()
+	name := base.Name.ValueString()
+	reportDelete(&resp.Diagnostics, r.kind.title, name, r.data.Client.DeleteService(ctx, name))
+}
+
+// ImportState takes a full service name, a bare service_id or an identity;
+// Read fills in the rest.
+func (r *serviceResource[M, P]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	n, diags := r.naming.importName(ctx, r.data, req)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	name := r.naming.format(n)
+	for attr, v := range map[string]string{"id": name, "name": name, "service_id": n.ID, "project": n.Project, "location": n.Location} {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(attr), v)...)
+	}
+	resp.Diagnostics.Append(r.naming.setIdentity(ctx, resp.Identity, n)...)
+}
+
+// serviceKindOf names the kind of a Service by its spec, as the resource type
+// suffix that manages it; "" when it carries no spec.
+func serviceKindOf(svc *agentregistry.Service) string {
+	switch {
+	case svc.AgentSpec != nil:
+		return "agent"
+	case svc.McpServerSpec != nil:
+		return "mcp_server"
+	case svc.EndpointSpec != nil:
+		return "endpoint"
+	}
+	return ""
+}
+
+// serviceKindNoun is a resource type suffix in words, for messages.
+func serviceKindNoun(kind string) string {
+	switch kind {
+	case "agent":
+		return "an agent (agentSpec)"
+	case "mcp_server":
+		return "an MCP server (mcpServerSpec)"
+	case "endpoint":
+		return "an endpoint (endpointSpec)"
+	}
+	return kind
+}
