@@ -256,7 +256,7 @@ resource "agentregistry_skill" "test" {
 // main: "symlink . points to a directory"); the name checked against the
 // front matter is the link's, and the content hash is the folder's.
 func TestAccSkillResource_sourceDirSymlink(t *testing.T) {
-	r := startResRegistry(t)
+	r := startRegistry(t)
 	real := resSkillDir(t, "build-output", "Fill PDF forms.")
 	// The folder's SKILL.md names the skill as the link is named.
 	resWriteFile(t, filepath.Join(real, "SKILL.md"), "---\nname: pdf-tools\ndescription: Fill PDF forms.\n---\n")
