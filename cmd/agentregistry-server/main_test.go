@@ -82,60 +82,11 @@ func TestDurabilityKill9(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "registry.db")
 	cmd, url := startServer(t, bin, "-data", data)
 
-	var mu sync.Mutex
-	var acked []string
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	client := &http.Client{Timeout: 10 * time.Second}
-	for w := range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				n := w*100000 + i
-				id := fmt.Sprintf("agent-%07d", n)
-				body := fmt.Sprintf(`{"agentSpec":{"type":"A2A_AGENT_CARD","content":%s}}`, card(n))
-				res, err := client.Post(url+"/v1/"+parent+"/services?serviceId="+id, "application/json", strings.NewReader(body))
-				if err != nil {
-					return // the server is gone
-				}
-				var op struct {
-					Done bool `json:"done"`
-				}
-				err = json.NewDecoder(res.Body).Decode(&op)
-				res.Body.Close()
-				if err == nil && res.StatusCode == 200 && op.Done {
-					mu.Lock()
-					acked = append(acked, id)
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		mu.Lock()
-		n := len(acked)
-		mu.Unlock()
-		if n >= 150 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	if err := cmd.Process.Kill(); err != nil { // SIGKILL: no shutdown path runs
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
-	close(stop)
-	wg.Wait()
-	mu.Lock()
-	ids := append([]string(nil), acked...)
-	mu.Unlock()
+	ids := killDuringWrites(t, cmd, 8, 150, func(w, i int) (string, string, string) {
+		n := w*100000 + i
+		id := fmt.Sprintf("agent-%07d", n)
+		return id, url + "/v1/" + parent + "/services?serviceId=" + id, fmt.Sprintf(`{"agentSpec":{"type":"A2A_AGENT_CARD","content":%s}}`, card(n))
+	})
 	if len(ids) < 50 {
 		t.Fatalf("only %d writes acknowledged before the kill", len(ids))
 	}
@@ -191,58 +142,10 @@ func TestDurabilityKill9Uploads(t *testing.T) {
 	}
 	body := `{"type":"SIMPLE","targetState":"TARGET_STATE_ACTIVE","initialRevision":{"archiveUploadSource":{"archiveContent":"` +
 		base64.StdEncoding.EncodeToString(archive) + `"}}}`
-	var mu sync.Mutex
-	var acked []string
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	client := &http.Client{Timeout: 10 * time.Second}
-	for w := range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				id := fmt.Sprintf("skill-%c-%c%c%c", 'a'+w, 'a'+i/676%26, 'a'+i/26%26, 'a'+i%26)
-				res, err := client.Post(url+"/v1/"+parent+"/skills?skillId="+id, "application/json", strings.NewReader(body))
-				if err != nil {
-					return // the server is gone
-				}
-				var op struct {
-					Done bool `json:"done"`
-				}
-				err = json.NewDecoder(res.Body).Decode(&op)
-				res.Body.Close()
-				if err == nil && res.StatusCode == 200 && op.Done {
-					mu.Lock()
-					acked = append(acked, id)
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		mu.Lock()
-		n := len(acked)
-		mu.Unlock()
-		if n >= 60 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
-	close(stop)
-	wg.Wait()
-	mu.Lock()
-	ids := append([]string(nil), acked...)
-	mu.Unlock()
+	ids := killDuringWrites(t, cmd, 4, 60, func(w, i int) (string, string, string) {
+		id := fmt.Sprintf("skill-%c-%c%c%c", 'a'+w, 'a'+i/676%26, 'a'+i/26%26, 'a'+i%26)
+		return id, url + "/v1/" + parent + "/skills?skillId=" + id, body
+	})
 	if len(ids) < 10 {
 		t.Fatalf("only %d uploads acknowledged before the kill", len(ids))
 	}
@@ -277,6 +180,67 @@ func TestDurabilityKill9Uploads(t *testing.T) {
 		t.Errorf("%d archives for %d revisions after the restart", len(stored), len(list.Skills))
 	}
 	t.Logf("%d acknowledged uploads survived kill -9", len(ids))
+}
+
+// killDuringWrites runs workers that POST one write after another, kills
+// the server with SIGKILL (no shutdown path runs) once want writes were
+// acknowledged (done operations) or 20 s have passed, and returns the ids
+// of the acknowledged writes. write gives the id of a worker's i-th write,
+// the URL it is posted to and its body.
+func killDuringWrites(t *testing.T, cmd *exec.Cmd, workers, want int, write func(worker, i int) (id, target, body string)) []string {
+	t.Helper()
+	var mu sync.Mutex
+	var acked []string
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	client := &http.Client{Timeout: 10 * time.Second}
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				id, target, body := write(w, i)
+				res, err := client.Post(target, "application/json", strings.NewReader(body))
+				if err != nil {
+					return // the server is gone
+				}
+				var op struct {
+					Done bool `json:"done"`
+				}
+				err = json.NewDecoder(res.Body).Decode(&op)
+				res.Body.Close()
+				if err == nil && res.StatusCode == 200 && op.Done {
+					mu.Lock()
+					acked = append(acked, id)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		mu.Lock()
+		n := len(acked)
+		mu.Unlock()
+		if n >= want || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	close(stop)
+	wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	return append([]string(nil), acked...)
 }
 
 // get decodes the JSON of a GET that must answer 200.

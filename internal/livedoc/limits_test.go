@@ -139,25 +139,7 @@ func TestCappedBody(t *testing.T) {
 // main such an event was read whole, 300 MB of it.
 func TestFetchToolSpecCapsSSEEvents(t *testing.T) {
 	var written atomic.Int64
-	srv := serve(t, map[string]http.HandlerFunc{
-		"/sse": func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/event-stream")
-			_, _ = io.WriteString(w, "event: endpoint\ndata: /messages\n\nevent: message\ndata: ")
-			w.(http.Flusher).Flush()
-			chunk := strings.Repeat("x", 32<<10)
-			for written.Load() < 64<<20 {
-				n, err := io.WriteString(w, chunk)
-				written.Add(int64(n))
-				if err != nil {
-					return
-				}
-			}
-		},
-		"/messages": func(w http.ResponseWriter, r *http.Request) {
-			_, _ = io.Copy(io.Discard, r.Body)
-			w.WriteHeader(http.StatusAccepted)
-		},
-	})
+	srv := livedoctest.EndlessSSEEvent(t, 64<<20, &written)
 	msg := fetchToolsErr(t, srv.URL+"/sse", ToolSpecOptions{SSE: true, Options: Options{Timeout: 5 * time.Second}})
 	wantContains(t, msg, "sent an event of the stream answering GET "+srv.URL+"/sse over the 1048576-byte (1 MiB) limit")
 	if n := written.Load(); n > 16<<20 {

@@ -17,7 +17,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -96,25 +95,7 @@ func hostileCases() []hostileCase {
 // event that never ends.
 func sseBomb(b *testing.B) string {
 	var written atomic.Int64
-	return livedoctest.Serve(b, map[string]http.HandlerFunc{
-		"/sse": func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/event-stream")
-			_, _ = io.WriteString(w, "event: endpoint\ndata: /messages\n\nevent: message\ndata: ")
-			w.(http.Flusher).Flush()
-			chunk := strings.Repeat("x", 32<<10)
-			for written.Load() < hostileBytes {
-				n, err := io.WriteString(w, chunk)
-				written.Add(int64(n))
-				if err != nil {
-					return
-				}
-			}
-		},
-		"/messages": func(w http.ResponseWriter, r *http.Request) {
-			_, _ = io.Copy(io.Discard, r.Body)
-			w.WriteHeader(http.StatusAccepted)
-		},
-	}).URL + "/sse"
+	return livedoctest.EndlessSSEEvent(b, hostileBytes, &written).URL + "/sse"
 }
 
 // verifyCase calls verify_agent_card on a card padded to 1 MiB with n

@@ -212,3 +212,29 @@ func PagedTools(s *mcp.Server, pages int, size func(page int) int) {
 		}
 	})
 }
+
+// EndlessSSEEvent serves the HTTP+SSE transport of MCP at /sse, whose first
+// message after the endpoint is an event that never ends: it is written
+// until the client hangs up or limit bytes are (written counts them).
+// /messages accepts every POST.
+func EndlessSSEEvent(t testing.TB, limit int64, written *atomic.Int64) *httptest.Server {
+	return Serve(t, map[string]http.HandlerFunc{
+		"/sse": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			_, _ = io.WriteString(w, "event: endpoint\ndata: /messages\n\nevent: message\ndata: ")
+			w.(http.Flusher).Flush()
+			chunk := strings.Repeat("x", 32<<10)
+			for written.Load() < limit {
+				n, err := io.WriteString(w, chunk)
+				written.Add(int64(n))
+				if err != nil {
+					return
+				}
+			}
+		},
+		"/messages": func(w http.ResponseWriter, r *http.Request) {
+			_, _ = io.Copy(io.Discard, r.Body)
+			w.WriteHeader(http.StatusAccepted)
+		},
+	})
+}
