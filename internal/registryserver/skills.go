@@ -34,7 +34,7 @@ const (
 	bucketSkills         = "skills"
 	bucketSkillRevisions = "skillRevisions"
 	// bucketSkillArchives held the archives in data files of earlier
-	// versions; they are in a file of their own now (skills_archives.go).
+	// versions; they are files of their own now (skills_archives.go).
 	bucketSkillArchives = "skillArchives"
 
 	// maxSkillsPerParent and maxRevisionsPerSkill bound what one client can
@@ -99,8 +99,8 @@ func newSkillState(maxUploads int) *skillState {
 }
 
 // loadSkills rebuilds the skills and revisions from the store and opens the
-// archives file (whose archives stay on disk), deleting the archives that no
-// revision names.
+// archives folder (whose archives stay on disk), deleting the archives that
+// no revision names.
 func (s *Server) loadSkills() error {
 	err := s.store.load(bucketSkills, func(k, v []byte) error {
 		var sk agentregistry.Skill
@@ -293,7 +293,7 @@ func revisionMutation(rev *agentregistry.SkillRevision) mutation {
 }
 
 // revisionDeletion deletes the revision name from the data file, and its
-// archive where earlier versions of the server kept it (archives.go).
+// archive where earlier versions of the server kept it (skills_archives.go).
 func revisionDeletion(name string) []mutation {
 	return []mutation{{Bucket: bucketSkillRevisions, Key: name}, {Bucket: bucketSkillArchives, Key: name}}
 }

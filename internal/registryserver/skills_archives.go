@@ -102,7 +102,7 @@ func (a *archiveStore) delete(uids []string) {
 	}
 }
 
-// archiveChange is what one write does to the archives file around its
+// archiveChange is what one write does to the archives folder around its
 // commit: an archive written before the lock is taken (deleted again unless
 // the write commits) and the archives of the revisions it deletes (deleted
 // once it has). Defer finish before taking the lock, so that it runs after

@@ -89,7 +89,11 @@ func (s *Server) listSkills(w http.ResponseWriter, r *http.Request, parent strin
 		hits, err = matchSkills(ctx, s.skillsOf(parent), query, filter)
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-		err = s.searchAborted(r, "skills "+map[bool]string{true: "search", false: "list"}[search], err)
+		method := "skills list"
+		if search {
+			method = "skills search"
+		}
+		err = s.searchAborted(r, method, err)
 	}
 	if err != nil {
 		s.writeError(w, err)
