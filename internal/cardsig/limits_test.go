@@ -57,6 +57,10 @@ func TestVerifyBounds(t *testing.T) {
 	if kids, err := Verify(doc, jwks, PolicyRequire); err != nil || len(kids) != 1 {
 		t.Errorf("%d signatures: %v %v", MaxSignatures, kids, err)
 	}
+	// Sign adds none past the limit: the card could not be verified.
+	if _, err := Sign(doc, keys()[0].pem, keys()[0].kid); err == nil || !strings.Contains(err.Error(), "already has 16 signatures") {
+		t.Errorf("a 17th signature: %v", err)
+	}
 	bigJWKS := append(jwks[:len(jwks)-2:len(jwks)-2], []byte(`],"pad":"`+strings.Repeat("x", MaxJWKSBytes)+`"}`)...)
 	wantContains(t, verifyErr(t, []byte(card), bigJWKS, PolicyVerifyIfPresent), "the trusted keys are", "the limit is 1048576 (1 MiB)")
 }
