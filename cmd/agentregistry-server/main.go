@@ -47,12 +47,13 @@ func run(args []string, stdout, stderr io.Writer) (err error) {
 	// its answer, or keeps an idle connection, must not hold the server's
 	// resources for ever, and a flood must not queue without bound.
 	readHeaderTimeout := fs.Duration("read-header-timeout", 5*time.Second, "time allowed to read a request's headers")
-	readTimeout := fs.Duration("read-timeout", 10*time.Second, "time allowed to read a whole request, body included (bodies are at most 1 MiB)")
+	readTimeout := fs.Duration("read-timeout", 10*time.Second, "time allowed to read a whole request, body included (bodies are at most 1 MiB, skill uploads 13.4 MiB)")
 	writeTimeout := fs.Duration("write-timeout", 30*time.Second, "time allowed from the end of reading a request to the end of writing its response; keep it above -search-timeout")
 	idleTimeout := fs.Duration("idle-timeout", 60*time.Second, "time an idle keep-alive connection stays open")
 	maxConns := fs.Int("max-connections", 256, "most connections open at once; further ones wait to be accepted (0 = no cap)")
 	maxInFlight := fs.Int("max-in-flight", 64, "most requests handled at once; further ones get 503 with Retry-After: 1 (0 = no cap)")
 	searchTimeout := fs.Duration("search-timeout", 10*time.Second, "time allowed to evaluate one search or list filter before it fails with DEADLINE_EXCEEDED")
+	maxUploads := fs.Int("max-uploads", 4, "most skill uploads (skill and revision creates, bodies of up to 13.4 MiB held in memory while checked) handled at once; further ones get 503 with Retry-After: 1 (at least 1)")
 	fs.Usage = func() {
 		_, _ = fmt.Fprintf(fs.Output(), `Usage: agentregistry-server [flags]
 
@@ -73,10 +74,13 @@ Flags:
 	if *token == "" {
 		*token = os.Getenv(tokenEnv)
 	}
+	if *maxUploads < 1 {
+		return fmt.Errorf("-max-uploads is %d; it must be at least 1 (uploads are always capped: each holds its body in memory)", *maxUploads)
+	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
 	srv, err := registryserver.New(registryserver.Options{
 		Token: *token, DataPath: *data, OperationDelay: *opDelay, Logger: logger,
-		MaxInFlight: *maxInFlight, SearchTimeout: *searchTimeout,
+		MaxInFlight: *maxInFlight, SearchTimeout: *searchTimeout, MaxUploads: *maxUploads,
 	})
 	if err != nil {
 		return err

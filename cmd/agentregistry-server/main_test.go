@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -17,12 +18,14 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/skillpkg"
 )
 
 const parent = "projects/p/locations/global"
 
 // buildServer compiles this command into a temporary directory.
-func buildServer(t *testing.T) string {
+func buildServer(t testing.TB) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the server binary")
@@ -36,14 +39,20 @@ func buildServer(t *testing.T) string {
 }
 
 // startServer runs the binary and returns it with the URL it printed.
-func startServer(t *testing.T, bin string, args ...string) (*exec.Cmd, string) {
+func startServer(t testing.TB, bin string, args ...string) (*exec.Cmd, string) {
+	t.Helper()
+	return startServerLogging(t, bin, io.Discard, args...)
+}
+
+// startServerLogging is startServer with the server's log (stderr) written to log.
+func startServerLogging(t testing.TB, bin string, log io.Writer, args ...string) (*exec.Cmd, string) {
 	t.Helper()
 	cmd := exec.Command(bin, append([]string{"-listen", "127.0.0.1:0"}, args...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.Stderr = io.Discard
+	cmd.Stderr = log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -73,60 +82,11 @@ func TestDurabilityKill9(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "registry.db")
 	cmd, url := startServer(t, bin, "-data", data)
 
-	var mu sync.Mutex
-	var acked []string
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	client := &http.Client{Timeout: 10 * time.Second}
-	for w := range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				n := w*100000 + i
-				id := fmt.Sprintf("agent-%07d", n)
-				body := fmt.Sprintf(`{"agentSpec":{"type":"A2A_AGENT_CARD","content":%s}}`, card(n))
-				res, err := client.Post(url+"/v1/"+parent+"/services?serviceId="+id, "application/json", strings.NewReader(body))
-				if err != nil {
-					return // the server is gone
-				}
-				var op struct {
-					Done bool `json:"done"`
-				}
-				err = json.NewDecoder(res.Body).Decode(&op)
-				_ = res.Body.Close() // a close error changes nothing the test checks
-				if err == nil && res.StatusCode == 200 && op.Done {
-					mu.Lock()
-					acked = append(acked, id)
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		mu.Lock()
-		n := len(acked)
-		mu.Unlock()
-		if n >= 150 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	if err := cmd.Process.Kill(); err != nil { // SIGKILL: no shutdown path runs
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
-	close(stop)
-	wg.Wait()
-	mu.Lock()
-	ids := append([]string(nil), acked...)
-	mu.Unlock()
+	ids := killDuringWrites(t, cmd, 8, 150, func(w, i int) (string, string, string) {
+		n := w*100000 + i
+		id := fmt.Sprintf("agent-%07d", n)
+		return id, url + "/v1/" + parent + "/services?serviceId=" + id, fmt.Sprintf(`{"agentSpec":{"type":"A2A_AGENT_CARD","content":%s}}`, card(n))
+	})
 	if len(ids) < 50 {
 		t.Fatalf("only %d writes acknowledged before the kill", len(ids))
 	}
@@ -137,7 +97,7 @@ func TestDurabilityKill9(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_ = res.Body.Close() // a close error changes nothing the test checks
+		res.Body.Close()
 		if res.StatusCode != 200 {
 			t.Fatalf("acknowledged service %s lost after kill -9 (status %d)", id, res.StatusCode)
 		}
@@ -145,7 +105,7 @@ func TestDurabilityKill9(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_ = res.Body.Close() // a close error changes nothing the test checks
+		res.Body.Close()
 		if res.StatusCode != 200 {
 			t.Fatalf("derived agent %s missing after restart (status %d)", id, res.StatusCode)
 		}
@@ -159,11 +119,145 @@ func TestDurabilityKill9(t *testing.T) {
 		Agents []json.RawMessage `json:"agents"`
 	}
 	_ = json.NewDecoder(res.Body).Decode(&sr)
-	_ = res.Body.Close() // a close error changes nothing the test checks
+	res.Body.Close()
 	if want := min(len(ids), 100); len(sr.Agents) < want {
 		t.Fatalf("search after restart found %d agents, want at least %d", len(sr.Agents), want)
 	}
 	t.Logf("%d acknowledged writes survived kill -9", len(ids))
+}
+
+// TestDurabilityKill9Uploads: skill uploads (archives in files of their own,
+// written before the revision's commit) survive kill -9 too: after a
+// restart every acknowledged skill has its revision, and the archives
+// folder holds exactly one archive per revision (one written before a commit the
+// kill prevented is deleted at start).
+func TestDurabilityKill9Uploads(t *testing.T) {
+	bin := buildServer(t)
+	data := filepath.Join(t.TempDir(), "registry.db")
+	cmd, url := startServer(t, bin, "-data", data)
+	archive, err := skillpkg.Zip(map[string][]byte{"SKILL.md": []byte("---\nname: pdf-tools\ndescription: Durable.\n---\n"),
+		"notes.txt": []byte(strings.Repeat("durable notes\n", 20000))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := `{"type":"SIMPLE","targetState":"TARGET_STATE_ACTIVE","initialRevision":{"archiveUploadSource":{"archiveContent":"` +
+		base64.StdEncoding.EncodeToString(archive) + `"}}}`
+	ids := killDuringWrites(t, cmd, 4, 60, func(w, i int) (string, string, string) {
+		id := fmt.Sprintf("skill-%c-%c%c%c", 'a'+w, 'a'+i/676%26, 'a'+i/26%26, 'a'+i%26)
+		return id, url + "/v1/" + parent + "/skills?skillId=" + id, body
+	})
+	if len(ids) < 10 {
+		t.Fatalf("only %d uploads acknowledged before the kill", len(ids))
+	}
+
+	cmd2, url2 := startServer(t, bin, "-data", data)
+	uids := map[string]bool{}
+	for _, id := range ids {
+		var sk struct{ DefaultRevision string }
+		get(t, url2+"/v1/"+parent+"/skills/"+id, &sk)
+		var rev struct{ Uid string }
+		get(t, url2+"/v1/"+sk.DefaultRevision, &rev)
+		uids[rev.Uid] = true
+	}
+	var list struct{ Skills []json.RawMessage }
+	get(t, url2+"/v1/"+parent+"/skills?pageSize=100", &list) // acknowledged or not, each has one revision
+	_ = cmd2.Process.Signal(syscall.SIGTERM)
+	_ = cmd2.Wait()
+	entries, err := os.ReadDir(data + ".archives")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := map[string]bool{}
+	for _, e := range entries {
+		stored[e.Name()] = true
+	}
+	for uid := range uids {
+		if !stored[uid] {
+			t.Errorf("the archive of acknowledged revision %s was lost", uid)
+		}
+	}
+	if len(stored) != len(list.Skills) {
+		t.Errorf("%d archives for %d revisions after the restart", len(stored), len(list.Skills))
+	}
+	t.Logf("%d acknowledged uploads survived kill -9", len(ids))
+}
+
+// killDuringWrites runs workers that POST one write after another, kills
+// the server with SIGKILL (no shutdown path runs) once want writes were
+// acknowledged (done operations) or 20 s have passed, and returns the ids
+// of the acknowledged writes. write gives the id of a worker's i-th write,
+// the URL it is posted to and its body.
+func killDuringWrites(t *testing.T, cmd *exec.Cmd, workers, want int, write func(worker, i int) (id, target, body string)) []string {
+	t.Helper()
+	var mu sync.Mutex
+	var acked []string
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	client := &http.Client{Timeout: 10 * time.Second}
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				id, target, body := write(w, i)
+				res, err := client.Post(target, "application/json", strings.NewReader(body))
+				if err != nil {
+					return // the server is gone
+				}
+				var op struct {
+					Done bool `json:"done"`
+				}
+				err = json.NewDecoder(res.Body).Decode(&op)
+				res.Body.Close()
+				if err == nil && res.StatusCode == 200 && op.Done {
+					mu.Lock()
+					acked = append(acked, id)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		mu.Lock()
+		n := len(acked)
+		mu.Unlock()
+		if n >= want || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	close(stop)
+	wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	return append([]string(nil), acked...)
+}
+
+// get decodes the JSON of a GET that must answer 200.
+func get(t *testing.T, url string, v any) {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != 200 {
+		b, _ := io.ReadAll(res.Body)
+		t.Fatalf("GET %s: %d %s", url, res.StatusCode, b)
+	}
+	if err := json.NewDecoder(res.Body).Decode(v); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestTokenAndGracefulShutdown(t *testing.T) {
@@ -174,7 +268,7 @@ func TestTokenAndGracefulShutdown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = res.Body.Close() // a close error changes nothing the test checks
+	res.Body.Close()
 	if res.StatusCode != 401 {
 		t.Fatalf("without token: %d", res.StatusCode)
 	}
@@ -184,7 +278,7 @@ func TestTokenAndGracefulShutdown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = res.Body.Close() // a close error changes nothing the test checks
+	res.Body.Close()
 	if res.StatusCode != 200 {
 		t.Fatalf("with token: %d", res.StatusCode)
 	}
@@ -210,6 +304,9 @@ func TestBadFlags(t *testing.T) {
 	if err := run([]string{"-data", filepath.Join(os.DevNull, "x", "y.db")}, io.Discard, io.Discard); err == nil {
 		t.Fatal("want a data file error")
 	}
+	if err := run([]string{"-max-uploads", "0"}, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "at least 1") {
+		t.Fatalf("-max-uploads 0: %v", err)
+	}
 }
 
 // Item 4 of issue 18: a client that declares a body and sends one byte of it
@@ -222,10 +319,8 @@ func TestSlowBodyIsCutOff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = conn.Close() }()
-	if _, err := fmt.Fprintf(conn, "POST /v1/%s/services?serviceId=slow-body HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200000\r\n\r\n{", parent); err != nil {
-		t.Fatal(err)
-	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /v1/%s/services?serviceId=slow-body HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200000\r\n\r\n{", parent)
 	// The server answers or closes; either way the connection ends.
 	_ = conn.SetReadDeadline(time.Now().Add(15 * time.Second))
 	if _, err := io.Copy(io.Discard, conn); err != nil {
@@ -246,16 +341,14 @@ func TestConnectionCap(t *testing.T) {
 		c := &http.Client{Timeout: timeout}
 		res, err := c.Get(url + "/v1/" + parent + "/services")
 		if err == nil {
-			_ = res.Body.Close() // a close error changes nothing the test checks
+			res.Body.Close()
 		}
 		return err
 	}
 	if err := get(time.Second); err == nil {
 		t.Fatal("a second connection was served while the first, idle, held the only one")
 	}
-	if err := idle.Close(); err != nil {
-		t.Fatal(err)
-	}
+	idle.Close()
 	if err := get(10 * time.Second); err != nil {
 		t.Fatalf("once the idle connection closed: %v", err)
 	}
@@ -273,7 +366,7 @@ func TestHelp(t *testing.T) {
 	if env < 0 || env > strings.Index(help, "-token") || !strings.Contains(help, "visible to other users in ps") {
 		t.Errorf("-help does not document AGENTREGISTRY_SERVER_TOKEN first, with the reason:\n%s", help)
 	}
-	for _, f := range []string{"-read-header-timeout", "-read-timeout", "-write-timeout", "-idle-timeout", "-max-connections", "-max-in-flight", "-search-timeout"} {
+	for _, f := range []string{"-read-header-timeout", "-read-timeout", "-write-timeout", "-idle-timeout", "-max-connections", "-max-in-flight", "-search-timeout", "-max-uploads"} {
 		if !strings.Contains(help, f+" ") {
 			t.Errorf("-help does not document %s", f)
 		}

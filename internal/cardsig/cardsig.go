@@ -29,6 +29,20 @@ const (
 	PolicyRequire Policy = "require"
 )
 
+// Bounds of what Verify and Sign read, so that a card's cost is bounded
+// whatever it holds: on main a 1 MB card with 3,500 bogus signatures cost
+// 86 s of CPU (each signature re-encoded and re-parsed the payload).
+const (
+	// MaxCardBytes is the largest card: the size at which the live card
+	// fetcher stops, and far above a registered card's 10 KB.
+	MaxCardBytes = 1 << 20
+	// MaxSignatures is the most signatures a card may carry. A card is
+	// signed by its provider and perhaps a registry or two.
+	MaxSignatures = 16
+	// MaxJWKSBytes is the largest JWKS of trusted keys.
+	MaxJWKSBytes = 1 << 20
+)
+
 // signature is one entry of a card's signatures[]. Header stays raw so that
 // signing again leaves the existing entries byte for byte as they were.
 type signature struct {
@@ -40,6 +54,9 @@ type signature struct {
 // splitCard returns the JWS payload of a card (its canonical form without
 // signatures) and the signatures it carries.
 func splitCard(card []byte) ([]byte, []signature, error) {
+	if len(card) > MaxCardBytes {
+		return nil, nil, fmt.Errorf("the agent card is %d bytes; the limit is %d (1 MiB)", len(card), MaxCardBytes)
+	}
 	canon, err := jsoncanon.Canonical(card)
 	if err != nil {
 		return nil, nil, fmt.Errorf("the agent card is not valid JSON: %v", err)

@@ -52,6 +52,9 @@ func signWith(card []byte, key crypto.Signer, kid string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(sigs) >= MaxSignatures {
+		return nil, fmt.Errorf("the agent card already has %d signatures, the most Verify accepts", len(sigs))
+	}
 	obj, err := signer.Sign(payload)
 	if err != nil {
 		return nil, fmt.Errorf("signing the agent card: %v", err)

@@ -52,6 +52,9 @@ func Verify(card, jwks []byte, policy Policy) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(sigs) > MaxSignatures {
+		return nil, fmt.Errorf("the agent card has %d signatures; the limit is %d", len(sigs), MaxSignatures)
+	}
 	if len(sigs) == 0 {
 		if policy == PolicyRequire {
 			return nil, errors.New("the agent card is not signed and the signature policy is require: add a signature made with one of the trusted keys")
@@ -76,6 +79,9 @@ func Verify(card, jwks []byte, policy Policy) ([]string, error) {
 
 func parseJWKS(jwks []byte) (*jose.JSONWebKeySet, error) {
 	var set jose.JSONWebKeySet
+	if len(jwks) > MaxJWKSBytes {
+		return nil, fmt.Errorf("the trusted keys are %d bytes; the limit is %d (1 MiB)", len(jwks), MaxJWKSBytes)
+	}
 	if len(bytes.TrimSpace(jwks)) == 0 {
 		return &set, nil
 	}
@@ -163,12 +169,12 @@ func verifyWithKeys(payload []byte, s signature, alg jose.SignatureAlgorithm, ca
 	if len(fitting) == 0 {
 		return why
 	}
-	obj, err := jose.ParseSignedJSON(string(flattened(payload, s)), allowedList)
+	obj, err := jose.ParseSignedJSON(string(detached(s)), allowedList)
 	if err != nil {
 		return "malformed: " + err.Error()
 	}
 	for _, pub := range fitting {
-		if _, err := obj.Verify(pub); err == nil {
+		if err := obj.DetachedVerify(payload, pub); err == nil {
 			return ""
 		}
 	}
@@ -190,15 +196,17 @@ func keyKind(k any) string {
 	return fmt.Sprintf("a %T key", k)
 }
 
-// flattened is the JWS JSON serialization (RFC 7515 §7.2.2) of a signature
-// with the payload put back, which is what go-jose parses. Marshal cannot
-// fail: every field is a string or a RawMessage read from valid JSON.
-func flattened(payload []byte, s signature) []byte {
+// detached is the JWS JSON serialization (RFC 7515 §7.2.2) of a signature
+// with an empty payload: the payload, the same for every signature, is given
+// to go-jose at verification (DetachedVerify), never encoded into each
+// signature's JSON and parsed again. Marshal cannot fail: every field is a
+// string or a RawMessage read from valid JSON.
+func detached(s signature) []byte {
 	b, _ := json.Marshal(struct {
 		Payload   string          `json:"payload"`
 		Protected string          `json:"protected"`
 		Header    json.RawMessage `json:"header,omitempty"`
 		Signature string          `json:"signature"`
-	}{base64.RawURLEncoding.EncodeToString(payload), s.Protected, s.Header, s.Signature})
+	}{"", s.Protected, s.Header, s.Signature})
 	return b
 }

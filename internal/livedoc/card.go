@@ -62,6 +62,9 @@ func FetchAgentCard(ctx context.Context, rawURL string, opts Options) (*Card, er
 	if err != nil {
 		return nil, err
 	}
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, opts.timeout())
 	defer cancel()

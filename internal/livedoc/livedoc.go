@@ -23,6 +23,10 @@ import (
 const (
 	// DefaultTimeout bounds a whole fetch when Options.Timeout is zero.
 	DefaultTimeout = 10 * time.Second
+	// MaxTimeout is the longest Options.Timeout: a live document is read at
+	// plan time, and a server that answers slowly must not hold a plan for
+	// longer than this.
+	MaxTimeout = 2 * time.Minute
 	// maxRedirects is the most redirects one fetch follows.
 	maxRedirects = 5
 )
@@ -45,6 +49,14 @@ func (o Options) timeout() time.Duration {
 		return o.Timeout
 	}
 	return DefaultTimeout
+}
+
+// check refuses options a fetch does not take: a timeout over MaxTimeout.
+func (o Options) check() error {
+	if o.Timeout > MaxTimeout {
+		return fmt.Errorf("the timeout %s is over the limit of %s", o.Timeout, MaxTimeout)
+	}
+	return nil
 }
 
 // parseURL accepts only absolute http and https URLs: anything else would be

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"mime"
 	"net/http"
@@ -78,11 +79,15 @@ func (c *rawToolsConn) take() json.RawMessage {
 // generic one. It also restores the MCP-Protocol-Version header: wrapping the
 // SDK's connection (rawToolsTransport) hides the unexported hook through which
 // the SDK learns the negotiated version, so it would otherwise stop sending it.
+//
+// It also caps every response body at MaxResponseBytes (each event, for an
+// event stream), which the SDK would otherwise read whole, whatever its size.
 type mcpHTTP struct {
 	base    http.RoundTripper
 	mu      sync.Mutex
 	version string
 	oddity  *answer
+	over    string // what went over MaxResponseBytes, "" when nothing did
 }
 
 // answer is what an unexpected HTTP response said.
@@ -114,11 +119,76 @@ func (t *mcpHTTP) RoundTrip(req *http.Request) (*http.Response, error) {
 		req.Header.Set("Mcp-Protocol-Version", v)
 	}
 	resp, err := t.base.RoundTrip(req)
-	if err != nil || !unexpected(resp) {
+	if err != nil {
 		return resp, err
 	}
-	t.note(req, resp)
+	if unexpected(resp) {
+		t.note(req, resp)
+	}
+	t.capBody(req, resp)
 	return resp, nil
+}
+
+// overLimit says what went over MaxResponseBytes ("" when nothing did).
+func (t *mcpHTTP) overLimit() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.over
+}
+
+// capBody makes resp's body stop at MaxResponseBytes, noting what it was.
+func (t *mcpHTTP) capBody(req *http.Request, resp *http.Response) {
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	what := "an answer to " + req.Method + " " + req.URL.Redacted()
+	if mt == "text/event-stream" {
+		what = "an event of the stream answering " + req.Method + " " + req.URL.Redacted()
+	}
+	resp.Body = &cappedBody{ReadCloser: resp.Body, events: mt == "text/event-stream", lineStart: true, over: func() {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if t.over == "" {
+			t.over = what
+		}
+	}}
+}
+
+// errResponseTooLarge ends the reading of a body over MaxResponseBytes.
+var errResponseTooLarge = errors.New("the MCP server's answer is over the size limit")
+
+// cappedBody fails a read past MaxResponseBytes: of the whole body or, for an
+// event stream, of one event (an empty line ends an event; lines end with
+// CRLF, LF or CR).
+type cappedBody struct {
+	io.ReadCloser
+	events    bool
+	n         int  // bytes of the body, or of the current event
+	lineStart bool // the next byte starts a line
+	prevCR    bool // the last byte was a CR
+	over      func()
+}
+
+func (c *cappedBody) Read(p []byte) (int, error) {
+	n, err := c.ReadCloser.Read(p)
+	for i, b := range p[:n] {
+		if c.events {
+			switch {
+			case b == '\n' && c.prevCR: // the LF of a CRLF
+			case b == '\n' || b == '\r':
+				if c.lineStart {
+					c.n = 0 // an empty line: the event ended
+				}
+				c.lineStart = true
+			default:
+				c.lineStart = false
+			}
+			c.prevCR = b == '\r'
+		}
+		if c.n++; c.n > MaxResponseBytes {
+			c.over()
+			return i, errResponseTooLarge
+		}
+	}
+	return n, err
 }
 
 // unexpected tells an answer an MCP server would not give. Redirects pass:

@@ -60,16 +60,17 @@ func matchesAny(patterns []string, name string) bool {
 	})
 }
 
-// shapeTools filters the raw tools, drops output schemas when asked and
-// compacts each one.
-func shapeTools(raws []json.RawMessage, filter *toolFilter, dropOutputSchemas bool) ([]tool, error) {
+// shapeTools filters the raw tools of one page, drops output schemas when
+// asked and compacts each one; first is the position of the page's first
+// tool in the whole list, for messages.
+func shapeTools(raws []json.RawMessage, first int, filter *toolFilter, dropOutputSchemas bool) ([]tool, error) {
 	var tools []tool
 	for i, r := range raws {
 		var head struct {
 			Name string `json:"name"`
 		}
 		if err := json.Unmarshal(r, &head); err != nil {
-			return nil, fmt.Errorf("tool %d is not a JSON object: %v", i, err)
+			return nil, fmt.Errorf("tool %d is not a JSON object: %v", first+i, err)
 		}
 		if !filter.keep(head.Name) {
 			continue
@@ -127,14 +128,28 @@ func assemble(target string, tools []tool) ([]byte, error) {
 }
 
 func tooLarge(target string, size int, tools []tool) error {
+	return fmt.Errorf("the tool spec of %s is %d bytes as compact JSON after filtering, over the registry's limit of %d bytes (10 KB); "+
+		"largest tools: %s. %s", target, size, spec.MaxDocumentBytes, largest(tools), trimAdvice)
+}
+
+// tooMuchKept is the error of a fetch stopped at MaxCollectedBytes.
+func tooMuchKept(target string, page, size int, tools []tool) error {
+	return fmt.Errorf("stopped reading the tools of %s at page %d: the tools kept so far are %d bytes as compact JSON after filtering, "+
+		"over %d bytes (four times the registry's limit of %d bytes); largest tools so far: %s. %s",
+		target, page, size, MaxCollectedBytes, spec.MaxDocumentBytes, largest(tools), trimAdvice)
+}
+
+// trimAdvice names the options that make a tool spec smaller.
+const trimAdvice = "Register fewer tools with include_tools or exclude_tools (names or trailing * prefixes), " +
+	"or remove output schemas with drop_output_schemas"
+
+// largest lists the largestShown largest tools with their sizes.
+func largest(tools []tool) string {
 	bySize := slices.Clone(tools)
 	slices.SortStableFunc(bySize, func(a, b tool) int { return cmp.Compare(len(b.raw), len(a.raw)) })
-	var largest []string
+	var out []string
 	for _, t := range bySize[:min(largestShown, len(bySize))] {
-		largest = append(largest, fmt.Sprintf("%s (%d bytes)", t.name, len(t.raw)))
+		out = append(out, fmt.Sprintf("%s (%d bytes)", t.name, len(t.raw)))
 	}
-	return fmt.Errorf("the tool spec of %s is %d bytes as compact JSON after filtering, over the registry's limit of %d bytes (10 KB); "+
-		"largest tools: %s. Register fewer tools with include_tools or exclude_tools (names or trailing * prefixes), "+
-		"or remove output schemas with drop_output_schemas",
-		target, size, spec.MaxDocumentBytes, strings.Join(largest, ", "))
+	return strings.Join(out, ", ")
 }

@@ -2,6 +2,7 @@ package livedoc
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
 )
 
 // handshakeVersion is the protocol version offered in initialize: the newest
@@ -57,6 +60,9 @@ func FetchToolSpec(ctx context.Context, rawURL string, opts ToolSpecOptions) (*T
 	if err != nil {
 		return nil, err
 	}
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
 	filter, err := newToolFilter(opts.IncludeTools, opts.ExcludeTools)
 	if err != nil {
 		return nil, err
@@ -69,13 +75,9 @@ func FetchToolSpec(ctx context.Context, rawURL string, opts ToolSpecOptions) (*T
 		return nil, err
 	}
 	defer session.Close()
-	raws, err := f.listAll(ctx, session)
+	tools, err := f.listAll(ctx, session, filter, opts.DropOutputSchemas)
 	if err != nil {
 		return nil, err
-	}
-	tools, err := shapeTools(raws, filter, opts.DropOutputSchemas)
-	if err != nil {
-		return nil, fmt.Errorf("the tools/list result of %s: %v", f.target, err)
 	}
 	doc, err := assemble(f.target, tools)
 	if err != nil {
@@ -120,32 +122,65 @@ func (f *mcpFetch) connect(ctx context.Context, u *url.URL, opts ToolSpecOptions
 	return session, nil
 }
 
-// listAll returns the raw tools of every page. A cursor seen twice stops the
-// loop: a server that cycles would otherwise hold the plan until the timeout.
-func (f *mcpFetch) listAll(ctx context.Context, session *mcp.ClientSession) ([]json.RawMessage, error) {
-	var tools []json.RawMessage
-	seen := map[string]bool{}
+// Bounds of a tools/list fetch, so that a hostile or broken server costs the
+// provider bounded memory and work (on main, one 300 MB answer took the
+// provider to 2 GB, and an endless chain of cursors to 780 MB in 10 s).
+const (
+	// MaxResponseBytes bounds one HTTP response of the MCP server, or one
+	// event of an event stream (HTTP+SSE, or a streamed answer): reading
+	// stops past it.
+	MaxResponseBytes = 1 << 20
+	// MaxCollectedBytes bounds the tools kept across pages, as compact JSON
+	// after include_tools, exclude_tools and drop_output_schemas: four times
+	// the registry's limit, so that the error can still name the largest.
+	MaxCollectedBytes = 4 * spec.MaxDocumentBytes
+	// MaxPages is the most tools/list pages read.
+	MaxPages = 1000
+)
+
+// listAll returns the kept tools of every page, shaped page by page, so
+// that only what is kept is held. A cursor seen twice stops the loop: a
+// server that cycles would otherwise hold the plan until the timeout.
+func (f *mcpFetch) listAll(ctx context.Context, session *mcp.ClientSession, filter *toolFilter, dropOutputSchemas bool) ([]tool, error) {
+	var kept []tool
+	collected := 0
+	seen := map[[sha256.Size]byte]bool{} // digests: a cursor may be long
 	cursor := ""
-	for {
+	for page, listed := 1, 0; ; page++ {
+		if page > MaxPages {
+			return nil, fmt.Errorf("%s sent more than %d pages of tools/list; stopped reading", f.target, MaxPages)
+		}
 		if _, err := session.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor}); err != nil {
 			return nil, f.fail("tools/list", err)
 		}
-		var page struct {
+		var result struct {
 			Tools      []json.RawMessage `json:"tools"`
 			NextCursor string            `json:"nextCursor"`
 		}
-		if err := json.Unmarshal(f.tools.conn.take(), &page); err != nil {
+		if err := json.Unmarshal(f.tools.conn.take(), &result); err != nil {
 			return nil, fmt.Errorf("the tools/list result of %s is not an object with a tools array: %v", f.target, err)
 		}
-		tools = append(tools, page.Tools...)
-		if page.NextCursor == "" {
-			return tools, nil
+		tools, err := shapeTools(result.Tools, listed, filter, dropOutputSchemas)
+		if err != nil {
+			return nil, fmt.Errorf("the tools/list result of %s: %v", f.target, err)
 		}
-		if seen[page.NextCursor] {
-			return nil, fmt.Errorf("%s sent the tools/list cursor %q twice; stopped rather than loop", f.target, page.NextCursor)
+		listed += len(result.Tools)
+		kept = append(kept, tools...)
+		for _, t := range tools {
+			collected += len(t.raw) + 1
 		}
-		seen[page.NextCursor] = true
-		cursor = page.NextCursor
+		if collected > MaxCollectedBytes {
+			return nil, tooMuchKept(f.target, page, collected, kept)
+		}
+		if result.NextCursor == "" {
+			return kept, nil
+		}
+		digest := sha256.Sum256([]byte(result.NextCursor))
+		if seen[digest] {
+			return nil, fmt.Errorf("%s sent the tools/list cursor %q twice; stopped rather than loop", f.target, prefix([]byte(result.NextCursor), peekBytes))
+		}
+		seen[digest] = true
+		cursor = result.NextCursor
 	}
 }
 
@@ -155,6 +190,9 @@ func (f *mcpFetch) listAll(ctx context.Context, session *mcp.ClientSession) ([]j
 // error (-32005, "rejected by transport"), so a url.Error or our deadline in
 // the chain means the server never answered.
 func (f *mcpFetch) fail(step string, err error) error {
+	if over := f.http.overLimit(); over != "" {
+		return fmt.Errorf("the MCP server %s sent %s over the %d-byte (1 MiB) limit; stopped reading", f.target, over, MaxResponseBytes)
+	}
 	if a := f.http.odd(); a != nil {
 		return a.explain(f.target)
 	}

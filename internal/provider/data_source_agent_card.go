@@ -80,7 +80,8 @@ func (d *agentCardDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"warning that names those fields.\n\n" +
 			"Refused, each with a message that says why: a non-2xx answer (with the status and URL), a body over " +
 			"1 MiB (reading stops there), a body that is not JSON under a non-JSON content type, more than 5 " +
-			"redirects, a redirect from https to http, and TLS errors. No URL found inside the card is ever " +
+			"redirects, a redirect from https to http, TLS errors, and a card with more than 16 signatures (before " +
+			"any is checked). No URL found inside the card is ever " +
 			"followed. " + liveFailureNote,
 		Attributes: attrs,
 	}

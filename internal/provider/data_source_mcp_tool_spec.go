@@ -90,7 +90,11 @@ func (d *mcpToolSpecDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 			"`agentregistry_mcp_server.tool_spec` and the plan shows any difference between what is registered and " +
 			"what runs. The result is validated exactly as `tool_spec` is, with the same messages.\n\n" +
 			"A result over the registry's 10 KB limit, after `include_tools`, `exclude_tools` and " +
-			"`drop_output_schemas`, is an error that lists the five largest tools. Errors say what went wrong: not " +
+			"`drop_output_schemas`, is an error that lists the five largest tools. What is read is bounded, so that " +
+			"a hostile or broken server costs the plan little: each answer of the server (each event, over an event " +
+			"stream) is read up to 1 MiB; the tools kept are collected page by page, after those options, and " +
+			"reading stops once they pass 40 KB (four times the registry's limit), with the same list of the largest " +
+			"tools; at most 1000 pages are read, and a cursor sent twice stops the reading. Errors say what went wrong: not " +
 			"an MCP server (and what came back), a JSON-RPC error (its code and message), a timeout, or refused " +
 			"credentials (check `headers`). " + liveFailureNote,
 		Attributes: attrs,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -106,6 +107,14 @@ func TestAccMcpToolSpecDataSource_refusals(t *testing.T) {
 		{Name: "bad", InputSchema: json.RawMessage(`{"type":"string"}`)},
 	}}, nil), false, nil)
 	web := livedoctest.Serve(t, map[string]http.HandlerFunc{"/": livedoctest.Typed("text/html", "<!doctype html><title>Welcome</title>")})
+	// Hostile servers (issue 27, item 10): an answer that never ends, as
+	// JSON and as an event, and pages that never end.
+	var written atomic.Int64
+	huge := livedoctest.ServeMCP(t, livedoctest.NewMCPServer(0, livedoctest.NamedTools("a")...), false, livedoctest.HugeToolsList(64<<20, &written, false))
+	hugeEvent := livedoctest.ServeMCP(t, livedoctest.NewMCPServer(0, livedoctest.NamedTools("a")...), false, livedoctest.HugeToolsList(64<<20, &written, true))
+	endless := livedoctest.NewMCPServer(0)
+	livedoctest.PagedTools(endless, 0, func(int) int { return 2000 })
+	pages := livedoctest.ServeMCP(t, endless, false, nil)
 	step := func(body string, want ...string) resource.TestStep {
 		return resource.TestStep{Config: toolDS("x", body), ExpectError: relWords(want...)}
 	}
@@ -136,6 +145,12 @@ resource "agentregistry_mcp_server" "same" {
 			step(url(tooBig.URL)+"\ninclude_tools = [\"a*b\"]", "Invalid Tool Pattern", `"a*b"`, "a name prefix followed by one trailing *"),
 			step(url(tooBig.URL)+"\nexclude_tools = [\"*\"]", "Invalid Tool Pattern", `"*"`),
 			step(url(tooBig.URL)+"\ntransport = \"websocket\"", "transport", "value must be one of"),
+			step(url(huge.URL), "Cannot Read MCP Tool List", "the MCP server "+huge.URL+" sent an answer to POST "+huge.URL+
+				" over the 1048576-byte (1 MiB) limit; stopped reading"),
+			step(url(hugeEvent.URL), "sent an event of the stream answering POST "+hugeEvent.URL+" over the 1048576-byte (1 MiB) limit"),
+			step(url(pages.URL), "stopped reading the tools of "+pages.URL+" at page 20", "largest tools so far: page000001 (",
+				"include_tools or exclude_tools", "drop_output_schemas"),
+			step(url(slow.URL)+"\ntimeout = \"2m1s\"", "Invalid Timeout", "must be a positive duration of at most 2m0s"),
 		},
 	})
 }

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -28,6 +29,8 @@ func (f *verifyAgentCardFunction) Definition(_ context.Context, _ function.Defin
 			"its algorithm and why (unknown kid, bad signature, alg not allowed, wrong key type, malformed). Allowed " +
 			"algorithms: ES256, ES384, RS256, PS256, EdDSA; `none` and HMAC are refused. Keys come only from `jwks`: " +
 			"a `jku`, `x5u` or any URL in the card is never fetched.\n\n" +
+			"Bounded, so that a hostile card costs little: the card is at most 1 MiB with at most 16 signatures, and " +
+			"`jwks` at most 1 MiB; past either limit the call fails before any signature is checked.\n\n" +
 			"Unlike the provider's `signature_policy`, this checks a card against any JWKS, such as a partner's.",
 		Parameters: []function.Parameter{
 			function.StringParameter{Name: "card", MarkdownDescription: "The agent card, as a JSON string."},
@@ -41,6 +44,15 @@ func (f *verifyAgentCardFunction) Run(ctx context.Context, req function.RunReque
 	var card, jwks string
 	resp.Error = req.Arguments.Get(ctx, &card, &jwks)
 	if resp.Error != nil {
+		return
+	}
+	// The sizes first: the checks below parse both documents.
+	if len(card) > cardsig.MaxCardBytes {
+		resp.Error = function.NewArgumentFuncError(0, fmt.Sprintf("Agent card too large: the card is %d bytes; the limit is %d (1 MiB).", len(card), cardsig.MaxCardBytes))
+		return
+	}
+	if len(jwks) > cardsig.MaxJWKSBytes {
+		resp.Error = function.NewArgumentFuncError(1, fmt.Sprintf("JWKS too large: the JWKS is %d bytes; the limit is %d (1 MiB).", len(jwks), cardsig.MaxJWKSBytes))
 		return
 	}
 	if err := checkTrustedKeys([]byte(jwks)); err != nil {

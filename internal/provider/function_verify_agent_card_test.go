@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -63,6 +64,33 @@ output "unsigned" {
 			// text that is not NFC.
 			step(fmt.Sprintf("file(%q)", sigFixturePath(t, "independent-signed-card.json")), fixtureJWKS,
 				`signature 1 (kid "independent-es256", alg ES256): bad signature`),
+			// Bounded before anything is parsed (issue 27, item 12): on main a
+			// 1 MB card with 3,500 bogus signatures cost 86 s of CPU.
+			step(`join("", [for i in range(525) : "${replace(format("%2000s", ""), " ", "x")}"])`, jwks,
+				"Agent card too large: the card is 1050000 bytes; the limit is 1048576 (1 MiB)."),
+			step(fmt.Sprintf("%q", signed), `join("", [for i in range(525) : "${replace(format("%2000s", ""), " ", "x")}"])`,
+				"JWKS too large: the JWKS is 1050000 bytes; the limit is 1048576 (1 MiB)."),
+			step(fmt.Sprintf("%q", withSignatureCopies(t, signed, 17)), jwks, "the agent card has 17 signatures; the limit is 16"),
 		},
 	})
+}
+
+// withSignatureCopies is the signed card with its first signature repeated n times.
+func withSignatureCopies(t *testing.T, signed string, n int) string {
+	t.Helper()
+	var c map[string]any
+	if err := json.Unmarshal([]byte(signed), &c); err != nil {
+		t.Fatal(err)
+	}
+	sigs := c["signatures"].([]any)
+	copies := make([]any, n)
+	for i := range copies {
+		copies[i] = sigs[0]
+	}
+	c["signatures"] = copies
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -90,7 +90,7 @@ func skillPackageError(dir string, err error) string {
 	var ve *skillpkg.ValidationError
 	if errors.As(err, &ve) {
 		return fmt.Sprintf("The skill in %s is not valid Agent Skills content (%d problems):\n\n%s\n\n"+
-			"See https://agentskills.io/specification for the front matter rules.", dir, len(ve.Problems), err)
+			"See https://agentskills.io/specification for the front matter rules.", dir, ve.Total(), err)
 	}
 	return fmt.Sprintf("Cannot package the skill in %s: %v", dir, err)
 }

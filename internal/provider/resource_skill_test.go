@@ -86,7 +86,7 @@ func TestAccSkillResource_lifecycle(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(name)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("skill_urn"), knownvalue.StringExact("urn:skill:projects-test-project:locations:global:pdf-tools")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("default_revision"), knownvalue.StringExact(name+"/revisions/r1")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("default_revision"), knownvalue.StringExact(name+"/revisions/rev-1")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("revision_sha256"), knownvalue.StringExact(hashA)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("state"), knownvalue.StringExact("ACTIVE")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("scan_state"), knownvalue.StringExact("DISABLED")),
@@ -107,7 +107,7 @@ func TestAccSkillResource_lifecycle(t *testing.T) {
 					plancheck.ExpectKnownValue(addr, tfjsonpath.New("skill_urn"), knownvalue.NotNull()),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("default_revision"), knownvalue.StringExact(name+"/revisions/r2")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("default_revision"), knownvalue.StringExact(name+"/revisions/rev-2")),
 					resWritesCheck{r, []string{"POST /v1/" + name + "/revisions"}},
 				},
 			},
@@ -116,7 +116,7 @@ func TestAccSkillResource_lifecycle(t *testing.T) {
 				Config:    resSkillConfig(r, dir, "DEPRECATED", "PDF tools (old)"),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("state"), knownvalue.StringExact("DEPRECATED")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("default_revision"), knownvalue.StringExact(name+"/revisions/r2")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("default_revision"), knownvalue.StringExact(name+"/revisions/rev-2")),
 					resWritesCheck{r, []string{"PATCH /v1/" + name}},
 				},
 			},
@@ -201,6 +201,24 @@ func TestAccSkillResource_badSkillRejectedAtPlan(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(linked, "secret.txt")); err != nil {
 		t.Fatal(err)
 	}
+	// Issue 27: a file too large for the folder is refused from its size,
+	// unread (on main a sparse 1.5 GB file was read whole first), and an
+	// error lists 20 problems and counts the others.
+	sparse := resSkillDir(t, "sparse-skill", "Holds a huge sparse file.")
+	if f, err := os.Create(filepath.Join(sparse, "huge.bin")); err != nil || f.Truncate(1536<<20) != nil {
+		t.Skip("sparse files unsupported:", err)
+	} else {
+		f.Close()
+	}
+	many := filepath.Join(t.TempDir(), "many-problems")
+	if err := os.Mkdir(many, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	keys := ""
+	for i := range 30 {
+		keys += fmt.Sprintf("k%d: 1\n", i)
+	}
+	resWriteFile(t, filepath.Join(many, "SKILL.md"), "---\n"+keys+"---\n")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{
@@ -211,6 +229,14 @@ func TestAccSkillResource_badSkillRejectedAtPlan(t *testing.T) {
 			{
 				Config:      resSkillConfig(r, linked, "ACTIVE", "x"),
 				ExpectError: regexp.MustCompile(`points outside the skill folder`),
+			},
+			{
+				Config:      resSkillConfig(r, sparse, "ACTIVE", "x"),
+				ExpectError: regexp.MustCompile(`the skill folder holds more than 83886080 bytes`),
+			},
+			{
+				Config:      resSkillConfig(r, many, "ACTIVE", "x"),
+				ExpectError: regexp.MustCompile(`(?s)\(32 problems\).*and 12 more problems \(only the first 20 are listed\)`),
 			},
 			{
 				Config: r.config(`
@@ -224,6 +250,30 @@ resource "agentregistry_skill" "test" {
 		},
 	})
 	r.expectNoWrites(t)
+}
+
+// Issue 27, item 13: source_dir may be a symlink to the skill folder (on
+// main: "symlink . points to a directory"); the name checked against the
+// front matter is the link's, and the content hash is the folder's.
+func TestAccSkillResource_sourceDirSymlink(t *testing.T) {
+	r := startRegistry(t)
+	real := resSkillDir(t, "build-output", "Fill PDF forms.")
+	// The folder's SKILL.md names the skill as the link is named.
+	resWriteFile(t, filepath.Join(real, "SKILL.md"), "---\nname: pdf-tools\ndescription: Fill PDF forms.\n---\n")
+	link := filepath.Join(t.TempDir(), "pdf-tools")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip("symlinks unsupported:", err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: resSkillConfig(r, link, "ACTIVE", "PDF"),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("agentregistry_skill.test", tfjsonpath.New("content_hash"), knownvalue.StringExact(resFolderHash(t, link))),
+				statecheck.ExpectKnownValue("agentregistry_skill.test", tfjsonpath.New("revision_sha256"), knownvalue.StringExact(resFolderHash(t, link))),
+			},
+		}},
+	})
 }
 
 // After an import without the folder, a folder whose content is the

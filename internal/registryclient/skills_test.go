@@ -32,7 +32,7 @@ func TestSkillsAgainstServer(t *testing.T) {
 		t.Fatalf("create: %+v %v", sk, err)
 	}
 	rev, err := c.CreateSkillRevision(ctx, sk.Name, registryclient.ArchiveRevision(skillArchive(t, "Merge PDFs.")))
-	if err != nil || !strings.HasSuffix(rev.Name, "/r2") || rev.Sha256Hash == "" {
+	if err != nil || !strings.HasSuffix(rev.Name, "/rev-2") || rev.Sha256Hash == "" {
 		t.Fatalf("revision: %+v %v", rev, err)
 	}
 	sk.TargetState = "TARGET_STATE_DISABLED"

@@ -55,6 +55,10 @@ type Options struct {
 	// records; past it the request fails with DEADLINE_EXCEEDED. 0 selects
 	// 10 seconds.
 	SearchTimeout time.Duration
+	// MaxUploads caps the skill and revision creates handled at once: each
+	// holds its body and archive in memory while they are checked. Past it
+	// a create is answered 503 UNAVAILABLE with Retry-After: 1. 0 selects 4.
+	MaxUploads int
 }
 
 // maxBodyBytes caps request bodies. A document is at most 10 KB; the cap
@@ -106,7 +110,7 @@ func New(opts Options) (*Server, error) {
 		bindings:   newCollection[*agentregistry.Binding]("/bindings/"),
 		ops:        newCollection[*opRecord]("/operations/"),
 		reqs:       map[string]*requestRecord{},
-		skills:     newSkillState(),
+		skills:     newSkillState(opts.MaxUploads),
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

@@ -6,7 +6,7 @@ package registryserver
 // Skills folder. The server checks the archive's SKILL.md with the same
 // package the provider uses at plan (internal/skillpkg), records its
 // SHA-256, size and front matter, and makes the newest revision the skill's
-// default. It stores the archive (in the data file) but never scans it: every
+// default. It stores the archive (beside the data file) but never scans it: every
 // revision's scanResult says so, with no findings.
 
 import (
@@ -19,6 +19,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"google.golang.org/api/agentregistry/v1"
@@ -32,7 +33,9 @@ const (
 
 	bucketSkills         = "skills"
 	bucketSkillRevisions = "skillRevisions"
-	bucketSkillArchives  = "skillArchives"
+	// bucketSkillArchives held the archives in data files of earlier
+	// versions; they are files of their own now (skills_archives.go).
+	bucketSkillArchives = "skillArchives"
 
 	// maxSkillsPerParent and maxRevisionsPerSkill bound what one client can
 	// make the server hold (and a search scan) in memory.
@@ -58,8 +61,14 @@ func init() {
 var (
 	skillRule = segmentRule{"skill_id", regexp.MustCompile(`^[a-z-]{4,64}$`), 64,
 		"4 to 64 lower-case letters and hyphens"}
+	// revisionRule is what a revision id in a path may be: it admits the
+	// r1, r2... that earlier versions of the server made, so that their
+	// revisions stay reachable. A new id follows newRevisionRule, the
+	// discovery document's.
 	revisionRule = segmentRule{"skill_revision_id", regexp.MustCompile(`^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`), 63,
 		"lower-case letters, digits and hyphens, not starting or ending with a hyphen, at most 63 characters"}
+	newRevisionRule = segmentRule{"skill_revision_id", regexp.MustCompile(`^[a-z][a-z0-9-]{2,61}[a-z0-9]$`), 63,
+		"4 to 63 lower-case letters, digits and hyphens, starting with a letter and not ending with a hyphen"}
 	targetStates = map[string]string{
 		"TARGET_STATE_DRAFT": "STATE_DRAFT", "TARGET_STATE_ACTIVE": "STATE_ACTIVE", "TARGET_STATE_DISABLED": "STATE_DISABLED",
 		"TARGET_STATE_DEPRECATED": "STATE_DEPRECATED", "TARGET_STATE_DECOMMISSIONED": "STATE_DECOMMISSIONED",
@@ -67,20 +76,31 @@ var (
 	scanPolicies = map[string]bool{"": true, "POLICY_UNSPECIFIED": true, "DISABLED": true, "ENABLED_BLOCKING": true, "ENABLED_NONBLOCKING": true}
 )
 
-// skillState is the skills part of the server's state, guarded by Server.mu.
+// skillState is the skills part of the server's state, guarded by Server.mu
+// (uploads aside: it is a semaphore of its own).
 type skillState struct {
 	skills    *collection[*agentregistry.Skill]
 	revisions *collection[*agentregistry.SkillRevision] // grouped by skill name
+	uploads   chan struct{}                             // one token per upload being handled
+	archives  *archiveStore                             // nil in memory; safe without Server.mu
 }
 
-func newSkillState() *skillState {
+// newSkillState returns empty skills with maxUploads upload slots (0:
+// defaultMaxUploads).
+func newSkillState(maxUploads int) *skillState {
+	if maxUploads <= 0 {
+		maxUploads = defaultMaxUploads
+	}
 	return &skillState{
 		skills:    newCollection[*agentregistry.Skill]("/skills/"),
 		revisions: newCollection[*agentregistry.SkillRevision]("/revisions/"),
+		uploads:   make(chan struct{}, maxUploads),
 	}
 }
 
-// loadSkills rebuilds the skills and revisions from the store (archives stay on disk).
+// loadSkills rebuilds the skills and revisions from the store and opens the
+// archives folder (whose archives stay on disk), deleting the archives that
+// no revision names.
 func (s *Server) loadSkills() error {
 	err := s.store.load(bucketSkills, func(k, v []byte) error {
 		var sk agentregistry.Skill
@@ -94,14 +114,20 @@ func (s *Server) loadSkills() error {
 	if err != nil {
 		return err
 	}
-	return s.store.load(bucketSkillRevisions, func(k, v []byte) error {
+	uids := map[string]bool{}
+	err = s.store.load(bucketSkillRevisions, func(k, v []byte) error {
 		var rev agentregistry.SkillRevision
 		if err := json.Unmarshal(v, &rev); err != nil {
 			return fmt.Errorf("skill revision %s: %w", k, err)
 		}
 		s.skills.revisions.put(rev.Name, &rev)
+		uids[rev.Uid] = true
 		return nil
 	})
+	if err == nil {
+		s.skills.archives, err = openArchives(s.opts.DataPath, func(uid string) bool { return uids[uid] })
+	}
+	return err
 }
 
 func newUID() string {
@@ -137,6 +163,11 @@ func validateSkill(sk *agentregistry.Skill) []fieldViolation {
 }
 
 func (s *Server) createSkill(w http.ResponseWriter, r *http.Request, parent string) {
+	release, ok := s.uploadSlot(w) // the body may carry an initial revision
+	if !ok {
+		return
+	}
+	defer release()
 	q := r.URL.Query()
 	id, reqID := q.Get("skillId"), q.Get("requestId")
 	var in agentregistry.Skill
@@ -160,10 +191,16 @@ func (s *Server) createSkill(w http.ResponseWriter, r *http.Request, parent stri
 		return
 	}
 	var rev *agentregistry.SkillRevision
-	var archive []byte
+	ch := s.archiveChange()
+	defer ch.finish()
 	if in.InitialRevision != nil {
-		var err error
-		if rev, archive, err = s.buildRevision(name, "r1", in.InitialRevision, sk); err != nil {
+		up, err := readUpload(in.InitialRevision)
+		if err != nil {
+			s.writeError(w, err)
+			return
+		}
+		rev = s.newRevision(name+"/revisions/rev-1", newUID(), up, sk)
+		if err := ch.add(rev.Uid, up.archive); err != nil {
 			s.writeError(w, err)
 			return
 		}
@@ -183,7 +220,26 @@ func (s *Server) createSkill(w http.ResponseWriter, r *http.Request, parent stri
 		s.writeError(w, errExhausted("the bundled server keeps at most %d skills per location", maxSkillsPerParent))
 		return
 	}
-	s.commitSkillWrite(w, "create", reqID, sk, nil, rev, archive)
+	s.commitSkillWrite(w, "create", reqID, sk, nil, rev, ch)
+}
+
+// defaultMaxUploads is the upload cap when Options.MaxUploads is 0.
+const defaultMaxUploads = 4
+
+// uploadSlot takes one of the server's upload slots for a skill or revision
+// create, whose body (up to maxSkillBodyBytes) and archive are held in
+// memory while it is checked; false when all are taken, after answering 503
+// UNAVAILABLE with Retry-After (clients retry), so that concurrent uploads
+// cost at most the cap's worth of memory. release gives the slot back.
+func (s *Server) uploadSlot(w http.ResponseWriter) (release func(), ok bool) {
+	select {
+	case s.skills.uploads <- struct{}{}:
+		return func() { <-s.skills.uploads }, true
+	default:
+		s.writeError(w, &apiError{HTTP: http.StatusServiceUnavailable, Status: "UNAVAILABLE", RetryAfter: time.Second,
+			Message: fmt.Sprintf("the server is handling %d skill uploads, its limit (-max-uploads); retry shortly", cap(s.skills.uploads))})
+		return nil, false
+	}
 }
 
 func errExhausted(format string, args ...any) *apiError {
@@ -191,9 +247,9 @@ func errExhausted(format string, args ...any) *apiError {
 }
 
 // commitSkillWrite persists the skill sk (nil with old set = delete old and
-// its revisions) and, when rev is set, a new revision and its archive, with
-// the operation; the operation's response is the skill.
-func (s *Server) commitSkillWrite(w http.ResponseWriter, verb, reqID string, sk, old *agentregistry.Skill, rev *agentregistry.SkillRevision, archive []byte) {
+// its revisions) and, when rev is set, a new revision (whose archive ch
+// holds), with the operation; the operation's response is the skill.
+func (s *Server) commitSkillWrite(w http.ResponseWriter, verb, reqID string, sk, old *agentregistry.Skill, rev *agentregistry.SkillRevision, ch *archiveChange) {
 	target := sk
 	if sk == nil {
 		target = old
@@ -207,16 +263,20 @@ func (s *Server) commitSkillWrite(w http.ResponseWriter, verb, reqID string, sk,
 	if sk == nil {
 		gone, _ = s.skills.revisions.page(old.Name, "", maxRevisionsPerSkill+1)
 		for _, n := range gone {
-			ms = append(ms, mutation{Bucket: bucketSkillRevisions, Key: n}, mutation{Bucket: bucketSkillArchives, Key: n})
+			ms = append(ms, revisionDeletion(n)...)
 		}
 	}
 	if rev != nil {
-		ms = append(ms, revisionMutations(rev, archive)...)
+		ms = append(ms, revisionMutation(rev))
 	}
 	s.commitSkillOp(w, verb, target.Name, reqID, resp, ms, func() {
+		ch.committed = true
 		if sk == nil {
 			s.skills.skills.delete(old.Name)
 			for _, n := range gone {
+				if r, ok := s.skills.revisions.get(n); ok {
+					ch.removed = append(ch.removed, r.Uid)
+				}
 				s.skills.revisions.delete(n)
 			}
 			return
@@ -228,9 +288,15 @@ func (s *Server) commitSkillWrite(w http.ResponseWriter, verb, reqID string, sk,
 	})
 }
 
-func revisionMutations(rev *agentregistry.SkillRevision, archive []byte) []mutation {
+func revisionMutation(rev *agentregistry.SkillRevision) mutation {
 	b, _ := json.Marshal(rev)
-	return []mutation{{Bucket: bucketSkillRevisions, Key: rev.Name, Value: b}, {Bucket: bucketSkillArchives, Key: rev.Name, Value: archive}}
+	return mutation{Bucket: bucketSkillRevisions, Key: rev.Name, Value: b}
+}
+
+// revisionDeletion deletes the revision name from the data file, and its
+// archive where earlier versions of the server kept it (skills_archives.go).
+func revisionDeletion(name string) []mutation {
+	return []mutation{{Bucket: bucketSkillRevisions, Key: name}, {Bucket: bucketSkillArchives, Key: name}}
 }
 
 func (s *Server) commitSkillOp(w http.ResponseWriter, verb, target, reqID string, resp json.RawMessage, ms []mutation, apply func()) {
@@ -266,6 +332,25 @@ var skillMutable = map[string]func(dst, src *agentregistry.Skill){
 	"default_revision": func(d, s *agentregistry.Skill) { d.DefaultRevision = s.DefaultRevision },
 }
 
+// skillFieldsSet are the mutable fields the body of a patch without an
+// update mask carries, which are the ones it changes (AIP-134), as for
+// services, bindings and workloads.
+func skillFieldsSet(in *agentregistry.Skill) []string {
+	var paths []string
+	for _, f := range []struct {
+		path string
+		set  bool
+	}{
+		{"display_name", in.DisplayName != ""}, {"description", in.Description != ""}, {"target_state", in.TargetState != ""},
+		{"scanning_config", in.ScanningConfig != nil}, {"default_revision", in.DefaultRevision != ""},
+	} {
+		if f.set {
+			paths = append(paths, f.path)
+		}
+	}
+	return paths
+}
+
 func (s *Server) patchSkill(w http.ResponseWriter, r *http.Request, name string) {
 	q := r.URL.Query()
 	reqID := q.Get("requestId")
@@ -275,8 +360,8 @@ func (s *Server) patchSkill(w http.ResponseWriter, r *http.Request, name string)
 		return
 	}
 	paths := maskPaths(q.Get("updateMask"))
-	if len(paths) == 0 { // no mask: every mutable field from the body
-		paths = []string{"display_name", "description", "target_state", "scanning_config"}
+	if len(paths) == 0 {
+		paths = skillFieldsSet(&in)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -289,7 +374,7 @@ func (s *Server) patchSkill(w http.ResponseWriter, r *http.Request, name string)
 		s.writeError(w, err)
 		return
 	}
-	s.commitSkillWrite(w, "update", reqID, sk, nil, nil, nil)
+	s.commitSkillWrite(w, "update", reqID, sk, nil, nil, s.archiveChange())
 }
 
 // patchedSkill is old with the masked fields of in, checked. Call with s.mu held.
@@ -322,6 +407,8 @@ func (s *Server) deleteSkill(w http.ResponseWriter, r *http.Request, name string
 	q := r.URL.Query()
 	reqID := q.Get("requestId")
 	force, _ := strconv.ParseBool(q.Get("force"))
+	ch := s.archiveChange()
+	defer ch.finish()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	old, ok := s.skillForWrite(w, "delete", name, reqID)
@@ -333,7 +420,7 @@ func (s *Server) deleteSkill(w http.ResponseWriter, r *http.Request, name string
 			Message: fmt.Sprintf("Skill %q has %d revisions; delete them first or set force=true", name, n)})
 		return
 	}
-	s.commitSkillWrite(w, "delete", reqID, nil, old, nil, nil)
+	s.commitSkillWrite(w, "delete", reqID, nil, old, nil, ch)
 }
 
 // skillHash is the sha256Hash of an archive, as hex.

@@ -2,14 +2,20 @@ package registryserver
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"google.golang.org/api/agentregistry/v1"
 	"google.golang.org/api/googleapi"
 	"google.golang.org/api/option"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/skillpkg"
 )
 
 // TestSkillsPerLocationLimit: a location holds at most maxSkillsPerParent
@@ -78,6 +84,8 @@ func TestSkillPageTokenOffsets(t *testing.T) {
 		{encodeOffset(0, qh), 0},
 		{encodeOffset(40, qh), 40},
 		{encodeOffset(-1, qh), -1},
+		{encodeOffset(maxSkillsPerParent, qh), maxSkillsPerParent},
+		{encodeOffset(maxSkillsPerParent+1, qh), -1},
 		{encodeOffset(0, qh+1), -1},
 		{"not base64!", -1},
 	} {
@@ -90,6 +98,111 @@ func TestSkillPageTokenOffsets(t *testing.T) {
 		}
 		if err != nil || got != c.want {
 			t.Errorf("token %q: offset %d (%v), want %d", c.token, got, err, c.want)
+		}
+	}
+}
+
+// Item 2: an upload's archive is decoded, unpacked and parsed before the
+// server's lock is taken, so a slow upload never holds up another request.
+// The test holds the write lock, as a long write would: an upload whose
+// SKILL.md is invalid is still answered, which needs no lock. On main
+// createRevision did all of that under the write lock (a 2 MB upload
+// blocked reads for 4.5-6.2 s), and this answer waited for the lock.
+func TestUploadCheckedOutsideTheLock(t *testing.T) {
+	srv, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const parent = "projects/p1/locations/global"
+	w := httptest.NewRecorder()
+	srv.ServeHTTP(w, httptest.NewRequest("POST", "/v1/"+parent+"/skills?skillId=pdf-tools",
+		strings.NewReader(`{"type":"SIMPLE","targetState":"TARGET_STATE_ACTIVE"}`)))
+	if w.Code != http.StatusOK {
+		t.Fatalf("create: %d %s", w.Code, w.Body)
+	}
+	archive, err := skillpkg.Zip(map[string][]byte{"SKILL.md": []byte("---\nname: Not Valid\n---\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev := `{"archiveUploadSource":{"archiveContent":"` + base64.StdEncoding.EncodeToString(archive) + `"}}`
+	for path, body := range map[string]string{
+		"/v1/" + parent + "/skills/pdf-tools/revisions": rev,
+		"/v1/" + parent + "/skills?skillId=other-skill": `{"type":"SIMPLE","targetState":"TARGET_STATE_ACTIVE","initialRevision":` + rev + `}`,
+	} {
+		srv.mu.Lock()
+		done := make(chan *httptest.ResponseRecorder, 1)
+		go func() {
+			w := httptest.NewRecorder()
+			srv.ServeHTTP(w, httptest.NewRequest("POST", path, strings.NewReader(body)))
+			done <- w
+		}()
+		select {
+		case w := <-done:
+			if w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), "frontmatter.name") {
+				t.Errorf("%s: %d %s", path, w.Code, w.Body)
+			}
+		case <-time.After(10 * time.Second):
+			t.Errorf("%s: the invalid upload was not answered while another request held the lock", path)
+		}
+		srv.mu.Unlock()
+	}
+}
+
+// nextRevisionID continues the highest rev-N or r<N> (the ids of earlier
+// versions of the server); numbers over maxRevisionNumber are not counted,
+// and when maxRevisionNumber itself is taken the smallest free number is.
+func TestNextRevisionID(t *testing.T) {
+	const skill = "projects/p1/locations/global/skills/pdf-tools"
+	for _, c := range []struct {
+		ids  []string
+		want string
+	}{
+		{nil, "rev-1"},
+		{[]string{"r1", "r2"}, "rev-3"},
+		{[]string{"rev-7", "r3", "custom-id"}, "rev-8"},
+		{[]string{"rev-07"}, "rev-8"},
+		{[]string{"rev-1", "rev-1000000000000001", "r99999999999999999999"}, "rev-2"},
+		{[]string{"rev-999999999999999"}, "rev-1000000000000000"},
+		{[]string{"rev-1000000000000000", "rev-1", "r2"}, "rev-3"},
+		{[]string{"rev-x", "rev-", "r", "rev--1", "rev-+1"}, "rev-1"},
+	} {
+		srv, err := New(Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range c.ids {
+			srv.skills.revisions.put(skill+"/revisions/"+id, &agentregistry.SkillRevision{})
+		}
+		got := srv.nextRevisionID(skill)
+		if got != c.want {
+			t.Errorf("after %v: %s, want %s", c.ids, got, c.want)
+		}
+		if err := newRevisionRule.check(got); err != nil {
+			t.Errorf("the automatic id %s breaks the id rule: %v", got, err)
+		}
+	}
+}
+
+// offsetPage: the page at an offset and the next offset, 0 on the last page;
+// an offset at or past the end is an empty last page.
+func TestOffsetPage(t *testing.T) {
+	hits := []int{0, 1, 2, 3, 4}
+	for _, c := range []struct {
+		offset, size int
+		want         []int
+		next         int
+	}{
+		{0, 2, []int{0, 1}, 2},
+		{2, 2, []int{2, 3}, 4},
+		{4, 2, []int{4}, 0},
+		{3, 2, []int{3, 4}, 0},
+		{5, 2, nil, 0},
+		{maxSkillsPerParent, 100, nil, 0},
+		{0, 100, hits, 0},
+	} {
+		page, next := offsetPage(hits, c.offset, c.size)
+		if !slices.Equal(page, c.want) || next != c.next {
+			t.Errorf("offset %d size %d: %v next %d, want %v next %d", c.offset, c.size, page, next, c.want, c.next)
 		}
 	}
 }

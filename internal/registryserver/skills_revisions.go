@@ -12,38 +12,56 @@ import (
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/skillpkg"
 )
 
-// buildRevision checks an uploaded revision of skill sk and returns it as
-// stored (without its archive, which is returned apart) or an
-// INVALID_ARGUMENT naming every problem of its SKILL.md.
-func (s *Server) buildRevision(skill, id string, in *agentregistry.SkillRevision, sk *agentregistry.Skill) (*agentregistry.SkillRevision, []byte, error) {
+// upload is a checked revision archive: the expensive part of a revision
+// create, done before the server's lock is taken.
+type upload struct {
+	archive     []byte
+	frontmatter *agentregistry.Frontmatter
+	sha256      string
+}
+
+// readUpload decodes an uploaded revision and checks its archive and
+// SKILL.md, or returns an INVALID_ARGUMENT naming its problems. It takes no
+// lock: decoding, unpacking, parsing and hashing an archive of up to
+// MaxArchiveBytes costs time, during which every other request goes on.
+func readUpload(in *agentregistry.SkillRevision) (*upload, error) {
 	if in.GcsSource != nil {
-		return nil, nil, &apiError{HTTP: http.StatusNotImplemented, Status: "UNIMPLEMENTED",
+		return nil, &apiError{HTTP: http.StatusNotImplemented, Status: "UNIMPLEMENTED",
 			Message: "the bundled server cannot read Cloud Storage (gcsSource); upload the archive (archiveUploadSource) instead"}
 	}
 	if in.ArchiveUploadSource == nil || in.ArchiveUploadSource.ArchiveContent == "" {
-		return nil, nil, errViolations("a revision needs archive_upload_source.archive_content",
+		return nil, errViolations("a revision needs archive_upload_source.archive_content",
 			[]fieldViolation{{"archive_upload_source.archive_content", "required: a base64 ZIP or TAR of the skill folder"}})
 	}
 	archive, err := decodeBase64(in.ArchiveUploadSource.ArchiveContent)
 	if err != nil {
-		return nil, nil, errViolations("archive_upload_source.archive_content is not base64", []fieldViolation{{"archive_upload_source.archive_content", err.Error()}})
+		return nil, errViolations("archive_upload_source.archive_content is not base64", []fieldViolation{{"archive_upload_source.archive_content", err.Error()}})
 	}
+	in.ArchiveUploadSource = nil // the encoded copy is not needed any more
 	fm, err := revisionFrontmatter(archive)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
+	return &upload{archive: archive, frontmatter: fm, sha256: skillHash(archive)}, nil
+}
+
+// newRevision is the record of an upload stored as name, a revision of sk;
+// uid names its archive too.
+func (s *Server) newRevision(name, uid string, up *upload, sk *agentregistry.Skill) *agentregistry.SkillRevision {
 	rev := &agentregistry.SkillRevision{
-		Name: skill + "/revisions/" + id, Uid: newUID(), CreateTime: s.timestamp(), State: "ACTIVE",
-		Frontmatter: fm, Sha256Hash: skillHash(archive), SizeBytes: int64(len(archive)),
+		Name: name, Uid: uid, CreateTime: s.timestamp(), State: "ACTIVE",
+		Frontmatter: up.frontmatter, Sha256Hash: up.sha256, SizeBytes: int64(len(up.archive)),
 		ScanResult: &agentregistry.ScanResult{ScanState: "DISABLED"},
 	}
 	if sk.ScanningConfig == nil || sk.ScanningConfig.Policy != "DISABLED" {
 		rev.ScanResult.ErrorMessage = notScanned
 	}
-	return rev, archive, nil
+	return rev
 }
 
-// revisionFrontmatter reads and validates the SKILL.md of an archive.
+// revisionFrontmatter reads and validates the SKILL.md of an archive. Its
+// problems are field violations: at most skillpkg.MaxProblems of them and
+// one that counts the rest, so that an answer stays small whatever the input.
 func revisionFrontmatter(archive []byte) (*agentregistry.Frontmatter, error) {
 	md, folder, err := skillpkg.ReadSkillFile(archive)
 	if err != nil {
@@ -52,9 +70,12 @@ func revisionFrontmatter(archive []byte) (*agentregistry.Frontmatter, error) {
 	fm, err := skillpkg.ParseFrontmatter(md, folder)
 	var ve *skillpkg.ValidationError
 	if errors.As(err, &ve) {
-		v := make([]fieldViolation, len(ve.Problems))
+		v := make([]fieldViolation, len(ve.Problems), len(ve.Problems)+1)
 		for i, p := range ve.Problems {
 			v[i] = fieldViolation{"frontmatter." + p.Field, p.String()}
+		}
+		if ve.Omitted > 0 {
+			v = append(v, fieldViolation{"frontmatter", ve.OmittedLine()})
 		}
 		return nil, errViolations(violationMessage("SKILL.md", v), v)
 	}
@@ -65,22 +86,52 @@ func revisionFrontmatter(archive []byte) (*agentregistry.Frontmatter, error) {
 		Compatibility: fm.Compatibility, Metadata: fm.Metadata}, nil
 }
 
-// nextRevisionID is r<N>, N one more than the highest numbered revision of
+// maxRevisionNumber bounds the N of automatic revision ids (rev-N): a
+// larger N in an id a client chose is not counted, so numbering cannot
+// overflow.
+const maxRevisionNumber = 1_000_000_000_000_000
+
+// revisionNumber is the N of an automatic revision id, rev-N, or of r<N>,
+// the form earlier versions of the server made; false for any other id.
+func revisionNumber(id string) (uint64, bool) {
+	digits, ok := strings.CutPrefix(id, "rev-")
+	if !ok {
+		digits, ok = strings.CutPrefix(id, "r")
+	}
+	n, err := strconv.ParseUint(digits, 10, 64)
+	return n, ok && err == nil && n <= maxRevisionNumber
+}
+
+// nextRevisionID is rev-N, N one more than the highest numbered revision of
 // the skill, so ids are short, ordered by age and never reused while kept.
+// When a client took the highest number itself (rev-1000000000000000), it
+// is the smallest number no revision has: one of the first
+// maxRevisionsPerSkill+1 is always free. Call with s.mu held.
 func (s *Server) nextRevisionID(skill string) string {
-	n := 0
+	var highest uint64
+	used := map[uint64]bool{}
 	for _, name := range s.skills.revisions.order[skill] {
-		if v, err := strconv.Atoi(strings.TrimPrefix(lastSegment(name), "r")); err == nil && v > n {
-			n = v
+		if n, ok := revisionNumber(lastSegment(name)); ok {
+			used[n], highest = true, max(highest, n)
 		}
 	}
-	return "r" + strconv.Itoa(n+1)
+	next := highest + 1
+	if highest >= maxRevisionNumber {
+		for next = 1; used[next]; next++ {
+		}
+	}
+	return "rev-" + strconv.FormatUint(next, 10)
 }
 
 // createRevision adds a revision and makes it the skill's default (the
 // floating track follows the newest upload). The operation's response is
-// the revision.
+// the revision. The archive is checked before the lock is taken.
 func (s *Server) createRevision(w http.ResponseWriter, r *http.Request, skill string) {
+	release, ok := s.uploadSlot(w)
+	if !ok {
+		return
+	}
+	defer release()
 	q := r.URL.Query()
 	id, reqID := q.Get("skillRevisionId"), q.Get("requestId")
 	var in agentregistry.SkillRevision
@@ -89,10 +140,24 @@ func (s *Server) createRevision(w http.ResponseWriter, r *http.Request, skill st
 		return
 	}
 	if id != "" {
-		if err := revisionRule.check(id); err != nil {
+		if err := newRevisionRule.check(id); err != nil {
 			s.writeError(w, err)
 			return
 		}
+	}
+	up, err := readUpload(&in)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	// The revision's uid names its archive, which is written now, before
+	// the lock; ch deletes it again unless the revision is committed.
+	uid := newUID()
+	ch := s.archiveChange()
+	defer ch.finish()
+	if err := ch.add(uid, up.archive); err != nil {
+		s.writeError(w, err)
+		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -116,19 +181,16 @@ func (s *Server) createRevision(w http.ResponseWriter, r *http.Request, skill st
 		s.writeError(w, errAlreadyExists("Skill revision %q already exists.", skill+"/revisions/"+id))
 		return
 	}
-	rev, archive, err := s.buildRevision(skill, id, &in, sk)
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
+	rev := s.newRevision(skill+"/revisions/"+id, uid, up, sk)
 	updated := *sk
 	updated.DefaultRevision, updated.Frontmatter, updated.UpdateTime = rev.Name, rev.Frontmatter, s.timestamp()
 	skb, err := jsonBytes(&updated)
 	if err == nil {
 		var resp []byte
 		if resp, err = withType(typeSkillRevision, rev); err == nil {
-			ms := append(revisionMutations(rev, archive), mutation{Bucket: bucketSkills, Key: skill, Value: skb})
+			ms := []mutation{revisionMutation(rev), {Bucket: bucketSkills, Key: skill, Value: skb}}
 			s.commitSkillOp(w, "create", rev.Name, reqID, resp, ms, func() {
+				ch.committed = true
 				s.skills.revisions.put(rev.Name, rev)
 				s.skills.skills.put(skill, &updated)
 			})
@@ -158,13 +220,16 @@ func (s *Server) listRevisions(w http.ResponseWriter, r *http.Request, skill str
 // default is what the skill serves, so it must be moved first.
 func (s *Server) deleteRevision(w http.ResponseWriter, r *http.Request, name string) {
 	reqID := r.URL.Query().Get("requestId")
+	ch := s.archiveChange()
+	defer ch.finish()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if op, err := s.replay(reqID, "delete", name); err != nil || op != nil {
 		s.respondOp(w, op, err)
 		return
 	}
-	if _, ok := s.skills.revisions.get(name); !ok {
+	rev, ok := s.skills.revisions.get(name)
+	if !ok {
 		s.writeError(w, errNotFound("Skill revision %q was not found.", name))
 		return
 	}
@@ -175,6 +240,8 @@ func (s *Server) deleteRevision(w http.ResponseWriter, r *http.Request, name str
 		return
 	}
 	resp, _ := withType(typeEmpty, struct{}{})
-	ms := []mutation{{Bucket: bucketSkillRevisions, Key: name}, {Bucket: bucketSkillArchives, Key: name}}
-	s.commitSkillOp(w, "delete", name, reqID, resp, ms, func() { s.skills.revisions.delete(name) })
+	s.commitSkillOp(w, "delete", name, reqID, resp, revisionDeletion(name), func() {
+		ch.committed, ch.removed = true, []string{rev.Uid}
+		s.skills.revisions.delete(name)
+	})
 }

@@ -10,8 +10,11 @@ package registryserver
 // order, and nothing claims an understanding of meaning the server lacks.
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math"
 	"net/http"
 	"sort"
@@ -43,7 +46,10 @@ func skillDoc(sk *agentregistry.Skill) docFields {
 	return d
 }
 
-// listSkills serves skills.list (filter in the same grammar) and skills:search.
+// listSkills serves skills.list and skills:search. Both take a snapshot of
+// the parent's skills under the read lock and evaluate outside it, under
+// the search deadline, so that no search holds up a write and a client that
+// goes away stops the work.
 func (s *Server) listSkills(w http.ResponseWriter, r *http.Request, parent string, search bool) {
 	q := r.URL.Query()
 	size, err := queryPageSize(r)
@@ -51,7 +57,7 @@ func (s *Server) listSkills(w http.ResponseWriter, r *http.Request, parent strin
 		s.writeError(w, err)
 		return
 	}
-	query, mode := q.Get("filter"), "list"
+	query, mode := "", "list"
 	if search {
 		query, mode = q.Get("searchString"), q.Get("searchType")
 		if mode == "" || mode == "SEARCH_TYPE_UNSPECIFIED" {
@@ -62,40 +68,66 @@ func (s *Server) listSkills(w http.ResponseWriter, r *http.Request, parent strin
 				[]fieldViolation{{"search_type", "KEYWORD or SEMANTIC"}}))
 			return
 		}
-		if f := q.Get("filter"); f != "" {
-			query = "(" + f + ") " + query // keyword filters narrow either search
-		}
 	}
-	qh := queryHash("skills", parent, mode, query)
+	filter, err := parseSkillFilter(q.Get("filter"))
+	if err != nil {
+		s.writeError(w, queryError("filter", err))
+		return
+	}
+	qh := queryHash("skills", parent, mode, query, q.Get("filter"))
 	offset, err := decodeOffset(q.Get("pageToken"), qh)
 	if err != nil {
 		s.writeError(w, err)
 		return
 	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.searchTimeout())
+	defer cancel()
 	var hits []*agentregistry.Skill
 	if mode == "SEMANTIC" {
-		hits, err = s.rankSkills(parent, q.Get("searchString"), q.Get("filter"))
+		hits, err = rankSkills(ctx, s.skillsOf(parent), query, filter)
 	} else {
-		hits, err = s.matchSkills(parent, query)
+		hits, err = matchSkills(ctx, s.skillsOf(parent), query, filter)
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		method := "skills list"
+		if search {
+			method = "skills search"
+		}
+		err = s.searchAborted(r, method, err)
 	}
 	if err != nil {
 		s.writeError(w, err)
 		return
 	}
-	page := hits[min(offset, len(hits)):min(offset+size, len(hits))]
-	next := ""
-	if offset+size < len(hits) {
-		next = encodeOffset(offset+size, qh)
+	page, next := offsetPage(hits, offset, size)
+	tok := ""
+	if next > 0 {
+		tok = encodeOffset(next, qh)
 	}
 	if search {
-		writeJSON(w, http.StatusOK, &agentregistry.SearchSkillsResponse{Skills: page, NextPageToken: next})
+		writeJSON(w, http.StatusOK, &agentregistry.SearchSkillsResponse{Skills: page, NextPageToken: tok})
 		return
 	}
-	writeJSON(w, http.StatusOK, &agentregistry.ListSkillsResponse{Skills: page, NextPageToken: next})
+	writeJSON(w, http.StatusOK, &agentregistry.ListSkillsResponse{Skills: page, NextPageToken: tok})
+}
+
+// offsetPage returns the page of hits at offset and the offset of the next
+// page (0 when this one is the last). An offset past the end (the results
+// shrank since the token was issued) is an empty last page.
+func offsetPage[T any](hits []T, offset, size int) ([]T, int) {
+	if offset >= len(hits) {
+		return nil, 0
+	}
+	end := offset + min(size, len(hits)-offset)
+	if end == len(hits) {
+		return hits[offset:end], 0
+	}
+	return hits[offset:end], end
 }
 
 // skillsOf returns a snapshot of the skills of parent, in name order. The
-// count is bounded by maxSkillsPerParent, so a scan is bounded too.
+// count is bounded by maxSkillsPerParent, so a scan is bounded too; records
+// are replaced, never changed in place, so the snapshot stays as it was.
 func (s *Server) skillsOf(parent string) []*agentregistry.Skill {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -107,58 +139,92 @@ func queryError(field string, err error) error {
 	return errViolations("invalid "+field+": "+err.Error(), []fieldViolation{{field, err.Error()}})
 }
 
-func (s *Server) matchSkills(parent, query string) ([]*agentregistry.Skill, error) {
+// checkEvery is how many skills a scan evaluates between two looks at its
+// context.
+const checkEvery = 64
+
+// matchSkills returns the skills that the KEYWORD query and the filter
+// select, in name order.
+func matchSkills(ctx context.Context, skills []*agentregistry.Skill, query string, filter skillFilter) ([]*agentregistry.Skill, error) {
 	node, err := parseQuery(query, skillFields)
 	if err != nil {
 		return nil, queryError("search_string", err)
 	}
 	var out []*agentregistry.Skill
-	for _, sk := range s.skillsOf(parent) {
-		if matchDoc(node, skillFields, skillDoc(sk)) {
+	for i, sk := range skills {
+		if i%checkEvery == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if (filter == nil || filter(sk)) && matchDoc(node, skillFields, skillDoc(sk)) {
 			out = append(out, sk)
 		}
 	}
 	return out, nil
 }
 
-// rankSkills is the BM25 ranking described at the top of the file.
-func (s *Server) rankSkills(parent, query, filter string) ([]*agentregistry.Skill, error) {
+// ranked is a skill that holds a query term: its length in words and how
+// often it holds each term. Only these counts are kept, never a skill's
+// words, so a search holds a few integers per skill whatever their text.
+type ranked struct {
+	sk     *agentregistry.Skill
+	length int
+	tf     []int
+	score  float64
+}
+
+// rankSkills is the BM25 ranking described at the top of the file, of the
+// skills the filter selects.
+func rankSkills(ctx context.Context, skills []*agentregistry.Skill, query string, filter skillFilter) ([]*agentregistry.Skill, error) {
 	if utf8.RuneCountInString(query) > searchquery.MaxLength {
 		return nil, errViolations("search_string is too long", []fieldViolation{{"search_string", "at most " + strconv.Itoa(searchquery.MaxLength) + " characters"}})
 	}
-	cands, err := s.matchSkills(parent, filter)
-	if err != nil {
-		return nil, err
-	}
 	terms := uniqueWords(tokenize(query))
-	if len(terms) == 0 {
-		return cands, nil
+	if len(terms) > searchquery.MaxTerms {
+		return nil, errViolations(fmt.Sprintf("search_string has %d different words; the limit is %d", len(terms), searchquery.MaxTerms),
+			[]fieldViolation{{"search_string", "at most " + strconv.Itoa(searchquery.MaxTerms) + " different words"}})
 	}
-	docs := make([][]string, len(cands))
-	df := map[string]int{}
-	total := 0
-	for i, sk := range cands {
-		docs[i] = skillWords(sk)
-		total += len(docs[i])
-		for _, t := range uniqueWords(docs[i]) {
-			df[t]++
+	if len(terms) == 0 { // every skill the filter selects, in name order
+		return matchSkills(ctx, skills, "", filter)
+	}
+	index := make(map[string]int, len(terms))
+	for i, t := range terms {
+		index[t] = i
+	}
+	var hits []*ranked
+	df := make([]int, len(terms))
+	n, total := 0, 0
+	for i, sk := range skills {
+		if i%checkEvery == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if filter != nil && !filter(sk) {
+			continue
+		}
+		c := &ranked{sk: sk}
+		for _, w := range skillWords(sk) {
+			c.length++
+			if t, ok := index[w]; ok {
+				if c.tf == nil {
+					c.tf = make([]int, len(terms))
+				}
+				if c.tf[t]++; c.tf[t] == 1 {
+					df[t]++
+				}
+			}
+		}
+		n, total = n+1, total+c.length
+		if c.tf != nil {
+			hits = append(hits, c)
 		}
 	}
-	avg := float64(total) / float64(max(len(cands), 1))
-	type scored struct {
-		sk    *agentregistry.Skill
-		score float64
+	avg := float64(total) / float64(max(n, 1))
+	for _, c := range hits {
+		c.score = bm25(c.tf, c.length, df, n, avg)
 	}
-	var ranked []scored
-	for i, sk := range cands {
-		if sc := bm25(terms, docs[i], df, len(cands), avg); sc > 0 {
-			ranked = append(ranked, scored{sk, sc})
-		}
-	}
-	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].score > ranked[j].score })
-	out := make([]*agentregistry.Skill, len(ranked))
-	for i, r := range ranked {
-		out[i] = r.sk
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].score > hits[j].score })
+	out := make([]*agentregistry.Skill, len(hits))
+	for i, c := range hits {
+		out[i] = c.sk
 	}
 	return out, nil
 }
@@ -176,20 +242,18 @@ func skillWords(sk *agentregistry.Skill) []string {
 	return words
 }
 
-func bm25(terms, doc []string, df map[string]int, n int, avg float64) float64 {
+// bm25 scores a document of length words holding each query term tf[i]
+// times, among n documents of average length avg, df[i] of which hold term i.
+func bm25(tf []int, length int, df []int, n int, avg float64) float64 {
 	const k1, b = 1.2, 0.75
-	tf := map[string]int{}
-	for _, w := range doc {
-		tf[w]++
-	}
 	score := 0.0
-	for _, t := range terms {
-		f := float64(tf[t])
-		if f == 0 {
+	for t, c := range tf {
+		if c == 0 {
 			continue
 		}
+		f := float64(c)
 		idf := math.Log(1 + (float64(n)-float64(df[t])+0.5)/(float64(df[t])+0.5))
-		score += idf * f * (k1 + 1) / (f + k1*(1-b+b*float64(len(doc))/avg))
+		score += idf * f * (k1 + 1) / (f + k1*(1-b+b*float64(length)/avg))
 	}
 	return score
 }
@@ -226,7 +290,9 @@ func decodeOffset(tok string, qh uint64) (int, error) {
 	if err == nil {
 		err = json.Unmarshal(b, &t)
 	}
-	if err != nil || t.Offset < 0 {
+	// No result holds more than maxSkillsPerParent skills, so no token this
+	// server issued points further.
+	if err != nil || t.Offset < 0 || t.Offset > maxSkillsPerParent {
 		return 0, errInvalid("page_token %q is not a token this server issued", tok)
 	}
 	if t.Query != qh {

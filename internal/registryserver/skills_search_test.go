@@ -25,7 +25,7 @@ func TestSkillSearchPages(t *testing.T) {
 			var ids []string
 			var next string
 			if mode == "list" {
-				r, err := s.List(parent).Filter("shared").PageSize(size).PageToken(token).Do()
+				r, err := s.List(parent).Filter("state=ACTIVE").PageSize(size).PageToken(token).Do()
 				if err != nil {
 					t.Fatalf("%s: %v", mode, err)
 				}

@@ -57,7 +57,7 @@ func upload(t *testing.T, name, desc string) *agentregistry.SkillRevision {
 func TestSkillLifecycle(t *testing.T) {
 	e := start(t, registryserver.Options{})
 	sk := e.createSkill(t, "pdf-tools", "PDF things", upload(t, "pdf-tools", "Fill PDF forms."))
-	if sk.State != "STATE_ACTIVE" || sk.DefaultRevision != parent+"/skills/pdf-tools/revisions/r1" || sk.Frontmatter.Name != "pdf-tools" {
+	if sk.State != "STATE_ACTIVE" || sk.DefaultRevision != parent+"/skills/pdf-tools/revisions/rev-1" || sk.Frontmatter.Name != "pdf-tools" {
 		t.Fatalf("created %+v", sk)
 	}
 	rev, err := e.ar.Projects.Locations.Skills.Revisions.Get(sk.DefaultRevision).Do()
@@ -77,7 +77,7 @@ func TestSkillLifecycle(t *testing.T) {
 	}
 	waitDone(t, e, op.Name)
 	got, err := e.ar.Projects.Locations.Skills.Get(sk.Name).Do()
-	if err != nil || !strings.HasSuffix(got.DefaultRevision, "/r2") || got.Frontmatter.Description != "Fill and merge PDF forms." {
+	if err != nil || !strings.HasSuffix(got.DefaultRevision, "/rev-2") || got.Frontmatter.Description != "Fill and merge PDF forms." {
 		t.Fatalf("after revision: %+v %v", got, err)
 	}
 	op, err = e.ar.Projects.Locations.Skills.Patch(sk.Name, &agentregistry.Skill{TargetState: "TARGET_STATE_DEPRECATED", DisplayName: "PDF"}).
@@ -181,8 +181,8 @@ func TestSkillSearch(t *testing.T) {
 	if got := names(s.Search(parent).SearchString("pdf").SearchType("SEMANTIC").PageSize(1).PageToken(first.NextPageToken).Do()); got != "csv-tools" {
 		t.Errorf("page 2 = %s", got)
 	}
-	l, err := s.List(parent).Filter("displayName:x OR description:http").Do()
-	if err != nil || len(l.Skills) != 1 {
+	l, err := s.List(parent).Filter("state=ACTIVE").Do()
+	if err != nil || len(l.Skills) != 3 {
 		t.Errorf("list filter: %+v %v", l, err)
 	}
 }
@@ -279,18 +279,26 @@ func TestSkillFieldLimits(t *testing.T) {
 	}
 }
 
-// TestSkillPatchMask: a patch without update_mask takes every mutable field
-// but default_revision from the body; with a mask, only the masked fields.
+// TestSkillPatchMask: a patch without update_mask changes the mutable
+// fields the body carries and only those (AIP-134, as services, bindings and
+// workloads do); with a mask, only the masked fields. On main a patch
+// without a mask replaced every field, so a body without target_state was
+// refused and one with only a display name blanked the description.
 func TestSkillPatchMask(t *testing.T) {
 	e := start(t, registryserver.Options{})
 	skills := e.ar.Projects.Locations.Skills
 	op, err := skills.Create(parent, &agentregistry.Skill{Type: "SIMPLE", TargetState: "TARGET_STATE_ACTIVE", DisplayName: "Old", Description: "old",
-		InitialRevision: upload(t, "pdf-tools", "Fill PDF forms.")}).SkillId("pdf-tools").Do()
+		ScanningConfig: &agentregistry.ScanningConfig{Policy: "ENABLED_BLOCKING"}, InitialRevision: upload(t, "pdf-tools", "Fill PDF forms.")}).SkillId("pdf-tools").Do()
 	if err != nil {
 		t.Fatal(err)
 	}
 	waitDone(t, e, op.Name)
 	name := parent + "/skills/pdf-tools"
+	op, err = skills.Revisions.Create(name, upload(t, "pdf-tools", "Second.")).Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitDone(t, e, op.Name)
 	patch := func(in *agentregistry.Skill, mask string) *agentregistry.Skill {
 		t.Helper()
 		call := skills.Patch(name, in)
@@ -308,12 +316,24 @@ func TestSkillPatchMask(t *testing.T) {
 		}
 		return sk
 	}
-	// default_revision names no revision: taken, it would be refused.
-	sk := patch(&agentregistry.Skill{DisplayName: "New", Description: "new", TargetState: "TARGET_STATE_DEPRECATED",
-		ScanningConfig: &agentregistry.ScanningConfig{Policy: "DISABLED"}, DefaultRevision: name + "/revisions/none"}, "")
+	sk := patch(&agentregistry.Skill{DisplayName: "New"}, "")
+	if sk.DisplayName != "New" || sk.Description != "old" || sk.State != "STATE_ACTIVE" || sk.ScanningConfig == nil ||
+		sk.ScanningConfig.Policy != "ENABLED_BLOCKING" || sk.DefaultRevision != name+"/revisions/rev-2" {
+		t.Errorf("without a mask, the display name only: %+v", sk)
+	}
+	sk = patch(&agentregistry.Skill{Description: "new", TargetState: "TARGET_STATE_DEPRECATED",
+		ScanningConfig: &agentregistry.ScanningConfig{Policy: "DISABLED"}, DefaultRevision: name + "/revisions/rev-1"}, "")
 	if sk.DisplayName != "New" || sk.Description != "new" || sk.State != "STATE_DEPRECATED" || sk.ScanningConfig == nil ||
-		sk.ScanningConfig.Policy != "DISABLED" || sk.DefaultRevision != name+"/revisions/r1" {
-		t.Errorf("without a mask: %+v", sk)
+		sk.ScanningConfig.Policy != "DISABLED" || sk.DefaultRevision != name+"/revisions/rev-1" || sk.Frontmatter.Description != "Fill PDF forms." {
+		t.Errorf("without a mask, every other field: %+v", sk)
+	}
+	_, err = skills.Patch(name, &agentregistry.Skill{DefaultRevision: name + "/revisions/none"}).Do()
+	if v := violations(t, apiErr(t, err, 400, "INVALID_ARGUMENT")); v["default_revision"] == "" {
+		t.Errorf("a default_revision that names no revision: %v", v)
+	}
+	// An empty body changes nothing (and is not refused for its missing target_state).
+	if sk = patch(&agentregistry.Skill{}, ""); sk.DisplayName != "New" || sk.State != "STATE_DEPRECATED" {
+		t.Errorf("an empty patch: %+v", sk)
 	}
 	sk = patch(&agentregistry.Skill{Description: "newer", TargetState: "TARGET_STATE_ACTIVE"}, "description")
 	if sk.DisplayName != "New" || sk.Description != "newer" || sk.State != "STATE_DEPRECATED" || sk.ScanningConfig == nil {
@@ -358,7 +378,7 @@ func TestSkillRevisionScanResult(t *testing.T) {
 			t.Fatalf("%s: %v", c.id, err)
 		}
 		waitDone(t, e, op.Name)
-		rev, err := e.ar.Projects.Locations.Skills.Revisions.Get(parent + "/skills/" + c.id + "/revisions/r1").Do()
+		rev, err := e.ar.Projects.Locations.Skills.Revisions.Get(parent + "/skills/" + c.id + "/revisions/rev-1").Do()
 		if err != nil {
 			t.Fatalf("%s: %v", c.id, err)
 		}

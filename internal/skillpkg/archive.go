@@ -16,6 +16,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // MaxArchiveBytes is the largest archive of a skill accepted. The registry
@@ -70,31 +72,30 @@ func Load(dir string) (*Package, error) {
 	return &Package{Frontmatter: fm, Archive: archive, SHA256: hex.EncodeToString(sum[:])}, nil
 }
 
-// collect reads every regular file under dir, by slash-separated relative path.
+// collect reads every regular file under dir, by slash-separated relative
+// path. dir may itself be a symlink to the folder. Sizes are checked before
+// anything is read, so that a huge (or sparse) file is refused at once.
 func collect(dir string) (map[string][]byte, error) {
 	root, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the skill folder: %w", err)
 	}
 	files := map[string][]byte{}
-	total := 0
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	budget := int64(maxFolderBytes)
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(dir, p)
+		rel, _ := filepath.Rel(root, p)
 		if d.IsDir() {
 			return nil
-		}
-		data, err := readInside(root, p, rel)
-		if err != nil || data == nil {
-			return err
 		}
 		if len(files) >= MaxFiles {
 			return fmt.Errorf("the skill folder has more than %d files", MaxFiles)
 		}
-		if total += len(data); total > maxFolderBytes {
-			return fmt.Errorf("the skill folder holds more than %d bytes; its archive could not stay under %d bytes (MaxArchiveBytes)", maxFolderBytes, MaxArchiveBytes)
+		data, err := readInside(root, p, rel, &budget)
+		if err != nil || data == nil {
+			return err
 		}
 		files[filepath.ToSlash(rel)] = data
 		return nil
@@ -102,10 +103,14 @@ func collect(dir string) (map[string][]byte, error) {
 	return files, err
 }
 
+// errFolderTooLarge is the refusal of a folder over maxFolderBytes.
+var errFolderTooLarge = fmt.Errorf("the skill folder holds more than %d bytes; its archive could not stay under %d bytes (MaxArchiveBytes)", maxFolderBytes, MaxArchiveBytes)
+
 // readInside reads p, following a symlink only when its target is inside
-// root. It returns nil data for entries that are neither files nor links to
-// files (sockets, devices), which a skill never needs.
-func readInside(root, p, rel string) ([]byte, error) {
+// root, charging its size to budget before reading it. It returns nil data
+// for entries that are neither files nor links to files (sockets, devices),
+// which a skill never needs.
+func readInside(root, p, rel string, budget *int64) ([]byte, error) {
 	info, err := os.Lstat(p)
 	if err != nil {
 		return nil, err
@@ -128,7 +133,23 @@ func readInside(root, p, rel string) ([]byte, error) {
 	if !info.Mode().IsRegular() {
 		return nil, nil
 	}
-	return os.ReadFile(p)
+	if info.Size() > *budget {
+		return nil, errFolderTooLarge
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	// The file may have grown since it was measured: read no more than the budget.
+	data, err := io.ReadAll(io.LimitReader(f, *budget+1))
+	if err != nil {
+		return nil, err
+	}
+	if *budget -= int64(len(data)); *budget < 0 {
+		return nil, errFolderTooLarge
+	}
+	return data, nil
 }
 
 // Zip archives files deterministically: entries sorted by path, every time
@@ -164,40 +185,137 @@ func Zip(files map[string][]byte) ([]byte, error) {
 // ReadSkillFile finds SKILL.md in a ZIP or TAR archive, at its root or in a
 // single top-level folder (whose name it returns), reading at most
 // MaxArchiveBytes of uncompressed data in MaxFiles entries.
+//
+// Every entry is checked, so that what the registry validates is what any
+// consumer extracting the archive finds: names are valid UTF-8, relative and
+// clean (no "..", ".", empty or absolute parts, no backslash; one leading
+// "./" is allowed, as tar writes it), no two entries share a name, entries are
+// files or folders (never links or special files), and there is exactly one
+// SKILL.md at the root or, when the archive holds a single top-level folder,
+// in it. Any other archive is refused.
 func ReadSkillFile(archive []byte) (content []byte, folder string, err error) {
 	if len(archive) > MaxArchiveBytes {
 		return nil, "", fmt.Errorf("the archive is %d bytes; the limit is %d", len(archive), MaxArchiveBytes)
 	}
-	var entries map[string][]byte
+	var l *listing
 	if bytes.HasPrefix(archive, []byte("PK\x03\x04")) || bytes.HasPrefix(archive, []byte("PK\x05\x06")) {
-		entries, err = readZip(archive)
+		l, err = readZip(archive)
 	} else {
-		entries, err = readTar(archive)
+		l, err = readTar(archive)
 	}
 	if err != nil {
 		return nil, "", err
 	}
-	if b, ok := entries[SkillFile]; ok {
-		return b, "", nil
-	}
-	// Several top-level folders with a SKILL.md would make the choice
-	// arbitrary: exactly one is required.
-	var found []string
-	for name := range entries {
-		if dir, file := path.Split(name); file == SkillFile && strings.Count(dir, "/") == 1 {
-			found = append(found, name)
-		}
-	}
-	if len(found) != 1 {
-		return nil, "", fmt.Errorf("the archive must have one %s, at its root or in a single top-level folder; found %d in top-level folders", SkillFile, len(found))
-	}
-	return entries[found[0]], strings.TrimSuffix(path.Dir(found[0]), "/"), nil
+	return l.skillFile()
 }
 
 // errNotArchive says what was expected, for a payload that is neither format.
 var errNotArchive = errors.New("the archive is neither a ZIP nor a TAR file")
 
-func readZip(b []byte) (map[string][]byte, error) {
+// listing is what ReadSkillFile learns of an archive: the clean name of
+// every entry (true for a folder) and the content of each SKILL.md that
+// could be the skill's (at the root or one folder down).
+type listing struct {
+	entries map[string]bool
+	skill   map[string][]byte
+	budget  int64 // uncompressed bytes left to read
+}
+
+func newListing() *listing {
+	return &listing{entries: map[string]bool{}, skill: map[string][]byte{}, budget: MaxArchiveBytes}
+}
+
+// add records an entry; read, called only for a candidate SKILL.md, returns
+// its content.
+func (l *listing) add(raw string, dir bool, read func() (io.ReadCloser, error)) error {
+	name, err := cleanEntryName(raw, dir)
+	if err != nil || name == "" {
+		return err // "" is the archive's root folder ("./")
+	}
+	if _, dup := l.entries[name]; dup {
+		return fmt.Errorf("archive entry %q appears more than once (after removing a leading ./); a consumer would keep either", shown(name))
+	}
+	l.entries[name] = dir
+	if dir || path.Base(name) != SkillFile || strings.Count(name, "/") > 1 {
+		return nil // only SKILL.md is read; the rest is stored as uploaded
+	}
+	rc, err := read()
+	if err != nil {
+		return fmt.Errorf("archive entry %s: %v", shown(name), err)
+	}
+	defer rc.Close()
+	if l.skill[name], err = readBounded(rc, &l.budget); err != nil {
+		return fmt.Errorf("archive entry %s: %v", shown(name), err)
+	}
+	return nil
+}
+
+// cleanEntryName returns an entry's name without a leading "./" (and a
+// folder's without its trailing "/"), or why it is refused.
+func cleanEntryName(raw string, dir bool) (string, error) {
+	name := strings.TrimPrefix(raw, "./")
+	if dir {
+		name = strings.TrimSuffix(name, "/")
+	}
+	var why string
+	switch {
+	case !utf8.ValidString(raw):
+		why = "is not valid UTF-8"
+	case strings.ContainsFunc(raw, unicode.IsControl):
+		why = "contains a control character"
+	case strings.Contains(raw, `\`):
+		why = "contains a backslash; archive names separate folders with /"
+	case name == "" || name == ".":
+		if dir {
+			return "", nil
+		}
+		why = "is not a file name"
+	case strings.HasPrefix(name, "/"):
+		why = "is an absolute path; names must be relative to the archive's root"
+	case name == ".." || strings.HasPrefix(name, "../") || path.Clean(name) != name:
+		why = "is not a clean relative path (it has a .., . or empty part)"
+	default:
+		return name, nil
+	}
+	return "", fmt.Errorf("archive entry %q %s", shown(raw), why)
+}
+
+// skillFile picks the one SKILL.md of the archive: at the root, or else in
+// the single top-level folder, which must then hold every entry.
+func (l *listing) skillFile() ([]byte, string, error) {
+	names := make([]string, 0, len(l.entries))
+	for name := range l.entries {
+		names = append(names, name)
+	}
+	sort.Strings(names) // so that a message names the same entry every time
+	for _, name := range names {
+		for p := path.Dir(name); p != "."; p = path.Dir(p) {
+			if isDir, ok := l.entries[p]; ok && !isDir {
+				return nil, "", fmt.Errorf("archive entry %q is inside %q, which is a file", shown(name), shown(p))
+			}
+		}
+	}
+	if b, ok := l.skill[SkillFile]; ok {
+		return b, "", nil
+	}
+	var found []string
+	for name := range l.skill {
+		found = append(found, name)
+	}
+	if len(found) != 1 {
+		sort.Strings(found)
+		return nil, "", fmt.Errorf("the archive must have one %s, at its root or in a single top-level folder; found none at the root and %d in top-level folders %v", SkillFile, len(found), found[:min(len(found), 5)])
+	}
+	folder := path.Dir(found[0])
+	for _, name := range names {
+		if name != folder && !strings.HasPrefix(name, folder+"/") {
+			return nil, "", fmt.Errorf("the archive's %s is in the folder %s/, so every entry must be inside it; %q is not (or put %s at the archive's root)", SkillFile, shown(folder), shown(name), SkillFile)
+		}
+	}
+	return l.skill[found[0]], folder, nil
+}
+
+func readZip(b []byte) (*listing, error) {
 	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errNotArchive, err)
@@ -205,37 +323,31 @@ func readZip(b []byte) (map[string][]byte, error) {
 	if len(zr.File) > MaxFiles {
 		return nil, fmt.Errorf("the archive has %d entries; the limit is %d", len(zr.File), MaxFiles)
 	}
-	out := map[string][]byte{}
-	budget := int64(MaxArchiveBytes)
+	l := newListing()
 	for _, f := range zr.File {
-		if f.FileInfo().IsDir() || path.Base(f.Name) != SkillFile {
-			continue // only SKILL.md is read; the rest is stored as uploaded
+		switch mode := f.Mode(); {
+		case mode&fs.ModeSymlink != 0:
+			return nil, fmt.Errorf("archive entry %q is a symbolic link; a skill archive holds only files and folders", shown(f.Name))
+		case !mode.IsRegular() && !mode.IsDir():
+			return nil, fmt.Errorf("archive entry %q is a special file (%v); a skill archive holds only files and folders", shown(f.Name), mode.Type())
 		}
-		rc, err := f.Open()
-		if err != nil {
-			return nil, fmt.Errorf("archive entry %s: %v", f.Name, err)
+		if err := l.add(f.Name, f.Mode().IsDir(), f.Open); err != nil {
+			return nil, err
 		}
-		data, err := readBounded(rc, &budget)
-		rc.Close()
-		if err != nil {
-			return nil, fmt.Errorf("archive entry %s: %v", f.Name, err)
-		}
-		out[strings.TrimPrefix(f.Name, "./")] = data
 	}
-	return out, nil
+	return l, nil
 }
 
-func readTar(b []byte) (map[string][]byte, error) {
+func readTar(b []byte) (*listing, error) {
 	tr := tar.NewReader(bytes.NewReader(b))
-	out := map[string][]byte{}
-	budget := int64(MaxArchiveBytes)
+	l := newListing()
 	for n := 0; ; n++ {
 		h, err := tr.Next()
 		if err == io.EOF {
 			if n == 0 {
 				return nil, errNotArchive
 			}
-			return out, nil
+			return l, nil
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", errNotArchive, err)
@@ -243,14 +355,19 @@ func readTar(b []byte) (map[string][]byte, error) {
 		if n >= MaxFiles {
 			return nil, fmt.Errorf("the archive has more than %d entries", MaxFiles)
 		}
-		if h.Typeflag != tar.TypeReg || path.Base(h.Name) != SkillFile {
-			continue
+		switch h.Typeflag {
+		case tar.TypeXGlobalHeader:
+			continue // metadata of the archive (git archive writes one), not an entry
+		case tar.TypeReg, tar.TypeDir:
+		case tar.TypeSymlink, tar.TypeLink:
+			return nil, fmt.Errorf("archive entry %q is a link; a skill archive holds only files and folders", shown(h.Name))
+		default:
+			return nil, fmt.Errorf("archive entry %q is of tar type %q, not a file or a folder; a skill archive holds only files and folders", shown(h.Name), h.Typeflag)
 		}
-		data, err := readBounded(tr, &budget)
-		if err != nil {
-			return nil, fmt.Errorf("archive entry %s: %v", h.Name, err)
+		read := func() (io.ReadCloser, error) { return io.NopCloser(tr), nil }
+		if err := l.add(h.Name, h.Typeflag == tar.TypeDir, read); err != nil {
+			return nil, err
 		}
-		out[strings.TrimPrefix(h.Name, "./")] = data
 	}
 }
 

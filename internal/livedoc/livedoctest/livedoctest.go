@@ -6,9 +6,11 @@
 package livedoctest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -142,4 +144,97 @@ func ServeMCP(t testing.TB, s *mcp.Server, sse bool, mw func(http.Handler) http.
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// HugeToolsList answers every tools/list request with one result that never
+// ends: tools of about 100 bytes each until the client hangs up or limit
+// bytes are written (written counts them), as plain JSON or, with stream, as
+// a single event of an event stream. Other requests go to next.
+func HugeToolsList(limit int64, written *atomic.Int64, stream bool) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method != http.MethodPost {
+				next.ServeHTTP(w, r)
+				return
+			}
+			body, _ := io.ReadAll(r.Body)
+			var msg struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			_ = json.Unmarshal(body, &msg)
+			if msg.Method != "tools/list" {
+				r.Body = io.NopCloser(bytes.NewReader(body))
+				next.ServeHTTP(w, r)
+				return
+			}
+			head, tail := `{"jsonrpc":"2.0","id":`+string(msg.ID)+`,"result":{"tools":[`, `{"name":"last","inputSchema":{"type":"object"}}]}}`
+			w.Header().Set("Content-Type", "application/json")
+			if stream {
+				w.Header().Set("Content-Type", "text/event-stream")
+				head, tail = "event: message\ndata: "+head, tail+"\n\n"
+			}
+			var chunk strings.Builder
+			for i := range 300 {
+				fmt.Fprintf(&chunk, `{"name":"tool%06d","description":"%s","inputSchema":{"type":"object"}},`, i, strings.Repeat("x", 40))
+			}
+			n, err := io.WriteString(w, head)
+			written.Add(int64(n))
+			for err == nil && written.Load() < limit {
+				n, err = io.WriteString(w, chunk.String())
+				written.Add(int64(n))
+			}
+			if err == nil {
+				_, _ = io.WriteString(w, tail)
+			}
+		})
+	}
+}
+
+// PagedTools makes s answer tools/list with one tool a page, whose
+// description is size(page) characters long, and a new cursor every time:
+// pages pages, or with 0 as many as asked, as a server with no end of pages
+// would answer.
+func PagedTools(s *mcp.Server, pages int, size func(page int) int) {
+	var served atomic.Int64
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method != "tools/list" {
+				return next(ctx, method, req)
+			}
+			n := int(served.Add(1))
+			res := &mcp.ListToolsResult{Tools: []*mcp.Tool{{Name: fmt.Sprintf("page%06d", n),
+				Description: strings.Repeat("x", size(n)), InputSchema: json.RawMessage(`{"type":"object"}`)}}}
+			if pages == 0 || n < pages {
+				res.NextCursor = fmt.Sprintf("cursor-%d", n)
+			}
+			return res, nil
+		}
+	})
+}
+
+// EndlessSSEEvent serves the HTTP+SSE transport of MCP at /sse, whose first
+// message after the endpoint is an event that never ends: it is written
+// until the client hangs up or limit bytes are (written counts them).
+// /messages accepts every POST.
+func EndlessSSEEvent(t testing.TB, limit int64, written *atomic.Int64) *httptest.Server {
+	return Serve(t, map[string]http.HandlerFunc{
+		"/sse": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			_, _ = io.WriteString(w, "event: endpoint\ndata: /messages\n\nevent: message\ndata: ")
+			w.(http.Flusher).Flush()
+			chunk := strings.Repeat("x", 32<<10)
+			for written.Load() < limit {
+				n, err := io.WriteString(w, chunk)
+				written.Add(int64(n))
+				if err != nil {
+					return
+				}
+			}
+		},
+		"/messages": func(w http.ResponseWriter, r *http.Request) {
+			_, _ = io.Copy(io.Discard, r.Body)
+			w.WriteHeader(http.StatusAccepted)
+		},
+	})
 }

@@ -1,0 +1,148 @@
+package livedoc
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/livedoctest"
+)
+
+// Item 10: every answer of an MCP server is read up to MaxResponseBytes (each
+// event, for an event stream), then reading stops with a message that says
+// so. On main a 300 MB tools/list answer was read whole (the provider peaked
+// at 2.0-2.2 GB), and so was a 300 MB event.
+func TestFetchToolSpecCapsEachAnswer(t *testing.T) {
+	for _, stream := range []bool{false, true} {
+		var written atomic.Int64
+		const limit = 64 << 20
+		srv := serveMCP(t, newMCPServer(0, namedTools("a")...), false, livedoctest.HugeToolsList(limit, &written, stream))
+		msg := fetchToolsErr(t, srv.URL, ToolSpecOptions{})
+		what := "an answer to POST " + srv.URL
+		if stream {
+			what = "an event of the stream answering POST " + srv.URL
+		}
+		wantContains(t, msg, "the MCP server "+srv.URL+" sent "+what+" over the 1048576-byte (1 MiB) limit; stopped reading")
+		// The server writes ahead of what is read, into socket buffers: a
+		// few MB at most, never the whole answer.
+		if n := written.Load(); n > 16<<20 {
+			t.Errorf("stream %v: the server wrote %d MB before the client stopped reading", stream, n>>20)
+		}
+	}
+}
+
+// Item 10: the tools kept across pages are bounded (MaxCollectedBytes, with
+// a message naming the options that trim them), and so are the pages. On
+// main an endless chain of new cursors was followed until the timeout,
+// 592-779 MB in 10 s.
+func TestFetchToolSpecEndlessPages(t *testing.T) {
+	s := newMCPServer(0)
+	livedoctest.PagedTools(s, 0, func(int) int { return 2000 })
+	srv := serveMCP(t, s, false, nil)
+	msg := fetchToolsErr(t, srv.URL, ToolSpecOptions{})
+	// Each page keeps one tool of 2,000 characters and its JSON: the 20th
+	// passes 40,960 bytes.
+	wantContains(t, msg, "stopped reading the tools of "+srv.URL+" at page 20: the tools kept so far are",
+		"over 40960 bytes (four times the registry's limit of 10240 bytes); largest tools so far: page000001 (",
+		"include_tools", "exclude_tools", "drop_output_schemas")
+	// When nothing is kept, the pages run out instead.
+	s = newMCPServer(0)
+	livedoctest.PagedTools(s, 0, func(int) int { return 10 })
+	srv = serveMCP(t, s, false, nil)
+	wantContains(t, fetchToolsErr(t, srv.URL, ToolSpecOptions{IncludeTools: []string{"none"}}),
+		srv.URL+" sent more than 1000 pages of tools/list; stopped reading")
+}
+
+// The collected bound is on the kept tools as compact JSON, a comma each:
+// 20 pages of exactly MaxCollectedBytes are read to the end (and then fail
+// only the registry's limit); one byte more stops the reading at page 20.
+func TestFetchToolSpecCollectedBound(t *testing.T) {
+	base := len(`{"name":"page000001","description":"","inputSchema":{"type":"object"}}`) + 1
+	for extra, want := range map[int]string{0: "over the registry's limit of 10240 bytes", 1: "stopped reading the tools of"} {
+		s := newMCPServer(0)
+		livedoctest.PagedTools(s, 20, func(page int) int {
+			if page == 1 {
+				return MaxCollectedBytes/20 - base + extra
+			}
+			return MaxCollectedBytes/20 - base
+		})
+		srv := serveMCP(t, s, false, nil)
+		msg := fetchToolsErr(t, srv.URL, ToolSpecOptions{})
+		wantContains(t, msg, want)
+		if extra == 0 && strings.Contains(msg, "stopped reading") {
+			t.Errorf("%d bytes kept stopped the reading: %s", MaxCollectedBytes, msg)
+		}
+	}
+}
+
+// Item 10: a timeout over MaxTimeout is refused by both fetchers; at
+// MaxTimeout it is taken.
+func TestFetchTimeoutBounded(t *testing.T) {
+	over := Options{Timeout: MaxTimeout + time.Second}
+	wantContains(t, fetchErr(t, "http://127.0.0.1:1/", over), "the timeout 2m1s is over the limit of 2m0s")
+	wantContains(t, fetchToolsErr(t, "http://127.0.0.1:1/mcp", ToolSpecOptions{Options: over}), "the timeout 2m1s is over the limit of 2m0s")
+	srv := serve(t, map[string]http.HandlerFunc{wellKnownCard: jsonBody(testCard)})
+	if _, err := FetchAgentCard(context.Background(), srv.URL, Options{Timeout: MaxTimeout}); err != nil {
+		t.Errorf("a timeout of exactly %s: %v", MaxTimeout, err)
+	}
+}
+
+// cappedBody counts a plain body whole, and an event stream event by event:
+// an empty line (LF, CRLF or CR line ends) starts the count again.
+func TestCappedBody(t *testing.T) {
+	// An event of size bytes as counted: its lines with their ends, the
+	// empty line that ends it aside.
+	event := func(size int, eol string) string {
+		return "data: " + strings.Repeat("x", size-len("data: ")-len(eol)) + eol + eol
+	}
+	for _, c := range []struct {
+		name   string
+		body   string
+		events bool
+		ok     bool
+	}{
+		{"a body at the limit", strings.Repeat("x", MaxResponseBytes), false, true},
+		{"a body one byte over", strings.Repeat("x", MaxResponseBytes+1), false, false},
+		{"blank lines do not split a plain body", strings.Repeat("x\n\n", MaxResponseBytes/3+1), false, false},
+		{"three events of 0.75 MiB (LF)", strings.Repeat(event(3<<18, "\n"), 3), true, true},
+		{"three events of 0.75 MiB (CRLF)", strings.Repeat(event(3<<18, "\r\n"), 3), true, true},
+		{"three events of 0.75 MiB (CR)", strings.Repeat(event(3<<18, "\r"), 3), true, true},
+		{"an event at the limit", event(MaxResponseBytes, "\n") + event(100, "\n"), true, true},
+		{"an event one byte over", event(MaxResponseBytes+1, "\n"), true, false},
+		{"CRLF line ends are not empty lines", strings.Repeat("data: x\r\n", MaxResponseBytes/9+1), true, false},
+	} {
+		var over int
+		body := &cappedBody{ReadCloser: io.NopCloser(strings.NewReader(c.body)), events: c.events, lineStart: true, over: func() { over++ }}
+		got, err := io.ReadAll(body)
+		if c.ok && (err != nil || len(got) != len(c.body) || over != 0) {
+			t.Errorf("%s: read %d of %d bytes, %v", c.name, len(got), len(c.body), err)
+		}
+		if !c.ok && (err != errResponseTooLarge || over != 1 || len(got) > MaxResponseBytes) {
+			t.Errorf("%s: read %d bytes, %v, over %d times; want refused at the limit", c.name, len(got), err, over)
+		}
+	}
+	// Bytes before the limit are returned with the error.
+	body := &cappedBody{ReadCloser: io.NopCloser(bytes.NewReader(make([]byte, MaxResponseBytes+10))), over: func() {}}
+	buf := make([]byte, MaxResponseBytes+10)
+	if n, err := io.ReadFull(body, buf); n != MaxResponseBytes || err != errResponseTooLarge {
+		t.Errorf("read %d bytes, %v", n, err)
+	}
+}
+
+// The same over the older HTTP+SSE transport, where every answer is an event
+// of one long stream: an endless event stops the reading at the limit. On
+// main such an event was read whole, 300 MB of it.
+func TestFetchToolSpecCapsSSEEvents(t *testing.T) {
+	var written atomic.Int64
+	srv := livedoctest.EndlessSSEEvent(t, 64<<20, &written)
+	msg := fetchToolsErr(t, srv.URL+"/sse", ToolSpecOptions{SSE: true, Options: Options{Timeout: 5 * time.Second}})
+	wantContains(t, msg, "sent an event of the stream answering GET "+srv.URL+"/sse over the 1048576-byte (1 MiB) limit")
+	if n := written.Load(); n > 16<<20 {
+		t.Errorf("the server wrote %d MB before the client stopped reading", n>>20)
+	}
+}
