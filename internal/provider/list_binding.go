@@ -1,0 +1,47 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// NewBindingListResource returns the agentregistry_binding list resource.
+func NewBindingListResource() list.ListResource {
+	return &bindingList{listBase{naming: bindingNaming, plural: "bindings"}}
+}
+
+type bindingList struct{ listBase }
+
+var _ list.ListResourceWithConfigure = (*bindingList)(nil)
+
+func (l *bindingList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = l.listSchema(bindingListDescription, "Lists only the bindings that match this filter of "+
+		"`bindings.list` (AIP-160), such as `target.identifier:urn:mcp` or `display_name:flights`.")
+}
+
+const bindingListDescription = "Lists the bindings of the Agent Registry for `terraform query` (Terraform 1.14 and " +
+	"later; OpenTofu has no `query` yet): each result has the `agentregistry_binding` identity (`binding_id`, " +
+	"`project`, `location`) and the binding's display name, else its id. With `include_resource = true`, or with " +
+	"`-generate-config-out`, each result is the whole resource as a read after an import stores it, so that the " +
+	"generated configuration plans no change. See the guide *Adopt an existing registry*."
+
+func (l *bindingList) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	l.run(ctx, req, stream, func(s *listStream, cfg listConfig) error {
+		for page, err := range l.data.Client.BindingPages(ctx, cfg.parent, cfg.filter, s.pageSize()) {
+			if err != nil {
+				return err
+			}
+			for _, b := range page {
+				fill := fillFrom(ctx, func(m *bindingModel) { m.ID, m.Name = types.StringValue(b.Name), types.StringValue(b.Name) },
+					func(m *bindingModel) diag.Diagnostics { m.refresh(ctx, b); return nil })
+				if !s.emit(b.Name, b.DisplayName, fill) {
+					return nil
+				}
+			}
+		}
+		return nil
+	})
+}
