@@ -12,8 +12,8 @@ package provider
 // Terraform itself uses for both steps.
 
 import (
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
 
 // generatedConfigForm is jsonencode(<doc as generated configuration>): the
