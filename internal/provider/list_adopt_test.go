@@ -9,6 +9,7 @@ package provider
 
 import (
 	"encoding/json"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,7 +18,10 @@ import (
 	"testing"
 
 	"github.com/hashicorp/go-version"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"google.golang.org/api/agentregistry/v1"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/registryservertest"
 )
 
 // requires skips the test, with the reason, unless the harness's CLI has the capability.
@@ -26,6 +30,10 @@ func (h *cliHarness) requires(t *testing.T, c cliCapability) {
 	out, err := exec.Command(h.bin, "version", "-json").Output()
 	var v struct {
 		Version string `json:"terraform_version"`
+	}
+	// OpenTofu may print a warning about the CLI configuration before the JSON.
+	if i := strings.IndexByte(string(out), '{'); i > 0 {
+		out = out[i:]
 	}
 	if err != nil || json.Unmarshal(out, &v) != nil {
 		t.Fatalf("%s version -json: %v %s", h.bin, err, out)
@@ -144,4 +152,53 @@ list "agentregistry_skill" "skills" {
 	h.mustRun(t, 0, "apply", "-auto-approve", "-input=false")
 	r.expectNoWrites(t) // the folder is the revision the registry serves
 	h.mustRun(t, 0, "plan", "-detailed-exitcode", "-input=false")
+}
+
+// Bad input through Terraform: each is an error of the list block, in the
+// provider's words (a negative limit in Terraform's: it refuses one before
+// the provider sees it), and nothing is written.
+func TestAccListResources_badInput(t *testing.T) {
+	r := startRegistry(t)
+	seedAdoptable(t, r)
+	r.srv.ResetRequests()
+	r.srv.InjectFault(registryservertest.Fault{PathContains: "/projects/no-such-project/", Status: http.StatusNotFound})
+	step := func(list, want string) resource.TestStep {
+		return resource.TestStep{Query: true, Config: list, ExpectError: regexp.MustCompile(want)}
+	}
+	resource.Test(t, resource.TestCase{
+		TerraformVersionChecks:   requires(capQuery),
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: r.config("")},
+			step(`list "agentregistry_agent" "bad" {
+  provider = agentregistry
+  config {
+    filter = "color:blue"
+  }
+}`, `(?s)Invalid List Filter.*unknown field "color"`),
+			step(`list "agentregistry_agent" "bad" {
+  provider = agentregistry
+  config {
+    query = "skills.colour:red"
+  }
+}`, `(?s)Invalid Search Query.*skills.colour`),
+			step(`list "agentregistry_mcp_server" "bad" {
+  provider = agentregistry
+  config {
+    query = "`+strings.TrimSpace(strings.Repeat("w ", 65))+`"
+  }
+}`, `(?s)Invalid Search Query.*64`),
+			step(`list "agentregistry_endpoint" "bad" {
+  provider = agentregistry
+  limit    = -1
+}`, `Invalid limit argument`),
+			step(`list "agentregistry_binding" "bad" {
+  provider = agentregistry
+  config {
+    project = "no-such-project"
+  }
+}`, `(?s)Registry Location Not Found.*projects/no-such-project/locations/global`),
+		},
+	})
+	r.expectNoWrites(t)
 }

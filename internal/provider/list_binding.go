@@ -19,7 +19,8 @@ var _ list.ListResourceWithConfigure = (*bindingList)(nil)
 
 func (l *bindingList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = l.listSchema(bindingListDescription, "Lists only the bindings that match this filter of "+
-		"`bindings.list` (AIP-160), such as `target.identifier:urn:mcp` or `display_name:flights`.")
+		"`bindings.list` (AIP-160) over `name`, `display_name`, `description`, `source.identifier`, `target.identifier` and "+
+		"`auth_provider_binding.auth_provider`, such as `target.identifier=\"urn:mcp:acme:tools:files\"`.")
 }
 
 const bindingListDescription = "Lists the bindings of the Agent Registry for `terraform query` (Terraform 1.14 and " +

@@ -230,12 +230,13 @@ func (b *listBase) listError(cfg listConfig, err error) diag.Diagnostics {
 	if isAPI && len(ae.FieldViolations) > 0 {
 		field = ae.FieldViolations[0].Field
 	}
+	badInput := isAPI && ae.Code == http.StatusBadRequest && (field == "filter" || field == "search_string" || field == "searchString")
 	switch {
-	case isAPI && ae.Code == http.StatusBadRequest && field == "filter":
+	case badInput && (field == "filter" || cfg.query == ""):
 		diags.AddError("Invalid List Filter", fmt.Sprintf("The registry refused the filter %q of the list of %s: %s\n\n"+
 			"Fix the list block's filter (its fields are in the list resource's documentation), or leave it out. "+
 			"Nothing was listed.", cfg.filter, b.plural, ae.Message))
-	case isAPI && ae.Code == http.StatusBadRequest && (field == "search_string" || field == "searchString"):
+	case badInput:
 		diags.AddError("Invalid Search Query", fmt.Sprintf("The registry refused the query %q of the list of %s: %s\n\n"+
 			"Fix the list block's query. Nothing was listed.", cfg.query, b.plural, ae.Message))
 	case isAPI && ae.Code == http.StatusNotFound:

@@ -8,12 +8,17 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"google.golang.org/api/agentregistry/v1"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/registryservertest"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/searchquery"
 )
 
 // seedAdoptable fills a registry with one of everything a list adopts, made
@@ -232,4 +237,229 @@ func errorsOf(results []listed) []string {
 		}
 	}
 	return out
+}
+
+// displayNames are the results' display names, in order.
+func displayNames(results []listed) []string {
+	var out []string
+	for _, r := range results {
+		out = append(out, r.display)
+	}
+	return out
+}
+
+// Each list resource lists the records of its own kind, each with its
+// resource's identity and a display name (the display name, else the id);
+// with include_resource, each result's resource is exactly the state a read
+// after an import by that identity stores.
+func TestListResources_listTheirOwnKindAsReadStoresIt(t *testing.T) {
+	r := startRegistry(t)
+	seedAdoptable(t, r)
+	r.srv.ResetRequests()
+	l := newListRPC(t, r.URL)
+	displays := map[string][]string{
+		"agentregistry_agent":      {"fx-agent", "Legacy Agent", "travel-agent"},
+		"agentregistry_mcp_server": {"bare-mcp", "File Tools"},
+		"agentregistry_endpoint":   {"Billing API"},
+		"agentregistry_binding":    {"anyone-billing", "Planner to files"},
+		"agentregistry_skill":      {"pdf-tools"},
+	}
+	for typ, want := range adoptable {
+		t.Run(typ, func(t *testing.T) {
+			without := l.list(typ, nil, false, 100, 0)
+			if got := ids(without); !slices.Equal(got, want) || len(errorsOf(without)) > 0 {
+				t.Fatalf("ids = %v, errors %v; want %v", got, errorsOf(without), want)
+			}
+			if got := displayNames(without); !slices.Equal(got, displays[typ]) {
+				t.Errorf("display names = %q, want %q", got, displays[typ])
+			}
+			for _, res := range without {
+				if res.identity["project"] != "test-project" || res.identity["location"] != "global" || !res.resource.IsNull() {
+					t.Errorf("result %v: want the project and location in the identity and no resource", res.identity)
+				}
+			}
+			with := l.list(typ, nil, true, 100, 0)
+			if got := ids(with); !slices.Equal(got, want) {
+				t.Fatalf("with include_resource: ids = %v, want %v", got, want)
+			}
+			for _, res := range with {
+				if read := l.importAndRead(typ, res.identity); !read.Equal(res.resource) {
+					t.Errorf("%v: the listed resource differs from what Read stores after an import:\n list %v\n read %v",
+						res.identity, res.resource, read)
+				}
+			}
+		})
+	}
+	r.expectNoWrites(t)
+}
+
+// servicePageRequests counts the services.list requests since the last reset.
+func servicePageRequests(r *testRegistry) int {
+	n := 0
+	for _, req := range r.srv.Requests() {
+		if req.Method == http.MethodGet && strings.HasSuffix(req.Path, "/services") {
+			n++
+		}
+	}
+	return n
+}
+
+// A list pages through the registry, honours the limit, and stops paging as
+// soon as Terraform stops reading; a limit of 0 reads nothing.
+func TestListResources_pagesHonourTheLimitAndStopWithTheReader(t *testing.T) {
+	r := startRegistry(t)
+	for i := range 230 {
+		r.agent(fmt.Sprintf("agent-%03d", i), card03(fmt.Sprintf("Agent %d", i), "An agent.", "https://a.example.com",
+			testSkill("s", "S", "A skill.", []string{"t"})))
+		if i%50 == 0 { // other kinds between the agents, on every page
+			r.mcpServer(fmt.Sprintf("agent-%03d-mcp", i), "", "", "https://m.example.com/mcp", []map[string]any{
+				{"name": "t", "inputSchema": map[string]any{"type": "object"}}})
+		}
+	}
+	l := newListRPC(t, r.URL)
+	for _, tc := range []struct {
+		name                      string
+		include                   bool
+		limit                     int64
+		stopAfter, want, services int
+	}{
+		{"all, three pages", false, 1000, 0, 230, 3},
+		{"all with resources", true, 1000, 0, 230, 3},
+		{"limit 120", true, 120, 0, 120, 2},
+		{"limit 5", false, 5, 0, 5, 1},
+		{"reader stops after 5", true, 1000, 5, 5, 1},
+		{"limit 0", false, 0, 0, 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r.srv.ResetRequests()
+			got := l.list("agentregistry_agent", nil, tc.include, tc.limit, tc.stopAfter)
+			if len(got) != tc.want || len(errorsOf(got)) > 0 {
+				t.Fatalf("%d results, errors %v; want %d", len(got), errorsOf(got), tc.want)
+			}
+			if n := servicePageRequests(r); n != tc.services {
+				t.Errorf("%d services.list requests, want %d", n, tc.services)
+			}
+			if tc.include {
+				for _, res := range got {
+					if v, err := resourceAttr(res.resource, "agent_id"); err != nil || v == "" {
+						t.Fatalf("%v: agent_id %q %v", res.identity, v, err)
+					}
+				}
+			}
+			for _, req := range r.srv.Requests() {
+				if strings.Contains(req.Path, "/services/") || strings.Contains(req.Path, "/agents/") {
+					t.Fatalf("a list must not read records one by one: %s %s", req.Method, req.Path)
+				}
+			}
+		})
+	}
+}
+
+// resourceAttr reads a string attribute of a resource object.
+func resourceAttr(v tftypes.Value, name string) (string, error) {
+	var attrs map[string]tftypes.Value
+	if err := v.As(&attrs); err != nil {
+		return "", err
+	}
+	var s string
+	err := attrs[name].As(&s)
+	return s, err
+}
+
+// Bad input and a registry that refuses: each is one error diagnostic that
+// says what to do, in the provider's words, and nothing is written.
+func TestListResources_errorsAreDiagnosticsOfTheListBlock(t *testing.T) {
+	r := startRegistry(t)
+	seedAdoptable(t, r)
+	r.srv.ResetRequests()
+	l := newListRPC(t, r.URL)
+	tooLong := strings.TrimSpace(strings.Repeat("word ", searchquery.MaxTerms+1))
+	for _, tc := range []struct {
+		name, typ string
+		set       map[string]string
+		limit     int64
+		fault     *registryservertest.Fault
+		want      []string
+	}{
+		{name: "unknown filter field", typ: "agentregistry_agent", set: map[string]string{"filter": "color:blue"},
+			want: []string{"Invalid List Filter", `The registry refused the filter "color:blue" of the list of agents`, "color", "Nothing was listed."}},
+		{name: "unknown binding filter field", typ: "agentregistry_binding", set: map[string]string{"filter": "color:blue"},
+			want: []string{"Invalid List Filter", "of the list of bindings"}},
+		{name: "unknown skill filter field", typ: "agentregistry_skill", set: map[string]string{"filter": "color:blue"},
+			want: []string{"Invalid List Filter", "of the list of skills"}},
+		{name: "query the registry refuses", typ: "agentregistry_mcp_server", set: map[string]string{"query": tooLong},
+			want: []string{"Invalid Search Query", "of the list of MCP servers", "Fix the list block's query."}},
+		{name: "negative limit", typ: "agentregistry_endpoint", limit: -1,
+			want: []string{"Invalid List Limit", "at most -1 results; the limit must be 0 or more"}},
+		{name: "project that does not exist", typ: "agentregistry_agent", set: map[string]string{"project": "no-such-project"},
+			fault: &registryservertest.Fault{PathContains: "/projects/no-such-project/", Status: http.StatusNotFound},
+			want:  []string{"Registry Location Not Found", "The registry has no projects/no-such-project/locations/global", "Check the list block's project and location"}},
+		{name: "malformed project", typ: "agentregistry_skill", set: map[string]string{"project": "No_Such"},
+			want: []string{"Cannot List Skills", "Could not list the skills of projects/No_Such/locations/global", "project"}},
+		{name: "refused credentials", typ: "agentregistry_binding",
+			fault: &registryservertest.Fault{PathContains: "/bindings", Status: http.StatusForbidden},
+			want:  []string{"Cannot List Bindings", "The registry refused the credentials"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.fault != nil {
+				r.srv.InjectFault(*tc.fault)
+				defer r.srv.ClearFaults()
+			}
+			limit := tc.limit
+			if limit == 0 {
+				limit = 100
+			}
+			got := l.list(tc.typ, tc.set, true, limit, 0)
+			errs := errorsOf(got)
+			if len(got) != 1 || len(errs) != 1 {
+				t.Fatalf("want exactly one result, the error; got %d results, errors %q", len(got), errs)
+			}
+			if !containsInOrder(errs[0], tc.want) {
+				t.Errorf("error %q\nwant, in order: %q", errs[0], tc.want)
+			}
+		})
+	}
+	r.expectNoWrites(t)
+}
+
+// Nothing listening at the endpoint: the hint says what to start.
+func TestListResources_unreachableRegistry(t *testing.T) {
+	l := newListRPC(t, "http://127.0.0.1:1")
+	errs := errorsOf(l.list("agentregistry_agent", nil, false, 10, 0))
+	if len(errs) != 1 || !containsInOrder(errs[0], []string{"Cannot List Agents", "Nothing answered at the registry's address"}) {
+		t.Errorf("errors = %q", errs)
+	}
+}
+
+// A malformed or over-long query is refused before any request, by the
+// list block's validation.
+func TestListResources_queryCheckedBeforeAnyRequest(t *testing.T) {
+	l := newListRPC(t, "http://127.0.0.1:1") // nothing is sent
+	for _, tc := range []struct{ typ, query, want string }{
+		{"agentregistry_agent", strings.TrimSpace(strings.Repeat("w ", searchquery.MaxTerms+1)), "terms"},
+		{"agentregistry_agent", "skills.colour:red", "skills.colour"},
+		{"agentregistry_mcp_server", "(tools.name:a", "position"},
+		{"agentregistry_mcp_server", strings.Repeat("x", searchquery.MaxLength+1), "characters"},
+	} {
+		resp, err := l.s.(tfprotov6.ProviderServerWithListResource).ValidateListResourceConfig(context.Background(),
+			&tfprotov6.ValidateListResourceConfigRequest{TypeName: tc.typ, Config: l.config(tc.typ, map[string]string{"query": tc.query})})
+		if err != nil || len(resp.Diagnostics) != 1 || resp.Diagnostics[0].Summary != "Invalid Search Query" ||
+			!strings.Contains(resp.Diagnostics[0].Detail, tc.want) || resp.Diagnostics[0].Attribute.String() != "AttributeName(\"query\")" {
+			t.Errorf("%s %.40q: %v %v", tc.typ, tc.query, err, resp.Diagnostics)
+		}
+	}
+}
+
+// containsInOrder reports whether s holds each phrase, in order, with any
+// whitespace between words.
+func containsInOrder(s string, phrases []string) bool {
+	s = strings.Join(strings.Fields(s), " ")
+	for _, p := range phrases {
+		i := strings.Index(s, strings.Join(strings.Fields(p), " "))
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(p):]
+	}
+	return true
 }

@@ -29,7 +29,7 @@ func (l *skillList) Configure(ctx context.Context, req resource.ConfigureRequest
 
 func (l *skillList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = l.listSchema(skillListDescription, "Lists only the skills that match this filter of `skills.list`, "+
-		"such as `display_name:invoice`.")
+		"over `skillId`, `displayName`, `description` and `frontmatter.*`, such as `frontmatter.description:pdf`.")
 }
 
 const skillListDescription = "Lists the standalone skills of the Agent Registry for `terraform query` (Terraform " +
