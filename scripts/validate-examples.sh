@@ -77,3 +77,34 @@ while IFS= read -r dir; do
   count=$((count + 1))
 done < <(find "$root/examples" -name '*.tf' -exec dirname {} \; | sort -u)
 echo "$count example folders valid with ${names[*]}"
+
+# Query files (*.tfquery.hcl, list blocks of `terraform query`): `validate -query`
+# with each CLI that has list blocks, Terraform 1.14 and later; OpenTofu and an
+# older Terraform have none and skip them (TERRAFORM_QUERY=/path adds a Terraform
+# for this step alone, such as a 1.15 beside the 1.11 on the PATH).
+query_clis=()
+for cli in "${clis[@]}" ${TERRAFORM_QUERY:+"$TERRAFORM_QUERY"}; do
+  v=$("$cli" version -json 2>/dev/null | sed -n 's/.*"terraform_version": *"\([0-9]*\)\.\([0-9]*\)\..*/\1 \2/p')
+  if "$cli" version 2>/dev/null | grep -q '^Terraform' && [ -n "$v" ] && { read -r major minor <<<"$v"; [ "$major" -gt 1 ] || [ "$minor" -ge 14 ]; }; then
+    query_clis+=("$cli")
+  fi
+done
+if [ ${#query_clis[@]} -eq 0 ]; then
+  echo "no Terraform 1.14+ among the CLIs: query files (*.tfquery.hcl) not validated (set TERRAFORM_QUERY)"
+else
+  qcount=0
+  while IFS= read -r dir; do
+    for cli in "${query_clis[@]}"; do
+      work="$tmp/query/${dir#"$root"/}"
+      mkdir -p "$work" && cp "$dir"/* "$work/"
+      grep -qs 'required_providers' "$work"/*.tf || echo "$required" > "$work/zz_required_providers.tf"
+      if ! out=$("$cli" -chdir="$work" validate -query -no-color 2>&1); then
+        echo "FAIL ${dir#"$root"/} ($cli validate -query)"; echo "$out"; exit 1
+      fi
+      "$cli" fmt -check -diff "$dir" >/dev/null || { echo "FAIL ${dir#"$root"/}: not formatted ($cli fmt)"; exit 1; }
+    done
+    echo "ok   ${dir#"$root"/} (validate -query)"
+    qcount=$((qcount + 1))
+  done < <(find "$root/examples" -name '*.tfquery.hcl' -exec dirname {} \; | sort -u)
+  echo "$qcount query example folders valid with ${query_clis[*]}"
+fi

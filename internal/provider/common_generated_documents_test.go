@@ -1,7 +1,11 @@
 package provider
 
 import (
+	"fmt"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
 )
@@ -32,5 +36,21 @@ func TestGeneratedConfigForm(t *testing.T) {
 	}
 	if _, err := generatedConfigForm([]byte(`{"a":`)); err == nil {
 		t.Error("a malformed document must be an error")
+	}
+}
+
+// importedDocumentIs checks that the one imported instance holds, in attr,
+// the same document as want (an import stores the generated-configuration
+// form, so a byte-wise ImportStateVerify of a document can differ).
+func importedDocumentIs(attr, want string) resource.ImportStateCheckFunc {
+	return func(states []*terraform.InstanceState) error {
+		if len(states) != 1 {
+			return fmt.Errorf("%d instances imported, want 1", len(states))
+		}
+		got := states[0].Attributes[attr]
+		if same, err := jsoncanon.Equal([]byte(got), []byte(want)); err != nil || !same {
+			return fmt.Errorf("imported %s is not the same document (%v):\n got %s\nwant %s", attr, err, got, want)
+		}
+		return nil
 	}
 }

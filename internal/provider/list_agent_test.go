@@ -12,12 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
-// serviceIdentity is the identity check of a service in the test project.
-func serviceIdentity(id string) map[string]knownvalue.Check {
-	return map[string]knownvalue.Check{"service_id": knownvalue.StringExact(id),
-		"project": knownvalue.StringExact("test-project"), "location": knownvalue.StringExact("global")}
-}
-
 // `query` selects agents by their skills, `filter` by their service's
 // fields, and both together narrow each other.
 func TestAgentListResource_queryAndFilter(t *testing.T) {

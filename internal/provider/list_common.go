@@ -100,7 +100,7 @@ func (b *listBase) ValidateListResourceConfig(ctx context.Context, req list.Vali
 	}
 	if _, err := searchquery.Parse(q.ValueString(), b.query); err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("query"), "Invalid Search Query",
-			invalidQueryDetail(q.ValueString(), err)+"\n\nThe fields of "+b.search+": "+strings.Join(b.query.Names(), ", ")+".")
+			invalidQueryDetail(q.ValueString(), err))
 	}
 }
 
@@ -192,8 +192,7 @@ func (b *listBase) run(ctx context.Context, req list.ListRequest, stream *list.L
 	walk func(s *listStream, cfg listConfig) error) {
 	var diags diag.Diagnostics
 	if b.data == nil || b.data.Client == nil {
-		diags.AddError("Provider Not Configured", "The agentregistry provider was not configured before this list "+
-			"resource was used. This is a bug in the provider; please report it.")
+		addNotConfigured(&diags, "this list resource")
 	}
 	if req.Limit < 0 {
 		diags.AddError("Invalid List Limit", fmt.Sprintf("The list of %s was asked for at most %d results; the "+
