@@ -8,14 +8,19 @@
 # generated.tf must be in the generated file. The bundled server the guide
 # starts on 127.0.0.1:8787 runs on a free port instead, and the provider is
 # installed from this clone into a filesystem mirror. The OpenTofu section is
-# then followed with $TOFU (1.12+) on a registry seeded the same way.
+# then followed with $TOFU (1.12+) on a registry seeded the same way. Without a
+# Terraform 1.14+ ($TERRAFORM_QUERY, default $GOPATH/bin/terraform-v1.15.0) it
+# says so and succeeds.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 gobin="$(go env GOPATH)/bin"
-TERRAFORM="${TERRAFORM_QUERY:-${TERRAFORM:-$gobin/terraform-v1.15.0}}"
+TERRAFORM="${TERRAFORM_QUERY:-$gobin/terraform-v1.15.0}"
 TOFU="${TOFU:-$gobin/tofu-v1.12.6}"
 guide="$root/templates/guides/adopt-an-existing-registry.md.tmpl"
-[ -x "$TERRAFORM" ] || { echo "no Terraform 1.14+ at $TERRAFORM (set TERRAFORM_QUERY): guide not followed"; exit 0; }
+if [ ! -x "$TERRAFORM" ] || ! "$TERRAFORM" version 2>/dev/null | grep -q '^Terraform v1\.\(1[4-9]\|[2-9][0-9]\)'; then
+  echo "no Terraform 1.14+ at $TERRAFORM (set TERRAFORM_QUERY): the guide Adopt an existing registry was not followed"
+  exit 0
+fi
 
 tmp=$(mktemp -d)
 server_pid=""

@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# The `terraform query` figures of make bench: a registry of N agents seeded
+# through the API (scripts/bench/seed, as a registry populated outside
+# Terraform is), then, with Terraform 1.14+ ($TERRAFORM_QUERY):
+#   query      terraform query of an agentregistry_agent list block with
+#              include_resource = true (what -generate-config-out reads)
+#   generate   terraform query -generate-config-out=generated.tf
+#   imports    terraform plan of the generated configuration (N to import)
+#   noop       terraform plan -detailed-exitcode of the same N agents once
+#              imported and managed: the no-change plan the query compares with
+# Medians of QUERY_RUNS runs; the growth from the smallest to the largest N; and
+# the CPU of one query run at the largest N, the provider's own (its CPU
+# profile) against Terraform's. It prints figures and checks that each plan is
+# what it should be (N to import, then no changes); it asserts no timing.
+#   QUERY_N="100 1000"  QUERY_RUNS=3
+#   QUERY_PLUGINS=DIR   a provider build to use (make bench passes its own)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+TERRAFORM="${TERRAFORM_QUERY:-$(go env GOPATH)/bin/terraform-v1.15.0}"
+N_LIST="${QUERY_N:-100 1000}"
+RUNS="${QUERY_RUNS:-3}"
+if [ ! -x "$TERRAFORM" ] || ! "$TERRAFORM" version 2>/dev/null | grep -q '^Terraform v1\.\(1[4-9]\|[2-9][0-9]\)'; then
+  echo "no Terraform 1.14+ at $TERRAFORM (set TERRAFORM_QUERY): terraform query figures skipped"
+  exit 0
+fi
+
+work=$(mktemp -d)
+server_pid=""
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+plugins="${QUERY_PLUGINS:-$work/plugins}"
+mkdir -p "$plugins" "$work/bin"
+echo "query bench: building..." >&2
+(cd "$root" && { [ -n "${QUERY_PLUGINS:-}" ] || go build -o "$plugins/terraform-provider-agentregistry" .; } &&
+  go build -o "$work/bin/agentregistry-server" ./cmd/agentregistry-server && go build -o "$work/bin/seed" ./scripts/bench/seed)
+"$work/bin/agentregistry-server" -listen 127.0.0.1:0 >"$work/server.log" 2>&1 &
+server_pid=$!
+endpoint=""
+for _ in $(seq 1 100); do
+  endpoint=$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$work/server.log" | head -1)
+  [ -n "$endpoint" ] && break
+  sleep 0.1
+done
+[ -n "$endpoint" ] || { cat "$work/server.log"; echo "the server did not start" >&2; exit 1; }
+cat >"$work/cli.tfrc" <<RC
+provider_installation {
+  dev_overrides {
+    "registry.terraform.io/hashicorp/agentregistry" = "$plugins"
+  }
+  direct {}
+}
+RC
+export TF_CLI_CONFIG_FILE="$work/cli.tfrc" CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1
+# tf -chdir=DIR COMMAND ARGS...: Terraform without colours.
+tf() { "$TERRAFORM" "$1" "$2" -no-color "${@:3}"; }
+
+calc() { awk "BEGIN { printf \"%.4f\", $1 }"; }
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+# seconds CMD...: wall time of one command, its output in $work/last.log.
+seconds() {
+  local start end
+  start=$(date +%s.%N)
+  "$@" >"$work/last.log" 2>&1 || { cat "$work/last.log" >&2; echo "failed: $*" >&2; exit 1; }
+  end=$(date +%s.%N)
+  calc "$end - $start"
+}
+# expect_log TEXT: the last command printed TEXT.
+expect_log() { grep -qF "$1" "$work/last.log" || { cat "$work/last.log" >&2; echo "expected: $1" >&2; exit 1; }; }
+
+declare -A fig
+for n in $N_LIST; do
+  echo "query bench: seeding $n agents through the API..." >&2
+  "$work/bin/seed" -endpoint "$endpoint" -project "bench-query-$n" -n "$n" -cards "$root/scripts/bench"
+  adopt="$work/n$n/adopt" managed="$work/n$n/managed"
+  mkdir -p "$adopt" "$managed"
+  cat >"$adopt/main.tf" <<TF
+terraform {
+  required_providers {
+    agentregistry = { source = "hashicorp/agentregistry" }
+  }
+}
+provider "agentregistry" {
+  endpoint = "$endpoint"
+  project  = "bench-query-$n"
+}
+TF
+  cat >"$adopt/agents.tfquery.hcl" <<TF
+list "agentregistry_agent" "a" {
+  provider         = agentregistry
+  include_resource = true
+  limit            = $n
+}
+TF
+  cp "$adopt/main.tf" "$managed/"
+  queries=() gens=() imports=() noops=()
+  for run in $(seq 1 "$RUNS"); do
+    echo "query bench: N=$n run $run/$RUNS..." >&2
+    queries+=("$(seconds tf -chdir="$adopt" query)")
+    [ "$(grep -c '^list\.agentregistry_agent\.a ' "$work/last.log")" = "$n" ] || { cat "$work/last.log" >&2; echo "expected $n results" >&2; exit 1; }
+    rm -f "$adopt/generated.tf"
+    gens+=("$(seconds tf -chdir="$adopt" query -generate-config-out=generated.tf)")
+    cp "$adopt/generated.tf" "$managed/generated.tf"
+    imports+=("$(seconds tf -chdir="$managed" plan -input=false -lock=false)")
+    expect_log "Plan: $n to import, 0 to add, 0 to change, 0 to destroy."
+  done
+  tf -chdir="$managed" apply -input=false -auto-approve -lock=false >"$work/last.log" 2>&1 || { cat "$work/last.log" >&2; exit 1; }
+  expect_log "Resources: $n imported, 0 added, 0 changed, 0 destroyed."
+  for run in $(seq 1 "$RUNS"); do
+    noops+=("$(seconds tf -chdir="$managed" plan -input=false -lock=false -detailed-exitcode)")
+  done
+  fig[$n,query]=$(median "${queries[@]}")
+  fig[$n,generate]=$(median "${gens[@]}")
+  fig[$n,imports]=$(median "${imports[@]}")
+  fig[$n,noop]=$(median "${noops[@]}")
+done
+
+# The CPU of one query at the largest N: the provider's own (its CPU profile)
+# and the whole command's (Terraform and the provider; the server apart).
+largest=$(printf '%s\n' $N_LIST | sort -n | tail -1)
+smallest=$(printf '%s\n' $N_LIST | sort -n | head -1)
+mkdir -p "$work/prof"
+TIMEFORMAT='%U %S'
+t=$( { time AGENTREGISTRY_CPUPROFILE="$work/prof/cpu-%p.prof" tf -chdir="$work/n$largest/adopt" query >"$work/last.log" 2>&1; } 2>&1 )
+total_cpu=$(calc "${t% *} + ${t#* }")
+provider_cpu=0
+for f in "$work"/prof/*.prof; do
+  line=$(cd "$root" && go tool pprof -top "$f" 2>/dev/null | grep -o 'Total samples = [0-9.]*[a-z]*' || true)
+  case "$line" in
+    *ms) provider_cpu=$(calc "$provider_cpu + ${line//[^0-9.]/} / 1000") ;;
+    *s) provider_cpu=$(calc "$provider_cpu + ${line//[^0-9.]/}") ;;
+  esac
+done
+big=$(ls -S "$work"/prof/*.prof | head -1)
+hot=$(cd "$root" && go tool pprof -top -cum "$big" 2>/dev/null |
+  grep -E 'provider\.(generatedConfigForm|\(\*listStream\)\.emit|\(\*serviceResource.*\)\.fromService)$|tfsdk\.\(\*Resource\)\.Set$' |
+  awk '{printf "  %-8s %s\n", $4, $NF}' | sed 's#github.com/[a-z-]*/terraform-provider-agentregistry/internal/##; s#github.com/hashicorp/terraform-plugin-framework/##; s#\[go\.shape[^]]*\]##g')
+
+printf '\nterraform query (%s), agents seeded through the API, median of %s runs\n' "$("$TERRAFORM" version | head -1)" "$RUNS"
+printf '%-6s %10s %12s %12s %16s %14s\n' "N" "query s" "generate s" "imports s" "no-change s" "query/no-change"
+for n in $N_LIST; do
+  printf '%-6s %10.2f %12.2f %12.2f %16.2f %14.2f\n' "$n" "${fig[$n,query]}" "${fig[$n,generate]}" "${fig[$n,imports]}" \
+    "${fig[$n,noop]}" "$(calc "${fig[$n,query]} / ${fig[$n,noop]}")"
+done
+if [ "$smallest" != "$largest" ]; then
+  for step in query generate imports noop; do
+    printf 'growth %-9s N=%s / N=%s: %.2f (linear would be %.1f; target <= 11)\n' "$step" "$largest" "$smallest" \
+      "$(calc "${fig[$largest,$step]} / ${fig[$smallest,$step]}")" "$(calc "$largest / $smallest")"
+  done
+fi
+printf 'target: the query of %s takes no longer than the no-change plan of the same %s: %s\n' "$largest" "$largest" \
+  "$(awk "BEGIN { print (${fig[$largest,query]} <= ${fig[$largest,noop]}) ? \"met\" : \"NOT met\" }")"
+printf 'CPU of one query of %s (user+sys): %.2f s, of which the provider %.2f s (Terraform and the rest %.2f s)\n' \
+  "$largest" "$total_cpu" "$provider_cpu" "$(calc "$total_cpu - $provider_cpu")"
+[ -n "$hot" ] && printf 'the provider'"'"'s share of it, cumulative:\n%s\n' "$hot"
+printf 'machine load (1, 5, 15 min): %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
