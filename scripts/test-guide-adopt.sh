@@ -8,17 +8,19 @@
 # generated.tf must be in the generated file. The bundled server the guide
 # starts on 127.0.0.1:8787 runs on a free port instead, and the provider is
 # installed from this clone into a filesystem mirror. The OpenTofu section is
-# then followed with $TOFU (1.12+) on a registry seeded the same way. Without a
-# Terraform 1.14+ ($TERRAFORM_QUERY, default $GOPATH/bin/terraform-v1.15.0) it
-# says so and succeeds.
+# then followed with OpenTofu 1.12+ ($TOFU when it is one, else the cached
+# tofu-v1.12.6) on a registry seeded the same way. Without a Terraform 1.14+
+# (scripts/query-terraform.sh) it says so and succeeds.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 gobin="$(go env GOPATH)/bin"
-TERRAFORM="${TERRAFORM_QUERY:-$gobin/terraform-v1.15.0}"
-TOFU="${TOFU:-$gobin/tofu-v1.12.6}"
+TERRAFORM=$("$root/scripts/query-terraform.sh")
+TOFU="${TOFU:-}"
+v=$("${TOFU:-false}" version 2>/dev/null || true)
+grep -qE '^OpenTofu v(1\.(1[2-9]|[2-9][0-9])|[2-9])\.' <<<"$v" || TOFU="$gobin/tofu-v1.12.6"
 guide="$root/templates/guides/adopt-an-existing-registry.md.tmpl"
-if [ ! -x "$TERRAFORM" ] || ! "$TERRAFORM" version 2>/dev/null | grep -q '^Terraform v1\.\(1[4-9]\|[2-9][0-9]\)'; then
-  echo "no Terraform 1.14+ at $TERRAFORM (set TERRAFORM_QUERY): the guide Adopt an existing registry was not followed"
+if [ -z "$TERRAFORM" ]; then
+  echo "no Terraform 1.14+ (set TERRAFORM_QUERY): the guide Adopt an existing registry was not followed"
   exit 0
 fi
 
@@ -143,7 +145,8 @@ if terraform query -generate-config-out=generated.tf >gen-again.out 2>&1; then
   echo "FAIL: terraform query overwrote generated.tf"; exit 1
 fi
 echo "ok   terraform query -generate-config-out refuses to overwrite generated.tf"
-curl -sf "$R/skills/pdf-tools" | grep -q '"defaultRevision": *"[^"]*/revisions/r2"' ||
+skill=$(curl -sf "$R/skills/pdf-tools")
+grep -q '"defaultRevision": *"[^"]*/revisions/r2"' <<<"$skill" ||
   { echo "FAIL: the skill's folder was not uploaded as a new revision"; curl -s "$R/skills/pdf-tools"; exit 1; }
 echo "ok   the folder was uploaded as revision r2"
 curl -sf -X PATCH "$R/services/billing-api?updateMask=displayName" -H 'Content-Type: application/json' -d '{"displayName": "Billing API"}' >/dev/null

@@ -79,18 +79,14 @@ done < <(find "$root/examples" -name '*.tf' -exec dirname {} \; | sort -u)
 echo "$count example folders valid with ${names[*]}"
 
 # Query files (*.tfquery.hcl, list blocks of `terraform query`): `validate -query`
-# with each CLI that has list blocks, Terraform 1.14 and later; OpenTofu and an
-# older Terraform have none and skip them (TERRAFORM_QUERY=/path adds a Terraform
-# for this step alone, such as a 1.15 beside the 1.11 on the PATH).
+# with a Terraform that has list blocks (1.14+: TERRAFORM when it is one, else
+# TERRAFORM_QUERY or the cached terraform-v1.15.0, scripts/query-terraform.sh);
+# OpenTofu and older Terraform releases have none.
 query_clis=()
-for cli in "${clis[@]}" ${TERRAFORM_QUERY:+"$TERRAFORM_QUERY"}; do
-  v=$("$cli" version -json 2>/dev/null | sed -n 's/.*"terraform_version": *"\([0-9]*\)\.\([0-9]*\)\..*/\1 \2/p')
-  if "$cli" version 2>/dev/null | grep -q '^Terraform' && [ -n "$v" ] && { read -r major minor <<<"$v"; [ "$major" -gt 1 ] || [ "$minor" -ge 14 ]; }; then
-    query_clis+=("$cli")
-  fi
-done
+q=$(TERRAFORM_QUERY="${TERRAFORM_QUERY:-}" TERRAFORM="$TERRAFORM" "$root/scripts/query-terraform.sh")
+[ -n "$q" ] && query_clis=("$q")
 if [ ${#query_clis[@]} -eq 0 ]; then
-  echo "no Terraform 1.14+ among the CLIs: query files (*.tfquery.hcl) not validated (set TERRAFORM_QUERY)"
+  echo "no Terraform 1.14+: query files (*.tfquery.hcl) not validated (set TERRAFORM_QUERY)"
 else
   qcount=0
   while IFS= read -r dir; do

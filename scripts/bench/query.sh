@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The `terraform query` figures of make bench: a registry of N agents seeded
 # through the API (scripts/bench/seed, as a registry populated outside
-# Terraform is), then, with Terraform 1.14+ ($TERRAFORM_QUERY):
+# Terraform is), then, with Terraform 1.14+ (scripts/query-terraform.sh):
 #   query      terraform query of an agentregistry_agent list block with
 #              include_resource = true (what -generate-config-out reads)
 #   generate   terraform query -generate-config-out=generated.tf
@@ -16,11 +16,11 @@
 #   QUERY_PLUGINS=DIR   a provider build to use (make bench passes its own)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-TERRAFORM="${TERRAFORM_QUERY:-$(go env GOPATH)/bin/terraform-v1.15.0}"
+TERRAFORM=$("$root/scripts/query-terraform.sh")
 N_LIST="${QUERY_N:-100 1000}"
 RUNS="${QUERY_RUNS:-3}"
-if [ ! -x "$TERRAFORM" ] || ! "$TERRAFORM" version 2>/dev/null | grep -q '^Terraform v1\.\(1[4-9]\|[2-9][0-9]\)'; then
-  echo "no Terraform 1.14+ at $TERRAFORM (set TERRAFORM_QUERY): terraform query figures skipped"
+if [ -z "$TERRAFORM" ]; then
+  echo "no Terraform 1.14+ (set TERRAFORM_QUERY): terraform query figures skipped"
   exit 0
 fi
 
