@@ -6,11 +6,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"google.golang.org/api/agentregistry/v1"
 )
 
 // NewBindingListResource returns the agentregistry_binding list resource.
 func NewBindingListResource() list.ListResource {
-	return &bindingList{listBase{naming: bindingNaming, plural: "bindings"}}
+	return &bindingList{listBase{resourceBase: resourceBase{naming: bindingNaming}, plural: "bindings"}}
 }
 
 type bindingList struct{ listBase }
@@ -31,18 +32,10 @@ const bindingListDescription = "Lists the bindings of the Agent Registry for `te
 
 func (l *bindingList) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	l.run(ctx, req, stream, func(s *listStream, cfg listConfig) error {
-		for page, err := range l.data.Client.BindingPages(ctx, cfg.parent, cfg.filter, s.pageSize()) {
-			if err != nil {
-				return err
-			}
-			for _, b := range page {
-				fill := fillFrom(ctx, func(m *bindingModel) { m.ID, m.Name = types.StringValue(b.Name), types.StringValue(b.Name) },
-					func(m *bindingModel) diag.Diagnostics { m.refresh(ctx, b); return nil })
-				if !s.emit(b.Name, b.DisplayName, fill) {
-					return nil
-				}
-			}
-		}
-		return nil
+		return emitPages(l.data.Client.BindingPages(ctx, cfg.parent, cfg.filter, s.pageSize()), func(b *agentregistry.Binding) (bool, error) {
+			return s.emit(b.Name, b.DisplayName, fillFrom(ctx,
+				func(m *bindingModel) { m.ID, m.Name = types.StringValue(b.Name), types.StringValue(b.Name) },
+				func(m *bindingModel) diag.Diagnostics { m.refresh(ctx, b); return nil })), nil
+		})
 	})
 }

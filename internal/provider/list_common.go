@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"net/http"
 	"strings"
 
@@ -20,7 +21,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -32,10 +32,10 @@ import (
 // listPageSize is the registry's largest page.
 const listPageSize = 100
 
-// listBase is embedded by every list resource.
+// listBase is embedded by every list resource: the resource's base gives it
+// the provider data (Configure), the naming and the type name (Metadata).
 type listBase struct {
-	data   *providerData
-	naming naming
+	resourceBase
 	// plural names the records in messages, such as "agents".
 	plural string
 	// query is the search grammar of the `query` attribute, and search the
@@ -43,17 +43,6 @@ type listBase struct {
 	// registry does not search.
 	query  *searchquery.Schema
 	search string
-}
-
-func (b *listBase) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_" + b.naming.typeSuffix
-}
-
-// Configure keeps the provider data; nil until the provider is configured.
-func (b *listBase) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	if d := providerDataFrom(req.ProviderData, &resp.Diagnostics); d != nil {
-		b.data = d
-	}
 }
 
 // listSchema is a list block's config: project, location and filter, and
@@ -213,6 +202,23 @@ func (b *listBase) run(ctx context.Context, req list.ListRequest, stream *list.L
 			push(list.ListResult{Diagnostics: b.listError(cfg, err)})
 		}
 	}
+}
+
+// emitPages emits the records of every page until the stream wants no more;
+// emit sends one record (or skips it) and says whether to go on. The error is
+// the registry's.
+func emitPages[T any](seq iter.Seq2[[]T, error], emit func(T) (more bool, err error)) error {
+	for page, err := range seq {
+		if err != nil {
+			return err
+		}
+		for _, item := range page {
+			if more, err := emit(item); err != nil || !more {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // pageSize is the page to ask for: the registry's largest, or less when

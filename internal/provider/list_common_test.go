@@ -15,6 +15,9 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"google.golang.org/api/agentregistry/v1"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/registryservertest"
@@ -462,4 +465,35 @@ func containsInOrder(s string, phrases []string) bool {
 		s = s[i+len(p):]
 	}
 	return true
+}
+
+// recordIdentity is the identity check of a record in the test project.
+func recordIdentity(idAttr, id string) map[string]knownvalue.Check {
+	return map[string]knownvalue.Check{idAttr: knownvalue.StringExact(id),
+		"project": knownvalue.StringExact("test-project"), "location": knownvalue.StringExact("global")}
+}
+
+// queryTest is `terraform query` of the list blocks against a registry
+// seeded through the API (Terraform 1.14+: skipped, with the reason, on
+// OpenTofu and older Terraform), with its checks.
+func queryTest(t *testing.T, r *testRegistry, lists string, checks ...querycheck.QueryResultCheck) {
+	t.Helper()
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   requires(capQuery),
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: r.config("")}, // the provider's configuration, which the query uses
+			{Query: true, Config: lists, QueryResultChecks: checks},
+		},
+	})
+}
+
+// expectListed fails unless the list, with these config attributes, lists
+// exactly the records with the ids want, in order, and no error.
+func (l *listRPC) expectListed(t *testing.T, typ string, set map[string]string, include bool, want ...string) {
+	t.Helper()
+	got := l.list(typ, set, include, 100, 0)
+	if ids := ids(got); !slices.Equal(ids, want) || len(errorsOf(got)) > 0 {
+		t.Errorf("%s %v (include_resource %v): %v, errors %v; want %v", typ, set, include, ids, errorsOf(got), want)
+	}
 }

@@ -56,7 +56,7 @@ var (
 func newServiceList[M any, P kindModel[M]](res resource.Resource, kind serviceListKind) *serviceList[M, P] {
 	r := res.(*serviceResource[M, P])
 	return &serviceList[M, P]{
-		listBase: listBase{naming: r.naming, plural: kind.plural, query: kind.query, search: kind.searchMethod},
+		listBase: listBase{resourceBase: resourceBase{naming: r.naming}, plural: kind.plural, query: kind.query, search: kind.searchMethod},
 		res:      r, kind: kind,
 	}
 }
@@ -93,28 +93,15 @@ func (l *serviceList[M, P]) List(ctx context.Context, req list.ListRequest, stre
 			ids = index.id
 		}
 		found := 0
-		for page, err := range c.ServicePages(ctx, cfg.parent, cfg.filter, listPageSize) {
-			if err != nil {
-				return err
+		return emitPages(c.ServicePages(ctx, cfg.parent, cfg.filter, listPageSize), func(svc *agentregistry.Service) (bool, error) {
+			if _, hit := hits[svc.RegistryResource]; serviceKindOf(svc) != l.naming.typeSuffix || (hits != nil && !hit) {
+				return true, nil
 			}
-			for _, svc := range page {
-				if serviceKindOf(svc) != l.naming.typeSuffix {
-					continue
-				}
-				if _, hit := hits[svc.RegistryResource]; hits != nil && !hit {
-					continue
-				}
-				found++
-				more, err := l.emit(ctx, s, svc, ids)
-				if err != nil || !more {
-					return err
-				}
-			}
-			if hits != nil && found == len(hits) {
-				return nil // every hit is listed: the other pages hold none
-			}
-		}
-		return nil
+			found++
+			more, err := l.emit(ctx, s, svc, ids)
+			// Once every hit is listed, the other pages hold none.
+			return more && (hits == nil || found < len(hits)), err
+		})
 	})
 }
 
