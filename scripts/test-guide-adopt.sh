@@ -25,12 +25,8 @@ if [ -z "$TERRAFORM" ]; then
 fi
 
 tmp=$(mktemp -d)
-server_pid=""
-cleanup() {
-  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
+. "$root/scripts/registry-server.sh"
+trap 'stop_registry_server; rm -rf "$tmp"' EXIT
 
 # The provider from this clone, in a mirror both CLIs install from offline.
 PLUGINS_DIR="$tmp/plugins" "$root/scripts/install.sh" >/dev/null
@@ -52,16 +48,8 @@ export TF_CLI_CONFIG_FILE="$tmp/cli.tfrc" CHECKPOINT_DISABLE=1 PATH="$tmp/shim:$
 
 # start_server: the bundled server on a free port; sets $addr (host:port).
 start_server() {
-  if [ -n "$server_pid" ]; then kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; fi
-  "$tmp/agentregistry-server" -listen 127.0.0.1:0 >"$tmp/server.log" 2>&1 &
-  server_pid=$!
-  addr=""
-  for _ in $(seq 1 100); do
-    addr=$(sed -n 's#.*listening on http://\([^ ]*\).*#\1#p' "$tmp/server.log" | head -1)
-    [ -n "$addr" ] && return 0
-    sleep 0.1
-  done
-  cat "$tmp/server.log"; echo "the server did not start" >&2; exit 1
+  start_registry_server "$tmp/agentregistry-server" "$tmp/server.log"
+  addr=${endpoint#http://}
 }
 
 # The guide's fenced blocks, in order: blocks/N.LANG.

@@ -25,27 +25,15 @@ if [ -z "$TERRAFORM" ]; then
 fi
 
 work=$(mktemp -d)
-server_pid=""
-cleanup() {
-  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
+. "$root/scripts/registry-server.sh"
+trap 'stop_registry_server; rm -rf "$work"' EXIT
 
 plugins="${QUERY_PLUGINS:-$work/plugins}"
 mkdir -p "$plugins" "$work/bin"
 echo "query bench: building..." >&2
 (cd "$root" && { [ -n "${QUERY_PLUGINS:-}" ] || go build -o "$plugins/terraform-provider-agentregistry" .; } &&
   go build -o "$work/bin/agentregistry-server" ./cmd/agentregistry-server && go build -o "$work/bin/seed" ./scripts/bench/seed)
-"$work/bin/agentregistry-server" -listen 127.0.0.1:0 >"$work/server.log" 2>&1 &
-server_pid=$!
-endpoint=""
-for _ in $(seq 1 100); do
-  endpoint=$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$work/server.log" | head -1)
-  [ -n "$endpoint" ] && break
-  sleep 0.1
-done
-[ -n "$endpoint" ] || { cat "$work/server.log"; echo "the server did not start" >&2; exit 1; }
+start_registry_server "$work/bin/agentregistry-server" "$work/server.log"
 cat >"$work/cli.tfrc" <<RC
 provider_installation {
   dev_overrides {
@@ -101,9 +89,9 @@ TF
     echo "query bench: N=$n run $run/$RUNS..." >&2
     queries+=("$(seconds tf -chdir="$adopt" query)")
     [ "$(grep -c '^list\.agentregistry_agent\.a ' "$work/last.log")" = "$n" ] || { cat "$work/last.log" >&2; echo "expected $n results" >&2; exit 1; }
-    rm -f "$adopt/generated.tf"
     gens+=("$(seconds tf -chdir="$adopt" query -generate-config-out=generated.tf)")
-    cp "$adopt/generated.tf" "$managed/generated.tf"
+    # Out of the query's folder: the next query would load and validate it.
+    mv "$adopt/generated.tf" "$managed/generated.tf"
     imports+=("$(seconds tf -chdir="$managed" plan -input=false -lock=false)")
     expect_log "Plan: $n to import, 0 to add, 0 to change, 0 to destroy."
   done
