@@ -106,24 +106,38 @@ TF
   fig[$n,noop]=$(median "${noops[@]}")
 done
 
-# The CPU of one query at the largest N: the provider's own (its CPU profile)
-# and the whole command's (Terraform and the provider; the server apart).
+# cpu_split STEP DIR ARGS...: the CPU (user+sys) of one profiled run of a
+# Terraform command at the largest N, the whole command's (Terraform and the
+# provider; the server apart) and the provider's own (from the CPU profiles it
+# writes, AGENTREGISTRY_CPUPROFILE); its largest profile is kept for the hot
+# spots.
 largest=$(printf '%s\n' $N_LIST | sort -n | tail -1)
 smallest=$(printf '%s\n' $N_LIST | sort -n | head -1)
-mkdir -p "$work/prof"
-TIMEFORMAT='%U %S'
-t=$( { time AGENTREGISTRY_CPUPROFILE="$work/prof/cpu-%p.prof" tf -chdir="$work/n$largest/adopt" query >"$work/last.log" 2>&1; } 2>&1 )
-total_cpu=$(calc "${t% *} + ${t#* }")
-provider_cpu=0
-for f in "$work"/prof/*.prof; do
-  line=$(cd "$root" && go tool pprof -top "$f" 2>/dev/null | grep -o 'Total samples = [0-9.]*[a-z]*' || true)
-  case "$line" in
-    *ms) provider_cpu=$(calc "$provider_cpu + ${line//[^0-9.]/} / 1000") ;;
-    *s) provider_cpu=$(calc "$provider_cpu + ${line//[^0-9.]/}") ;;
-  esac
-done
-big=$(ls -S "$work"/prof/*.prof | head -1)
-hot=$(cd "$root" && go tool pprof -top -cum "$big" 2>/dev/null |
+declare -A cpu
+cpu_split() {
+  local step=$1 t f line own=0
+  shift
+  rm -rf "$work/prof" && mkdir -p "$work/prof"
+  TIMEFORMAT='%U %S'
+  t=$( { time AGENTREGISTRY_CPUPROFILE="$work/prof/cpu-%p.prof" tf "$@" >"$work/last.log" 2>&1; } 2>&1 ) ||
+    { cat "$work/last.log" >&2; echo "failed: $*" >&2; exit 1; }
+  for f in "$work"/prof/*.prof; do
+    line=$(cd "$root" && go tool pprof -top "$f" 2>/dev/null | grep -o 'Total samples = [0-9.]*[a-z]*' || true)
+    case "$line" in
+      *ms) own=$(calc "$own + ${line//[^0-9.]/} / 1000") ;;
+      *s) own=$(calc "$own + ${line//[^0-9.]/}") ;;
+    esac
+  done
+  cpu[$step,total]=$(calc "${t% *} + ${t#* }")
+  cpu[$step,provider]=$own
+  cp "$(ls -S "$work"/prof/*.prof | head -1)" "$work/$step.prof"
+}
+cpu_split query -chdir="$work/n$largest/adopt" query
+# The imports again, from a state without them.
+mkdir -p "$work/n$largest/imports" && cp "$work/n$largest/managed/"*.tf "$work/n$largest/imports/"
+cpu_split imports -chdir="$work/n$largest/imports" plan -input=false -lock=false
+cpu_split noop -chdir="$work/n$largest/managed" plan -input=false -lock=false
+hot=$(cd "$root" && go tool pprof -top -cum "$work/query.prof" 2>/dev/null |
   grep -E 'provider\.(generatedConfigForm|\(\*listStream\)\.emit|\(\*serviceResource.*\)\.fromService)$|tfsdk\.\(\*Resource\)\.Set$' |
   awk '{printf "  %-8s %s\n", $4, $NF}' | sed 's#github.com/[a-z-]*/terraform-provider-agentregistry/internal/##; s#github.com/hashicorp/terraform-plugin-framework/##; s#\[go\.shape[^]]*\]##g')
 
@@ -141,7 +155,11 @@ if [ "$smallest" != "$largest" ]; then
 fi
 printf 'target: the query of %s takes no longer than the no-change plan of the same %s: %s\n' "$largest" "$largest" \
   "$(awk "BEGIN { print (${fig[$largest,query]} <= ${fig[$largest,noop]}) ? \"met\" : \"NOT met\" }")"
-printf 'CPU of one query of %s (user+sys): %.2f s, of which the provider %.2f s (Terraform and the rest %.2f s)\n' \
-  "$largest" "$total_cpu" "$provider_cpu" "$(calc "$total_cpu - $provider_cpu")"
-[ -n "$hot" ] && printf 'the provider'"'"'s share of it, cumulative:\n%s\n' "$hot"
+printf '\nCPU seconds (user+sys) of one profiled run at N=%s: where the time goes\n' "$largest"
+printf '%-9s %10s %14s %16s\n' "step" "total" "provider own" "Terraform own"
+for step in query imports noop; do
+  printf '%-9s %10.2f %14.2f %16.2f\n' "$step" "${cpu[$step,total]}" "${cpu[$step,provider]}" \
+    "$(calc "${cpu[$step,total]} - ${cpu[$step,provider]}")"
+done
+[ -n "$hot" ] && printf 'the provider'"'"'s share of the query, cumulative:\n%s\n' "$hot"
 printf 'machine load (1, 5, 15 min): %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
