@@ -5,7 +5,9 @@
 # the same N of terraform_data resources carrying the same JSON (the OpenTofu
 # floor), in the same run; prints medians and ratios, the provider's peak RSS
 # during the largest no-change plan (the largest values it handles), and the Go
-# benchmarks. It prints figures; it asserts
+# benchmarks; then the `terraform query` figures of scripts/bench/query.sh (a
+# registry of 100 and 1,000 agents seeded through the API, with Terraform 1.14+:
+# TERRAFORM_QUERY, QUERY_N, QUERY_RUNS). It prints figures; it asserts
 # no timing (machines here are shared and noisy).
 #   BENCH_N="100 500"  sizes      BENCH_RUNS=3  runs per figure (median)
 #   BENCH_BASELINE=REV also times the provider built from git revision REV (a
@@ -256,3 +258,6 @@ echo
 echo "Go benchmarks (validation, search on 10,000 agents, the provider's requests for one agent with a 10 KB card):"
 (cd "$root" && go test -run '^$' -bench . -benchmem -count 1 ./internal/spec/ ./internal/registryserver/ ./internal/provider/ 2>&1 |
   grep -E '^(Benchmark|ok|FAIL)')
+
+echo
+QUERY_PLUGINS="$work/plugins-provider" "$root/scripts/bench/query.sh"

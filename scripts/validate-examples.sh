@@ -72,3 +72,30 @@ while IFS= read -r dir; do
   count=$((count + 1))
 done < <(find "$root/examples" -name '*.tf' -exec dirname {} \; | sort -u)
 echo "$count example folders valid with ${names[*]}"
+
+# Query files (*.tfquery.hcl, list blocks of `terraform query`): `validate -query`
+# with a Terraform that has list blocks (1.14+: TERRAFORM when it is one, else
+# TERRAFORM_QUERY or the cached terraform-v1.15.0, scripts/query-terraform.sh);
+# OpenTofu and older Terraform releases have none.
+query_clis=()
+q=$(TERRAFORM_QUERY="${TERRAFORM_QUERY:-}" TERRAFORM="$TERRAFORM" "$root/scripts/query-terraform.sh")
+[ -n "$q" ] && query_clis=("$q")
+if [ ${#query_clis[@]} -eq 0 ]; then
+  echo "no Terraform 1.14+: query files (*.tfquery.hcl) not validated (set TERRAFORM_QUERY)"
+else
+  qcount=0
+  while IFS= read -r dir; do
+    for cli in "${query_clis[@]}"; do
+      work="$tmp/query/${dir#"$root"/}"
+      mkdir -p "$work" && cp "$dir"/* "$work/"
+      grep -qs 'required_providers' "$work"/*.tf || echo "$required" > "$work/zz_required_providers.tf"
+      if ! out=$("$cli" -chdir="$work" validate -query -no-color 2>&1); then
+        echo "FAIL ${dir#"$root"/} ($cli validate -query)"; echo "$out"; exit 1
+      fi
+      "$cli" fmt -check -diff "$dir" >/dev/null || { echo "FAIL ${dir#"$root"/}: not formatted ($cli fmt)"; exit 1; }
+    done
+    echo "ok   ${dir#"$root"/} (validate -query)"
+    qcount=$((qcount + 1))
+  done < <(find "$root/examples" -name '*.tfquery.hcl' -exec dirname {} \; | sort -u)
+  echo "$qcount query example folders valid with ${query_clis[*]}"
+fi

@@ -47,8 +47,8 @@ func badSkillInputCases(t *testing.T) []badInputCase {
 		{"skill/id-uppercase", badSkill("skill_id = \"PDF-tools\"\n  " + gcs), []string{"Attribute skill_id must be 4 to 64 lower-case letters and hyphens"}},
 		{"skill/id-digit", badSkill("skill_id = \"pdf-tools2\"\n  " + gcs), []string{"Attribute skill_id must be 4 to 64 lower-case letters and hyphens"}},
 		{"skill/id-too-long", badSkill("skill_id = \"" + strings.Repeat("a", 65) + "\"\n  " + gcs), []string{"Attribute skill_id must be 4 to 64"}},
-		{"skill/no-source", badSkill(`skill_id = "pdf-tools"`), []string{"No attribute specified when one (and only one) of [source_dir,gcs_uri]"}},
-		{"skill/both-sources", badSkill("skill_id = \"pdf-tools\"\n  source_dir = \"x\"\n  " + gcs), []string{"one (and only one) of"}},
+		{"skill/no-source", badSkill(`skill_id = "pdf-tools"`), []string{"Missing Skill Source", "neither source_dir nor gcs_uri is set"}},
+		{"skill/both-sources", badSkill("skill_id = \"pdf-tools\"\n  source_dir = \"x\"\n  " + gcs), []string{"Invalid Attribute Combination", "gcs_uri"}},
 		{"skill/gcs-uri-not-gs", badSkill(`skill_id = "pdf-tools"
   gcs_uri  = "https://storage.googleapis.com/b/o"`), []string{"Attribute gcs_uri must be gs://{bucket}/{object}"}},
 		{"skill/generation-not-a-number", badSkill("skill_id = \"pdf-tools\"\n  generation = \"latest\"\n  " + gcs), []string{"Attribute generation must be a decimal generation number"}},

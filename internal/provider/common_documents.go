@@ -28,7 +28,8 @@ func refreshString(prior types.String, api string) types.String {
 // refreshDocument keeps the prior document byte for byte when the registry's
 // copy is the same document as stored (it re-orders keys, re-encodes numbers,
 // and keeps numbers as doubles), and otherwise takes the registry's copy, so
-// that the next plan shows the drift.
+// that the next plan shows the drift; with no prior document (an import, a
+// list result), in the form generated configuration evaluates to.
 func refreshDocument(prior jsondoc.Value, api []byte) jsondoc.Value {
 	if len(api) == 0 || string(api) == "null" {
 		return jsondoc.NewNull()
@@ -37,6 +38,10 @@ func refreshDocument(prior jsondoc.Value, api []byte) jsondoc.Value {
 		if same, err := jsoncanon.StoredEqual([]byte(prior.ValueString()), api); err == nil && same {
 			return prior
 		}
+	} else if gen, err := generatedConfigForm(api); err == nil {
+		// Nothing stored yet (an import, a list result): the form generated
+		// configuration evaluates to (common_generated_documents.go).
+		return jsondoc.NewValue(string(gen))
 	}
 	if norm, err := spec.Normalize(api); err == nil {
 		return jsondoc.NewValue(string(norm))

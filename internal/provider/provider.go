@@ -204,6 +204,7 @@ func (p *agentRegistryProvider) Configure(ctx context.Context, req provider.Conf
 	}
 	resp.ResourceData = data
 	resp.DataSourceData = data
+	resp.ListResourceData = data
 }
 
 func (p *agentRegistryProvider) Functions(context.Context) []func() function.Function {

@@ -107,6 +107,14 @@ func (r *skillResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if req.State.Raw.IsNull() && plan.SourceDir.IsNull() && plan.GcsURI.IsNull() {
+		resp.Diagnostics.AddAttributeError(path.Root("source_dir"), "Missing Skill Source",
+			"A new skill needs its content, and neither source_dir nor gcs_uri is set. Set source_dir to the skill's "+
+				"folder (a SKILL.md in the Agent Skills format) or gcs_uri to a ZIP or TAR archive in Cloud Storage. Only "+
+				"a skill that already exists in the registry (imported, for example with terraform query) may have "+
+				"neither; its content then stays as the registry has it.")
+		return
+	}
 	if !plan.SourceDir.IsNull() && !plan.SourceDir.IsUnknown() {
 		pkg, err := loadSkill(plan.SourceDir.ValueString())
 		if err != nil {
@@ -144,7 +152,11 @@ func (r *skillResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 // content does not).
 // After an import without the folder, state has no content hash: the
 // registry's hash of the default revision stands for it.
+// Without a source (an adopted skill), there is nothing to upload.
 func newRevision(plan, state *skillModel) bool {
+	if plan.SourceDir.IsNull() && plan.GcsURI.IsNull() {
+		return false
+	}
 	had := state.ContentHash
 	if had.IsNull() && !plan.SourceDir.IsNull() {
 		had = state.RevisionSHA256

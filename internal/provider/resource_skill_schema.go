@@ -30,7 +30,6 @@ func computedString(desc string) schema.StringAttribute {
 }
 
 func (r *skillResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	source := []path.Expression{path.MatchRoot("source_dir"), path.MatchRoot("gcs_uri")}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Manages a standalone skill of the Agent Registry: a folder in the " +
 			"[Agent Skills](https://agentskills.io/specification) format (a `SKILL.md` with YAML front matter, plus " +
@@ -54,8 +53,10 @@ func (r *skillResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 			"source_dir": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "The skill folder on the machine running Terraform; its name must equal the `name` " +
-					"in its `SKILL.md`. Exactly one of `source_dir` and `gcs_uri`.",
-				Validators: []validator.String{stringvalidator.ExactlyOneOf(source...), stringvalidator.LengthAtLeast(1)},
+					"in its `SKILL.md`. A new skill needs exactly one of `source_dir` and `gcs_uri`; a skill that already " +
+					"exists in the registry (imported, or adopted with `terraform query`) may have neither, and then its " +
+					"content stays as the registry has it until one is set.",
+				Validators: []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("gcs_uri")), stringvalidator.LengthAtLeast(1)},
 			},
 			"gcs_uri": schema.StringAttribute{
 				Optional: true,

@@ -1,0 +1,9 @@
+# The endpoints of another project.
+list "agentregistry_endpoint" "payments" {
+  provider = agentregistry
+
+  config {
+    project = "payments-prod"
+    filter  = "display_name:billing"
+  }
+}
