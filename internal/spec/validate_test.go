@@ -596,7 +596,7 @@ func TestSchemaKeywords(t *testing.T) {
 		wants    []want
 	}{
 		{"0.3 security schemes: required, enum, type, if/then", ValidateAgentCard, "0.3",
-			`{"url":"u","protocolVersion":"0.3.0","name":"n","description":"d","version":"1","skills":[],`+officialFields+`,"securitySchemes":{"a":{"type":"apiKey"},"b":{"type":"nope"},"c":{"type":"http","scheme":1},"d":{}}}`,
+			`{"url":"u","protocolVersion":"0.3.0","name":"n","description":"d","version":"1","skills":[],` + officialFields + `,"securitySchemes":{"a":{"type":"apiKey"},"b":{"type":"nope"},"c":{"type":"http","scheme":1},"d":{}}}`,
 			[]want{
 				e("/securitySchemes/a", 0, 0, "", `missing required property "in"`),
 				e("/securitySchemes/a", 0, 0, "", `missing required property "name"`),
