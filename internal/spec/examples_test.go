@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,5 +94,66 @@ func TestExample10AgentProperties(t *testing.T) {
 	}
 	if r := ValidateAgentProperties(shown); len(r.Problems) > 0 {
 		t.Errorf("%s: %v", example10Properties, r.Problems)
+	}
+}
+
+// TestAgentPageMessages: the messages that the agent page quotes, word for
+// word, are what the validator says of the page's 1.0 card with the
+// page's mistakes: a skill's tags written as a string, its description's
+// key misspelt, a binding misnamed.
+func TestAgentPageMessages(t *testing.T) {
+	page, err := os.ReadFile("../../templates/resources/agent.md.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := func(mutate func(card map[string]any, skill map[string]any)) map[string]any {
+		var card map[string]any
+		doc, err := os.ReadFile(example10Card)
+		if err != nil || json.Unmarshal(doc, &card) != nil {
+			t.Fatalf("%s: %v", example10Card, err)
+		}
+		mutate(card, card["skills"].([]any)[1].(map[string]any))
+		return card
+	}
+	oneLine := func(v any) []byte { b, _ := json.Marshal(v); return b }
+	raw, err := os.ReadFile(example10Card)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The file as shown, with the misspelling: its own lines.
+	misspeltFile := strings.Replace(string(raw), `"description": "Explains one line`, `"descripton": "Explains one line`, 1)
+	misspelt := broken(func(_, skill map[string]any) {
+		skill["descripton"] = skill["description"]
+		delete(skill, "description")
+	})
+	binding := func(name string) map[string]any {
+		return broken(func(card, _ map[string]any) {
+			card["supportedInterfaces"].([]any)[0].(map[string]any)["protocolBinding"] = name
+		})
+	}
+	pageText := strings.Join(strings.Fields(string(page)), " ") // the page wraps its lines
+	for _, tc := range []struct {
+		doc    []byte
+		said   string // in what the validator says of the first problem
+		quoted string // on the page; said when empty
+	}{
+		{oneLine(broken(func(_, skill map[string]any) { skill["tags"] = "billing" })),
+			`/skills/1/tags: expected array, found string "billing"; look for {"description": "Explains one line of an…", "examples": […], "id": "explain-charge", "name": "Explain a charge", "tags": "billing"}`, ""},
+		{[]byte(misspeltFile), "line 29, column 5: /skills/1: ", "(`line 29, column 5: /skills/1: ...`)"},
+		{oneLine(misspelt), `/skills/1: missing required property "description"; "descripton" is not a field here: did you mean "description"?`, ""},
+		{oneLine(binding("JSON-RPC")), `did you mean "JSONRPC"?`, "`JSON-RPC` gives *did you mean \"JSONRPC\"?*"},
+		{oneLine(binding("HTTP_JSON")), `did you mean "HTTP+JSON"?`, "`HTTP_JSON` (the registry API's name, which `interfaces[].protocol_binding` uses) gives `HTTP+JSON`"},
+	} {
+		r := ValidateAgentCard(tc.doc)
+		if len(r.Problems) == 0 || !strings.Contains(r.Problems[0].String(), tc.said) {
+			t.Errorf("want the validator to say %q, got %v", tc.said, r.Problems)
+		}
+		quoted := tc.quoted
+		if quoted == "" {
+			quoted = tc.said
+		}
+		if !strings.Contains(pageText, quoted) {
+			t.Errorf("the page does not quote %q", quoted)
+		}
 	}
 }

@@ -205,7 +205,7 @@ func writeSpaced(b *strings.Builder, v any, limit int) bool {
 // quoteShort quotes s, cut to limit characters with an ellipsis.
 func quoteShort(s string, limit int) string {
 	if utf8.RuneCountInString(s) > limit {
-		s = string([]rune(s)[:limit]) + "…"
+		s = strings.TrimRight(string([]rune(s)[:limit]), " ") + "…"
 	}
 	return preview(s)
 }
