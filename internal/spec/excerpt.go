@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -20,7 +21,8 @@ import (
 //	{"description": …, "id": "summarize", "name": "Summarize", "tags": "a,b"}
 
 // Bounds of an excerpt: the members shown of one object or array, and the
-// characters of a value quoted (the offending one, any other).
+// characters of a value quoted (the offending one and the landmarks, any
+// other).
 const (
 	excerptMembers  = 8
 	excerptFocusLen = 60
@@ -86,7 +88,7 @@ func landmarkAbove(root any, ptr string) string {
 		var parts []string
 		for _, k := range landmarks {
 			if s, ok := m[k].(string); ok {
-				parts = append(parts, strconv.Quote(k)+": "+quoteShort(s, excerptValueLen))
+				parts = append(parts, strconv.Quote(k)+": "+quoteShort(s, excerptFocusLen))
 			}
 		}
 		if len(parts) > 0 {
@@ -113,7 +115,7 @@ func renderObject(obj map[string]any, focus string) string {
 			continue
 		}
 		limit := excerptValueLen
-		if k == focus {
+		if k == focus || slices.Contains(landmarks, k) {
 			limit = excerptFocusLen
 		}
 		parts = append(parts, strconv.Quote(k)+": "+renderValue(obj[k], limit))

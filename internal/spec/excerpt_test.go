@@ -16,8 +16,9 @@ func TestExcerpt(t *testing.T) {
 	doc := `{"name":"Invoice Helper","version":3,"provider":{"organization":"Acme"},"skills":[` +
 		`{"id":"lookup","name":"Look up","description":"Finds an invoice by number or customer.","tags":"a,b","examples":["one",7]},` +
 		`{"id":"pay","name":"Pay","descripton":"Pays.","tags":[]},` +
-		`{"id":"sec","name":"Secure","securityRequirements":[{"schemes":{"k":["read"]}}],"tags":[]},` +
+		`{"id":"sec","name":"Secure the long way round, with every scope","securityRequirements":[{"schemes":{"k":["read"]}}],"tags":[]},` +
 		`{"tags":[],"big":{"a":"` + long + `"},"long":"` + long + `"}],` +
+		`"interfaces":[{"url":"https://agents.example.com/invoices/a2a","protocolBinding":"JSON-RPC","tenant":"a tenant with a long name"}],` +
 		`"list":[[1,2],[3,"x"]],"wrap":{"wide":{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"z":"here"}},` +
 		`"many":[0,1,2,3,4,5,6,7,8,9,10,11,12]}`
 	root, err := jsoncanon.Decode([]byte(doc))
@@ -40,10 +41,12 @@ func TestExcerpt(t *testing.T) {
 		// it belongs to.
 		{"/skills/0/examples/1", `"examples": ["one", 7] in {"id": "lookup", "name": "Look up", …}`},
 		// Deeper, inside an element with no landmark: the nearest one that has one.
-		{"/skills/2/securityRequirements/0/schemes/k", `{"k": ["read"]} in {"id": "sec", "name": "Secure", …}`},
+		{"/skills/2/securityRequirements/0/schemes/k", `{"k": ["read"]} in {"id": "sec", "name": "Secure the long way round, with every scope", …}`},
 		// Long values cut, long containers elided, the focus longer.
 		{"/skills/3/long", `{"big": {…}, "long": "` + strings.Repeat("x", 60) + `…", "tags": []}`},
 		{"/skills/3/big", `"big": {"a": "` + strings.Repeat("x", 24) + `…"}`},
+		// Landmarks are quoted at length, as the focus.
+		{"/interfaces/0/protocolBinding", `{"protocolBinding": "JSON-RPC", "tenant": "a tenant with a long nam…", "url": "https://agents.example.com/invoices/a2a"}`},
 		// A list in a list: no member name to quote.
 		{"/list/1/1", `[3, "x"]`},
 		// At most 8 members, the focus always among them.
