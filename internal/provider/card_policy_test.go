@@ -7,8 +7,13 @@ package provider
 // the file.
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
 )
 
 // cardFileConfig registers the card of card.json in the recommended form.
@@ -104,6 +109,61 @@ func TestAccAgentResource_cardErrorsFoundInTheFile(t *testing.T) {
 		}
 	}
 	r.expectNoWrites(t)
+}
+
+// The agent page's A2A 1.0 example, applied as it is against the bundled
+// server: no warning, a2a_version "1.0" and the three interface URLs, and
+// the AgentProperties the page shows.
+func TestAccAgentResource_the10Example(t *testing.T) {
+	r := startRegistry(t)
+	h := newCLIHarness(t)
+	const dir = "../../examples/resources/agentregistry_agent"
+	if err := os.MkdirAll(filepath.Join(h.dir, "cards"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"resource-a2a-1.0.tf", "cards/invoice-helper.json"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.write(t, f, string(b))
+	}
+	// As validate-examples.sh completes an example: provider functions need
+	// the provider among the required_providers.
+	h.write(t, "test.tf", r.config(`
+terraform {
+  required_providers {
+    agentregistry = { source = "hashicorp/agentregistry" }
+  }
+}
+
+output "properties" {
+  value = agentregistry_agent_properties.invoices.properties
+}
+`))
+	h.mustRun(t, 0, "init", "-input=false")
+	out := h.mustRun(t, 0, "apply", "-auto-approve", "-json", "-input=false")
+	for _, d := range diagnostics(out, "") {
+		if strings.HasPrefix(d, "warning: ") {
+			t.Errorf("the example plans with a warning: %s", d)
+		}
+	}
+	var outputs map[string]struct{ Value any }
+	if err := json.Unmarshal([]byte(h.mustRun(t, 0, "output", "-json")), &outputs); err != nil {
+		t.Fatal(err)
+	}
+	urls, _ := outputs["invoices_urls"].Value.([]any)
+	if outputs["invoices_a2a_version"].Value != "1.0" || len(urls) != 3 {
+		t.Errorf("a2a_version %v, urls %v: the example says 1.0 and the three supportedInterfaces URLs", outputs["invoices_a2a_version"].Value, urls)
+	}
+	shown, err := os.ReadFile(filepath.Join(dir, "cards/invoice-helper.agent-properties.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	props, _ := outputs["properties"].Value.(string)
+	if eq, err := jsoncanon.Equal([]byte(props), shown); err != nil || !eq {
+		t.Errorf("the registered AgentProperties differ from the page's (%v):\n%s", err, props)
+	}
 }
 
 // containsInOrder reports whether s holds each of parts, in order.

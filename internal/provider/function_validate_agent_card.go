@@ -24,8 +24,10 @@ const cardPolicy = "\n\nThe A2A version is read from the card: one that lists `s
 	"`version`, `skills` (each with `id`, `name`, `description` and `tags`), and `url` and `protocolVersion` (A2A " +
 	"0.3) or `supportedInterfaces` (A2A 1.0, each with `url`, `protocolBinding` and `protocolVersion`). The " +
 	"official A2A schemas also require `capabilities`, `defaultInputModes` and `defaultOutputModes` (the 0.3.0 " +
-	"JSON schema; A2A 1.0's `a2a.proto`); the registry does not, so a card without them is valid here, and at " +
-	"plan time it gets a warning, as does a protocol binding or transport other than `JSONRPC`, `GRPC` and " +
-	"`HTTP+JSON`. Add them for clients that check cards against the official schema. The error about a missing " +
+	"JSON schema; A2A 1.0's `a2a.proto`); the registry does not, and an error would block a card it accepts, so " +
+	"a card without them is valid here (no error listed) and `agentregistry_agent` warns about it at plan, as it " +
+	"does about a protocol binding or transport other than `JSONRPC`, `GRPC` and `HTTP+JSON`. Add them for " +
+	"clients that check cards against the official schema. See the `agentregistry_agent` page, *What is " +
+	"checked*, for the whole policy. The error about a missing " +
 	"member names a misspelt key beside it (`\"descripton\" is not a field here: did you mean " +
 	"\"description\"?`)."

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -57,6 +58,18 @@ func TestExample10Card(t *testing.T) {
 	}
 	if r := ValidateAgentCard(doc); r.A2AVersion != A2AVersion10 {
 		t.Fatalf("A2A version %q, want 1.0", r.A2AVersion)
+	}
+	// What the page says is planned from it.
+	c, err := ParseAgentCard(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, s := range c.Skills {
+		ids = append(ids, s.ID)
+	}
+	if c.Version != "2.1.0" || len(c.URLs) != 3 || !slices.Equal(ids, []string{"lookup-invoice", "explain-charge"}) {
+		t.Errorf("version %q, URLs %q, skill ids %q: the agent page says 2.1.0, three URLs, lookup-invoice and explain-charge", c.Version, c.URLs, ids)
 	}
 	official, _ := officialSchema10(t)
 	v, _ := jsoncanon.Decode(doc)
