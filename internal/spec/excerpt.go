@@ -49,7 +49,7 @@ func excerpt(root any, ptr string) string {
 	case map[string]any:
 		if obj, isObj := v.(map[string]any); isObj {
 			// The object itself: its members are the neighbours.
-			text, above = strconv.Quote(last)+": "+renderObject(obj, ""), ptr
+			text, above = preview(last)+": "+renderObject(obj, ""), ptr
 		} else {
 			text, above = renderObject(p, last), parentPtr
 		}
@@ -60,7 +60,7 @@ func excerpt(root any, ptr string) string {
 			i, _ := strconv.Atoi(last)
 			text, above = renderArray(p, i), parentPtr
 			if _, inObject := lookupParent(root, parentPtr).(map[string]any); inObject {
-				text = strconv.Quote(lastToken(parentPtr)) + ": " + text
+				text = preview(lastToken(parentPtr)) + ": " + text
 			}
 		}
 	}
@@ -88,7 +88,7 @@ func landmarkAbove(root any, ptr string) string {
 		var parts []string
 		for _, k := range landmarks {
 			if s, ok := m[k].(string); ok {
-				parts = append(parts, strconv.Quote(k)+": "+quoteShort(s, excerptFocusLen))
+				parts = append(parts, preview(k)+": "+quoteShort(s, excerptFocusLen))
 			}
 		}
 		if len(parts) > 0 {
@@ -118,7 +118,7 @@ func renderObject(obj map[string]any, focus string) string {
 		if k == focus || slices.Contains(landmarks, k) {
 			limit = excerptFocusLen
 		}
-		parts = append(parts, strconv.Quote(k)+": "+renderValue(obj[k], limit))
+		parts = append(parts, preview(k)+": "+renderValue(obj[k], limit))
 	}
 	if len(shown) < len(keys) {
 		parts = append(parts, "…")
@@ -181,7 +181,7 @@ func writeSpaced(b *strings.Builder, v any, limit int) bool {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(strconv.Quote(k) + ": ")
+			b.WriteString(preview(k) + ": ")
 			if !writeSpaced(b, c[k], limit) {
 				return false
 			}

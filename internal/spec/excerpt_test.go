@@ -19,7 +19,7 @@ func TestExcerpt(t *testing.T) {
 		`{"id":"sec","name":"Secure the long way round, with every scope","securityRequirements":[{"schemes":{"k":["read"]}}],"tags":[]},` +
 		`{"tags":[],"big":{"a":"` + long + `"},"long":"` + long + `"}],` +
 		`"interfaces":[{"url":"https://agents.example.com/invoices/a2a","protocolBinding":"JSON-RPC","tenant":"a tenant with a long name"}],` +
-		`"list":[[1,2],[3,"x"]],"wrap":{"wide":{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"z":"here"}},` +
+		`"list":[[1,2],[3,"x"]],"wrap":{"wide":{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"z":"here"},"\u0001":5},` +
 		`"many":[0,1,2,3,4,5,6,7,8,9,10,11,12]}`
 	root, err := jsoncanon.Decode([]byte(doc))
 	if err != nil {
@@ -47,6 +47,8 @@ func TestExcerpt(t *testing.T) {
 		{"/skills/3/big", `"big": {"a": "` + strings.Repeat("x", 24) + `…"}`},
 		// Landmarks are quoted at length, as the focus.
 		{"/interfaces/0/protocolBinding", `{"protocolBinding": "JSON-RPC", "tenant": "a tenant with a long nam…", "url": "https://agents.example.com/invoices/a2a"}`},
+		// Names quoted as JSON quotes them.
+		{"/wrap/\u0001", `{"\u0001": 5, "wide": {…}}`},
 		// A list in a list: no member name to quote.
 		{"/list/1/1", `[3, "x"]`},
 		// At most 8 members, the focus always among them.
