@@ -8,6 +8,7 @@ package provider
 // requests are checked once every case has run.
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -119,6 +120,17 @@ func badCard03(mutate func(map[string]any)) string {
 	return resJSON(c)
 }
 
+// badCard03Indented is badCard03 as an indented, multi-line JSON text (a
+// file as people write it).
+func badCard03Indented(mutate func(map[string]any)) string {
+	var c map[string]any
+	if err := json.Unmarshal([]byte(badCard03(mutate)), &c); err != nil {
+		panic(err)
+	}
+	b, _ := json.MarshalIndent(c, "", "  ")
+	return string(b)
+}
+
 // a valid A2A 1.0 card, to break one field at a time.
 func badCard10(mutate func(map[string]any)) string {
 	c := map[string]any{
@@ -170,6 +182,25 @@ func badInputCases() []badInputCase {
 		{"card/0.3-missing-skill-description", badCard(badCard03(func(c map[string]any) {
 			c["skills"] = []any{map[string]any{"id": "convert", "name": "Convert", "tags": []string{"fx"}}}
 		})), []string{card, `/skills/0: missing required property "description"`}},
+		// A misspelt key: the error about the member it lacks names it (the
+		// unknown-field warning is not shown when the plan fails).
+		{"card/0.3-misspelt-skill-key", badCard(badCard03(func(c map[string]any) {
+			c["skills"] = []any{map[string]any{"id": "convert", "name": "Convert", "descripton": "d", "tags": []string{"fx"}}}
+		})), []string{card, `/skills/0: missing required property "description"; "descripton" is not a field here: did you mean "description"?`}},
+		{"card/1.0-misspelt-skill-key", badCard(badCard10(func(c map[string]any) {
+			c["skills"] = []any{map[string]any{"id": "convert", "name": "Convert", "descripton": "d", "tags": []string{"fx"}}}
+		})), []string{card, `/skills/0: missing required property "description"; "descripton" is not a field here: did you mean "description"?`}},
+		{"card/1.0-misspelt-top-level-key", badCard(badCard10(func(c map[string]any) {
+			c["descripton"] = c["description"]
+			delete(c, "description")
+		})), []string{card, `(root): missing required property "description"; "descripton" is not a field here: did you mean "description"?`}},
+		// The recommended form, jsonencode(jsondecode(...)), leaves one line:
+		// the problem quotes the value and its neighbours instead of a line.
+		{"card/one-line-form-quotes-the-skill", badAgent("bad-input-agent", "Bad Input", "jsonencode(jsondecode(<<-EOT\n"+
+			badCard03Indented(func(c map[string]any) {
+				c["skills"] = []any{resCardSkill("convert", "Converts an amount", "fx"), map[string]any{"id": "explain", "name": "Explain", "description": "Explains a rate.", "tags": "fx"}}
+			})+"\nEOT\n))"),
+			[]string{card, `/skills/1/tags: expected array, found string "fx"; look for {"description": "Explains a rate.", "id": "explain", "name": "Explain", "tags": "fx"}`}},
 		{"card/0.3-unsupported-protocol-version", badCard(badCard03(func(c map[string]any) { c["protocolVersion"] = "0.1.0" })),
 			[]string{card, `/protocolVersion: unsupported protocolVersion "0.1.0"`}},
 		{"card/1.0-missing-version-and-tags", badCard(badCard10(func(c map[string]any) {

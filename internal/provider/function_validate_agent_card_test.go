@@ -85,3 +85,45 @@ output "union" {
 		}},
 	})
 }
+
+// The function's errors for a card in the recommended one-line form quote
+// the value and the skill it belongs to; read as written, the card keeps its
+// line and column. A card the registry accepts but the official schema would
+// not (no defaultOutputModes) has no error: that is a warning at plan.
+func TestAccFunction_validateAgentCardLocatesErrors(t *testing.T) {
+	const card = `{
+  "protocolVersion": "0.3.0",
+  "name": "Invoice Helper",
+  "description": "Answers questions about invoices.",
+  "url": "https://agents.example.com/invoices/a2a",
+  "version": "2.1.0",
+  "skills": [
+    {"id": "lookup-invoice", "name": "Look up an invoice", "description": "Finds an invoice.", "tags": "billing"}
+  ]
+}`
+	const hcl = `
+variable "card" { type = string }
+output "one_line" {
+  value = provider::agentregistry::validate_agent_card(jsonencode(jsondecode(var.card)))
+}
+output "as_written" {
+  value = provider::agentregistry::validate_agent_card(var.card)
+}
+`
+	resource.UnitTest(t, resource.TestCase{
+		TerraformVersionChecks:   requires(capFunctions),
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:          hcl,
+			ConfigVariables: map[string]config.Variable{"card": config.StringVariable(card)},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValue("one_line", knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.StringExact(`/skills/0/tags: expected array, found string "billing"; look for {"description": "Finds an invoice.", "id": "lookup-invoice", "name": "Look up an invoice", "tags": "billing"}`),
+				})),
+				statecheck.ExpectKnownOutputValue("as_written", knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.StringExact(`line 8, column 104: /skills/0/tags: expected array, found string "billing"`),
+				})),
+			},
+		}},
+	})
+}

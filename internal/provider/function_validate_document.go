@@ -28,8 +28,11 @@ func (f *validateDocumentFunction) Definition(_ context.Context, _ function.Defi
 	resp.Definition = function.Definition{
 		Summary: "Validates " + f.noun + " and returns its problems",
 		MarkdownDescription: "Validates " + f.noun + " against the schema the provider enforces at plan time and returns " +
-			"the list of errors, each as `line L, column C: /json/pointer: message`. The list is empty when the " +
-			"document is valid; warnings are not included. Use it in `variable` validation and `check` blocks." + f.policy,
+			"the list of errors, each as `line L, column C: /json/pointer: message`. A document on one line, as " +
+			"`jsonencode` writes it (also `jsonencode(jsondecode(file(...)))`), has no lines to count: there each error " +
+			"below the top level is `/json/pointer: message; look for <excerpt>`, the excerpt quoting the value and its " +
+			"neighbours (such as a skill's `id` and `name`) so that a search finds it in the file. The list is empty " +
+			"when the document is valid; warnings are not included. Use it in `variable` validation and `check` blocks." + f.policy,
 		Parameters: []function.Parameter{
 			function.StringParameter{Name: "json", MarkdownDescription: "The document, as a JSON string."},
 		},

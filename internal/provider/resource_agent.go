@@ -182,8 +182,9 @@ const agentDescription = "Registers an A2A agent in the Agent Registry: a `Servi
 	"`Agent` record from it, named by `registry_resource`. An agent without a card is registered by its " +
 	"`interfaces` alone (type `NO_SPEC`); exactly one of `agent_card` and `interfaces` is set.\n\n" +
 	"The card is validated at plan time against the A2A 0.3 or 1.0 schema (detected from the document, see " +
-	"*Which A2A version a card is* below); " +
-	"every problem is reported in one diagnostic with its JSON pointer and line, and nothing is sent to the " +
+	"*Which A2A version a card is* and *What is checked* below); " +
+	"every problem is reported in one diagnostic with its JSON pointer, and its line and column or, for a card " +
+	"on one line (`jsonencode`), the value and its neighbours, and nothing is sent to the " +
 	"registry until the card is valid. The card's A2A version, version, URLs and skill ids are known at plan time.\n\n" +
 	"With the provider's `trusted_keys` and a `signature_policy` other than `off`, the card's signatures (A2A " +
 	"`signatures`, detached JWS) are verified at plan time too, on every plan, and `verified_key_ids` names the keys " +

@@ -91,7 +91,8 @@ const mcpServerDescription = "Registers an MCP server in the Agent Registry: a `
 	"when `tool_spec` is not set. The registry derives a read-only `McpServer` record from it, named by " +
 	"`registry_resource`.\n\n" +
 	"The tool spec is validated at plan time against the newest MCP `Tool` definition; every problem is " +
-	"reported in one diagnostic with its JSON pointer and line. The tool names are known at plan time.\n\n" +
+	"reported in one diagnostic with its JSON pointer, and its line and column or, for a spec on one line " +
+	"(`jsonencode`), the value and its neighbours. The tool names are known at plan time.\n\n" +
 	"The registry fixes the spec type at creation, so adding or removing `tool_spec` replaces the service. " +
 	"A reformatted `tool_spec` (other key order or spacing) plans an update that makes no API call; use " +
 	"`jsonencode(jsondecode(file(\"tools.json\")))` to keep a canonical form."

@@ -99,9 +99,11 @@ func validateAgentCard(doc []byte) *Result {
 		c.validateCard10(card)
 		return c.finish(A2AVersion10)
 	case len(shape.fields03) == 0:
+		missing03, missing10 := missingMembers(schemaCard03, card), missingMembers(schemaCard10, card)
 		c.add(SeverityError, "", false,
-			"cannot detect the A2A version: expected supportedInterfaces (A2A 1.0) or top-level url and protocolVersion (A2A 0.3), found none of them; missing for A2A 0.3: %s; missing for A2A 1.0: %s",
-			strings.Join(missingMembers(schemaCard03, card), ", "), strings.Join(missingMembers(schemaCard10, card), ", "))
+			"cannot detect the A2A version: expected supportedInterfaces (A2A 1.0) or top-level url and protocolVersion (A2A 0.3), found none of them; missing for A2A 0.3: %s; missing for A2A 1.0: %s%s",
+			strings.Join(missing03, ", "), strings.Join(missing10, ", "),
+			misspeltHint(card, cardDefinition(schemaCard10), slices.Concat(missing03, missing10)...))
 		c.validateEitherVersion(false)
 		return c.finish("")
 	}
@@ -125,6 +127,8 @@ func (c *check) validateCard03(card map[string]any, shape cardShape) string {
 	c.validateSchema(schemaCard03, schemaPolicy{unknownSeverity: SeverityWarning})
 	c.typos03(card)
 	c.unique("/skills", "id", "skill id", "an agent card")
+	c.officiallyRequired(card, A2AVersion03)
+	c.bindingNames(card, false, true)
 	return version
 }
 
@@ -141,6 +145,8 @@ func (c *check) validateCard10(card map[string]any) {
 		c.validateSchema(schemaCard03Fields, schemaPolicy{unknownSeverity: SeverityError})
 	}
 	c.unique("/skills", "id", "skill id", "an agent card")
+	c.officiallyRequired(card, A2AVersion10)
+	c.bindingNames(card, true, h.hybrid)
 }
 
 // validateEitherVersion checks a card whose A2A version is unknown or
@@ -193,8 +199,7 @@ func (c *check) protocolVersion03(card map[string]any) string {
 // an embedded card schema that card lacks, in the schema's order; a field
 // required under either of two names counts as present with either.
 func missingMembers(schemaFile string, card map[string]any) []string {
-	def, _ := lookup(schemas().raw[schemaBase+schemaFile], "/definitions/AgentCard")
-	m, _ := def.(map[string]any)
+	m := cardDefinition(schemaFile)
 	var required [][]string
 	for _, r := range asList(m["required"]) {
 		if name, ok := r.(string); ok {
@@ -214,6 +219,13 @@ func missingMembers(schemaFile string, card map[string]any) []string {
 		}
 	}
 	return missing
+}
+
+// cardDefinition is the AgentCard definition of an embedded card schema.
+func cardDefinition(schemaFile string) map[string]any {
+	def, _ := lookup(schemas().raw[schemaBase+schemaFile], "/definitions/AgentCard")
+	m, _ := def.(map[string]any)
+	return m
 }
 
 func asList(v any) []any {

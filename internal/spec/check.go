@@ -95,12 +95,18 @@ func (c *check) locate() []Problem {
 		out = append(out, p)
 	}
 	dropSingleLinePositions(c.doc, out)
+	for i := range out {
+		if out[i].Line == 0 {
+			out[i].Excerpt = excerpt(c.value, out[i].Pointer)
+		}
+	}
 	return out
 }
 
 // dropSingleLinePositions leaves out the line and column of the problems of
 // a document written on one line (as jsonencode writes it): "line 1, column
-// 873" helps nobody there, and the JSON pointer leads instead. A syntax
+// 873" helps nobody there, and the JSON pointer and an excerpt of the
+// document (see excerpt) lead instead. A syntax
 // error has no pointer, so it keeps its column.
 func dropSingleLinePositions(doc []byte, ps []Problem) {
 	if bytes.IndexByte(bytes.TrimSpace(doc), '\n') >= 0 {

@@ -96,7 +96,7 @@ func TestPointerParts(t *testing.T) {
 // An empty list of interfaces makes a card A2A 0.3 only beside its 0.3
 // fields: alone, it is still a (1.0) list of interfaces.
 func TestEmptyInterfacesAlone(t *testing.T) {
-	r := ValidateAgentCard([]byte(`{"name":"n","description":"d","version":"1","supportedInterfaces":[],"skills":[]}`))
+	r := ValidateAgentCard([]byte(`{"name":"n","description":"d","version":"1","supportedInterfaces":[],"skills":[],` + officialFields + `}`))
 	if r.A2AVersion != "1.0" || len(r.Problems) != 0 {
 		t.Errorf("got version %q, %v; want a valid 1.0 card", r.A2AVersion, r.Problems)
 	}
@@ -112,7 +112,7 @@ func TestStringListRewrittenUpTo60(t *testing.T) {
 		{strings.Repeat("s", 56), true},
 		{strings.Repeat("s", 57), false},
 	} {
-		doc := `{"name":"n","description":"d","version":"1","skills":[],"supportedInterfaces":[{"url":"u","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],` +
+		doc := `{"name":"n","description":"d","version":"1","skills":[],"supportedInterfaces":[{"url":"u","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],` + officialFields + `,` +
 			`"securityRequirements":[{"schemes":{"k":["` + tc.scope + `"]}}]}`
 		r := ValidateAgentCard([]byte(doc))
 		shown := `here {"list": ["` + tc.scope + `"]}`
@@ -125,7 +125,7 @@ func TestStringListRewrittenUpTo60(t *testing.T) {
 
 // A 0.3 security scheme with nothing but its type: the 1.0 form, holding nothing.
 func TestSecurityScheme03TypeOnly(t *testing.T) {
-	doc := `{"name":"n","description":"d","version":"1","skills":[],"supportedInterfaces":[{"url":"u","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],` +
+	doc := `{"name":"n","description":"d","version":"1","skills":[],"supportedInterfaces":[{"url":"u","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],` + officialFields + `,` +
 		`"securitySchemes":{"tls":{"type":"mutualTLS"}}}`
 	r := ValidateAgentCard([]byte(doc))
 	if len(r.Problems) != 1 || !strings.HasSuffix(r.Problems[0].Message, `this is the A2A 0.3 form ("type": "mutualTLS"), and A2A 1.0 writes it as {"mtlsSecurityScheme": {...}}`) {

@@ -36,9 +36,9 @@ func TestOneLineDocument(t *testing.T) {
 		doc  []byte
 		want string
 	}{
-		{oneLine, "/version: expected string, found number"},
-		{append(oneLine, '\n'), "/version: expected string, found number"}, // file() of a one-line file
-		{indented, "line 53, column 14: /version: expected string, found number"},
+		{oneLine, "/version: expected string, found number 3"},
+		{append(oneLine, '\n'), "/version: expected string, found number 3"}, // file() of a one-line file
+		{indented, "line 56, column 14: /version: expected string, found number 3"},
 	} {
 		r := ValidateAgentCard(tc.doc)
 		if len(r.Problems) != 1 || r.Problems[0].String() != tc.want {

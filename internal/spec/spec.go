@@ -46,10 +46,17 @@ type Problem struct {
 	Line, Column int
 	// Message says what was expected and what was found, in one sentence.
 	Message string
+	// Excerpt quotes the offending value among its neighbours, such as
+	// {"id": "lookup", "name": "Look up", "tags": "a,b"}, for a problem
+	// without a position below the document's top level: a search finds
+	// those names and values in the file the document came from, which a
+	// pointer's array index (/skills/2/tags) does not. Empty otherwise.
+	Excerpt string
 }
 
 // String renders the problem as "line 3, column 5: /skills/0/tags: <message>",
-// or "/skills/0/tags: <message>" without a position; the root pointer is "(root)".
+// or "/skills/0/tags: <message>; look for <excerpt>" without a position; the
+// root pointer is "(root)".
 func (p Problem) String() string {
 	ptr := p.Pointer
 	if ptr == "" {
@@ -57,6 +64,9 @@ func (p Problem) String() string {
 	}
 	if p.Line > 0 {
 		return fmt.Sprintf("line %d, column %d: %s: %s", p.Line, p.Column, ptr, p.Message)
+	}
+	if p.Excerpt != "" {
+		return ptr + ": " + p.Message + "; look for " + p.Excerpt
 	}
 	return ptr + ": " + p.Message
 }

@@ -65,7 +65,10 @@ func (t *translator) walk(ve *jsonschema.ValidationError) {
 		v, _ := lookup(t.c.value, ptr)
 		node, _ := lookup(t.raw[schemaURL], frag)
 		if names := rawRequiredAliases(node); kw == "anyOf" && names != nil {
-			t.c.add(SeverityError, ptr, false, "missing required property %q (also accepted as %q)", names[0], names[1])
+			obj, _ := v.(map[string]any)
+			def, _ := lookup(t.raw[schemaURL], definitionPointer(frag))
+			defMap, _ := def.(map[string]any)
+			t.c.add(SeverityError, ptr, false, "missing required property %q (also accepted as %q)%s", names[0], names[1], misspeltHint(obj, defMap, names...))
 		} else {
 			t.c.add(SeverityError, ptr, false, "expected a value matching one of the allowed forms (%s), found %s", kw, describe(v))
 		}
@@ -92,14 +95,14 @@ func (t *translator) leaf(ve *jsonschema.ValidationError, ptr, schemaURL, frag s
 
 	switch kw {
 	case "type":
-		t.c.add(SeverityError, ptr, false, "expected %s, found %s%s", typeList(node), jsonType(inst), typeHint(def, inst))
+		t.c.add(SeverityError, ptr, false, "expected %s, found %s%s", typeList(node), describe(inst), typeHint(def, inst))
 	case "required":
 		obj, _ := inst.(map[string]any)
 		req, _ := node.([]any)
 		for _, r := range req {
 			name, _ := r.(string)
 			if _, ok := obj[name]; !ok {
-				t.c.add(SeverityError, ptr, false, "missing required property %q", name)
+				t.c.add(SeverityError, ptr, false, "missing required property %q%s", name, misspeltHint(obj, parentMap, name))
 			}
 		}
 	case "additionalProperties":
@@ -209,6 +212,34 @@ func rawRequiredAliases(node any) []string {
 		names = append(names, name)
 	}
 	return names
+}
+
+// misspeltHint names the members of obj that schema does not define and
+// that suggest takes for one of names, the spellings of a missing member:
+// "; "descripton" is not a field here: did you mean "description"?". An
+// unknown field is only a warning in A2A cards, which a plan that fails on
+// the missing member does not show; the error itself must say it. "" when
+// there is none.
+func misspeltHint(obj, schema map[string]any, names ...string) string {
+	allowed := allowedProperties(schema)
+	var hint strings.Builder
+	for _, k := range sortedKeys(obj) {
+		if s := suggest(k, allowed); !propertyAllowed(schema, k) && slices.Contains(names, s) {
+			fmt.Fprintf(&hint, "; %q is not a field here: did you mean %q?", k, s)
+		}
+	}
+	return hint.String()
+}
+
+// definitionPointer is the pointer of the definition a keyword location
+// belongs to ("/definitions/AgentCard/allOf/0/anyOf" gives
+// "/definitions/AgentCard"), or "" outside definitions.
+func definitionPointer(frag string) string {
+	tokens := strings.SplitN(strings.TrimPrefix(frag, "/"), "/", 3)
+	if len(tokens) < 2 || tokens[0] != "definitions" {
+		return ""
+	}
+	return "/definitions/" + tokens[1]
 }
 
 // allowedProperties lists the property names a schema object declares,

@@ -249,13 +249,18 @@ func TestAgentCardRequiredFields(t *testing.T) {
 				})
 			})
 		}
-		for _, field := range []string{"capabilities", "defaultInputModes", "defaultOutputModes"} {
-			t.Run(tc.version+"/optional/"+field, func(t *testing.T) {
+		// Optional by the registry's rules, required by the official
+		// schemas: valid, with a warning (under either name in 1.0).
+		for _, f := range officialRequired {
+			t.Run(tc.version+"/optional/"+f.name, func(t *testing.T) {
 				var card map[string]any
 				_ = json.Unmarshal(fixture(t, tc.file), &card)
-				delete(card, field)
+				delete(card, f.name)
+				delete(card, f.alias)
 				doc, _ := json.Marshal(card)
-				checkResult(t, doc, ValidateAgentCard(doc), tc.version, nil)
+				checkResult(t, doc, ValidateAgentCard(doc), tc.version, []want{
+					w("", 0, 0, "", fmt.Sprintf("the card has no %s, which ", f.name)),
+				})
 			})
 		}
 	}
@@ -591,7 +596,7 @@ func TestSchemaKeywords(t *testing.T) {
 		wants    []want
 	}{
 		{"0.3 security schemes: required, enum, type, if/then", ValidateAgentCard, "0.3",
-			`{"url":"u","protocolVersion":"0.3.0","name":"n","description":"d","version":"1","skills":[],"securitySchemes":{"a":{"type":"apiKey"},"b":{"type":"nope"},"c":{"type":"http","scheme":1},"d":{}}}`,
+			`{"url":"u","protocolVersion":"0.3.0","name":"n","description":"d","version":"1","skills":[],` + officialFields + `,"securitySchemes":{"a":{"type":"apiKey"},"b":{"type":"nope"},"c":{"type":"http","scheme":1},"d":{}}}`,
 			[]want{
 				e("/securitySchemes/a", 0, 0, "", `missing required property "in"`),
 				e("/securitySchemes/a", 0, 0, "", `missing required property "name"`),
@@ -600,7 +605,7 @@ func TestSchemaKeywords(t *testing.T) {
 				e("/securitySchemes/d", 0, 0, "", `missing required property "type"`),
 			}},
 		{"1.0 oneofs, aliases, nested types", ValidateAgentCard, "1.0",
-			`{"supportedInterfaces":[{}],"name":"n","description":"d","version":"1","skills":[],"securitySchemes":{"a":{},"b":{"apiKeySecurityScheme":{"location":"header","name":"k"},"mtlsSecurityScheme":{}}},"capabilities":{"extensions":[{"params":[]}]}}`,
+			`{"supportedInterfaces":[{}],"name":"n","description":"d","version":"1","skills":[],"defaultInputModes":[],"defaultOutputModes":[],"securitySchemes":{"a":{},"b":{"apiKeySecurityScheme":{"location":"header","name":"k"},"mtlsSecurityScheme":{}}},"capabilities":{"extensions":[{"params":[]}]}}`,
 			[]want{
 				e("/capabilities/extensions/0/params", 0, 0, "", "expected object, found array"),
 				e("/securitySchemes/a", 0, 0, "", "expected exactly one of apiKeySecurityScheme, httpAuthSecurityScheme, mtlsSecurityScheme, oauth2SecurityScheme, openIdConnectSecurityScheme, found none"),
@@ -612,7 +617,7 @@ func TestSchemaKeywords(t *testing.T) {
 		// The library URL-escapes the tokens of its locations; pointers here
 		// are plain RFC 6901, and a snake_case alias is typed too.
 		{"1.0 keys that need escaping, proto names", ValidateAgentCard, "1.0",
-			`{"supported_interfaces":[{"url":"u","protocol_binding":"JSONRPC","protocol_version":"1.0"}],"name":"n","description":"d","version":"1","skills":[],"default_input_modes":"x","securitySchemes":{"my scheme":{"apiKeySecurityScheme":5},"~1/x":{"apiKeySecurityScheme":5}}}`,
+			`{"supported_interfaces":[{"url":"u","protocol_binding":"JSONRPC","protocol_version":"1.0"}],"name":"n","description":"d","version":"1","skills":[],"capabilities":{},"default_output_modes":[],"default_input_modes":"x","securitySchemes":{"my scheme":{"apiKeySecurityScheme":5},"~1/x":{"apiKeySecurityScheme":5}}}`,
 			[]want{
 				e("/default_input_modes", 0, 0, "", "expected array, found string"),
 				e("/securitySchemes/my scheme/apiKeySecurityScheme", 0, 0, "", "expected object, found number"),
