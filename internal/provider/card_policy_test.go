@@ -48,8 +48,8 @@ func TestAccAgentResource_cardPolicyWarnings(t *testing.T) {
 }
 `)
 	h.write(t, "main.tf", r.config(strings.Replace(cardFileConfig, "%s", recommendedForm, 1)))
-	h.mustRun(t, 0, "init", "-input=false")
-	warnings := diagnostics(h.mustRun(t, 0, "plan", "-json", "-input=false"), "Agent Card")
+	h.mustRun(t, "init", "-input=false")
+	warnings := diagnostics(h.mustRun(t, "plan", "-json", "-input=false"), "Agent Card")
 	want := []string{
 		"warning: A2A Agent Card Has Warnings: The A2A Agent Card has 2 warnings:",
 		`(root): the card has no defaultOutputModes, which A2A 1.0 requires (REQUIRED in its a2a.proto): the registry's documented rules leave it optional, so the card is accepted`,
@@ -86,7 +86,7 @@ func TestAccAgentResource_cardErrorsFoundInTheFile(t *testing.T) {
   ]
 }
 `)
-	h.mustRun(t, 0, "init", "-input=false")
+	h.mustRun(t, "init", "-input=false")
 	for _, tc := range []struct {
 		form string
 		want []string
@@ -103,7 +103,7 @@ func TestAccAgentResource_cardErrorsFoundInTheFile(t *testing.T) {
 		}},
 	} {
 		h.write(t, "main.tf", r.config(strings.Replace(cardFileConfig, "%s", tc.form, 1)))
-		errs := diagnostics(h.mustRun(t, 1, "plan", "-json", "-input=false"), "Invalid A2A Agent Card")
+		errs := diagnostics(h.mustExit(t, 1, "plan", "-json", "-input=false"), "Invalid A2A Agent Card")
 		if len(errs) != 1 || !containsInOrder(errs[0], tc.want) {
 			t.Errorf("%s: want one error with, in order:\n%s\ngot %d:\n%s", tc.form, strings.Join(tc.want, "\n"), len(errs), strings.Join(errs, "\n"))
 		}
@@ -141,15 +141,15 @@ output "properties" {
   value = agentregistry_agent_properties.invoices.properties
 }
 `))
-	h.mustRun(t, 0, "init", "-input=false")
-	out := h.mustRun(t, 0, "apply", "-auto-approve", "-json", "-input=false")
+	h.mustRun(t, "init", "-input=false")
+	out := h.mustRun(t, "apply", "-auto-approve", "-json", "-input=false")
 	for _, d := range diagnostics(out, "") {
 		if strings.HasPrefix(d, "warning: ") {
 			t.Errorf("the example plans with a warning: %s", d)
 		}
 	}
 	var outputs map[string]struct{ Value any }
-	if err := json.Unmarshal([]byte(h.mustRun(t, 0, "output", "-json")), &outputs); err != nil {
+	if err := json.Unmarshal([]byte(h.mustRun(t, "output", "-json")), &outputs); err != nil {
 		t.Fatal(err)
 	}
 	urls, _ := outputs["invoices_urls"].Value.([]any)
@@ -164,16 +164,4 @@ output "properties" {
 	if eq, err := jsoncanon.Equal([]byte(props), shown); err != nil || !eq {
 		t.Errorf("the registered AgentProperties differ from the page's (%v):\n%s", err, props)
 	}
-}
-
-// containsInOrder reports whether s holds each of parts, in order.
-func containsInOrder(s string, parts []string) bool {
-	for _, p := range parts {
-		i := strings.Index(s, p)
-		if i < 0 {
-			return false
-		}
-		s = s[i+len(p):]
-	}
-	return true
 }

@@ -132,9 +132,16 @@ func (h *cliHarness) run(t *testing.T, args ...string) (string, int) {
 // mustRun runs the CLI and fails the test unless it succeeds (exit code 0).
 func (h *cliHarness) mustRun(t *testing.T, args ...string) string {
 	t.Helper()
+	return h.mustExit(t, 0, args...)
+}
+
+// mustExit runs the CLI and fails the test unless it exits with want (1 for
+// an error, 2 for a plan with changes under -detailed-exitcode).
+func (h *cliHarness) mustExit(t *testing.T, want int, args ...string) string {
+	t.Helper()
 	out, code := h.run(t, args...)
-	if code != 0 {
-		t.Fatalf("%s %s: exit code %d, want 0\n%s", filepath.Base(h.bin), strings.Join(args, " "), code, out)
+	if code != want {
+		t.Fatalf("%s %s: exit code %d, want %d\n%s", filepath.Base(h.bin), strings.Join(args, " "), code, want, out)
 	}
 	return out
 }

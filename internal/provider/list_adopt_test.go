@@ -69,10 +69,10 @@ func TestAccListResources_adoptWithGeneratedConfig(t *testing.T) {
 	seedAdoptable(t, r)
 	h.write(t, "main.tf", r.config(""))
 	h.write(t, "adopt.tfquery.hcl", adoptQuery)
-	h.mustRun(t, 0, "init", "-input=false")
+	h.mustRun(t, "init", "-input=false")
 	r.srv.ResetRequests()
 
-	h.mustRun(t, 0, "query", "-generate-config-out=generated.tf")
+	h.mustRun(t, "query", "-generate-config-out=generated.tf")
 	generated, err := os.ReadFile(filepath.Join(h.dir, "generated.tf"))
 	if err != nil {
 		t.Fatal(err)
@@ -87,23 +87,23 @@ func TestAccListResources_adoptWithGeneratedConfig(t *testing.T) {
 		t.Errorf("generated.tf has %d import blocks, want %d:\n%s", n, want, generated)
 	}
 	// The query file is the input of `terraform query` only: plan reads main.tf and generated.tf.
-	out := h.mustRun(t, 2, "plan", "-detailed-exitcode", "-input=false")
+	out := h.mustExit(t, 2, "plan", "-detailed-exitcode", "-input=false")
 	if !strings.Contains(out, "Plan: 9 to import, 0 to add, 0 to change, 0 to destroy.") {
 		t.Fatalf("the plan of the generated configuration must only import:\n%s", out)
 	}
-	out = h.mustRun(t, 0, "apply", "-auto-approve", "-input=false")
+	out = h.mustRun(t, "apply", "-auto-approve", "-input=false")
 	if !strings.Contains(out, "Apply complete! Resources: 9 imported, 0 added, 0 changed, 0 destroyed.") {
 		t.Fatalf("apply:\n%s", out)
 	}
 	r.expectNoWrites(t)
-	h.mustRun(t, 0, "plan", "-detailed-exitcode", "-input=false")
+	h.mustRun(t, "plan", "-detailed-exitcode", "-input=false")
 
 	// Drift detection as usual: a display name changed outside Terraform.
 	if _, err := r.api.Projects.Locations.Services.Patch(testParent+"/services/billing-api",
 		&agentregistry.Service{DisplayName: "Billing (renamed)"}).UpdateMask("displayName").Do(); err != nil {
 		t.Fatal(err)
 	}
-	out = h.mustRun(t, 2, "plan", "-detailed-exitcode", "-input=false")
+	out = h.mustExit(t, 2, "plan", "-detailed-exitcode", "-input=false")
 	if !regexp.MustCompile(`~ display_name\s+= "Billing \(renamed\)" -> "Billing API"`).MatchString(out) {
 		t.Errorf("the plan after a change outside Terraform must show it:\n%s", out)
 	}
@@ -123,10 +123,10 @@ list "agentregistry_skill" "skills" {
   provider = agentregistry
 }
 `)
-	h.mustRun(t, 0, "init", "-input=false")
-	h.mustRun(t, 0, "query", "-generate-config-out=generated.tf")
-	h.mustRun(t, 0, "apply", "-auto-approve", "-input=false")
-	h.mustRun(t, 0, "plan", "-detailed-exitcode", "-input=false")
+	h.mustRun(t, "init", "-input=false")
+	h.mustRun(t, "query", "-generate-config-out=generated.tf")
+	h.mustRun(t, "apply", "-auto-approve", "-input=false")
+	h.mustRun(t, "plan", "-detailed-exitcode", "-input=false")
 
 	dir := filepath.Join(h.dir, "skills", "pdf-tools")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -144,14 +144,14 @@ list "agentregistry_skill" "skills" {
 	}
 	// An absolute folder: the provider runs in this process, not in the CLI's working folder.
 	h.write(t, "generated.tf", sourceDir.ReplaceAllLiteralString(string(generated), "  source_dir = "+hclString(dir)))
-	out := h.mustRun(t, 2, "plan", "-detailed-exitcode", "-input=false")
+	out := h.mustExit(t, 2, "plan", "-detailed-exitcode", "-input=false")
 	if !strings.Contains(out, "Plan: 0 to add, 1 to change, 0 to destroy.") || !strings.Contains(out, "+ source_dir") {
 		t.Fatalf("adding the folder must plan one in-place update:\n%s", out)
 	}
 	r.srv.ResetRequests()
-	h.mustRun(t, 0, "apply", "-auto-approve", "-input=false")
+	h.mustRun(t, "apply", "-auto-approve", "-input=false")
 	r.expectNoWrites(t) // the folder is the revision the registry serves
-	h.mustRun(t, 0, "plan", "-detailed-exitcode", "-input=false")
+	h.mustRun(t, "plan", "-detailed-exitcode", "-input=false")
 }
 
 // Bad input through Terraform: each is an error of the list block, in the

@@ -458,7 +458,8 @@ func TestListResources_queryCheckedBeforeAnyRequest(t *testing.T) {
 func containsInOrder(s string, phrases []string) bool {
 	s = strings.Join(strings.Fields(s), " ")
 	for _, p := range phrases {
-		i := strings.Index(s, strings.Join(strings.Fields(p), " "))
+		p = strings.Join(strings.Fields(p), " ")
+		i := strings.Index(s, p)
 		if i < 0 {
 			return false
 		}
