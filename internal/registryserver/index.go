@@ -172,8 +172,6 @@ func newIndex(fs *fieldSet) *index {
 	return ix
 }
 
-func (ix *index) len() int { return len(ix.ids) }
-
 // targets lists the fields whose tables a base field's values go into: its
 // own, any composite containing it, and allField (words only) when it is a
 // keyword field.

@@ -65,12 +65,6 @@ func (c *resultCache) put(k cacheKey, r *Result) {
 	c.m[k] = r
 }
 
-func (c *resultCache) len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.m)
-}
-
 // clone returns a deep copy of r.
 func (r *Result) clone() *Result {
 	if r == nil {

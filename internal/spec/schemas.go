@@ -105,12 +105,6 @@ func newCompiler(files map[string][]byte) *jsonschema.Compiler {
 	return c
 }
 
-// compileForTest compiles an ad-hoc set of documents with the same loader as
-// the embedded schemas. Only tests use it.
-func compileForTest(files map[string][]byte, name string) (*jsonschema.Schema, error) {
-	return newCompiler(files).Compile(schemaBase + name)
-}
-
 // AgentPropertiesSchema returns the embedded draft-07 JSON schema of
 // apphub.googleapis.com/AgentProperties (served by the bundled server).
 // The caller owns the returned slice.
