@@ -37,10 +37,7 @@ type testKey struct {
 	pem      []byte
 }
 
-func pemOf(typ string, der []byte, err error) []byte {
-	if err != nil {
-		panic(err)
-	}
+func pemOf(typ string, der []byte) []byte {
 	return pem.EncodeToMemory(&pem.Block{Type: typ, Bytes: der})
 }
 
@@ -51,6 +48,17 @@ func must[T any](v T, err error) T {
 	return v
 }
 
+// as is v as a T, or the test fails: the values a test decodes have the
+// types it expects, and a wrong one is the test's own bug.
+func as[T any](t testing.TB, v any) T {
+	t.Helper()
+	x, ok := v.(T)
+	if !ok {
+		t.Fatalf("%T is not a %T", v, x)
+	}
+	return x
+}
+
 // keys are made once: RSA generation is slow under -race.
 var keys = sync.OnceValue(func() []testKey {
 	ec := must(ecdsa.GenerateKey(elliptic.P256(), rand.Reader))
@@ -59,13 +67,13 @@ var keys = sync.OnceValue(func() []testKey {
 		panic(err)
 	}
 	rs := must(rsa.GenerateKey(rand.Reader, 2048))
-	pkcs8 := func(k any) []byte { return pemOf("PRIVATE KEY", must(x509.MarshalPKCS8PrivateKey(k)), nil) }
+	pkcs8 := func(k any) []byte { return pemOf("PRIVATE KEY", must(x509.MarshalPKCS8PrivateKey(k))) }
 	return []testKey{
 		{"ec-pkcs8", "ES256", ec, pkcs8(ec)},
-		{"ec-sec1", "ES256", ec, pemOf("EC PRIVATE KEY", must(x509.MarshalECPrivateKey(ec)), nil)},
+		{"ec-sec1", "ES256", ec, pemOf("EC PRIVATE KEY", must(x509.MarshalECPrivateKey(ec)))},
 		{"ed-pkcs8", "EdDSA", ed, pkcs8(ed)},
 		{"rsa-pkcs8", "RS256", rs, pkcs8(rs)},
-		{"rsa-pkcs1", "RS256", rs, pemOf("RSA PRIVATE KEY", x509.MarshalPKCS1PrivateKey(rs), nil)},
+		{"rsa-pkcs1", "RS256", rs, pemOf("RSA PRIVATE KEY", x509.MarshalPKCS1PrivateKey(rs))},
 	}
 })
 
@@ -169,8 +177,8 @@ func TestVerifyRefusesATamperedSignature(t *testing.T) {
 		signed := sign(t, []byte(card), k)
 		var c map[string]any
 		must(0, json.Unmarshal(signed, &c))
-		sig := c["signatures"].([]any)[0].(map[string]any)
-		raw := must(base64.RawURLEncoding.DecodeString(sig["signature"].(string)))
+		sig := as[map[string]any](t, as[[]any](t, c["signatures"])[0])
+		raw := must(base64.RawURLEncoding.DecodeString(as[string](t, sig["signature"])))
 		raw[len(raw)/2] ^= 1
 		sig["signature"] = base64.RawURLEncoding.EncodeToString(raw)
 		wantContains(t, verifyErr(t, must(json.Marshal(c)), allKeysJWKS(t), PolicyRequire),
@@ -192,11 +200,11 @@ func withSignature(t *testing.T, doc []byte, header map[string]any, sig string) 
 	var c map[string]any
 	must(0, json.Unmarshal(doc, &c))
 	prot := base64.RawURLEncoding.EncodeToString(must(json.Marshal(header)))
-	c["signatures"] = append(c["signatures"].([]any), map[string]any{"protected": prot, "signature": sig})
+	c["signatures"] = append(as[[]any](t, c["signatures"]), map[string]any{"protected": prot, "signature": sig})
 	return must(json.Marshal(c))
 }
 
-func unsignedWithSignatures(t *testing.T) []byte {
+func unsignedWithSignatures() []byte {
 	var c map[string]any
 	must(0, json.Unmarshal([]byte(card), &c))
 	c["signatures"] = []any{}
@@ -204,7 +212,7 @@ func unsignedWithSignatures(t *testing.T) []byte {
 }
 
 func TestVerifyRefusesNoneAndHMAC(t *testing.T) {
-	none := withSignature(t, unsignedWithSignatures(t), map[string]any{"alg": "none", "kid": "ec-pkcs8"}, "")
+	none := withSignature(t, unsignedWithSignatures(), map[string]any{"alg": "none", "kid": "ec-pkcs8"}, "")
 	wantContains(t, verifyErr(t, none, allKeysJWKS(t), PolicyRequire),
 		`signature 1 (kid "ec-pkcs8", alg none): alg not allowed: an unsecured JWS (none) proves nothing`)
 
@@ -219,7 +227,7 @@ func TestVerifyRefusesNoneAndHMAC(t *testing.T) {
 	compact := must(must(hs.Sign(p)).DetachedCompactSerialize())
 	parts := strings.Split(compact, ".")
 	var c map[string]any
-	must(0, json.Unmarshal(unsignedWithSignatures(t), &c))
+	must(0, json.Unmarshal(unsignedWithSignatures(), &c))
 	c["signatures"] = []any{map[string]any{"protected": parts[0], "signature": parts[2]}}
 	jwks := must(json.Marshal(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: secret, KeyID: "shared"}}}))
 	wantContains(t, verifyErr(t, must(json.Marshal(c)), jwks, PolicyRequire),
@@ -246,13 +254,13 @@ func TestVerifyWrongKeyTypeForTheAlg(t *testing.T) {
 }
 
 func TestVerifyMalformed(t *testing.T) {
-	bad := withSignature(t, unsignedWithSignatures(t), nil, "x")
+	bad := withSignature(t, unsignedWithSignatures(), nil, "x")
 	var c map[string]any
 	must(0, json.Unmarshal(bad, &c))
-	c["signatures"].([]any)[0].(map[string]any)["protected"] = "%%%"
+	as[map[string]any](t, as[[]any](t, c["signatures"])[0])["protected"] = "%%%"
 	wantContains(t, verifyErr(t, must(json.Marshal(c)), allKeysJWKS(t), PolicyRequire),
 		`signature 1 (kid "", alg ): malformed: the protected header is not base64url-encoded JSON`)
-	noKid := withSignature(t, unsignedWithSignatures(t), map[string]any{"alg": "ES256"}, "x")
+	noKid := withSignature(t, unsignedWithSignatures(), map[string]any{"alg": "ES256"}, "x")
 	wantContains(t, verifyErr(t, noKid, allKeysJWKS(t), PolicyRequire), "malformed: the protected header has no kid")
 	wantContains(t, verifyErr(t, []byte(`{"signatures": {"protected": "x"}}`), nil, PolicyRequire),
 		"the agent card's signatures is not an array")
@@ -275,7 +283,7 @@ func TestVerifyReportsEveryBadSignature(t *testing.T) {
 func TestVerifyPolicies(t *testing.T) {
 	wantContains(t, verifyErr(t, []byte(card), nil, PolicyRequire),
 		"the agent card is not signed and the signature policy is require")
-	wantContains(t, verifyErr(t, unsignedWithSignatures(t), nil, PolicyRequire), "not signed")
+	wantContains(t, verifyErr(t, unsignedWithSignatures(), nil, PolicyRequire), "not signed")
 	if kids, err := Verify([]byte(card), nil, PolicyVerifyIfPresent); err != nil || kids != nil {
 		t.Errorf("verify_if_present, unsigned: %v, %v", kids, err)
 	}
@@ -291,7 +299,7 @@ func TestVerifyNeverFetchesKeys(t *testing.T) {
 	k := keys()[0]
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		hits.Add(1)
-		w.Write(jwksOf(t, map[string]crypto.PublicKey{k.kid: k.key.Public()}))
+		_, _ = w.Write(jwksOf(t, map[string]crypto.PublicKey{k.kid: k.key.Public()}))
 	}))
 	defer srv.Close()
 	// A signature whose header points at a JWKS that would verify it.
@@ -319,11 +327,11 @@ func TestSignRefusals(t *testing.T) {
 	}{
 		"no kid":    {ec.pem, "", "a kid is required"},
 		"not PEM":   {[]byte("MIGHAgEAMBMGByqGSM49AgEGCCqGSM49"), "k", "the private key is not PEM"},
-		"encrypted": {pemOf("ENCRYPTED PRIVATE KEY", []byte("MIGHAgEAMBMGByqGSM49AgEGCCqGSM49"), nil), "k", "the private key is encrypted"},
-		"public":    {pemOf("PUBLIC KEY", must(x509.MarshalPKIXPublicKey(ec.key.Public())), nil), "k", `the PEM block is "PUBLIC KEY"`},
-		"garbled":   {pemOf("PRIVATE KEY", []byte("MIGHAgEAMBMGByqGSM49AgEGCCqGSM49"), nil), "k", "the PRIVATE KEY PEM block cannot be read"},
-		"P-384":     {pemOf("EC PRIVATE KEY", must(x509.MarshalECPrivateKey(p384)), nil), "k", "the EC key is on P-384: Sign uses ES256, which needs P-256"},
-		"RSA 1024":  {pemOf("RSA PRIVATE KEY", x509.MarshalPKCS1PrivateKey(small), nil), "k", "the RSA key has 1024 bits: at least 2048 are required"},
+		"encrypted": {pemOf("ENCRYPTED PRIVATE KEY", []byte("MIGHAgEAMBMGByqGSM49AgEGCCqGSM49")), "k", "the private key is encrypted"},
+		"public":    {pemOf("PUBLIC KEY", must(x509.MarshalPKIXPublicKey(ec.key.Public()))), "k", `the PEM block is "PUBLIC KEY"`},
+		"garbled":   {pemOf("PRIVATE KEY", []byte("MIGHAgEAMBMGByqGSM49AgEGCCqGSM49")), "k", "the PRIVATE KEY PEM block cannot be read"},
+		"P-384":     {pemOf("EC PRIVATE KEY", must(x509.MarshalECPrivateKey(p384))), "k", "the EC key is on P-384: Sign uses ES256, which needs P-256"},
+		"RSA 1024":  {pemOf("RSA PRIVATE KEY", x509.MarshalPKCS1PrivateKey(small)), "k", "the RSA key has 1024 bits: at least 2048 are required"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			out, err := Sign([]byte(card), c.pem, c.kid)

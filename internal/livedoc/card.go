@@ -131,7 +131,7 @@ func (f *cardFetch) get(ctx context.Context, u *url.URL) (*Card, error) {
 	if err != nil {
 		return nil, transportError(f.parent, err, u.Redacted(), f.timeout)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }() // read whole or refused; closing loses nothing
 	final := resp.Request.URL.Redacted()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return nil, &statusError{code: resp.StatusCode, status: resp.Status, url: final}

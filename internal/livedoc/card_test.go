@@ -95,11 +95,11 @@ func TestFetchAgentCardRejectsNonJSON(t *testing.T) {
 	srv := serve(t, map[string]http.HandlerFunc{
 		"/html.json": func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "text/html")
-			fmt.Fprint(w, "<html>login</html>")
+			_, _ = fmt.Fprint(w, "<html>login</html>")
 		},
 		"/text.json": func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "text/plain")
-			fmt.Fprint(w, testCard)
+			_, _ = fmt.Fprint(w, testCard)
 		},
 	})
 	wantContains(t, fetchErr(t, srv.URL+"/html.json", Options{}),
@@ -158,7 +158,7 @@ func TestFetchAgentCardOversize(t *testing.T) {
 		"/stream.json": livedoctest.Endless(256<<20, &written),
 		"/declared.json": func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Length", fmt.Sprint(MaxCardBytes+1))
-			w.Write([]byte("{"))
+			_, _ = w.Write([]byte("{"))
 		},
 	})
 	// A declared length over the limit is refused before reading.

@@ -74,7 +74,7 @@ func FetchToolSpec(ctx context.Context, rawURL string, opts ToolSpecOptions) (*T
 	if err != nil {
 		return nil, err
 	}
-	defer session.Close()
+	defer func() { _ = session.Close() }() // the tools are read; a failed hang-up changes nothing
 	tools, err := f.listAll(ctx, session, filter, opts.DropOutputSchemas)
 	if err != nil {
 		return nil, err

@@ -40,7 +40,7 @@ func (l *methodLog) wrap(next http.Handler) http.Handler {
 			body, _ := io.ReadAll(r.Body)
 			r.Body = io.NopCloser(bytes.NewReader(body))
 			var m struct{ Method string }
-			json.Unmarshal(body, &m)
+			_ = json.Unmarshal(body, &m) // what is no JSON-RPC request is logged with no method
 			l.mu.Lock()
 			l.calls = append(l.calls, m.Method+"@"+r.Header.Get("Mcp-Protocol-Version"))
 			l.mu.Unlock()
@@ -196,7 +196,7 @@ func TestFetchToolSpecBearerToken(t *testing.T) {
 func TestFetchToolSpecNotAnMCPServer(t *testing.T) {
 	srv := serve(t, map[string]http.HandlerFunc{"/": func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
-		fmt.Fprint(w, "<!doctype html><title>Welcome</title>")
+		_, _ = fmt.Fprint(w, "<!doctype html><title>Welcome</title>")
 	}})
 	wantContains(t, fetchToolsErr(t, srv.URL+"/mcp", ToolSpecOptions{}),
 		srv.URL+"/mcp does not look like an MCP server: POST "+srv.URL+"/mcp answered 200 OK",
@@ -209,7 +209,7 @@ func TestFetchToolSpecTimeout(t *testing.T) {
 	slow := func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			// Reading the body lets the server notice the client hang up.
-			io.Copy(io.Discard, r.Body)
+			_, _ = io.Copy(io.Discard, r.Body)
 			select {
 			case <-r.Context().Done():
 			case <-time.After(5 * time.Second):

@@ -140,7 +140,7 @@ func readInside(root, p, rel string, budget *int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // opened to read: closing cannot lose data
 	// The file may have grown since it was measured: read no more than the budget.
 	data, err := io.ReadAll(io.LimitReader(f, *budget+1))
 	if err != nil {
@@ -243,7 +243,7 @@ func (l *listing) add(raw string, dir bool, read func() (io.ReadCloser, error)) 
 	if err != nil {
 		return fmt.Errorf("archive entry %s: %v", shown(name), err)
 	}
-	defer rc.Close()
+	defer func() { _ = rc.Close() }() // a bad entry fails the read, not the close
 	if l.skill[name], err = readBounded(rc, &l.budget); err != nil {
 		return fmt.Errorf("archive entry %s: %v", shown(name), err)
 	}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -185,11 +186,12 @@ func isFence(line []byte) bool {
 var yamlLineRE = regexp.MustCompile(`line (\d+)`)
 
 func yamlErrorLine(err error) int {
-	var n int
 	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
-		fmt.Sscan(m[1], &n)
+		if n, err := strconv.Atoi(m[1]); err == nil {
+			return n
+		}
 	}
-	return n
+	return 0
 }
 
 // located is the front matter with the line of each field, for messages.

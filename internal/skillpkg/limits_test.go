@@ -170,7 +170,7 @@ func TestFrontmatterDuplicateField(t *testing.T) {
 // main a sparse file just over the folder limit was read whole (80 MiB
 // allocated) before the refusal.
 func TestLoadChecksSizesBeforeReading(t *testing.T) {
-	dir := writeSkill(t, "pdf-tools", goodMD)
+	dir := writeSkill(t, "pdf-tools")
 	f, err := os.Create(filepath.Join(dir, "sparse.bin"))
 	if err != nil {
 		t.Fatal(err)
@@ -178,7 +178,9 @@ func TestLoadChecksSizesBeforeReading(t *testing.T) {
 	if err := f.Truncate(maxFolderBytes + 1); err != nil {
 		t.Skip("sparse files unsupported:", err)
 	}
-	f.Close()
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 	var lerr error
 	if n := allocated(func() { _, lerr = Load(dir) }); n > 4<<20 {
 		t.Errorf("Load allocated %d bytes for a folder over its %d-byte limit; sizes must be checked before reading", n, maxFolderBytes)
@@ -206,7 +208,7 @@ func TestLoadChecksSizesBeforeReading(t *testing.T) {
 // Item 13: source_dir may be a symlink to the skill folder; the folder name
 // checked is the link's, the name the user wrote.
 func TestLoadFolderThroughSymlink(t *testing.T) {
-	dir := writeSkill(t, "real-folder", goodMD)
+	dir := writeSkill(t, "real-folder")
 	link := filepath.Join(t.TempDir(), "pdf-tools")
 	if err := os.Symlink(dir, link); err != nil {
 		t.Skip("symlinks unsupported:", err)
@@ -215,7 +217,7 @@ func TestLoadFolderThroughSymlink(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a source_dir that is a symlink to the folder: %v", err)
 	}
-	direct, err := Load(writeSkill(t, "pdf-tools", goodMD))
+	direct, err := Load(writeSkill(t, "pdf-tools"))
 	if err != nil || p.SHA256 != direct.SHA256 {
 		t.Errorf("through the link, hash %s; directly %s (%v)", p.SHA256, direct.SHA256, err)
 	}

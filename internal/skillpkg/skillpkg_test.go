@@ -12,14 +12,15 @@ import (
 
 const goodMD = "---\nname: pdf-tools\ndescription: Fill and merge PDF forms.\nlicense: Apache-2.0\nmetadata:\n  author: me\n---\n# PDF tools\n"
 
-// writeSkill makes dir/<name> with SKILL.md and a script; it returns the folder.
-func writeSkill(t *testing.T, name, md string) string {
+// writeSkill makes dir/<name> with goodMD as SKILL.md and a script; it
+// returns the folder.
+func writeSkill(t *testing.T, name string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), name)
 	if err := os.MkdirAll(filepath.Join(dir, "scripts"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(dir, SkillFile), md)
+	write(t, filepath.Join(dir, SkillFile), goodMD)
 	write(t, filepath.Join(dir, "scripts", "run.sh"), "echo hi\n")
 	return dir
 }
@@ -81,7 +82,7 @@ func TestParseFrontmatterMissingBlock(t *testing.T) {
 }
 
 func TestLoadIsDeterministic(t *testing.T) {
-	dir := writeSkill(t, "pdf-tools", goodMD)
+	dir := writeSkill(t, "pdf-tools")
 	a, err := Load(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -91,7 +92,7 @@ func TestLoadIsDeterministic(t *testing.T) {
 	if err := os.Chtimes(filepath.Join(dir, "scripts", "run.sh"), old, old); err != nil {
 		t.Fatal(err)
 	}
-	other := writeSkill(t, "pdf-tools", goodMD)
+	other := writeSkill(t, "pdf-tools")
 	for _, d := range []string{dir, other} {
 		b, err := Load(d)
 		if err != nil {
@@ -108,7 +109,7 @@ func TestLoadIsDeterministic(t *testing.T) {
 }
 
 func TestLoadSymlinks(t *testing.T) {
-	dir := writeSkill(t, "pdf-tools", goodMD)
+	dir := writeSkill(t, "pdf-tools")
 	outside := filepath.Join(t.TempDir(), "secret")
 	write(t, outside, "s3cret")
 	if err := os.Symlink(outside, filepath.Join(dir, "leak")); err != nil {
@@ -117,7 +118,9 @@ func TestLoadSymlinks(t *testing.T) {
 	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "outside the skill folder") {
 		t.Fatalf("got %v", err)
 	}
-	os.Remove(filepath.Join(dir, "leak"))
+	if err := os.Remove(filepath.Join(dir, "leak")); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Symlink("scripts/run.sh", filepath.Join(dir, "inside")); err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +130,7 @@ func TestLoadSymlinks(t *testing.T) {
 }
 
 func TestLoadRefusesOversize(t *testing.T) {
-	dir := writeSkill(t, "pdf-tools", goodMD)
+	dir := writeSkill(t, "pdf-tools")
 	// Random bytes do not compress: the archive is over the limit.
 	big := make([]byte, MaxArchiveBytes+1)
 	_, _ = rand.Read(big)
@@ -147,7 +150,7 @@ func TestLoadRefusesOversize(t *testing.T) {
 }
 
 func TestReadSkillFileRoundTrip(t *testing.T) {
-	p, err := Load(writeSkill(t, "pdf-tools", goodMD))
+	p, err := Load(writeSkill(t, "pdf-tools"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +170,7 @@ func TestReadSkillFileRoundTrip(t *testing.T) {
 const goldenHash = "4050404b0149e47f8c440477f97543c48357a9a166a44fe46b43b28c64f6ae05"
 
 func TestLoadGoldenHash(t *testing.T) {
-	p, err := Load(writeSkill(t, "pdf-tools", goodMD))
+	p, err := Load(writeSkill(t, "pdf-tools"))
 	if err != nil {
 		t.Fatal(err)
 	}

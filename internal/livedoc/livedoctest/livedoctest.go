@@ -38,7 +38,7 @@ func JSON(body string) http.HandlerFunc {
 	return func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("ETag", `"v1"`)
-		fmt.Fprint(w, body)
+		_, _ = fmt.Fprint(w, body)
 	}
 }
 
@@ -46,7 +46,7 @@ func JSON(body string) http.HandlerFunc {
 func Typed(contentType, body string) http.HandlerFunc {
 	return func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", contentType)
-		fmt.Fprint(w, body)
+		_, _ = fmt.Fprint(w, body)
 	}
 }
 
@@ -56,7 +56,7 @@ func RedirectChain(t testing.TB, final http.HandlerFunc) *httptest.Server {
 	var srv *httptest.Server
 	srv = Serve(t, map[string]http.HandlerFunc{"/r/": func(w http.ResponseWriter, r *http.Request) {
 		var n int
-		fmt.Sscanf(r.URL.Path, "/r/%d", &n)
+		_, _ = fmt.Sscanf(r.URL.Path, "/r/%d", &n) // no number: the end of the chain, /r/0
 		if n == 0 {
 			final(w, r)
 			return
@@ -222,7 +222,10 @@ func EndlessSSEEvent(t testing.TB, limit int64, written *atomic.Int64) *httptest
 		"/sse": func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/event-stream")
 			_, _ = io.WriteString(w, "event: endpoint\ndata: /messages\n\nevent: message\ndata: ")
-			w.(http.Flusher).Flush()
+			if err := http.NewResponseController(w).Flush(); err != nil {
+				t.Error(err)
+				return
+			}
 			chunk := strings.Repeat("x", 32<<10)
 			for written.Load() < limit {
 				n, err := io.WriteString(w, chunk)
