@@ -73,7 +73,7 @@ func TestOfficialRequiredIsTheOfficialDifference(t *testing.T) {
 	}
 	for _, file := range []string{schemaCard03, schemaCard10} {
 		for _, r := range asList(cardDefinition(file)["required"]) {
-			if slices.Contains(names, r.(string)) {
+			if slices.Contains(names, as[string](t, r)) {
 				t.Errorf("%s requires %s: no warning needed", file, r)
 			}
 		}

@@ -41,7 +41,10 @@ func begin(kind Kind, doc []byte) (*check, *Result) {
 	if err == nil {
 		return &check{kind: kind, doc: doc, value: v}, nil
 	}
-	je := err.(*jsoncanon.Error) // Decode's errors are all *jsoncanon.Error
+	var je *jsoncanon.Error
+	if !errors.As(err, &je) {
+		je = &jsoncanon.Error{Msg: err.Error()} // not reached: Decode's errors are all *jsoncanon.Error
+	}
 	p := Problem{Severity: SeverityError, Pointer: je.Pointer, Message: "invalid JSON: " + je.Msg}
 	if errors.Is(je, jsoncanon.ErrDuplicateKey) {
 		p.Message = je.Msg

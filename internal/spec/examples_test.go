@@ -125,7 +125,7 @@ func TestAgentPageMessages(t *testing.T) {
 		if err != nil || json.Unmarshal(doc, &card) != nil {
 			t.Fatalf("%s: %v", example10Card, err)
 		}
-		mutate(card, card["skills"].([]any)[1].(map[string]any))
+		mutate(card, as[map[string]any](t, as[[]any](t, card["skills"])[1]))
 		return card
 	}
 	oneLine := func(v any) []byte { b, _ := json.Marshal(v); return b }
@@ -141,7 +141,7 @@ func TestAgentPageMessages(t *testing.T) {
 	})
 	binding := func(name string) map[string]any {
 		return broken(func(card, _ map[string]any) {
-			card["supportedInterfaces"].([]any)[0].(map[string]any)["protocolBinding"] = name
+			as[map[string]any](t, as[[]any](t, card["supportedInterfaces"])[0])["protocolBinding"] = name
 		})
 	}
 	pageText := strings.Join(strings.Fields(string(page)), " ") // the page wraps its lines

@@ -99,7 +99,7 @@ func TestExcerptInProblems(t *testing.T) {
 	if err := json.Unmarshal(fixture(t, "card/valid-1.0.json"), &card); err != nil {
 		t.Fatal(err)
 	}
-	card["skills"].([]any)[0].(map[string]any)["tags"] = "billing"
+	as[map[string]any](t, as[[]any](t, card["skills"])[0])["tags"] = "billing"
 	oneLine, _ := json.Marshal(card)
 	const msg = `/skills/0/tags: expected array, found string "billing"`
 	r := ValidateAgentCard(oneLine)

@@ -82,7 +82,7 @@ func padTo(t *testing.T, doc []byte, field string, size int) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m[field] = m[field].(string) + strings.Repeat("x", size-len(compact))
+	m[field] = as[string](t, m[field]) + strings.Repeat("x", size-len(compact))
 	out, _ := json.MarshalIndent(m, "", "  ")
 	if n, _ := Normalize(out); len(n) != size || len(out) <= size {
 		t.Fatalf("padded %s to %d compact bytes (%d of text), want %d", field, len(n), len(out), size)
@@ -108,7 +108,7 @@ func TestSkillRequiredFields(t *testing.T) {
 				if err := json.Unmarshal(fixture(t, tc.fixture), &doc); err != nil {
 					t.Fatal(err)
 				}
-				delete(doc["skills"].([]any)[0].(map[string]any), field)
+				delete(as[map[string]any](t, as[[]any](t, doc["skills"])[0]), field)
 				b, _ := json.Marshal(doc)
 				checkResult(t, b, tc.validate(b), tc.version, []want{
 					e("/skills/0", 0, 0, "", fmt.Sprintf("missing required property %q", field)),

@@ -194,7 +194,7 @@ func officialSchema10(t *testing.T) (*jsonschema.Schema, any) {
 	}
 	defs, _ := lookup(doc, "/definitions")
 	titles := map[string]string{}
-	for title := range defs.(map[string]any) {
+	for title := range as[map[string]any](t, defs) {
 		titles[strings.ReplaceAll(title, " ", "")] = title
 	}
 	ref := regexp.MustCompile(`"(?:lf\.a2a\.v1|google\.protobuf)\.([A-Za-z0-9]+)\.jsonschema\.json"`)
@@ -236,8 +236,9 @@ func officialFindings(ve *jsonschema.ValidationError, raw, inst any) []string {
 	parent, _ := lookup(raw, parentPointer(frag))
 	schema, _ := parent.(map[string]any)
 	obj, _ := lookup(inst, ptr)
+	members, _ := obj.(map[string]any) // additionalProperties fails only an object
 	var out []string
-	for _, k := range sortedKeys(obj.(map[string]any)) {
+	for _, k := range sortedKeys(members) {
 		if !propertyAllowed(schema, k) {
 			out = append(out, ptr+"/"+jsoncanon.EscapeToken(k))
 		}

@@ -574,7 +574,8 @@ func TestAgentPropertiesSchema(t *testing.T) {
 	if s["$schema"] != "http://json-schema.org/draft-07/schema#" || s["additionalProperties"] != false {
 		t.Errorf("unexpected schema header: %v %v", s["$schema"], s["additionalProperties"])
 	}
-	items := s["properties"].(map[string]any)["skills"].(map[string]any)["items"].(map[string]any)
+	skills := as[map[string]any](t, as[map[string]any](t, s["properties"])["skills"])
+	items := as[map[string]any](t, skills["items"])
 	if items["additionalProperties"] != false {
 		t.Error("skills items must forbid additional properties")
 	}
