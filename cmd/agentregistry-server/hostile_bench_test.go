@@ -123,7 +123,7 @@ func runHostile(b *testing.B, cmd *exec.Cmd, url string, names []string, bodies 
 	if err != nil || resp.StatusCode != http.StatusOK {
 		b.Fatalf("create the skill: %v %v", resp, err)
 	}
-	resp.Body.Close()
+	_ = resp.Body.Close()
 	idle := memStatus(cmd.Process.Pid)["VmRSS"]
 	ctx, cancel := context.WithTimeout(context.Background(), benchLimit)
 	defer cancel()
@@ -159,7 +159,7 @@ func runHostile(b *testing.B, cmd *exec.Cmd, url string, names []string, bodies 
 		defer close(done)
 		for ctx.Err() == nil {
 			if resp, err := client.Get(skill); err == nil {
-				resp.Body.Close()
+				_ = resp.Body.Close()
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
@@ -204,7 +204,7 @@ func upload(ctx context.Context, client *http.Client, target string, body []byte
 			return -1
 		}
 		_, _ = io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
+		_ = resp.Body.Close()
 		if resp.StatusCode != http.StatusServiceUnavailable {
 			return resp.StatusCode
 		}

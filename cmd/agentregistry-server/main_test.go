@@ -97,7 +97,7 @@ func TestDurabilityKill9(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res.Body.Close()
+		_ = res.Body.Close()
 		if res.StatusCode != 200 {
 			t.Fatalf("acknowledged service %s lost after kill -9 (status %d)", id, res.StatusCode)
 		}
@@ -105,7 +105,7 @@ func TestDurabilityKill9(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res.Body.Close()
+		_ = res.Body.Close()
 		if res.StatusCode != 200 {
 			t.Fatalf("derived agent %s missing after restart (status %d)", id, res.StatusCode)
 		}
@@ -119,7 +119,7 @@ func TestDurabilityKill9(t *testing.T) {
 		Agents []json.RawMessage `json:"agents"`
 	}
 	_ = json.NewDecoder(res.Body).Decode(&sr)
-	res.Body.Close()
+	_ = res.Body.Close()
 	if want := min(len(ids), 100); len(sr.Agents) < want {
 		t.Fatalf("search after restart found %d agents, want at least %d", len(sr.Agents), want)
 	}
@@ -213,7 +213,7 @@ func killDuringWrites(t *testing.T, cmd *exec.Cmd, workers, want int, write func
 					Done bool `json:"done"`
 				}
 				err = json.NewDecoder(res.Body).Decode(&op)
-				res.Body.Close()
+				_ = res.Body.Close()
 				if err == nil && res.StatusCode == 200 && op.Done {
 					mu.Lock()
 					acked = append(acked, id)
@@ -250,7 +250,7 @@ func get(t *testing.T, url string, v any) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer res.Body.Close()
+	defer func() { _ = res.Body.Close() }()
 	if res.StatusCode != 200 {
 		b, _ := io.ReadAll(res.Body)
 		t.Fatalf("GET %s: %d %s", url, res.StatusCode, b)
@@ -268,7 +268,7 @@ func TestTokenAndGracefulShutdown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res.Body.Close()
+	_ = res.Body.Close()
 	if res.StatusCode != 401 {
 		t.Fatalf("without token: %d", res.StatusCode)
 	}
@@ -278,7 +278,7 @@ func TestTokenAndGracefulShutdown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res.Body.Close()
+	_ = res.Body.Close()
 	if res.StatusCode != 200 {
 		t.Fatalf("with token: %d", res.StatusCode)
 	}
@@ -319,8 +319,10 @@ func TestSlowBodyIsCutOff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
-	fmt.Fprintf(conn, "POST /v1/%s/services?serviceId=slow-body HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200000\r\n\r\n{", parent)
+	defer func() { _ = conn.Close() }()
+	if _, err := fmt.Fprintf(conn, "POST /v1/%s/services?serviceId=slow-body HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200000\r\n\r\n{", parent); err != nil {
+		t.Fatal(err)
+	}
 	// The server answers or closes; either way the connection ends.
 	_ = conn.SetReadDeadline(time.Now().Add(15 * time.Second))
 	if _, err := io.Copy(io.Discard, conn); err != nil {
@@ -341,14 +343,16 @@ func TestConnectionCap(t *testing.T) {
 		c := &http.Client{Timeout: timeout}
 		res, err := c.Get(url + "/v1/" + parent + "/services")
 		if err == nil {
-			res.Body.Close()
+			_ = res.Body.Close()
 		}
 		return err
 	}
 	if err := get(time.Second); err == nil {
 		t.Fatal("a second connection was served while the first, idle, held the only one")
 	}
-	idle.Close()
+	if err := idle.Close(); err != nil {
+		t.Fatal(err)
+	}
 	if err := get(10 * time.Second); err != nil {
 		t.Fatalf("once the idle connection closed: %v", err)
 	}
