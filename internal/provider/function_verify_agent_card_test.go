@@ -82,7 +82,7 @@ func withSignatureCopies(t *testing.T, signed string, n int) string {
 	if err := json.Unmarshal([]byte(signed), &c); err != nil {
 		t.Fatal(err)
 	}
-	sigs := c["signatures"].([]any)
+	sigs := as[[]any](t, c["signatures"])
 	copies := make([]any, n)
 	for i := range copies {
 		copies[i] = sigs[0]

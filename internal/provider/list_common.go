@@ -148,7 +148,10 @@ func (s *listStream) emit(name, displayName string, fill func(*tfsdk.Resource) d
 // allNull is an object of the type with every attribute null, which a model
 // is read from and then filled in as Read fills in the state an import left.
 func allNull(t tftypes.Type) tftypes.Value {
-	obj := t.(tftypes.Object)
+	obj, ok := t.(tftypes.Object)
+	if !ok { // not reached: a resource's type is an object
+		return tftypes.NewValue(t, nil)
+	}
 	vals := make(map[string]tftypes.Value, len(obj.AttributeTypes))
 	for name, at := range obj.AttributeTypes {
 		vals[name] = tftypes.NewValue(at, nil)

@@ -120,7 +120,7 @@ func (l *listRPC) config(typ string, set map[string]string) *tfprotov6.DynamicVa
 	if !ok {
 		l.t.Fatalf("no list resource schema for %s", typ)
 	}
-	vt := schema.ValueType().(tftypes.Object)
+	vt := as[tftypes.Object](l.t, schema.ValueType())
 	attrs := map[string]tftypes.Value{}
 	for name, at := range vt.AttributeTypes {
 		attrs[name] = tftypes.NewValue(at, nil)
@@ -134,7 +134,7 @@ func (l *listRPC) config(typ string, set map[string]string) *tfprotov6.DynamicVa
 // list calls ListResource and reads up to stopAfter results (0: all).
 func (l *listRPC) list(typ string, set map[string]string, include bool, limit int64, stopAfter int) []listed {
 	l.t.Helper()
-	stream, err := l.s.(tfprotov6.ProviderServerWithListResource).ListResource(context.Background(), &tfprotov6.ListResourceRequest{
+	stream, err := as[tfprotov6.ListResourceServer](l.t, l.s).ListResource(context.Background(), &tfprotov6.ListResourceRequest{
 		TypeName: typ, Config: l.config(typ, set), IncludeResource: include, Limit: limit,
 	})
 	if err != nil {
@@ -191,7 +191,7 @@ func (l *listRPC) identityType(typ string) tftypes.Type {
 // plan` does for a generated import block: the state Read stores.
 func (l *listRPC) importAndRead(typ string, identity map[string]string) tftypes.Value {
 	l.t.Helper()
-	idType := l.identityType(typ).(tftypes.Object)
+	idType := as[tftypes.Object](l.t, l.identityType(typ))
 	vals := map[string]tftypes.Value{}
 	for k := range idType.AttributeTypes {
 		vals[k] = tftypes.NewValue(tftypes.String, identity[k])
@@ -444,7 +444,7 @@ func TestListResources_queryCheckedBeforeAnyRequest(t *testing.T) {
 		{"agentregistry_mcp_server", "(tools.name:a", "position"},
 		{"agentregistry_mcp_server", strings.Repeat("x", searchquery.MaxLength+1), "characters"},
 	} {
-		resp, err := l.s.(tfprotov6.ProviderServerWithListResource).ValidateListResourceConfig(context.Background(),
+		resp, err := as[tfprotov6.ListResourceServer](t, l.s).ValidateListResourceConfig(context.Background(),
 			&tfprotov6.ValidateListResourceConfigRequest{TypeName: tc.typ, Config: l.config(tc.typ, map[string]string{"query": tc.query})})
 		if err != nil || len(resp.Diagnostics) != 1 || resp.Diagnostics[0].Summary != "Invalid Search Query" ||
 			!strings.Contains(resp.Diagnostics[0].Detail, tc.want) || resp.Diagnostics[0].Attribute.String() != "AttributeName(\"query\")" {

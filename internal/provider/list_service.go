@@ -10,6 +10,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"iter"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -54,7 +55,10 @@ var (
 )
 
 func newServiceList[M any, P kindModel[M]](res resource.Resource, kind serviceListKind) *serviceList[M, P] {
-	r := res.(*serviceResource[M, P])
+	r, ok := res.(*serviceResource[M, P])
+	if !ok {
+		panic(fmt.Sprintf("newServiceList: %T is not the *serviceResource of its model", res)) // a bug in the list's constructor
+	}
 	return &serviceList[M, P]{
 		listBase: listBase{resourceBase: resourceBase{naming: r.naming}, plural: kind.plural, query: kind.query, search: kind.searchMethod},
 		res:      r, kind: kind,
@@ -86,7 +90,7 @@ func (l *serviceList[M, P]) List(ctx context.Context, req list.ListRequest, stre
 			if hits, err = collectDerived(l.kind.search(ctx, c, cfg.parent, cfg.query)); err != nil || len(hits) == 0 {
 				return err
 			}
-			ids = func(name string) (string, error) { return hits[name], nil }
+			ids = func(name string) (string, error) { return hits[name], nil } //nolint:unparam // the signature of derivedIndex.id
 		} else if req.IncludeResource {
 			index, stop := newDerivedIndex(l.kind.derived(ctx, c, cfg.parent))
 			defer stop()

@@ -131,7 +131,10 @@ func verifyCase(n int) func(context.Context, string) string {
 func readDataSource(ctx context.Context, ds datasource.DataSource, config map[string]tftypes.Value) diag.Diagnostics {
 	var sr datasource.SchemaResponse
 	ds.Schema(ctx, datasource.SchemaRequest{}, &sr)
-	typ := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	typ, ok := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	if !ok {
+		return diag.Diagnostics{diag.NewErrorDiagnostic("Not An Object", fmt.Sprintf("the data source's schema is a %T", typ))}
+	}
 	vals := map[string]tftypes.Value{}
 	for name, t := range typ.AttributeTypes {
 		if v, ok := config[name]; ok {

@@ -207,8 +207,8 @@ func TestAccSkillResource_badSkillRejectedAtPlan(t *testing.T) {
 	sparse := resSkillDir(t, "sparse-skill", "Holds a huge sparse file.")
 	if f, err := os.Create(filepath.Join(sparse, "huge.bin")); err != nil || f.Truncate(1536<<20) != nil {
 		t.Skip("sparse files unsupported:", err)
-	} else {
-		f.Close()
+	} else if err := f.Close(); err != nil {
+		t.Fatal(err)
 	}
 	many := filepath.Join(t.TempDir(), "many-problems")
 	if err := os.Mkdir(many, 0o755); err != nil {
@@ -257,11 +257,11 @@ resource "agentregistry_skill" "test" {
 // front matter is the link's, and the content hash is the folder's.
 func TestAccSkillResource_sourceDirSymlink(t *testing.T) {
 	r := startRegistry(t)
-	real := resSkillDir(t, "build-output", "Fill PDF forms.")
+	folder := resSkillDir(t, "build-output", "Fill PDF forms.")
 	// The folder's SKILL.md names the skill as the link is named.
-	resWriteFile(t, filepath.Join(real, "SKILL.md"), "---\nname: pdf-tools\ndescription: Fill PDF forms.\n---\n")
+	resWriteFile(t, filepath.Join(folder, "SKILL.md"), "---\nname: pdf-tools\ndescription: Fill PDF forms.\n---\n")
 	link := filepath.Join(t.TempDir(), "pdf-tools")
-	if err := os.Symlink(real, link); err != nil {
+	if err := os.Symlink(folder, link); err != nil {
 		t.Skip("symlinks unsupported:", err)
 	}
 	resource.ParallelTest(t, resource.TestCase{
