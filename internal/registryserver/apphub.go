@@ -174,7 +174,6 @@ func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name stri
 					Description: "only " + agentPropertiesKey + " is writable on this server"})
 				continue
 			}
-			em := em
 			bodyEntry = &em
 		}
 	}

@@ -106,7 +106,7 @@ func TestBindingValidation(t *testing.T) {
 	bad.AuthProviderBinding.AuthProvider = "oauth"
 	bad.AuthProviderBinding.ContinueUri = "javascript:alert(1)"
 	_, err := bs.Create(parent, bad).BindingId("bad-binding").Do()
-	ge := apiErr(t, err, 400, "INVALID_ARGUMENT")
+	ge := asAPIErr(t, err, 400, "INVALID_ARGUMENT")
 	for _, f := range []string{"source.identifier", "target.identifier", "auth_provider_binding.auth_provider", "auth_provider_binding.continue_uri"} {
 		if !strings.Contains(ge.Body, f) {
 			t.Errorf("the error does not name %s: %s", f, ge.Body)
@@ -205,7 +205,7 @@ func TestBindingFieldLimits(t *testing.T) {
 			t.Errorf("%s: stored, want a violation of %s", c.name, c.field)
 			continue
 		}
-		if v := violations(t, apiErr(t, err, 400, "INVALID_ARGUMENT")); len(v) != 1 || v[c.field] == "" {
+		if v := violations(t, asAPIErr(t, err, 400, "INVALID_ARGUMENT")); len(v) != 1 || v[c.field] == "" {
 			t.Errorf("%s: violations %v, want one of %s", c.name, v, c.field)
 		}
 	}
@@ -264,11 +264,11 @@ func TestBindingQueries(t *testing.T) {
 		}
 	}
 	_, err := bs.FetchAvailable(parent).SourceIdentifier(urnPlanner).TargetIdentifier("urn:thing:x").Do()
-	if v := violations(t, apiErr(t, err, 400, "INVALID_ARGUMENT")); len(v) != 1 || v["target_identifier"] == "" {
+	if v := violations(t, asAPIErr(t, err, 400, "INVALID_ARGUMENT")); len(v) != 1 || v["target_identifier"] == "" {
 		t.Errorf("a malformed target: violations %v, want one of target_identifier", v)
 	}
 	_, err = bs.FetchAvailable(parent).SourceIdentifier(urnFlights).Do()
-	if v := violations(t, apiErr(t, err, 400, "INVALID_ARGUMENT")); len(v) != 1 || v["source_identifier"] == "" {
+	if v := violations(t, asAPIErr(t, err, 400, "INVALID_ARGUMENT")); len(v) != 1 || v["source_identifier"] == "" {
 		t.Errorf("a source that is not an agent: violations %v, want one of source_identifier", v)
 	}
 	// A delete takes only its own binding out of the list.

@@ -98,7 +98,7 @@ func TestServiceLifecycle(t *testing.T) {
 		UpdateMask("mcpServerSpec").Do()
 	apiErr(t, err, 400, "INVALID_ARGUMENT")
 	_, err = svcs.Patch(name, &agentregistry.Service{AgentSpec: &agentregistry.AgentSpec{Type: "NO_SPEC"}}).UpdateMask("agentSpec").Do()
-	ge := apiErr(t, err, 400, "INVALID_ARGUMENT")
+	ge := asAPIErr(t, err, 400, "INVALID_ARGUMENT")
 	if v := violations(t, ge); !strings.Contains(v["agent_spec.type"], "immutable") {
 		t.Fatalf("want an immutable violation on agent_spec.type, got %v", v)
 	}
@@ -131,7 +131,7 @@ func TestServiceValidation(t *testing.T) {
 	svcs := e.ar.Projects.Locations.Services
 	for _, id := range []string{"abc", "1abc", "Abcd", "ab_cd", strings.Repeat("a", 64)} {
 		_, err := svcs.Create(parent, agentService("X", "Y")).ServiceId(id).Do()
-		ge := apiErr(t, err, 400, "INVALID_ARGUMENT")
+		ge := asAPIErr(t, err, 400, "INVALID_ARGUMENT")
 		if _, ok := violations(t, ge)["service_id"]; !ok {
 			t.Errorf("service id %q: no service_id violation", id)
 		}
@@ -160,7 +160,7 @@ func TestServiceValidation(t *testing.T) {
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
 			_, err := svcs.Create(parent, c.svc).ServiceId("valid-id").Do()
-			ge := apiErr(t, err, 400, "INVALID_ARGUMENT")
+			ge := asAPIErr(t, err, 400, "INVALID_ARGUMENT")
 			if _, ok := violations(t, ge)[c.field]; !ok {
 				t.Fatalf("want a violation on %s, got %v", c.field, violations(t, ge))
 			}
@@ -221,7 +221,7 @@ func TestServiceFieldLimits(t *testing.T) {
 		case err == nil:
 			t.Errorf("%s: stored, want a violation of %s", c.name, c.field)
 		default:
-			if v := violations(t, apiErr(t, err, 400, "INVALID_ARGUMENT")); len(v) != 1 || v[c.field] == "" {
+			if v := violations(t, asAPIErr(t, err, 400, "INVALID_ARGUMENT")); len(v) != 1 || v[c.field] == "" {
 				t.Errorf("%s: violations %v, want one of %s", c.name, v, c.field)
 			}
 		}
@@ -239,7 +239,7 @@ func TestServiceSpecTypeMessages(t *testing.T) {
 	} {
 		svc := &agentregistry.Service{McpServerSpec: &agentregistry.McpServerSpec{Type: typ}}
 		_, err := e.ar.Projects.Locations.Services.Create(parent, svc).ServiceId("typed").Do()
-		if got := violations(t, apiErr(t, err, 400, "INVALID_ARGUMENT"))["mcp_server_spec.type"]; got != want {
+		if got := violations(t, asAPIErr(t, err, 400, "INVALID_ARGUMENT"))["mcp_server_spec.type"]; got != want {
 			t.Errorf("type %q: %q, want %q", typ, got, want)
 		}
 	}
@@ -268,7 +268,7 @@ func TestBadCardFieldViolations(t *testing.T) {
 	_, err := e.ar.Projects.Locations.Services.Create(parent, &agentregistry.Service{
 		AgentSpec: &agentregistry.AgentSpec{Type: "A2A_AGENT_CARD", Content: googleapi.RawMessage(bad)},
 	}).ServiceId("bad-card").Do()
-	ge := apiErr(t, err, 400, "INVALID_ARGUMENT")
+	ge := asAPIErr(t, err, 400, "INVALID_ARGUMENT")
 	v := violations(t, ge)
 	if _, ok := v["agent_spec.content/skills/0/tags"]; !ok {
 		t.Fatalf("want a violation on agent_spec.content/skills/0/tags, got %v (%s)", v, ge.Body)
@@ -277,7 +277,7 @@ func TestBadCardFieldViolations(t *testing.T) {
 	_, err = e.ar.Projects.Locations.Services.Create(parent, &agentregistry.Service{
 		McpServerSpec: &agentregistry.McpServerSpec{Type: "TOOL_SPEC", Content: googleapi.RawMessage(`{"tools":[{"name":"x"}]}`)},
 	}).ServiceId("bad-tools").Do()
-	ge = apiErr(t, err, 400, "INVALID_ARGUMENT")
+	ge = asAPIErr(t, err, 400, "INVALID_ARGUMENT")
 	if len(violations(t, ge)) == 0 {
 		t.Fatalf("no field violations: %s", ge.Body)
 	}
@@ -609,7 +609,7 @@ func TestSearchMalformedQuery(t *testing.T) {
 		"travel)":       "unexpected \")\"",
 	} {
 		_, err := e.ar.Projects.Locations.Agents.Search(parent, &agentregistry.SearchAgentsRequest{SearchString: q}).Do()
-		ge := apiErr(t, err, 400, "INVALID_ARGUMENT")
+		ge := asAPIErr(t, err, 400, "INVALID_ARGUMENT")
 		if !strings.Contains(ge.Message, want) {
 			t.Errorf("query %q: message %q does not contain %q", q, ge.Message, want)
 		}
@@ -668,7 +668,7 @@ func TestWorkloadAgentProperties(t *testing.T) {
 	bad := &apphub.Workload{WorkloadProperties: &apphub.WorkloadProperties{ExtendedMetadata: map[string]apphub.ExtendedMetadata{
 		"apphub.googleapis.com/AgentProperties": {MetadataStruct: googleapi.RawMessage(`{"dispalyName":"x"}`)}}}}
 	_, err = wls.Patch(name, bad).UpdateMask(mask).Do()
-	ge := apiErr(t, err, 400, "INVALID_ARGUMENT")
+	ge := asAPIErr(t, err, 400, "INVALID_ARGUMENT")
 	if len(violations(t, ge)) == 0 {
 		t.Fatalf("no violations: %s", ge.Body)
 	}
@@ -713,7 +713,7 @@ func TestExtendedMetadataSchemas(t *testing.T) {
 	if err != nil || res.StatusCode != 200 {
 		t.Fatalf("escaped schema name: %v %v", err, res.Status)
 	}
-	res.Body.Close()
+	_ = res.Body.Close()
 	l, err := schemas.List(parent).Do()
 	if err != nil || len(l.ExtendedMetadataSchemas) != 1 || l.ExtendedMetadataSchemas[0].Name != name {
 		t.Fatalf("list schemas: %v %+v", err, l)
@@ -760,7 +760,7 @@ func TestHTTPEdges(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer res.Body.Close()
+		defer func() { _ = res.Body.Close() }()
 		var b bytes.Buffer
 		_, _ = b.ReadFrom(res.Body)
 		return res.StatusCode, b.String()
@@ -818,7 +818,7 @@ func TestPersistenceAcrossRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv2.Close()
+	defer mustClose(t, srv2)
 	e2 := startOn(t, srv2)
 	if got := strings.Join(searchIDs(t, e2, "travel"), " "); got != "flight-booker trip-planner" {
 		t.Fatalf("index not rebuilt: %q", got)

@@ -361,7 +361,7 @@ func (s *Server) cacheJSON(name string, v any) ([]byte, bool) {
 	return b, true
 }
 
-func (s *Server) getDerived(w http.ResponseWriter, r *http.Request, name string, k derivedKind) {
+func (s *Server) getDerived(w http.ResponseWriter, name string, k derivedKind) {
 	// The name's collection (agents/, mcpServers/ or endpoints/) comes from
 	// the route, so a record found under it is of kind k.
 	s.mu.RLock()

@@ -26,6 +26,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
@@ -177,7 +178,7 @@ func (rec *recorder) RoundTrip(r *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	rec.last, err = io.ReadAll(res.Body)
-	res.Body.Close()
+	_ = res.Body.Close() // read whole; the recorder keeps the bytes
 	res.Body = io.NopCloser(bytes.NewReader(rec.last))
 	return res, err
 }
@@ -291,7 +292,7 @@ func (f *fixture) body(t *testing.T, id string) any {
 }
 
 // queryValue is the value the test gives a documented query parameter.
-func (f *fixture) queryValue(m discoveryMethod, param string) (string, bool) {
+func (f *fixture) queryValue(param string) (string, bool) {
 	switch param {
 	case "pageSize":
 		return "5", true
@@ -390,7 +391,7 @@ func (f *fixture) call(t *testing.T, svc any, m discoveryMethod) (any, error) {
 		if m.Parameters[p].Location != "query" {
 			continue
 		}
-		val, ok := f.queryValue(m, p)
+		val, ok := f.queryValue(p)
 		if !ok {
 			t.Fatalf("%s: the test has no value for its query parameter %s: give it one in queryValue", m.ID, p)
 		}
@@ -403,8 +404,10 @@ func (f *fixture) call(t *testing.T, svc any, m discoveryMethod) (any, error) {
 		case reflect.String:
 			arg.SetString(val)
 		case reflect.Int64:
-			var n int64
-			fmt.Sscan(val, &n)
+			n, err := strconv.ParseInt(val, 10, 64)
+			if err != nil {
+				t.Fatalf("%s: the value %q of %s is not an integer: %v", m.ID, val, p, err)
+			}
 			arg.SetInt(n)
 		case reflect.Bool:
 			arg.SetBool(val == "true")
@@ -522,12 +525,12 @@ func decodeStrictly(t *testing.T, what string, body []byte, typ reflect.Type) {
 	for _, op := range ops {
 		var parts struct{ Metadata, Response json.RawMessage }
 		_ = json.Unmarshal(op, &parts)
-		for _, any := range []json.RawMessage{parts.Metadata, parts.Response} {
-			if len(any) == 0 {
+		for _, packed := range []json.RawMessage{parts.Metadata, parts.Response} {
+			if len(packed) == 0 {
 				continue
 			}
 			var fields map[string]json.RawMessage
-			_ = json.Unmarshal(any, &fields)
+			_ = json.Unmarshal(packed, &fields)
 			var at string
 			_ = json.Unmarshal(fields["@type"], &at)
 			inner, ok := operationTypes[at]

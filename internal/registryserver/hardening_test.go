@@ -223,7 +223,7 @@ func TestPathIDsValidated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { srv.Close() })
+	t.Cleanup(func() { mustClose(t, srv) })
 	const loc = "/locations/global"
 	svc := `{"endpointSpec":{"type":"NO_SPEC"}}`
 	for _, c := range []struct{ method, path, body, field string }{
@@ -293,7 +293,7 @@ func TestUpdateMaskTakesItsOwnField(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = svcs.Patch(parent+"/services/"+c.name, c.body).UpdateMask(c.mask).Do()
-		ge := apiErr(t, err, 400, "INVALID_ARGUMENT")
+		ge := asAPIErr(t, err, 400, "INVALID_ARGUMENT")
 		if v := violations(t, ge); !strings.Contains(v[c.field], "the request has no") {
 			t.Errorf("%s: violations %v, want one on %s", c.name, v, c.field)
 		}
@@ -339,7 +339,7 @@ func keys(t *testing.T, path, bucket string) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	defer mustClose(t, db)
 	n := 0
 	err = db.View(func(tx *bolt.Tx) error {
 		n = tx.Bucket([]byte(bucket)).Stats().KeyN
@@ -394,7 +394,7 @@ func TestOperationsAndRequestIDsExpire(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.close()
-	srv.Close()
+	mustClose(t, srv)
 	if o, r := keys(t, path, "operations"), keys(t, path, "requests"); o != 1 || r != 1 {
 		t.Fatalf("data file holds %d operations and %d request ids, want 1 and 1 (the second create's)", o, r)
 	}
@@ -406,7 +406,7 @@ func TestOperationsAndRequestIDsExpire(t *testing.T) {
 	clk.advance(time.Hour)
 	_, err = e.ar.Projects.Locations.Operations.Get(op2.Name).Do()
 	apiErr(t, err, 404, "NOT_FOUND")
-	srv.Close()
+	mustClose(t, srv)
 }
 
 // A request id used again after it expired starts a new request, whose
@@ -435,12 +435,12 @@ func TestReusedRequestIDSurvivesTheSweepOfItsPredecessor(t *testing.T) {
 		t.Fatalf("retry before the restart: %v, %v; want operation %s", again, err, second.Name)
 	}
 	e.close()
-	srv.Close()
+	mustClose(t, srv)
 	if o, r := keys(t, path, "operations"), keys(t, path, "requests"); o != 1 || r != 1 {
 		t.Errorf("data file holds %d operations and %d request ids, want 1 and 1 (the second create's)", o, r)
 	}
 	srv, e = openDataFile(t, path, clk)
-	defer srv.Close()
+	defer mustClose(t, srv)
 	if again, err := e.ar.Projects.Locations.Services.Create(parent, svc).ServiceId("second").RequestId(rid).Do(); err != nil || again.Name != second.Name {
 		t.Fatalf("retry after the restart: %v, %v; want operation %s", again, err, second.Name)
 	}
@@ -465,7 +465,7 @@ func TestSweepIsBoundedPerWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.close()
-	srv.Close()
+	mustClose(t, srv)
 	if o := keys(t, path, "operations"); o != 2 {
 		t.Errorf("after one write, the data file holds %d operations, want 2 (one left of the backlog, and the delete's)", o)
 	}
@@ -605,7 +605,7 @@ func TestMaxInFlight(t *testing.T) {
 		t.Errorf("a request over the cap: %d %q %s", w.Code, w.Header().Get("Retry-After"), w.Body)
 	}
 	_, _ = feed.Write([]byte(`{"type":"NO_SPEC"}}`))
-	feed.Close()
+	_ = feed.Close() // a pipe writer's Close returns nil
 	if code := <-held; code != http.StatusOK {
 		t.Fatalf("the slow create: %d", code)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -110,8 +111,35 @@ func (e *env) create(t *testing.T, id string, svc *agentregistry.Service) *agent
 	return op
 }
 
+// as is v as a T, or the test fails: the values a test decodes have the
+// types it expects, and a wrong one is the test's own bug.
+func as[T any](t testing.TB, v any) T {
+	t.Helper()
+	x, ok := v.(T)
+	if !ok {
+		t.Fatalf("%T is not a %T", v, x)
+	}
+	return x
+}
+
+// mustClose closes c (a server or its data file), or the test fails: a test
+// that reopens the file needs it released.
+func mustClose(t testing.TB, c io.Closer) {
+	t.Helper()
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // apiErr asserts err is a googleapi.Error with the HTTP code and status.
-func apiErr(t *testing.T, err error, code int, status string) *googleapi.Error {
+func apiErr(t *testing.T, err error, code int, status string) {
+	t.Helper()
+	_ = asAPIErr(t, err, code, status)
+}
+
+// asAPIErr is err as a googleapi.Error with the HTTP code and status, or the
+// test fails: for a test that looks further into the error.
+func asAPIErr(t *testing.T, err error, code int, status string) *googleapi.Error {
 	t.Helper()
 	var ge *googleapi.Error
 	if !errors.As(err, &ge) {
@@ -142,8 +170,8 @@ func violations(t *testing.T, ge *googleapi.Error) map[string]string {
 		}
 		fv, _ := m["fieldViolations"].([]any)
 		for _, v := range fv {
-			vm := v.(map[string]any)
-			out[vm["field"].(string)] = fmt.Sprint(vm["description"])
+			vm := as[map[string]any](t, v)
+			out[as[string](t, vm["field"])] = fmt.Sprint(vm["description"])
 		}
 	}
 	return out

@@ -167,7 +167,7 @@ func (s *Server) searchSkills(w http.ResponseWriter, r *http.Request, parent str
 }
 
 func (k derivedKind) get(s *Server, w http.ResponseWriter, r *http.Request, name string) {
-	s.getDerived(w, r, name, k)
+	s.getDerived(w, name, k)
 }
 
 func (k derivedKind) list(s *Server, w http.ResponseWriter, r *http.Request, parent string) {

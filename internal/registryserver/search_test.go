@@ -33,7 +33,7 @@ func TestSearchEmptyResultIsEmptyObject(t *testing.T) {
 			t.Fatal(err)
 		}
 		b, _ := io.ReadAll(res.Body)
-		res.Body.Close()
+		_ = res.Body.Close()
 		if res.StatusCode != http.StatusOK || !strings.HasPrefix(string(b), c.want) {
 			t.Errorf("%s %s %s: %d %q, want %q", c.method, c.path, c.body, res.StatusCode, b, c.want)
 		}

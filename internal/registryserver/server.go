@@ -129,8 +129,7 @@ func New(opts Options) (*Server, error) {
 		}
 		s.store = st
 		if err := s.loadState(); err != nil {
-			st.close()
-			return nil, err
+			return nil, errors.Join(err, st.close())
 		}
 	}
 	return s, nil

@@ -3,6 +3,7 @@ package registryserver
 import (
 	"encoding/base64"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -59,7 +60,7 @@ func bucketKeys(t *testing.T, path, bucket string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	defer mustClose(t, db)
 	var out []string
 	err = db.View(func(tx *bolt.Tx) error {
 		return tx.Bucket([]byte(bucket)).ForEach(func(k, _ []byte) error {
@@ -71,6 +72,15 @@ func bucketKeys(t *testing.T, path, bucket string) []string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// mustClose closes c (a server or its data file), or the test fails: the
+// next step reopens the file.
+func mustClose(t testing.TB, c io.Closer) {
+	t.Helper()
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func openServer(t *testing.T, path string) *Server {
@@ -90,7 +100,7 @@ func openServer(t *testing.T, path string) *Server {
 func TestArchiveWrittenBeforeTheLock(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "data.db")
 	srv := openServer(t, path)
-	defer srv.Close()
+	defer mustClose(t, srv)
 	if w := do(t, srv, "POST", "/v1/"+archiveParent+"/skills?skillId=pdf-tools", `{"type":"SIMPLE","targetState":"TARGET_STATE_ACTIVE"}`); w.Code != http.StatusOK {
 		t.Fatalf("create: %d %s", w.Code, w.Body)
 	}
@@ -152,7 +162,7 @@ func TestArchivesFile(t *testing.T) {
 	if w := do(t, srv, "DELETE", "/v1/"+archiveParent+"/skills/csv-tools?force=true", ""); w.Code != http.StatusOK {
 		t.Fatalf("delete csv-tools: %d %s", w.Code, w.Body)
 	}
-	srv.Close()
+	mustClose(t, srv)
 	want := []string{uids[archiveParent+"/skills/pdf-tools/revisions/rev-2"]}
 	if got := archiveFiles(t, path); !slices.Equal(got, want) {
 		t.Fatalf("archives %v, want only rev-2's %v (of %v)", got, want, uids)
@@ -172,7 +182,7 @@ func TestArchivesFile(t *testing.T) {
 			}
 			return tx.Bucket([]byte(bucketSkillArchives)).Put([]byte(old), []byte("an old archive"))
 		})
-		db.Close()
+		mustClose(t, db)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -184,7 +194,7 @@ func TestArchivesFile(t *testing.T) {
 	if w := do(t, srv, "DELETE", revs+"/r1", ""); w.Code != http.StatusOK {
 		t.Fatalf("delete r1: %d %s", w.Code, w.Body)
 	}
-	srv.Close()
+	mustClose(t, srv)
 	if got := archiveFiles(t, path); !slices.Equal(got, want) {
 		t.Errorf("after a restart, archives %v, want %v: the orphan stayed", got, want)
 	}

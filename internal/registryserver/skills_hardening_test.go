@@ -49,7 +49,7 @@ func TestSkillFrontmatterBombRefusedCheaply(t *testing.T) {
 	bomb := archiveOf(t, map[string]string{"SKILL.md": "---\nname: pdf-tools\ndescription: d\nmetadata: [" + strings.Repeat("a,", 1<<20) + "a]\n---\n"})
 	var err error
 	n := totalAlloc(func() { _, err = e.ar.Projects.Locations.Skills.Revisions.Create(sk.Name, bomb).Do() })
-	v := violations(t, apiErr(t, err, 400, "INVALID_ARGUMENT"))
+	v := violations(t, asAPIErr(t, err, 400, "INVALID_ARGUMENT"))
 	if !strings.Contains(v["frontmatter."], "16384 bytes") {
 		t.Errorf("violations %v, want the front matter's limit", v)
 	}
@@ -72,7 +72,7 @@ func TestSkillProblemsCapped(t *testing.T) {
 	}
 	md.WriteString("---\n")
 	_, err := e.ar.Projects.Locations.Skills.Revisions.Create(sk.Name, archiveOf(t, map[string]string{"SKILL.md": md.String()})).Do()
-	ge := apiErr(t, err, 400, "INVALID_ARGUMENT")
+	ge := asAPIErr(t, err, 400, "INVALID_ARGUMENT")
 	if len(ge.Body) > 16<<10 {
 		t.Errorf("the answer to %d unknown keys is %d bytes", keys, len(ge.Body))
 	}
@@ -99,7 +99,7 @@ func TestSkillMetadataBounded(t *testing.T) {
 		entries(2, skillpkg.MaxMetadataBytes/2):   "holds 8200 bytes",
 	} {
 		_, err := e.ar.Projects.Locations.Skills.Revisions.Create(sk.Name, archiveOf(t, map[string]string{"SKILL.md": md})).Do()
-		if v := violations(t, apiErr(t, err, 400, "INVALID_ARGUMENT")); !strings.Contains(v["frontmatter.metadata"], want) {
+		if v := violations(t, asAPIErr(t, err, 400, "INVALID_ARGUMENT")); !strings.Contains(v["frontmatter.metadata"], want) {
 			t.Errorf("violations %v, want %q", v, want)
 		}
 	}
@@ -126,7 +126,7 @@ func TestSkillArchiveWithTwoSkillFiles(t *testing.T) {
 	_ = zw.Close()
 	rev := &agentregistry.SkillRevision{ArchiveUploadSource: &agentregistry.ArchiveUploadSource{ArchiveContent: base64.StdEncoding.EncodeToString(buf.Bytes())}}
 	_, err := e.ar.Projects.Locations.Skills.Create(parent, &agentregistry.Skill{Type: "SIMPLE", TargetState: "TARGET_STATE_ACTIVE", InitialRevision: rev}).SkillId("pdf-tools").Do()
-	if v := violations(t, apiErr(t, err, 400, "INVALID_ARGUMENT")); !strings.Contains(v["archive_upload_source.archive_content"], "appears more than once") {
+	if v := violations(t, asAPIErr(t, err, 400, "INVALID_ARGUMENT")); !strings.Contains(v["archive_upload_source.archive_content"], "appears more than once") {
 		t.Errorf("violations %v", v)
 	}
 }
@@ -140,7 +140,7 @@ func TestSkillSearchesHonourTheDeadline(t *testing.T) {
 	s := e.ar.Projects.Locations.Skills
 	for _, mode := range []string{"SEMANTIC", "KEYWORD"} {
 		_, err := s.Search(parent).SearchString("pdf").SearchType(mode).Do()
-		if ge := apiErr(t, err, http.StatusGatewayTimeout, "DEADLINE_EXCEEDED"); !strings.Contains(ge.Message, "skills search") {
+		if ge := asAPIErr(t, err, http.StatusGatewayTimeout, "DEADLINE_EXCEEDED"); !strings.Contains(ge.Message, "skills search") {
 			t.Errorf("%s: %s", mode, ge.Message)
 		}
 	}
@@ -191,7 +191,7 @@ func TestSkillForgedPageOffset(t *testing.T) {
 	}
 	for _, off := range []string{"9223372036854775807", "10001"} {
 		_, err = s.Search(parent).SearchString("shared").PageSize(1).PageToken(forge(off)).Do()
-		if ge := apiErr(t, err, 400, "INVALID_ARGUMENT"); !strings.Contains(ge.Message, "not a token this server issued") {
+		if ge := asAPIErr(t, err, 400, "INVALID_ARGUMENT"); !strings.Contains(ge.Message, "not a token this server issued") {
 			t.Errorf("offset %s: %s", off, ge.Message)
 		}
 	}
@@ -263,7 +263,7 @@ func TestSkillRevisionIDRule(t *testing.T) {
 	} {
 		op, err := e.ar.Projects.Locations.Skills.Revisions.Create(sk.Name, in).SkillRevisionId(id).Do()
 		if !ok {
-			if v := violations(t, apiErr(t, err, 400, "INVALID_ARGUMENT")); v["skill_revision_id"] == "" {
+			if v := violations(t, asAPIErr(t, err, 400, "INVALID_ARGUMENT")); v["skill_revision_id"] == "" {
 				t.Errorf("%q: violations %v", id, v)
 			}
 			continue
@@ -372,12 +372,12 @@ func TestSkillFilter(t *testing.T) {
 		"state=" + strings.Repeat("é", 4096):                               "is 4102 characters long; the limit is 4096",
 	} {
 		_, err := skills.List(parent).Filter(filter).Do()
-		v := violations(t, apiErr(t, err, 400, "INVALID_ARGUMENT"))
+		v := violations(t, asAPIErr(t, err, 400, "INVALID_ARGUMENT"))
 		if !strings.Contains(v["filter"], want) || v["search_string"] != "" {
 			t.Errorf("list %q: violations %v, want filter: %q", shorten(filter), v, want)
 		}
 		_, err = skills.Search(parent).Filter(filter).Do()
-		if v := violations(t, apiErr(t, err, 400, "INVALID_ARGUMENT")); !strings.Contains(v["filter"], want) {
+		if v := violations(t, asAPIErr(t, err, 400, "INVALID_ARGUMENT")); !strings.Contains(v["filter"], want) {
 			t.Errorf("search %q: violations %v, want filter: %q", shorten(filter), v, want)
 		}
 	}
@@ -427,7 +427,7 @@ func TestSkillUploadsCapped(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	_ = resp.Body.Close()
 	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") != "1" || !strings.Contains(string(b), "1 skill uploads, its limit") {
 		t.Errorf("a second upload: %d (Retry-After %q) %s", resp.StatusCode, resp.Header.Get("Retry-After"), b)
 	}
@@ -436,7 +436,7 @@ func TestSkillUploadsCapped(t *testing.T) {
 	}
 	body, _ := json.Marshal(upload(t, "pdf-tools", "Fill PDF forms.").ArchiveUploadSource)
 	_, _ = pw.Write(append(body, '}'))
-	pw.Close()
+	_ = pw.Close() // a pipe writer's Close returns nil
 	if r := <-held; r == nil || r.StatusCode != http.StatusOK {
 		t.Fatalf("the held upload: %+v", r)
 	}

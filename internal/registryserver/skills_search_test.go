@@ -69,7 +69,7 @@ func TestSkillSemanticQueryLength(t *testing.T) {
 		t.Errorf("%d characters: %v", searchquery.MaxLength, err)
 	}
 	_, err := search.SearchString(strings.Repeat("é", searchquery.MaxLength+1)).Do()
-	if v := violations(t, apiErr(t, err, 400, "INVALID_ARGUMENT")); v["search_string"] == "" {
+	if v := violations(t, asAPIErr(t, err, 400, "INVALID_ARGUMENT")); v["search_string"] == "" {
 		t.Errorf("%d characters: violations %v", searchquery.MaxLength+1, v)
 	}
 }

@@ -104,18 +104,18 @@ func TestSkillRejectsBadInput(t *testing.T) {
 	skills := e.ar.Projects.Locations.Skills
 	for id, want := range map[string]string{"ab": "skill_id", "has9digit": "skill_id", strings.Repeat("a", 65): "skill_id"} {
 		_, err := skills.Create(parent, &agentregistry.Skill{Type: "SIMPLE", TargetState: "TARGET_STATE_ACTIVE"}).SkillId(id).Do()
-		if v := violations(t, apiErr(t, err, 400, "INVALID_ARGUMENT")); v[want] == "" {
+		if v := violations(t, asAPIErr(t, err, 400, "INVALID_ARGUMENT")); v[want] == "" {
 			t.Errorf("id %q: violations %v", id, v)
 		}
 	}
 	_, err := skills.Create(parent, &agentregistry.Skill{Type: "COMPOSITE", DisplayName: strings.Repeat("x", 129)}).SkillId("good-id").Do()
-	v := violations(t, apiErr(t, err, 400, "INVALID_ARGUMENT"))
+	v := violations(t, asAPIErr(t, err, 400, "INVALID_ARGUMENT"))
 	if v["type"] == "" || v["target_state"] == "" || v["display_name"] == "" {
 		t.Errorf("violations %v", v)
 	}
 	bad := upload(t, "Bad--Name", "")
 	_, err = skills.Create(parent, &agentregistry.Skill{Type: "SIMPLE", TargetState: "TARGET_STATE_ACTIVE", InitialRevision: bad}).SkillId("good-id").Do()
-	v = violations(t, apiErr(t, err, 400, "INVALID_ARGUMENT"))
+	v = violations(t, asAPIErr(t, err, 400, "INVALID_ARGUMENT"))
 	if !strings.Contains(v["frontmatter.name"], "SKILL.md:2") || !strings.Contains(v["frontmatter.description"], "SKILL.md:3") {
 		t.Errorf("violations %v", v)
 	}
@@ -196,12 +196,12 @@ func TestSkillsSurviveRestart(t *testing.T) {
 	e := startOn(t, srv)
 	sk := e.createSkill(t, "pdf-tools", "d", upload(t, "pdf-tools", "Fill PDF forms."))
 	e.close()
-	srv.Close()
+	mustClose(t, srv)
 	srv, err = registryserver.New(registryserver.Options{DataPath: path})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Close()
+	defer mustClose(t, srv)
 	e = startOn(t, srv)
 	if _, err := e.ar.Projects.Locations.Skills.Revisions.Get(sk.DefaultRevision).Do(); err != nil {
 		t.Fatal(err)
@@ -218,7 +218,7 @@ func TestSkillBoundedInputs(t *testing.T) {
 	copy(big, "PK\x03\x04")
 	rev := &agentregistry.SkillRevision{ArchiveUploadSource: &agentregistry.ArchiveUploadSource{ArchiveContent: base64.StdEncoding.EncodeToString(big)}}
 	_, err := e.ar.Projects.Locations.Skills.Revisions.Create(sk.Name, rev).Do()
-	if ge := apiErr(t, err, 400, "INVALID_ARGUMENT"); !strings.Contains(ge.Message, "limit") {
+	if ge := asAPIErr(t, err, 400, "INVALID_ARGUMENT"); !strings.Contains(ge.Message, "limit") {
 		t.Errorf("message %q", ge.Message)
 	}
 	huge := strings.Repeat("A", 15<<20)
@@ -260,7 +260,7 @@ func TestSkillFieldLimits(t *testing.T) {
 		op, err := e.ar.Projects.Locations.Skills.Create(parent, &agentregistry.Skill{Type: "SIMPLE", TargetState: "TARGET_STATE_ACTIVE",
 			DisplayName: c.displayName, Description: c.description}).SkillId(id).Do()
 		if c.violation != "" {
-			if v := violations(t, apiErr(t, err, 400, "INVALID_ARGUMENT")); len(v) != 1 || v[c.violation] == "" {
+			if v := violations(t, asAPIErr(t, err, 400, "INVALID_ARGUMENT")); len(v) != 1 || v[c.violation] == "" {
 				t.Errorf("case %d: violations %v, want one of %s", i, v, c.violation)
 			}
 			continue
@@ -328,7 +328,7 @@ func TestSkillPatchMask(t *testing.T) {
 		t.Errorf("without a mask, every other field: %+v", sk)
 	}
 	_, err = skills.Patch(name, &agentregistry.Skill{DefaultRevision: name + "/revisions/none"}).Do()
-	if v := violations(t, apiErr(t, err, 400, "INVALID_ARGUMENT")); v["default_revision"] == "" {
+	if v := violations(t, asAPIErr(t, err, 400, "INVALID_ARGUMENT")); v["default_revision"] == "" {
 		t.Errorf("a default_revision that names no revision: %v", v)
 	}
 	// An empty body changes nothing (and is not refused for its missing target_state).

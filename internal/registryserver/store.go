@@ -56,8 +56,7 @@ func openStore(path string) (*store, error) {
 		return nil
 	})
 	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("initialise data file %s: %w", path, err)
+		return nil, errors.Join(fmt.Errorf("initialise data file %s: %w", path, err), db.Close())
 	}
 	return &store{db: db}, nil
 }

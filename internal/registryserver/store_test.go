@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver"
 )
@@ -21,13 +21,13 @@ func TestDataFileHeldByAnotherServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer first.Close()
+	defer mustClose(t, first)
 	second, err := registryserver.New(registryserver.Options{DataPath: path})
 	if err == nil {
-		second.Close()
+		mustClose(t, second)
 		t.Fatal("a second server opened a data file the first one holds")
 	}
-	if !errors.Is(err, bolt.ErrTimeout) {
+	if !errors.Is(err, berrors.ErrTimeout) {
 		t.Errorf("error %v, want bbolt's lock timeout", err)
 	}
 }

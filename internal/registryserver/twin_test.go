@@ -153,7 +153,7 @@ func TestOrderBy(t *testing.T) {
 			return err
 		},
 	} {
-		if ge := apiErr(t, call(), 400, "INVALID_ARGUMENT"); violations(t, ge)["order_by"] == "" {
+		if ge := asAPIErr(t, call(), 400, "INVALID_ARGUMENT"); violations(t, ge)["order_by"] == "" {
 			t.Errorf("an unorderable field: %s; want a violation on order_by", ge.Body)
 		}
 	}
@@ -387,7 +387,7 @@ func TestOperationChangesSurviveRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { srv2.Close() })
+	t.Cleanup(func() { mustClose(t, srv2) })
 	ops = startOn(t, srv2).ar.Projects.Locations.Operations
 	got, err := ops.Get(pending.Name).Do()
 	if err != nil || !strings.Contains(string(got.Metadata), `"requestedCancellation":true`) {

@@ -207,7 +207,7 @@ func (s *Server) serveFault(w http.ResponseWriter, r *http.Request, f Fault) {
 		// it took effect.
 		s.serve(httptest.NewRecorder(), r)
 		if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
-			conn.Close()
+			_ = conn.Close() // dropping is the point; a failed close drops it too
 			return
 		}
 		// HTTP/2 or a wrapper without hijacking: abort the response instead.

@@ -43,7 +43,14 @@ func service() *agentregistry.Service {
 	return &agentregistry.Service{EndpointSpec: &agentregistry.EndpointSpec{Type: "NO_SPEC"}}
 }
 
-func wantCode(t *testing.T, err error, code int) *googleapi.Error {
+// wantCode fails the test unless err is a googleapi.Error with the HTTP code.
+func wantCode(t *testing.T, err error, code int) {
+	t.Helper()
+	_ = asCodeErr(t, err, code)
+}
+
+// asCodeErr is err as a googleapi.Error with the HTTP code, or the test fails.
+func asCodeErr(t *testing.T, err error, code int) *googleapi.Error {
 	t.Helper()
 	var ge *googleapi.Error
 	if !errors.As(err, &ge) || ge.Code != code {
@@ -59,7 +66,7 @@ func TestFaults(t *testing.T) {
 	// Status fault with Retry-After, once.
 	srv.InjectFault(registryservertest.Fault{Method: "GET", PathContains: "/services", Status: 429, RetryAfter: 2 * time.Second, Times: 1})
 	_, err := svcs.List(parent).Do()
-	ge := wantCode(t, err, 429)
+	ge := asCodeErr(t, err, 429)
 	if ge.Header.Get("Retry-After") != "2" || ge.Message != "injected fault: Too Many Requests" {
 		t.Fatalf("Retry-After %q, message %q", ge.Header.Get("Retry-After"), ge.Message)
 	}
