@@ -116,13 +116,15 @@ variable "n" { default = $n }
 TF
 }
 
-# seconds CMD...: wall time of one command, in seconds.
-seconds() {
-  local start end
-  start=$(date +%s.%N)
-  "$@" >"$work/last.log" 2>&1 || { cat "$work/last.log" >&2; echo "failed: $*" >&2; exit 1; }
-  end=$(date +%s.%N)
-  calc "$end - $start"
+# measure CMD...: "WALL CPU" seconds of one command; CPU is user+sys of it and
+# of the processes it waited for (OpenTofu and the provider it starts; the
+# registry server is not one of them). CPU time moves less than wall time when
+# the machine is shared, so the table gives both.
+measure() {
+  local TIMEFORMAT='%R %U %S' t r u s
+  t=$( { time "$@" >"$work/last.log" 2>&1; } 2>&1 ) || { cat "$work/last.log" >&2; echo "failed: $*" >&2; exit 1; }
+  read -r r u s <<<"$t"
+  echo "$r $(calc "$u + $s")"
 }
 
 calc() { awk "BEGIN { printf \"%.4f\", $1 }"; }
@@ -143,14 +145,6 @@ peak_rss_kb() {
   done
   wait "$pid" || { cat "$work/last.log" >&2; exit 1; }
   echo "$peak"
-}
-
-# cpu_seconds CMD...: user+sys CPU seconds of CMD and the processes it waited for
-# (OpenTofu and the provider it starts; the registry server is not one of them).
-cpu_seconds() {
-  local TIMEFORMAT='%U %S' t
-  t=$( { time "$@" >"$work/last.log" 2>&1; } 2>&1 ) || { cat "$work/last.log" >&2; echo "failed: $*" >&2; exit 1; }
-  calc "${t% *} + ${t#* }"
 }
 
 # provider_cpu_seconds: the provider's CPU seconds in the CPU profiles it wrote
@@ -176,30 +170,49 @@ cpu_split() {
   local kind=$1 step=$2
   shift 2
   rm -rf "$work/prof" && mkdir -p "$work/prof"
-  cpu[$kind,$step]=$(AGENTREGISTRY_CPUPROFILE="$work/prof/cpu-%p.prof" cpu_seconds "$@")
+  cpu[$kind,$step]=$(AGENTREGISTRY_CPUPROFILE="$work/prof/cpu-%p.prof" measure "$@" | cut -d" " -f2)
   [ "$kind" = provider ] && cpu[provider-own,$step]=$(provider_cpu_seconds)
   return 0
 }
 
-declare -A fig
+steps="plan apply refresh noop"
+# step_args STEP: the OpenTofu arguments of a step.
+step_args() {
+  case $1 in
+    plan) echo "plan -input=false -lock=false" ;;
+    apply) echo "apply -input=false -auto-approve -lock=false" ;;
+    refresh) echo "plan -input=false -refresh-only -lock=false" ;;
+    noop) echo "plan -input=false -detailed-exitcode -lock=false" ;;
+  esac
+}
+
+# Runs are the outer loop and kinds the inner one, so that the provider, the
+# baseline and the floor of one run are measured minutes apart at most, under
+# the same load; each figure is the median of its runs.
+declare -A fig samples
 for n in $N_LIST; do
   write_configs "$n"
-  for kind in $kinds; do
-    dir="$work/n$n/$kind"
-    plans=() applies=() refreshes=() noops=()
-    for run in $(seq 1 "$RUNS"); do
-      echo "N=$n $kind run $run/$RUNS..." >&2
-      plans+=("$(seconds tf "$kind" -chdir="$dir" plan -input=false -lock=false)")
-      applies+=("$(seconds tf "$kind" -chdir="$dir" apply -input=false -auto-approve -lock=false)")
-      refreshes+=("$(seconds tf "$kind" -chdir="$dir" plan -input=false -refresh-only -lock=false)")
-      noops+=("$(seconds tf "$kind" -chdir="$dir" plan -input=false -detailed-exitcode -lock=false)")
+  for run in $(seq 1 "$RUNS"); do
+    for kind in $kinds; do
+      echo "N=$n run $run/$RUNS $kind..." >&2
+      dir="$work/n$n/$kind"
+      for step in $steps; do
+        # shellcheck disable=SC2046 # step_args is words on purpose
+        read -r wall cpus <<<"$(measure tf "$kind" -chdir="$dir" $(step_args "$step"))"
+        samples[$n,$kind,$step,wall]+="$wall "
+        samples[$n,$kind,$step,cpu]+="$cpus "
+      done
       tf "$kind" -chdir="$dir" destroy -input=false -auto-approve -lock=false >"$work/last.log" 2>&1 ||
         { cat "$work/last.log" >&2; exit 1; }
     done
-    fig[$n,$kind,plan]=$(median "${plans[@]}")
-    fig[$n,$kind,apply]=$(median "${applies[@]}")
-    fig[$n,$kind,refresh]=$(median "${refreshes[@]}")
-    fig[$n,$kind,noop]=$(median "${noops[@]}")
+  done
+  for kind in $kinds; do
+    for step in $steps; do
+      for m in wall cpu; do
+        # shellcheck disable=SC2086 # the samples are words
+        fig[$n,$kind,$step,$m]=$(median ${samples[$n,$kind,$step,$m]})
+      done
+    done
   done
 done
 
@@ -207,10 +220,10 @@ largest=$(printf '%s\n' $N_LIST | sort -n | tail -1)
 echo "N=$largest CPU split (one profiled run of each kind)..." >&2
 for kind in provider floor; do
   dir="$work/n$largest/$kind"
-  cpu_split "$kind" plan tf "$kind" -chdir="$dir" plan -input=false -lock=false
-  cpu_split "$kind" apply tf "$kind" -chdir="$dir" apply -input=false -auto-approve -lock=false
-  cpu_split "$kind" refresh tf "$kind" -chdir="$dir" plan -input=false -refresh-only -lock=false
-  cpu_split "$kind" noop tf "$kind" -chdir="$dir" plan -input=false -detailed-exitcode -lock=false
+  for step in $steps; do
+    # shellcheck disable=SC2046 # step_args is words on purpose
+    cpu_split "$kind" "$step" tf "$kind" -chdir="$dir" $(step_args "$step")
+  done
   tf "$kind" -chdir="$dir" destroy -input=false -auto-approve -lock=false >"$work/last.log" 2>&1 ||
     { cat "$work/last.log" >&2; exit 1; }
 done
@@ -220,34 +233,43 @@ tf provider -chdir="$dir" apply -input=false -auto-approve -lock=false >"$work/l
 rss=$(peak_rss_kb tf provider -chdir="$dir" plan -input=false -detailed-exitcode -lock=false)
 tf provider -chdir="$dir" destroy -input=false -auto-approve -lock=false >"$work/last.log" 2>&1 || { cat "$work/last.log" >&2; exit 1; }
 
-if [ -n "$BASELINE" ]; then
-  printf '\n%-6s %-8s %12s %12s %12s %10s %8s\n' "N" "step" "provider s" "floor s" "baseline s" "base ratio" "ratio"
-else
-  printf '\n%-6s %-8s %12s %12s %8s\n' "N" "step" "provider s" "floor s" "ratio"
-fi
-for n in $N_LIST; do
-  for step in plan apply refresh noop; do
-    p=${fig[$n,provider,$step]} f=${fig[$n,floor,$step]}
-    if [ -n "$BASELINE" ]; then
-      b=${fig[$n,baseline,$step]}
-      printf '%-6s %-8s %12.2f %12.2f %12.2f %10.2f %8.2f\n' "$n" "$step" "$p" "$f" "$b" "$(calc "$b / $f")" "$(calc "$p / $f")"
-    else
-      printf '%-6s %-8s %12.2f %12.2f %8.2f\n' "$n" "$step" "$p" "$f" "$(calc "$p / $f")"
-    fi
+# table METRIC TITLE: the medians of one metric, with the ratios to the floor
+# (and the baseline's).
+table() {
+  local m=$1 n step p f b
+  printf '\n%s (median of %s runs)\n' "$2" "$RUNS"
+  if [ -n "$BASELINE" ]; then
+    printf '%-6s %-8s %12s %12s %12s %10s %8s %12s\n' "N" "step" "provider s" "floor s" "baseline s" "base ratio" "ratio" "prov/base"
+  else
+    printf '%-6s %-8s %12s %12s %8s\n' "N" "step" "provider s" "floor s" "ratio"
+  fi
+  for n in $N_LIST; do
+    for step in $steps; do
+      p=${fig[$n,provider,$step,$m]} f=${fig[$n,floor,$step,$m]}
+      if [ -n "$BASELINE" ]; then
+        b=${fig[$n,baseline,$step,$m]}
+        printf '%-6s %-8s %12.2f %12.2f %12.2f %10.2f %8.2f %12.2f\n' "$n" "$step" "$p" "$f" "$b" \
+          "$(calc "$b / $f")" "$(calc "$p / $f")" "$(calc "$p / $b")"
+      else
+        printf '%-6s %-8s %12.2f %12.2f %8.2f\n' "$n" "$step" "$p" "$f" "$(calc "$p / $f")"
+      fi
+    done
   done
-done
+}
+table wall "Wall time, seconds"
+table cpu "CPU time (user+sys of OpenTofu and the provider), seconds"
 smallest=$(printf '%s\n' $N_LIST | sort -n | head -1)
 if [ "$smallest" != "$largest" ]; then
   echo
-  for step in plan apply refresh noop; do
-    printf 'growth %-8s N=%s / N=%s time ratio: %.2f (linear would be %.1f)\n' "$step" "$largest" "$smallest" \
-      "$(calc "${fig[$largest,provider,$step]} / ${fig[$smallest,provider,$step]}")" \
+  for step in $steps; do
+    printf 'growth %-8s N=%s / N=%s CPU time ratio: %.2f (linear would be %.1f)\n' "$step" "$largest" "$smallest" \
+      "$(calc "${fig[$largest,provider,$step,cpu]} / ${fig[$smallest,provider,$step,cpu]}")" \
       "$(calc "$largest / $smallest")"
   done
 fi
 printf '\nCPU seconds (user+sys) at N=%s, one profiled run: where the time goes\n' "$largest"
 printf '%-8s %10s %18s %14s %16s\n' "step" "floor" "with the provider" "provider own" "OpenTofu own"
-for step in plan apply refresh noop; do
+for step in $steps; do
   total=${cpu[provider,$step]} own=${cpu[provider-own,$step]}
   printf '%-8s %10.2f %18.2f %14.2f %16.2f\n' "$step" "${cpu[floor,$step]}" "$total" "$own" "$(calc "$total - $own")"
 done

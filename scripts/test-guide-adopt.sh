@@ -26,6 +26,7 @@ fi
 
 tmp=$(mktemp -d)
 . "$root/scripts/registry-server.sh"
+. "$root/scripts/doc-blocks.sh"
 trap 'stop_registry_server; rm -rf "$tmp"' EXIT
 
 # The provider from this clone, in a mirror both CLIs install from offline.
@@ -53,26 +54,7 @@ start_server() {
 }
 
 # The guide's fenced blocks, in order: blocks/N.LANG.
-mkdir -p "$tmp/blocks"
-awk -v dir="$tmp/blocks" '
-  /^ *```[a-z]+ *$/ && !open { n++; lang=$0; gsub(/[ `]/, "", lang); file=sprintf("%s/%03d.%s", dir, n, lang); open=1; next }
-  /^ *``` *$/ && open { open=0; close(file); next }
-  open { sub(/^   /, ""); print > file }
-' "$guide"
-
-normalize() { sed 's/\x1b\[[0-9;]*m//g' | tr -s ' \t' ' ' | sed 's/^ //; s/ $//'; }
-
-# expect OUT TEXT_BLOCK: every line of the block is in the output.
-expect() {
-  local line
-  normalize <"$1" >"$1.normalized"
-  while IFS= read -r line; do
-    [ -z "$line" ] && continue
-    if ! grep -qF -- "$(printf '%s' "$line" | normalize)" "$1.normalized"; then
-      echo "FAIL: the guide says this appears, and it does not:"; echo "  $line"; echo "--- output:"; cat "$1"; exit 1
-    fi
-  done <"$2"
-}
+doc_blocks "$guide" "$tmp/blocks"
 
 work="$tmp/work"
 mkdir -p "$work"
@@ -107,7 +89,7 @@ for block in "$tmp"/blocks/*; do
       done <"$block"
       ;;
     *.text)
-      [ -n "$last_out" ] && expect "$last_out" "$block" && echo "ok   the output the guide shows"
+      [ -n "$last_out" ] && doc_expect "$last_out" "$block" && echo "ok   the output the guide shows"
       last_out=""
       ;;
     *.terraform)
@@ -118,7 +100,7 @@ for block in "$tmp"/blocks/*; do
         sed -i "s#^  source_dir *= null\$#$(sed 's/[#&]/\\&/g' "$block")#" generated.tf
       elif grep -q '^resource "agentregistry_agent" "agents_0"' "$block"; then
         grep -v '# \.\.\.' "$block" >"$block.excerpt"
-        expect generated.tf "$block.excerpt"
+        doc_expect generated.tf "$block.excerpt"
         echo "ok   the excerpt of generated.tf"
       fi
       last_out=""
@@ -134,9 +116,9 @@ if terraform query -generate-config-out=generated.tf >gen-again.out 2>&1; then
 fi
 echo "ok   terraform query -generate-config-out refuses to overwrite generated.tf"
 skill=$(curl -sf "$R/skills/pdf-tools")
-grep -q '"defaultRevision": *"[^"]*/revisions/r2"' <<<"$skill" ||
+grep -q '"defaultRevision": *"[^"]*/revisions/rev-2"' <<<"$skill" ||
   { echo "FAIL: the skill's folder was not uploaded as a new revision"; curl -s "$R/skills/pdf-tools"; exit 1; }
-echo "ok   the folder was uploaded as revision r2"
+echo "ok   the folder was uploaded as revision rev-2"
 curl -sf -X PATCH "$R/services/billing-api?updateMask=displayName" -H 'Content-Type: application/json' -d '{"displayName": "Billing API"}' >/dev/null
 awk '/^import \{/ {skip=1} !skip {print} skip && /^\}/ {skip=0}' generated.tf >generated.tf.new && mv generated.tf.new generated.tf
 ! grep -q '^import {' generated.tf || { echo "FAIL: import blocks left"; exit 1; }

@@ -209,8 +209,20 @@ func (a *answer) explain(target string) error {
 		return fmt.Errorf("the MCP server %s refused the request: %s %s answered %s; check the credentials given in headers (for example an Authorization bearer token)",
 			target, a.method, a.url, a.status)
 	}
-	return fmt.Errorf("%s does not look like an MCP server: %s %s answered %s with content type %q and a body starting %q",
-		target, a.method, a.url, a.status, a.contentType, a.start)
+	return fmt.Errorf("%s does not look like an MCP server: %s %s answered %s with content type %q and a body starting %q%s",
+		target, a.method, a.url, a.status, a.contentType, a.start, a.transportHint())
+}
+
+// transportHint suggests Streamable HTTP when the SSE transport's opening GET
+// was refused the way a Streamable HTTP server refuses a GET without a session
+// (a 4xx, often with a JSON-RPC error as its body): the likeliest cause is the
+// transport, not the URL.
+func (a *answer) transportHint() string {
+	if a.method != http.MethodGet || a.code < 400 || a.code >= 500 || a.code == http.StatusNotFound {
+		return ""
+	}
+	return "; the SSE transport's GET was refused, as a Streamable HTTP server refuses it: if the server speaks " +
+		`Streamable HTTP (MCP 2025-03-26 and later), set transport = "streamable_http" (the default)`
 }
 
 // clientInfo names this provider in initialize, as the protocol asks.

@@ -205,6 +205,26 @@ func TestFetchToolSpecNotAnMCPServer(t *testing.T) {
 	wantContains(t, fetchToolsErr(t, missing.URL+"/mcp", ToolSpecOptions{}), "answered 404 Not Found")
 }
 
+// The SSE transport against a Streamable HTTP server: the official Go SDK's
+// handler, and an answer like the TypeScript SDK's (a 400 whose body is a
+// JSON-RPC error). The message says to use streamable_http.
+func TestFetchToolSpecSSEAgainstStreamableHTTP(t *testing.T) {
+	goSDK := serveMCP(t, newMCPServer(0, namedTools("a")...), false, nil)
+	tsLike := serve(t, map[string]http.HandlerFunc{"/mcp": func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprint(w, `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null}`)
+	}})
+	for _, url := range []string{goSDK.URL, tsLike.URL + "/mcp"} {
+		wantContains(t, fetchToolsErr(t, url, ToolSpecOptions{SSE: true}),
+			"answered 4", `set transport = "streamable_http"`)
+	}
+	missing := serve(t, nil)
+	if msg := fetchToolsErr(t, missing.URL+"/mcp", ToolSpecOptions{SSE: true}); strings.Contains(msg, "streamable_http") {
+		t.Errorf("a 404 is a wrong URL, not a wrong transport: %s", msg)
+	}
+}
+
 func TestFetchToolSpecTimeout(t *testing.T) {
 	slow := func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

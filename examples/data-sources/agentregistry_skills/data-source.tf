@@ -39,3 +39,38 @@ data "agentregistry_skills" "pdf_standalone" {
   search_type = "SEMANTIC"
   max_results = 5
 }
+
+# Searching in the configuration that registers the agents: depends_on makes the
+# first apply search after the agent exists (without it the search runs first,
+# finds nothing, and the check fails).
+resource "agentregistry_agent" "fx" {
+  service_id = "fx-agent"
+  agent_card = jsonencode({
+    name               = "FX agent"
+    description        = "Converts amounts between currencies."
+    version            = "1.0.0"
+    url                = "https://fx.example.com/a2a"
+    protocolVersion    = "0.3.0"
+    defaultInputModes  = ["text/plain"]
+    defaultOutputModes = ["text/plain"]
+    capabilities       = {}
+    skills = [{
+      id          = "convert"
+      name        = "Convert"
+      description = "Converts an amount from one currency to another."
+      tags        = ["fx-own"]
+    }]
+  })
+}
+
+data "agentregistry_skills" "own_fx" {
+  tags       = ["fx-own"]
+  depends_on = [agentregistry_agent.fx]
+}
+
+check "own_fx_registered" {
+  assert {
+    condition     = length(data.agentregistry_skills.own_fx.skills) == 1
+    error_message = "The fx agent's skill is not found by the search."
+  }
+}
