@@ -213,7 +213,7 @@ func TestFetchToolSpecSSEAgainstStreamableHTTP(t *testing.T) {
 	tsLike := serve(t, map[string]http.HandlerFunc{"/mcp": func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusBadRequest)
-		fmt.Fprint(w, `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null}`)
+		_, _ = fmt.Fprint(w, `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null}`)
 	}})
 	for _, url := range []string{goSDK.URL, tsLike.URL + "/mcp"} {
 		wantContains(t, fetchToolsErr(t, url, ToolSpecOptions{SSE: true}),
