@@ -10,15 +10,20 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
-// The skill list takes skills.list's filter, in the search grammar.
+// The skill list takes skills.list's filter, over the fields the discovery
+// document lists for it.
 func TestSkillListResource_filter(t *testing.T) {
 	r := startRegistry(t)
 	seedStandaloneSkill(t, r, "pdf-tools", "Fills PDF forms.")
+	first, err := r.api.Projects.Locations.Skills.Get(testParent + "/skills/pdf-tools").Do()
+	if err != nil {
+		t.Fatal(err)
+	}
 	seedStandaloneSkill(t, r, "fx-report", "Writes a report on exchange rates.")
 	l := newListRPC(t, r.URL)
 	l.expectListed(t, "agentregistry_skill", nil, true, "fx-report", "pdf-tools")
-	l.expectListed(t, "agentregistry_skill", map[string]string{"filter": "frontmatter.description:report"}, true, "fx-report")
-	l.expectListed(t, "agentregistry_skill", map[string]string{"filter": "skillId=pdf-tools"}, true, "pdf-tools")
+	l.expectListed(t, "agentregistry_skill", map[string]string{"filter": "state=ACTIVE"}, true, "fx-report", "pdf-tools")
+	l.expectListed(t, "agentregistry_skill", map[string]string{"filter": `createTime>"` + first.CreateTime + `"`}, true, "fx-report")
 }
 
 func TestAccSkillListResource_query(t *testing.T) {

@@ -189,7 +189,7 @@ const (
 	fxAgent, fxMCP, fxEndpoint = "conf-agent", "conf-mcp", "conf-endpoint"
 	fxBinding, fxSkill         = "conf-binding", "conf-skill"
 	fxApp, fxWorkload          = "conf-app", "conf-workload"
-	fxRevision, fxOldRevision  = "rtwo", "r1" // the skill's default revision, and an older one
+	fxRevision, fxOldRevision  = "rtwo", "rev-1" // the skill's default revision, and an older one
 )
 
 // fixtureID is the id a method's path gives the record of collection.
