@@ -31,7 +31,7 @@ func (l *skillList) Configure(ctx context.Context, req resource.ConfigureRequest
 
 func (l *skillList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = l.listSchema(skillListDescription, "Lists only the skills that match this filter of `skills.list`, "+
-		"over the fields the API documents: `state` and `targetState` with `=`, `createTime` and `updateTime` with `=`, `<` " +
+		"over the fields the API documents: `state` and `targetState` with `=`, `createTime` and `updateTime` with `=`, `<` "+
 		"and `>` (RFC 3339), joined by `AND`, `OR`, `NOT` and parentheses, such as `createTime>\"2026-01-01T00:00:00Z\"`.")
 }
 
