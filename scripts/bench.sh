@@ -10,6 +10,8 @@
 # TERRAFORM_QUERY, QUERY_N, QUERY_RUNS). It prints figures; it asserts
 # no timing (machines here are shared and noisy).
 #   BENCH_N="100 500"  sizes      BENCH_RUNS=3  runs per figure (median)
+#   BENCH_SPLIT_RUNS=1 profiled runs of the CPU split (median)
+#   BENCH_EXTRAS=0     leaves out the Go benchmarks and the query figures
 #   BENCH_BASELINE=REV also times the provider built from git revision REV (a
 #                      "before" column measured in the same run as the "after")
 set -euo pipefail
@@ -17,6 +19,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 TOFU="${TOFU:-$("$root/scripts/install-tofu.sh")}"
 N_LIST="${BENCH_N:-100 500}"
 RUNS="${BENCH_RUNS:-3}"
+SPLIT_RUNS="${BENCH_SPLIT_RUNS:-1}"
 BASELINE="${BENCH_BASELINE:-}"
 kinds="provider floor"
 [ -n "$BASELINE" ] && kinds="provider baseline floor"
@@ -162,16 +165,17 @@ provider_cpu_seconds() {
   echo "$total"
 }
 
-# cpu_split KIND STEP CMD...: records the CPU of one untimed run of a step, and
-# for the provider the part that was the provider's own (from its CPU profiles),
-# so that the table can show how much of the cost is OpenTofu's own.
+# cpu_split KIND STEP CMD...: records the CPU of one profiled run of a step,
+# and for a provider build (this one or the baseline) the part that was the
+# provider's own (from its CPU profiles), so that the table can show how much
+# of the cost is OpenTofu's own. Samples add up over the split runs.
 declare -A cpu
 cpu_split() {
   local kind=$1 step=$2
   shift 2
   rm -rf "$work/prof" && mkdir -p "$work/prof"
-  cpu[$kind,$step]=$(AGENTREGISTRY_CPUPROFILE="$work/prof/cpu-%p.prof" measure "$@" | cut -d" " -f2)
-  [ "$kind" = provider ] && cpu[provider-own,$step]=$(provider_cpu_seconds)
+  cpu[$kind,$step]+="$(AGENTREGISTRY_CPUPROFILE="$work/prof/cpu-%p.prof" measure "$@" | cut -d" " -f2) "
+  [ "$kind" != floor ] && cpu[$kind-own,$step]+="$(provider_cpu_seconds) "
   return 0
 }
 
@@ -217,15 +221,17 @@ for n in $N_LIST; do
 done
 
 largest=$(printf '%s\n' $N_LIST | sort -n | tail -1)
-echo "N=$largest CPU split (one profiled run of each kind)..." >&2
-for kind in provider floor; do
-  dir="$work/n$largest/$kind"
-  for step in $steps; do
-    # shellcheck disable=SC2046 # step_args is words on purpose
-    cpu_split "$kind" "$step" tf "$kind" -chdir="$dir" $(step_args "$step")
+for run in $(seq 1 "$SPLIT_RUNS"); do
+  echo "N=$largest CPU split (profiled run $run/$SPLIT_RUNS of each kind)..." >&2
+  for kind in $kinds; do
+    dir="$work/n$largest/$kind"
+    for step in $steps; do
+      # shellcheck disable=SC2046 # step_args is words on purpose
+      cpu_split "$kind" "$step" tf "$kind" -chdir="$dir" $(step_args "$step")
+    done
+    tf "$kind" -chdir="$dir" destroy -input=false -auto-approve -lock=false >"$work/last.log" 2>&1 ||
+      { cat "$work/last.log" >&2; exit 1; }
   done
-  tf "$kind" -chdir="$dir" destroy -input=false -auto-approve -lock=false >"$work/last.log" 2>&1 ||
-    { cat "$work/last.log" >&2; exit 1; }
 done
 
 dir="$work/n$largest/provider"
@@ -267,15 +273,25 @@ if [ "$smallest" != "$largest" ]; then
       "$(calc "$largest / $smallest")"
   done
 fi
-printf '\nCPU seconds (user+sys) at N=%s, one profiled run: where the time goes\n' "$largest"
-printf '%-8s %10s %18s %14s %16s\n' "step" "floor" "with the provider" "provider own" "OpenTofu own"
-for step in $steps; do
-  total=${cpu[provider,$step]} own=${cpu[provider-own,$step]}
-  printf '%-8s %10.2f %18.2f %14.2f %16.2f\n' "$step" "${cpu[floor,$step]}" "$total" "$own" "$(calc "$total - $own")"
-done
+# split_row LABEL KIND: one build's CPU split of every step (medians).
+split_row() {
+  local step total own
+  for step in $steps; do
+    # shellcheck disable=SC2086 # the samples are words
+    total=$(median ${cpu[$2,$step]}) own=$(median ${cpu[$2-own,$step]})
+    printf '%-9s %-8s %10.2f %18.2f %14.2f %16.2f\n' "$1" "$step" "$(median ${cpu[floor,$step]})" "$total" "$own" "$(calc "$total - $own")"
+  done
+}
+printf '\nCPU seconds (user+sys) at N=%s, median of %s profiled runs: where the time goes\n' "$largest" "$SPLIT_RUNS"
+printf '%-9s %-8s %10s %18s %14s %16s\n' "build" "step" "floor" "with the provider" "provider own" "OpenTofu own"
+split_row head provider
+[ -n "$BASELINE" ] && split_row baseline baseline
 
 printf '\nprovider peak RSS during the N=%s no-change plan: %.1f MB\n' "$largest" "$(calc "$rss / 1024")"
 
+if [ "${BENCH_EXTRAS:-1}" = 0 ]; then
+  exit 0
+fi
 echo
 echo "Go benchmarks (validation, search on 10,000 agents, the provider's requests for one agent with a 10 KB card):"
 (cd "$root" && go test -run '^$' -bench . -benchmem -count 1 ./internal/spec/ ./internal/registryserver/ ./internal/provider/ 2>&1 |
