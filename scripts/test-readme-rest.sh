@@ -5,6 +5,9 @@
 # must be in what that block printed (spacing aside). Needs curl and jq.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+for tool in curl jq; do
+  command -v "$tool" >/dev/null || { echo "scripts/test-readme-rest.sh needs $tool (Debian package $tool)"; exit 1; }
+done
 tmp=$(mktemp -d)
 . "$root/scripts/registry-server.sh"
 . "$root/scripts/doc-blocks.sh"
