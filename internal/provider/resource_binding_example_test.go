@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// The binding page's second example, applied as it is through the CLI: a
-// binding built from the agent_id and mcp_server_id of what the same apply
+// The binding page's example triage_tickets, applied as it is through the
+// CLI: a binding built from the agent_id and mcp_server_id of what the same apply
 // registers carries their URNs, and the next plan is empty. As the page says,
 // a service id in their place (not a URN) fails at apply, before the binding
 // is sent.
