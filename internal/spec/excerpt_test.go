@@ -113,3 +113,25 @@ func TestExcerptInProblems(t *testing.T) {
 		t.Errorf("indented: got %v, want a position and no excerpt", r.Problems)
 	}
 }
+
+// The pieces of an excerpt at their edges: a value of exactly the limit is
+// quoted whole, a container written spaced fits when it takes exactly the
+// limit, the focus of an array gets the longer limit, and a definition's own
+// pointer is its definition.
+func TestExcerptEdges(t *testing.T) {
+	for _, tc := range []struct{ got, want string }{
+		{quoteShort("abcde", 5), `"abcde"`},
+		{quoteShort("abcdef", 5), `"abcde…"`},
+		{renderValue(map[string]any{"a": json.Number("1"), "b": json.Number("2")}, 16), `{"a": 1, "b": 2}`},
+		{renderValue(map[string]any{"a": json.Number("1"), "b": json.Number("2")}, 15), `{…}`},
+		{renderValue([]any{json.Number("1"), json.Number("2")}, 6), `[1, 2]`},
+		{renderArray([]any{strings.Repeat("x", 30), strings.Repeat("y", 30)}, 1),
+			`["` + strings.Repeat("x", 24) + `…", "` + strings.Repeat("y", 30) + `"]`},
+		{definitionPointer("/definitions/AgentCard"), "/definitions/AgentCard"},
+		{definitionPointer("/definitions"), ""},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %s, want %s", tc.got, tc.want)
+		}
+	}
+}
