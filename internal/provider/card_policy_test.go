@@ -128,15 +128,7 @@ func TestAccAgentResource_the10Example(t *testing.T) {
 		}
 		h.write(t, f, string(b))
 	}
-	// As validate-examples.sh completes an example: provider functions need
-	// the provider among the required_providers.
-	h.write(t, "test.tf", r.config(`
-terraform {
-  required_providers {
-    agentregistry = { source = "hashicorp/agentregistry" }
-  }
-}
-
+	h.write(t, "test.tf", r.config(exampleProviders+`
 output "properties" {
   value = agentregistry_agent_properties.invoices.properties
 }

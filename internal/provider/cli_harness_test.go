@@ -197,3 +197,14 @@ func diagnostics(out, about string) []string {
 	}
 	return diags
 }
+
+// exampleProviders completes an example applied as it is, as
+// validate-examples.sh does: examples have no terraform block, and provider
+// functions need the provider among the required_providers.
+const exampleProviders = `
+terraform {
+  required_providers {
+    agentregistry = { source = "hashicorp/agentregistry" }
+  }
+}
+`

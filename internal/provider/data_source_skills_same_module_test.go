@@ -27,12 +27,7 @@ func TestAccSkillsDataSource_sameModuleExample(t *testing.T) {
 	if !strings.Contains(example, dependsOn) {
 		t.Fatalf("the example has no %q", dependsOn)
 	}
-	rest := `
-terraform {
-  required_providers {
-    agentregistry = { source = "hashicorp/agentregistry" }
-  }
-}
+	rest := exampleProviders + `
 output "found" {
   value = length(data.agentregistry_skills.own_fx.skills)
 }

@@ -17,20 +17,11 @@ func TestAccBindingResource_fromRegistrationsExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// As validate-examples.sh completes an example.
-	providers := `
-terraform {
-  required_providers {
-    agentregistry = { source = "hashicorp/agentregistry" }
-  }
-}
-`
-
 	t.Run("ids", func(t *testing.T) {
 		r := startRegistry(t)
 		h := newCLIHarness(t)
 		h.write(t, "main.tf", string(example))
-		h.write(t, "test.tf", r.config(providers))
+		h.write(t, "test.tf", r.config(exampleProviders))
 		h.mustRun(t, "init", "-input=false")
 		h.mustRun(t, "apply", "-auto-approve", "-input=false")
 		h.mustRun(t, "plan", "-detailed-exitcode", "-input=false")
@@ -48,7 +39,7 @@ terraform {
 		r := startRegistry(t)
 		h := newCLIHarness(t)
 		h.write(t, "main.tf", strings.Replace(string(example), "agentregistry_agent.triage.agent_id", "agentregistry_agent.triage.service_id", 1))
-		h.write(t, "test.tf", r.config(providers))
+		h.write(t, "test.tf", r.config(exampleProviders))
 		h.mustRun(t, "init", "-input=false")
 		out := h.mustExit(t, 1, "apply", "-auto-approve", "-input=false")
 		if !strings.Contains(strings.Join(strings.Fields(out), " "), "must be an agent URN") {
