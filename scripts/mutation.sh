@@ -10,7 +10,8 @@
 #
 # Mutator coverage leaves out the NOT COVERED mutants that gremlins cannot
 # measure: those on a line where Go's coverage profile has no block (the
-# expressions of `case ...:` and package-level const/var declarations), which
+# expressions of `case ...:` and package-level const/var declarations, to the
+# line that closes them), which
 # gremlins reports as not covered even when every test runs them. They are
 # counted in the "blind" column.
 #
@@ -23,7 +24,7 @@
 #
 # gremlins is installed at a pinned version into $(go env GOPATH)/bin and cached
 # there as gremlins-$GREMLINS_VERSION (a no-op when present). Tests run with
-# -short (GOFLAGS) and without TF_ACC. Logs and JSON reports go to bin/mutation/.
+# -short -count=1 (GOFLAGS) and without TF_ACC. Logs and JSON reports go to bin/mutation/.
 #
 # Environment: GREMLINS_VERSION (v0.6.0), MUTATION_WORKERS (2),
 # MUTATION_TIMEOUT_COEFFICIENT (10: with 3, most mutants of a package whose tests
@@ -71,7 +72,9 @@ for spec in "$@"; do
   # --exclude-files '/': gremlins also mutates the packages under ./$pkg; only
   # the package itself is measured (registryserver/registryservertest, the
   # fault-injection wrapper, is tested by the client tests that use it).
-  elif ! GOFLAGS="${GOFLAGS:+$GOFLAGS }-short" "$gremlins" unleash --workers "$workers" \
+  # -count=1: a cached test result would make gremlins' coverage run look
+  # instant, and its timeout (coefficient x that run) then fails every mutant.
+  elif ! GOFLAGS="${GOFLAGS:+$GOFLAGS }-short -count=1" "$gremlins" unleash --workers "$workers" \
     --timeout-coefficient "$pkg_coefficient" --exclude-files '/' -o "$out/$name.json" "./$pkg" >"$log" 2>&1; then
     tail -20 "$log" >&2
     failed+=("$pkg: gremlins failed (see $log)")
@@ -90,8 +93,10 @@ for spec in "$@"; do
         n = 0
         while ((getline line < file) > 0) {
           n++
-          if (line ~ /^(const|var) \($/) { inblock = 1; blind[file, n] = 1; continue }
-          if (inblock) { blind[file, n] = 1; if (line ~ /^\)/) inblock = 0; continue }
+          # A block, or one declaration whose value goes on past its line
+          # (var routes = []route{ ... }), is blind to the line that closes it.
+          if (line ~ /^(const|var) \($/ || line ~ /^(const|var) .*[{(,]$/) { inblock = 1; blind[file, n] = 1; continue }
+          if (inblock) { blind[file, n] = 1; if (line ~ /^[)}]/) inblock = 0; continue }
           if (line ~ /^(const|var) / || line ~ /^[[:space:]]*case .*:/) blind[file, n] = 1
         }
         close(file)

@@ -125,8 +125,12 @@ func TestBindingValidation(t *testing.T) {
 	if _, err := bs.Create(parent, binding("", urnFlights)).BindingId("good-binding").Do(); err != nil {
 		t.Fatal(err)
 	}
-	_, err = bs.Patch(parent+"/bindings/good-binding", &agentregistry.Binding{}).UpdateMask("create_time").Do()
-	apiErr(t, err, 400, "INVALID_ARGUMENT")
+	for mask, want := range map[string]string{"create_time": "output only", "labels": "updatable fields: display_name"} {
+		_, err = bs.Patch(parent+"/bindings/good-binding", &agentregistry.Binding{}).UpdateMask(mask).Do()
+		if v := violations(t, asAPIErr(t, err, 400, "INVALID_ARGUMENT")); !strings.Contains(v[mask], want) {
+			t.Errorf("update mask %s: want a violation saying %q, got %v", mask, want, v)
+		}
+	}
 	list, _ := bs.List(parent).Do()
 	if len(list.Bindings) != 1 {
 		t.Fatalf("only the good binding is stored, got %d", len(list.Bindings))

@@ -126,6 +126,70 @@ func TestServiceLifecycle(t *testing.T) {
 	apiErr(t, err, 404, "NOT_FOUND")
 }
 
+// AIP-134: a patch without an update mask updates every field the request
+// carries and keeps the others, as a curl user sending a partial body expects.
+func TestServicePatchWithoutAMask(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	svcs := e.ar.Projects.Locations.Services
+	name := parent + "/services/flights"
+	e.create(t, "flights", &agentregistry.Service{DisplayName: "Flights", Description: "Books flights.",
+		McpServerSpec: &agentregistry.McpServerSpec{Type: "TOOL_SPEC", Content: googleapi.RawMessage(toolSpec)},
+		Interfaces:    []*agentregistry.Interface{{Url: "https://flights.example.test/mcp", ProtocolBinding: "JSONRPC"}}})
+	patch := func(in *agentregistry.Service) *agentregistry.Service {
+		t.Helper()
+		if op, err := svcs.Patch(name, in).Do(); err != nil || !op.Done || op.Error != nil {
+			t.Fatalf("patch %+v: %v %+v", in, err, op)
+		}
+		got, err := svcs.Get(name).Do()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	got := patch(&agentregistry.Service{Description: "Books and changes flights."})
+	if got.Description != "Books and changes flights." || got.DisplayName != "Flights" || len(got.Interfaces) != 1 {
+		t.Fatalf("description patch: %+v", got)
+	}
+	got = patch(&agentregistry.Service{DisplayName: "Flight desk"})
+	if got.DisplayName != "Flight desk" || got.Description != "Books and changes flights." || len(got.Interfaces) != 1 {
+		t.Fatalf("display name patch: %+v", got)
+	}
+	got = patch(&agentregistry.Service{Interfaces: []*agentregistry.Interface{{Url: "https://flights.example.test/v2", ProtocolBinding: "HTTP_JSON"}}})
+	if len(got.Interfaces) != 1 || got.Interfaces[0].Url != "https://flights.example.test/v2" || got.DisplayName != "Flight desk" {
+		t.Fatalf("interfaces patch: %+v", got)
+	}
+	oneTool := `{"tools":[{"name":"book","inputSchema":{"type":"object"}}]}`
+	got = patch(&agentregistry.Service{McpServerSpec: &agentregistry.McpServerSpec{Type: "TOOL_SPEC", Content: googleapi.RawMessage(oneTool)}})
+	if got.McpServerSpec == nil || !strings.Contains(string(got.McpServerSpec.Content), `"book"`) || got.DisplayName != "Flight desk" || len(got.Interfaces) != 1 {
+		t.Fatalf("spec patch: %+v", got)
+	}
+	// A spec of another kind is in the request, so it is in the implied mask and refused.
+	_, err := svcs.Patch(name, &agentregistry.Service{EndpointSpec: &agentregistry.EndpointSpec{Type: "NO_SPEC"}}).Do()
+	apiErr(t, err, 400, "INVALID_ARGUMENT")
+}
+
+// A service whose agent spec carries no card still derives an agent; its
+// interfaces are the agent's one CUSTOM protocol.
+func TestDerivedAgentWithoutACard(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	ifs := []*agentregistry.Interface{{Url: "https://legacy.example.test/rpc", ProtocolBinding: "GRPC"}}
+	e.create(t, "legacy-agent", &agentregistry.Service{DisplayName: "Legacy", AgentSpec: &agentregistry.AgentSpec{Type: "NO_SPEC"}, Interfaces: ifs})
+	e.create(t, "bare-agent", &agentregistry.Service{AgentSpec: &agentregistry.AgentSpec{Type: "NO_SPEC"}})
+	ag, err := e.ar.Projects.Locations.Agents.Get(parent + "/agents/legacy-agent").Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ag.Card != nil || ag.DisplayName != "Legacy" || len(ag.Protocols) != 1 || ag.Protocols[0].Type != "CUSTOM" ||
+		len(ag.Protocols[0].Interfaces) != 1 || ag.Protocols[0].Interfaces[0].Url != ifs[0].Url || ag.Protocols[0].Interfaces[0].ProtocolBinding != "GRPC" {
+		b, _ := json.Marshal(ag)
+		t.Fatalf("agent without a card: %s", b)
+	}
+	bare, err := e.ar.Projects.Locations.Agents.Get(parent + "/agents/bare-agent").Do()
+	if err != nil || bare.Card != nil || len(bare.Protocols) != 0 {
+		t.Fatalf("agent without a card or interfaces: %+v %v", bare, err)
+	}
+}
+
 func TestServiceValidation(t *testing.T) {
 	e := start(t, registryserver.Options{})
 	svcs := e.ar.Projects.Locations.Services
@@ -156,6 +220,10 @@ func TestServiceValidation(t *testing.T) {
 			Content: googleapi.RawMessage(`{"tools":[],"x":"` + strings.Repeat("a", 10300) + `"}`)}}, "mcp_server_spec.content"},
 		"interface without binding": {&agentregistry.Service{McpServerSpec: &agentregistry.McpServerSpec{Type: "NO_SPEC"},
 			Interfaces: []*agentregistry.Interface{{Url: "https://x.test"}}}, "interfaces[0].protocol_binding"},
+		"unknown binding": {&agentregistry.Service{McpServerSpec: &agentregistry.McpServerSpec{Type: "NO_SPEC"},
+			Interfaces: []*agentregistry.Interface{{Url: "https://x.test", ProtocolBinding: "SOAP"}}}, "interfaces[0].protocol_binding"},
+		"content without a spec": {&agentregistry.Service{EndpointSpec: &agentregistry.EndpointSpec{Type: "NO_SPEC",
+			Content: googleapi.RawMessage(`{"tools":[]}`)}}, "endpoint_spec.content"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package registryserver_test
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -71,6 +72,22 @@ func TestSkillSemanticQueryLength(t *testing.T) {
 	_, err := search.SearchString(strings.Repeat("é", searchquery.MaxLength+1)).Do()
 	if v := violations(t, asAPIErr(t, err, 400, "INVALID_ARGUMENT")); v["search_string"] == "" {
 		t.Errorf("%d characters: violations %v", searchquery.MaxLength+1, v)
+	}
+	// The number of different words is bounded as a KEYWORD query's terms
+	// are: at the limit it is answered, one more is refused by name.
+	words := func(n int) string {
+		w := make([]string, n)
+		for i := range w {
+			w[i] = "w" + strconv.Itoa(i)
+		}
+		return strings.Join(w, " ")
+	}
+	if _, err := search.SearchString(words(searchquery.MaxTerms)).Do(); err != nil {
+		t.Errorf("%d words: %v", searchquery.MaxTerms, err)
+	}
+	_, err = search.SearchString(words(searchquery.MaxTerms + 1)).Do()
+	if v := violations(t, asAPIErr(t, err, 400, "INVALID_ARGUMENT")); !strings.Contains(v["search_string"], "different words") {
+		t.Errorf("%d words: violations %v", searchquery.MaxTerms+1, v)
 	}
 }
 
