@@ -129,13 +129,41 @@ func TestOrderBy(t *testing.T) {
 	_, err := loc.Agents.List(parent).OrderBy("createTime").PageToken(tok).Do()
 	apiErr(t, err, 400, "INVALID_ARGUMENT")
 
-	bl, err := loc.Bindings.List(parent).OrderBy("createTime desc").Do()
-	if err != nil || len(bl.Bindings) != 4 || idOf(bl.Bindings[0].Name) != "binding-alpha" {
-		t.Errorf("bindings orderBy createTime desc: %+v %v", bl, err)
+	// Bindings and workloads are ordered by their own code (listOrdered):
+	// each order below differs from the name order, which an ignored
+	// orderBy would give.
+	for orderBy, want := range map[string]string{
+		"createTime":      "binding-delta binding-charlie binding-bravo binding-alpha",
+		"createTime desc": "binding-alpha binding-bravo binding-charlie binding-delta",
+		"":                "binding-alpha binding-bravo binding-charlie binding-delta",
+	} {
+		bl, err := loc.Bindings.List(parent).OrderBy(orderBy).Do()
+		if err != nil {
+			t.Fatalf("bindings orderBy %q: %v", orderBy, err)
+		}
+		var ids []string
+		for _, b := range bl.Bindings {
+			ids = append(ids, idOf(b.Name))
+		}
+		if strings.Join(ids, " ") != want {
+			t.Errorf("bindings orderBy %q: %v, want %s", orderBy, ids, want)
+		}
 	}
-	wl, err := e.ah.Projects.Locations.Applications.Workloads.List(parent + "/applications/app").OrderBy("displayName").Do()
-	if err != nil || len(wl.Workloads) != 4 || idOf(wl.Workloads[0].Name) != "w-alpha" {
-		t.Errorf("workloads orderBy displayName: %+v %v", wl, err)
+	for orderBy, want := range map[string]string{
+		"displayName desc": "w-delta w-charlie w-bravo w-alpha",
+		"displayName":      "w-alpha w-bravo w-charlie w-delta",
+	} {
+		wl, err := e.ah.Projects.Locations.Applications.Workloads.List(parent + "/applications/app").OrderBy(orderBy).Do()
+		if err != nil {
+			t.Fatalf("workloads orderBy %q: %v", orderBy, err)
+		}
+		var ids []string
+		for _, w := range wl.Workloads {
+			ids = append(ids, idOf(w.Name))
+		}
+		if strings.Join(ids, " ") != want {
+			t.Errorf("workloads orderBy %q: %v, want %s", orderBy, ids, want)
+		}
 	}
 	e.create(t, "mcp-one", &agentregistry.Service{DisplayName: "Zulu", McpServerSpec: &agentregistry.McpServerSpec{Type: "TOOL_SPEC", Content: googleapi.RawMessage(toolSpec)}})
 	e.create(t, "mcp-two", &agentregistry.Service{DisplayName: "Yankee", McpServerSpec: &agentregistry.McpServerSpec{Type: "TOOL_SPEC", Content: googleapi.RawMessage(toolSpec)}})

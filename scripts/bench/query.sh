@@ -9,8 +9,8 @@
 #   noop       terraform plan -detailed-exitcode of the same N agents once
 #              imported and managed: the no-change plan the query compares with
 # Medians of QUERY_RUNS runs; the growth from the smallest to the largest N; and
-# the CPU of one query run at the largest N, the provider's own (its CPU
-# profile) against Terraform's. It prints figures and checks that each plan is
+# the CPU of one run of each step at the largest N, the provider's own (its
+# CPU profile) against Terraform's. It prints figures and checks that each plan is
 # what it should be (N to import, then no changes); it asserts no timing.
 #   QUERY_N="100 1000"  QUERY_RUNS=3
 #   QUERY_PLUGINS=DIR   a provider build to use (make bench passes its own)
@@ -133,6 +133,8 @@ cpu_split() {
   cp "$(ls -S "$work"/prof/*.prof | head -1)" "$work/$step.prof"
 }
 cpu_split query -chdir="$work/n$largest/adopt" query
+cpu_split generate -chdir="$work/n$largest/adopt" query -generate-config-out=generated.tf
+rm "$work/n$largest/adopt/generated.tf"
 # The imports again, from a state without them.
 mkdir -p "$work/n$largest/imports" && cp "$work/n$largest/managed/"*.tf "$work/n$largest/imports/"
 cpu_split imports -chdir="$work/n$largest/imports" plan -input=false -lock=false
@@ -157,7 +159,7 @@ printf 'target: the query of %s takes no longer than the no-change plan of the s
   "$(awk "BEGIN { print (${fig[$largest,query]} <= ${fig[$largest,noop]}) ? \"met\" : \"NOT met\" }")"
 printf '\nCPU seconds (user+sys) of one profiled run at N=%s: where the time goes\n' "$largest"
 printf '%-9s %10s %14s %16s\n' "step" "total" "provider own" "Terraform own"
-for step in query imports noop; do
+for step in query generate imports noop; do
   printf '%-9s %10.2f %14.2f %16.2f\n' "$step" "${cpu[$step,total]}" "${cpu[$step,provider]}" \
     "$(calc "${cpu[$step,total]} - ${cpu[$step,provider]}")"
 done
