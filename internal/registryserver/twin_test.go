@@ -68,6 +68,10 @@ func TestDocumentedPathsAreAnswered(t *testing.T) {
 			t.Errorf("%s %s: %s; want status UNIMPLEMENTED", c.method, c.path, w.Body)
 		}
 	}
+	// Where the server serves every documented method, the 405 lists them once.
+	if w := serve(srv, context.Background(), "POST", "/v1/"+parent+"/skills/pdf-tools", "{}"); strings.Contains(w.Body.String(), "the API documents") {
+		t.Errorf("POST on a skill: %s; every documented method is allowed, so none is said to be refused", w.Body)
+	}
 	// A path all of whose methods are refused allows none.
 	if w := serve(srv, context.Background(), "PUT", "/v1/"+parent+"/applications/app", ""); w.Header().Get("Allow") != "" {
 		t.Errorf("Allow %q on a path the server serves no method of", w.Header().Get("Allow"))
