@@ -604,6 +604,9 @@ func TestBadQueryParameters(t *testing.T) {
 	if w := serve(srv, context.Background(), "GET", "/v1/"+parent+"/services?pageToken="+long, ""); !strings.Contains(w.Body.String(), strings.Repeat("t", 64)+`...\"`) || strings.Contains(w.Body.String(), strings.Repeat("t", 65)) {
 		t.Errorf("a long page token is quoted whole: %s", w.Body)
 	}
+	if w := serve(srv, context.Background(), "GET", "/v1/"+parent+"/services?pageToken="+long[:64], ""); !strings.Contains(w.Body.String(), `\"`+long[:64]+`\"`) {
+		t.Errorf("a page token of 64 characters is not quoted whole: %s", w.Body)
+	}
 	for _, path := range []string{"/v1/projects/Upper/locations", "/v1/projects/p1/locations/" + strings.Repeat("l", 64)} {
 		if w := serve(srv, context.Background(), "GET", path, ""); w.Code != http.StatusBadRequest {
 			t.Errorf("GET %s: %d %s; want 400", path, w.Code, w.Body)
