@@ -1,6 +1,7 @@
 package registryserver
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"io"
@@ -32,11 +33,17 @@ func do(t *testing.T, srv *Server, method, path, body string) *httptest.Response
 // revisionBody is a revision upload of a valid skill named pdf-tools.
 func revisionBody(t *testing.T, desc string) string {
 	t.Helper()
+	return `{"archiveUploadSource":{"archiveContent":"` + base64.StdEncoding.EncodeToString(revisionArchive(t, desc)) + `"}}`
+}
+
+// revisionArchive is the archive revisionBody uploads.
+func revisionArchive(t *testing.T, desc string) []byte {
+	t.Helper()
 	z, err := skillpkg.Zip(map[string][]byte{"SKILL.md": []byte("---\nname: pdf-tools\ndescription: " + desc + "\n---\n")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return `{"archiveUploadSource":{"archiveContent":"` + base64.StdEncoding.EncodeToString(z) + `"}}`
+	return z
 }
 
 // archiveFiles lists the archives folder beside the data file at path.
@@ -120,6 +127,15 @@ func TestArchiveWrittenBeforeTheLock(t *testing.T) {
 	}
 	if w := <-uploaded; w.Code != http.StatusOK {
 		t.Errorf("the upload, once the lock was released: %d %s", w.Code, w.Body)
+	}
+	// What is kept is the archive uploaded, byte for byte.
+	files := archiveFiles(t, path)
+	if len(files) != 1 {
+		t.Fatalf("archives %v, want one", files)
+	}
+	got, err := os.ReadFile(filepath.Join(path+".archives", files[0]))
+	if err != nil || !bytes.Equal(got, revisionArchive(t, "d")) {
+		t.Errorf("the stored archive is %d bytes (%v), not the %d uploaded", len(got), err, len(revisionArchive(t, "d")))
 	}
 }
 

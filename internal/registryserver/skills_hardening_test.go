@@ -80,6 +80,13 @@ func TestSkillProblemsCapped(t *testing.T) {
 	if len(v) != skillpkg.MaxProblems+1 || !strings.Contains(v["frontmatter"], fmt.Sprintf("and %d more problems", keys-skillpkg.MaxProblems)) {
 		t.Errorf("%d violations, the last %q; want %d and the count of the rest", len(v), v["frontmatter"], skillpkg.MaxProblems+1)
 	}
+	// Under the cap every problem is listed, and no count follows.
+	md.Reset()
+	md.WriteString("---\nname: pdf-tools\ndescription: d\nk0: 1\nk1: 1\n---\n")
+	_, err = e.ar.Projects.Locations.Skills.Revisions.Create(sk.Name, archiveOf(t, map[string]string{"SKILL.md": md.String()})).Do()
+	if v := violations(t, asAPIErr(t, err, 400, "INVALID_ARGUMENT")); len(v) != 2 || v["frontmatter"] != "" {
+		t.Errorf("two unknown keys: violations %v, want the two and no count", v)
+	}
 }
 
 // Item 4: metadata is bounded in entries and bytes before it is stored. On
@@ -381,10 +388,14 @@ func TestSkillFilter(t *testing.T) {
 			t.Errorf("search %q: violations %v, want filter: %q", shorten(filter), v, want)
 		}
 	}
-	// At the limits: 32 levels and 64 comparisons are accepted.
+	// At the limits: 32 levels, 64 comparisons and 4096 characters are
+	// accepted; NOTs and groups side by side are no deeper than one.
 	for _, filter := range []string{
 		strings.Repeat("(", 32) + "state=ACTIVE" + strings.Repeat(")", 32),
 		strings.Repeat("state=DELETING OR ", 63) + "state=ACTIVE",
+		"state=ACTIVE" + strings.Repeat(" ", 4096-len("state=ACTIVE")),
+		strings.Repeat("NOT state=DELETING AND ", 40) + "state=ACTIVE",
+		strings.Repeat("(state=DELETING) OR ", 40) + "state=ACTIVE",
 		`state="ACTIVE"`, `state="ACT\IVE"`,
 	} {
 		if l, err := skills.List(parent).Filter(filter).Do(); err != nil || ids(l.Skills) != "alfa" {
