@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -203,6 +204,38 @@ func TestOffsetPage(t *testing.T) {
 		page, next := offsetPage(hits, c.offset, c.size)
 		if !slices.Equal(page, c.want) || next != c.next {
 			t.Errorf("offset %d size %d: %v next %d, want %v next %d", c.offset, c.size, page, next, c.want, c.next)
+		}
+	}
+}
+
+// A skills scan looks at its context every checkEvery skills, not only when
+// it starts: a search whose deadline passes in the middle of ten thousand
+// skills stops there. The filter cancels the context at the 100th skill.
+func TestSkillScansStopWhenCancelled(t *testing.T) {
+	skills := make([]*agentregistry.Skill, 1000)
+	for i := range skills {
+		skills[i] = &agentregistry.Skill{Name: "projects/p1/locations/global/skills/s" + strconv.Itoa(i), Description: "word"}
+	}
+	scans := map[string]func(context.Context, skillFilter) ([]*agentregistry.Skill, error){
+		"KEYWORD": func(ctx context.Context, f skillFilter) ([]*agentregistry.Skill, error) {
+			return matchSkills(ctx, skills, "", f)
+		},
+		"SEMANTIC": func(ctx context.Context, f skillFilter) ([]*agentregistry.Skill, error) {
+			return rankSkills(ctx, skills, "word", f)
+		},
+	}
+	for name, scan := range scans {
+		ctx, cancel := context.WithCancel(context.Background())
+		calls := 0
+		got, err := scan(ctx, func(*agentregistry.Skill) bool {
+			if calls++; calls == 100 {
+				cancel()
+			}
+			return true
+		})
+		cancel()
+		if !errors.Is(err, context.Canceled) || got != nil || calls > 100+checkEvery {
+			t.Errorf("%s: %d skills, %v after %d filter calls; want context.Canceled within %d skills of the cancel", name, len(got), err, calls, checkEvery)
 		}
 	}
 }
