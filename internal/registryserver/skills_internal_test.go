@@ -239,3 +239,18 @@ func TestSkillScansStopWhenCancelled(t *testing.T) {
 		}
 	}
 }
+
+// rankSkills weighs a skill's length against the average length (BM25's
+// length/avg): here alfa says pdf 3 times in 8 words and bravo once in 2,
+// average 5, so alfa scores 0.254 and bravo 0.242. Length times the average
+// would put bravo first (0.039 to 0.031).
+func TestRankSkillsLengthAgainstTheAverage(t *testing.T) {
+	skills := []*agentregistry.Skill{
+		{Name: "projects/p1/locations/global/skills/bravo", SkillId: "bravo", Description: "pdf"},
+		{Name: "projects/p1/locations/global/skills/alfa", SkillId: "alfa", Description: "pdf pdf pdf filler filler filler filler"},
+	}
+	got, err := rankSkills(context.Background(), skills, "pdf", nil)
+	if err != nil || len(got) != 2 || got[0].SkillId != "alfa" || got[1].SkillId != "bravo" {
+		t.Fatalf("ranked %v (%v), want alfa then bravo", got, err)
+	}
+}
