@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -216,5 +217,39 @@ func TestArchivesFile(t *testing.T) {
 	}
 	if got := bucketKeys(t, path, bucketSkillArchives); len(got) != 0 {
 		t.Errorf("the data file's old archives %v, want none once their revision is deleted", got)
+	}
+}
+
+// Writing an archive opens its file and its folder and closes both: 90
+// uploads leave no more files open than there were. (Only Linux lists
+// a process's open files in /proc/self/fd.)
+func TestArchivesLeaveNoFileOpen(t *testing.T) {
+	if _, err := os.Stat("/proc/self/fd"); err != nil {
+		t.Skip("no /proc/self/fd to count open files:", err)
+	}
+	openFiles := func() int {
+		entries, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(entries)
+	}
+	srv := openServer(t, filepath.Join(t.TempDir(), "data.db"))
+	defer mustClose(t, srv)
+	if w := do(t, srv, "POST", "/v1/"+archiveParent+"/skills?skillId=pdf-tools", `{"type":"SIMPLE","targetState":"TARGET_STATE_ACTIVE"}`); w.Code != http.StatusOK {
+		t.Fatalf("create: %d %s", w.Code, w.Body)
+	}
+	revs := "/v1/" + archiveParent + "/skills/pdf-tools/revisions"
+	// Without a collection no finalizer closes a file left open.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	before := openFiles()
+	const uploads = 90 // of the 100 revisions a skill may have
+	for range uploads {
+		if w := do(t, srv, "POST", revs, revisionBody(t, "d")); w.Code != http.StatusOK {
+			t.Fatalf("upload: %d %s", w.Code, w.Body)
+		}
+	}
+	if after := openFiles(); after > before+2 {
+		t.Errorf("%d files open before %d uploads, %d after", before, uploads, after)
 	}
 }
