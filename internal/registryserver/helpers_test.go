@@ -32,6 +32,15 @@ func urnOf(kind, id string) string {
 // idOf is the last segment of a resource name: the service id of a derived record.
 func idOf(name string) string { return name[strings.LastIndexByte(name, '/')+1:] }
 
+// idsOf is the ids of items (each named by name), in their order, separated by spaces.
+func idsOf[T any](items []T, name func(T) string) string {
+	ids := make([]string, len(items))
+	for i, it := range items {
+		ids[i] = idOf(name(it))
+	}
+	return strings.Join(ids, " ")
+}
+
 type env struct {
 	url string
 	ar  *agentregistry.APIService

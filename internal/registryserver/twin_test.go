@@ -136,37 +136,33 @@ func TestOrderBy(t *testing.T) {
 	// Bindings and workloads are ordered by their own code (listOrdered):
 	// each order below differs from the name order, which an ignored
 	// orderBy would give.
-	for orderBy, want := range map[string]string{
-		"createTime":      "binding-delta binding-charlie binding-bravo binding-alpha",
-		"createTime desc": "binding-alpha binding-bravo binding-charlie binding-delta",
-		"":                "binding-alpha binding-bravo binding-charlie binding-delta",
-	} {
-		bl, err := loc.Bindings.List(parent).OrderBy(orderBy).Do()
+	bindings := func(orderBy string) (string, error) {
+		l, err := loc.Bindings.List(parent).OrderBy(orderBy).Do()
 		if err != nil {
-			t.Fatalf("bindings orderBy %q: %v", orderBy, err)
+			return "", err
 		}
-		var ids []string
-		for _, b := range bl.Bindings {
-			ids = append(ids, idOf(b.Name))
-		}
-		if strings.Join(ids, " ") != want {
-			t.Errorf("bindings orderBy %q: %v, want %s", orderBy, ids, want)
-		}
+		return idsOf(l.Bindings, func(b *agentregistry.Binding) string { return b.Name }), nil
 	}
-	for orderBy, want := range map[string]string{
-		"displayName desc": "w-delta w-charlie w-bravo w-alpha",
-		"displayName":      "w-alpha w-bravo w-charlie w-delta",
-	} {
-		wl, err := e.ah.Projects.Locations.Applications.Workloads.List(parent + "/applications/app").OrderBy(orderBy).Do()
+	workloads := func(orderBy string) (string, error) {
+		l, err := e.ah.Projects.Locations.Applications.Workloads.List(parent + "/applications/app").OrderBy(orderBy).Do()
 		if err != nil {
-			t.Fatalf("workloads orderBy %q: %v", orderBy, err)
+			return "", err
 		}
-		var ids []string
-		for _, w := range wl.Workloads {
-			ids = append(ids, idOf(w.Name))
-		}
-		if strings.Join(ids, " ") != want {
-			t.Errorf("workloads orderBy %q: %v, want %s", orderBy, ids, want)
+		return idsOf(l.Workloads, func(w *apphub.Workload) string { return w.Name }), nil
+	}
+	for _, c := range []struct {
+		what          string
+		list          func(orderBy string) (string, error)
+		orderBy, want string
+	}{
+		{"bindings", bindings, "createTime", "binding-delta binding-charlie binding-bravo binding-alpha"},
+		{"bindings", bindings, "createTime desc", "binding-alpha binding-bravo binding-charlie binding-delta"},
+		{"bindings", bindings, "", "binding-alpha binding-bravo binding-charlie binding-delta"},
+		{"workloads", workloads, "displayName desc", "w-delta w-charlie w-bravo w-alpha"},
+		{"workloads", workloads, "displayName", "w-alpha w-bravo w-charlie w-delta"},
+	} {
+		if got, err := c.list(c.orderBy); err != nil || got != c.want {
+			t.Errorf("%s orderBy %q: %s %v, want %s", c.what, c.orderBy, got, err, c.want)
 		}
 	}
 	e.create(t, "mcp-one", &agentregistry.Service{DisplayName: "Zulu", McpServerSpec: &agentregistry.McpServerSpec{Type: "TOOL_SPEC", Content: googleapi.RawMessage(toolSpec)}})
