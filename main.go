@@ -27,7 +27,7 @@ func main() {
 	silenceLogsNobodyReads()
 	stopProfile := startCPUProfile(strings.ReplaceAll(os.Getenv("AGENTREGISTRY_CPUPROFILE"), "%p", strconv.Itoa(os.Getpid())))
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address: "registry.terraform.io/hashicorp/agentregistry",
+		Address: "registry.terraform.io/agentregistry/agentregistry",
 		Debug:   debug,
 	})
 	stopProfile()

@@ -58,7 +58,7 @@ for kind in $kinds; do
   cat > "$work/tofurc-$kind" <<RC
 provider_installation {
   dev_overrides {
-    "registry.opentofu.org/hashicorp/agentregistry" = "$work/plugins-$kind"
+    "registry.opentofu.org/agentregistry/agentregistry" = "$work/plugins-$kind"
   }
   direct {}
 }
@@ -92,7 +92,7 @@ TF
   cat > "$d/provider/main.tf" <<TF
 terraform {
   required_providers {
-    agentregistry = { source = "hashicorp/agentregistry" }
+    agentregistry = { source = "agentregistry/agentregistry" }
   }
 }
 provider "agentregistry" {

@@ -67,12 +67,12 @@ echo "registry server at $endpoint"
 
 # dev_overrides makes the CLI use the provider just built, with no init and no
 # registry download: Terraform looks the provider up as
-# registry.terraform.io/hashicorp/agentregistry, OpenTofu as registry.opentofu.org/...
+# registry.terraform.io/agentregistry/agentregistry, OpenTofu as registry.opentofu.org/...
 cat > "$work/cli.tfrc" <<RC
 provider_installation {
   dev_overrides {
-    "registry.terraform.io/hashicorp/agentregistry" = "$work/plugins"
-    "registry.opentofu.org/hashicorp/agentregistry" = "$work/plugins"
+    "registry.terraform.io/agentregistry/agentregistry" = "$work/plugins"
+    "registry.opentofu.org/agentregistry/agentregistry" = "$work/plugins"
   }
   direct {}
 }

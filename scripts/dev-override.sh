@@ -14,8 +14,8 @@ cat > "$rc" <<RC
 # Written by make dev-override: use the provider built in $root/bin.
 provider_installation {
   dev_overrides {
-    "registry.terraform.io/hashicorp/agentregistry" = "$root/bin" # Terraform
-    "registry.opentofu.org/hashicorp/agentregistry" = "$root/bin" # OpenTofu
+    "registry.terraform.io/agentregistry/agentregistry" = "$root/bin" # Terraform
+    "registry.opentofu.org/agentregistry/agentregistry" = "$root/bin" # OpenTofu
   }
   # Every other provider installs as usual.
   direct {}

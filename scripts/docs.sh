@@ -19,7 +19,7 @@ mkdir -p "$tmp/plugins" "$tmp/cfg"
 cat > "$tmp/terraformrc" <<RC
 provider_installation {
   dev_overrides {
-    "registry.terraform.io/hashicorp/agentregistry" = "$tmp/plugins"
+    "registry.terraform.io/agentregistry/agentregistry" = "$tmp/plugins"
   }
   direct {}
 }
@@ -27,7 +27,7 @@ RC
 cat > "$tmp/cfg/main.tf" <<'TF'
 terraform {
   required_providers {
-    agentregistry = { source = "hashicorp/agentregistry" }
+    agentregistry = { source = "agentregistry/agentregistry" }
   }
 }
 TF

@@ -2,8 +2,8 @@
 # Builds the provider with its version stamped and installs it into a local plugin
 # mirror in the "unpacked" layout that Terraform and OpenTofu read:
 #
-#   PLUGINS_DIR/registry.terraform.io/hashicorp/agentregistry/VERSION/OS_ARCH/terraform-provider-agentregistry_vVERSION
-#   PLUGINS_DIR/registry.opentofu.org/hashicorp/agentregistry/VERSION/OS_ARCH/terraform-provider-agentregistry_vVERSION
+#   PLUGINS_DIR/registry.terraform.io/agentregistry/agentregistry/VERSION/OS_ARCH/terraform-provider-agentregistry_vVERSION
+#   PLUGINS_DIR/registry.opentofu.org/agentregistry/agentregistry/VERSION/OS_ARCH/terraform-provider-agentregistry_vVERSION
 #
 # PLUGINS_DIR defaults to ~/.terraform.d/plugins, a directory both CLIs search on
 # their own when the CLI configuration has no provider_installation block (the
@@ -21,12 +21,12 @@ hosts=(registry.terraform.io registry.opentofu.org)
 
 if [ "${1:-install}" = uninstall ]; then
   for host in "${hosts[@]}"; do
-    if [ -d "$plugins_dir/$host/hashicorp/agentregistry" ]; then
-      rm -rf "$plugins_dir/$host/hashicorp/agentregistry"
-      echo "removed $plugins_dir/$host/hashicorp/agentregistry"
+    if [ -d "$plugins_dir/$host/agentregistry/agentregistry" ]; then
+      rm -rf "$plugins_dir/$host/agentregistry/agentregistry"
+      echo "removed $plugins_dir/$host/agentregistry/agentregistry"
     fi
     # Folders left empty (only these; never the home directory's other contents).
-    rmdir "$plugins_dir/$host/hashicorp" "$plugins_dir/$host" 2>/dev/null || true
+    rmdir "$plugins_dir/$host/agentregistry" "$plugins_dir/$host" 2>/dev/null || true
   done
   rmdir "$plugins_dir" 2>/dev/null || true
   exit 0
@@ -39,7 +39,7 @@ mkdir -p "$root/bin"
 (cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=$version" -o "$bin" .)
 
 for host in "${hosts[@]}"; do
-  base="$plugins_dir/$host/hashicorp/agentregistry"
+  base="$plugins_dir/$host/agentregistry/agentregistry"
   # Development builds (+dev...) of one release have the same precedence, so with
   # two of them installed the CLI's choice would be arbitrary: keep only the newest.
   if [ -d "$base" ]; then

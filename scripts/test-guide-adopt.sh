@@ -36,10 +36,10 @@ cat > "$tmp/cli.tfrc" <<RC
 provider_installation {
   filesystem_mirror {
     path    = "$tmp/plugins"
-    include = ["registry.terraform.io/hashicorp/agentregistry", "registry.opentofu.org/hashicorp/agentregistry"]
+    include = ["registry.terraform.io/agentregistry/agentregistry", "registry.opentofu.org/agentregistry/agentregistry"]
   }
   direct {
-    exclude = ["registry.terraform.io/hashicorp/agentregistry", "registry.opentofu.org/hashicorp/agentregistry"]
+    exclude = ["registry.terraform.io/agentregistry/agentregistry", "registry.opentofu.org/agentregistry/agentregistry"]
   }
 }
 RC

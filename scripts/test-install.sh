@@ -28,7 +28,7 @@ cleanup() {
 trap cleanup EXIT
 
 version=$("$root/scripts/version.sh")
-constraint=$(sed -n 's/.*agentregistry = { source = "hashicorp\/agentregistry", version = "\([^"]*\)" }.*/\1/p' \
+constraint=$(sed -n 's/.*agentregistry = { source = "agentregistry\/agentregistry", version = "\([^"]*\)" }.*/\1/p' \
   "$root/examples/demo/main.tf" | head -1)
 [ -n "$constraint" ] || { echo "no version constraint for agentregistry in examples/demo/main.tf" >&2; exit 1; }
 
@@ -61,7 +61,7 @@ module() {
   cat >"$1/main.tf" <<TF
 terraform {
   required_providers {
-    agentregistry = { source = "hashicorp/agentregistry", version = "$2" }
+    agentregistry = { source = "agentregistry/agentregistry", version = "$2" }
   }
 }
 
@@ -105,10 +105,10 @@ cat >"$tmp/mirror.tfrc" <<RC
 provider_installation {
   filesystem_mirror {
     path    = "$mirror"
-    include = ["registry.terraform.io/hashicorp/agentregistry", "registry.opentofu.org/hashicorp/agentregistry"]
+    include = ["registry.terraform.io/agentregistry/agentregistry", "registry.opentofu.org/agentregistry/agentregistry"]
   }
   direct {
-    exclude = ["registry.terraform.io/hashicorp/agentregistry", "registry.opentofu.org/hashicorp/agentregistry"]
+    exclude = ["registry.terraform.io/agentregistry/agentregistry", "registry.opentofu.org/agentregistry/agentregistry"]
   }
 }
 RC

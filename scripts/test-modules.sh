@@ -34,8 +34,8 @@ mkdir -p "$work/plugins" "$work/bin"
 cat > "$work/cli.rc" <<RC
 provider_installation {
   dev_overrides {
-    "registry.opentofu.org/hashicorp/agentregistry" = "$work/plugins"
-    "registry.terraform.io/hashicorp/agentregistry" = "$work/plugins"
+    "registry.opentofu.org/agentregistry/agentregistry" = "$work/plugins"
+    "registry.terraform.io/agentregistry/agentregistry" = "$work/plugins"
   }
   direct {}
 }

@@ -16,8 +16,8 @@ mkdir -p "$tmp/plugins"
 cat > "$tmp/cli.tfrc" <<RC
 provider_installation {
   dev_overrides {
-    "registry.terraform.io/hashicorp/agentregistry" = "$tmp/plugins"
-    "registry.opentofu.org/hashicorp/agentregistry" = "$tmp/plugins"
+    "registry.terraform.io/agentregistry/agentregistry" = "$tmp/plugins"
+    "registry.opentofu.org/agentregistry/agentregistry" = "$tmp/plugins"
   }
   direct {}
 }
@@ -32,7 +32,7 @@ cli_list "$TOFU" "$TERRAFORM"
 # (with the version constraint the examples use).
 required='terraform {
   required_providers {
-    agentregistry = { source = "hashicorp/agentregistry", version = "~> 0.2" }
+    agentregistry = { source = "agentregistry/agentregistry", version = "~> 0.2" }
   }
 }'
 # The copies keep their place beside a copy of modules/, so that an example calling

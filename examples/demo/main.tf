@@ -1,7 +1,7 @@
 # The demo that `make demo` applies against the bundled registry server.
 terraform {
   required_providers {
-    agentregistry = { source = "hashicorp/agentregistry", version = "~> 0.2" }
+    agentregistry = { source = "agentregistry/agentregistry", version = "~> 0.2" }
   }
 }
 

@@ -4,7 +4,7 @@
 # existing registry").
 terraform {
   required_providers {
-    agentregistry = { source = "hashicorp/agentregistry", version = "~> 0.2" }
+    agentregistry = { source = "agentregistry/agentregistry", version = "~> 0.2" }
   }
 }
 

@@ -3,7 +3,7 @@
 # (without .json) are the service ids.
 terraform {
   required_providers {
-    agentregistry = { source = "hashicorp/agentregistry" }
+    agentregistry = { source = "agentregistry/agentregistry" }
   }
 }
 

@@ -49,7 +49,7 @@ func newCLIHarness(t *testing.T, others ...servedProvider) *cliHarness {
 		}
 	}
 	providers := append([]servedProvider{{
-		address: envDefault("TF_ACC_PROVIDER_NAMESPACE", "hashicorp") + "/agentregistry",
+		address: envDefault("TF_ACC_PROVIDER_NAMESPACE", "agentregistry") + "/agentregistry",
 		server:  providerserver.NewProtocol6(New("test")()),
 	}}, others...)
 	attached := map[string]any{}
@@ -106,7 +106,7 @@ func envDefault(name, def string) string {
 func (h *cliHarness) write(t *testing.T, name, content string) {
 	t.Helper()
 	if strings.HasSuffix(name, ".tfstate") {
-		content = strings.ReplaceAll(content, "registry.opentofu.org/hashicorp/agentregistry", h.host+"/hashicorp/agentregistry")
+		content = strings.ReplaceAll(content, "registry.opentofu.org/agentregistry/agentregistry", h.host+"/agentregistry/agentregistry")
 	}
 	if err := os.WriteFile(filepath.Join(h.dir, name), []byte(content), 0o600); err != nil {
 		t.Fatal(err)
@@ -204,7 +204,17 @@ func diagnostics(out, about string) []string {
 const exampleProviders = `
 terraform {
   required_providers {
-    agentregistry = { source = "hashicorp/agentregistry" }
+    agentregistry = { source = "agentregistry/agentregistry" }
   }
 }
 `
+
+// readFile reads a file of the working folder.
+func (h *cliHarness) readFile(t *testing.T, name string) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(h.dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(raw)
+}

@@ -290,7 +290,7 @@ func TestAccMove_fromTheGoogleProviderThroughTheCLI(t *testing.T) {
 	h.write(t, "main.tf", `
 terraform {
   required_providers {
-    agentregistry = { source = "hashicorp/agentregistry" }
+    agentregistry = { source = "agentregistry/agentregistry" }
     google        = { source = "hashicorp/google" }
   }
 }

@@ -5,7 +5,7 @@ terraform {
 
   required_providers {
     agentregistry = {
-      source = "hashicorp/agentregistry"
+      source = "agentregistry/agentregistry"
     }
   }
 }

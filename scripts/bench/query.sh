@@ -37,7 +37,7 @@ start_registry_server "$work/bin/agentregistry-server" "$work/server.log"
 cat >"$work/cli.tfrc" <<RC
 provider_installation {
   dev_overrides {
-    "registry.terraform.io/hashicorp/agentregistry" = "$plugins"
+    "registry.terraform.io/agentregistry/agentregistry" = "$plugins"
   }
   direct {}
 }
@@ -68,7 +68,7 @@ for n in $N_LIST; do
   cat >"$adopt/main.tf" <<TF
 terraform {
   required_providers {
-    agentregistry = { source = "hashicorp/agentregistry" }
+    agentregistry = { source = "agentregistry/agentregistry" }
   }
 }
 provider "agentregistry" {

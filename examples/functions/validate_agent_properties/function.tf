@@ -1,6 +1,6 @@
 terraform {
   required_providers {
-    agentregistry = { source = "hashicorp/agentregistry", version = "~> 0.2" }
+    agentregistry = { source = "agentregistry/agentregistry", version = "~> 0.2" }
   }
 }
 
