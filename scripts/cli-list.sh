@@ -2,7 +2,7 @@
 # test-modules.sh, validate-examples.sh). Not run on its own.
 
 # cli_list BINARY...: sets clis to the arguments that are not empty and names to
-# each one's short name, from its version line: tofu-1.12.6, terraform-1.15.0.
+# each one's short name, from its version line: tofu-1.12.6, terraform-1.16.3.
 # Fails on a binary that is neither Terraform nor OpenTofu.
 cli_list() {
   clis=() names=()

@@ -10,7 +10,7 @@
 set -euo pipefail
 mode="${1:-generate}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
-TERRAFORM="${TERRAFORM:?set TERRAFORM to the Terraform binary (make docs builds Terraform 1.15.0 for it)}"
+TERRAFORM="${TERRAFORM:?set TERRAFORM to the Terraform binary (make docs builds Terraform 1.16.3 for it)}"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -75,7 +75,7 @@ echo "$count example folders valid with ${names[*]}"
 
 # Query files (*.tfquery.hcl, list blocks of `terraform query`): `validate -query`
 # with a Terraform that has list blocks (1.14+: TERRAFORM when it is one, else
-# TERRAFORM_QUERY or the cached terraform-v1.15.0, scripts/query-terraform.sh);
+# TERRAFORM_QUERY or the cached terraform-v1.16.3, scripts/query-terraform.sh);
 # OpenTofu and older Terraform releases have none.
 query_clis=()
 q=$(TERRAFORM_QUERY="${TERRAFORM_QUERY:-}" TERRAFORM="$TERRAFORM" "$root/scripts/query-terraform.sh")
