@@ -204,7 +204,7 @@ func TestParseRefusesABrokenLock(t *testing.T) {
 func TestToolsRefusesAmbiguousSpecs(t *testing.T) {
 	for spec, want := range map[string]string{
 		`{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"a","inputSchema":{"type":"object"}}]}`: `/tools/1: the tool name "a" is used twice`,
-		`{"tools":[{"inputSchema":{"type":"object"}}]}`:                                                       "/tools/0: expected a tool object with a string name",
+		`{"tools":[{"inputSchema":{"type":"object"}}]}`:                                                         "/tools/0: expected a tool object with a string name",
 		`{"tools":{}}`: `a tool spec is an object with a "tools" array`,
 		`[]`:           `a tool spec is an object with a "tools" array`,
 		`{"tools":[{"name":"n","inputSchema":{"type":"object","default":1e400}}]}`: `tool "n": `,
