@@ -77,10 +77,17 @@ output "lock" {
 	h.write(t, "tools.lock.json", lock)
 }
 
-// registeredSpec is the tool spec the registry holds for weather-mcp.
+// registeredSpec is the tool spec the registry holds for weather-mcp in the
+// tests' project.
 func registeredSpec(t *testing.T, r *testRegistry) string {
 	t.Helper()
-	svc, err := r.client.GetService(context.Background(), testParent+"/services/weather-mcp")
+	return registeredSpecOf(t, r, testParent+"/services/weather-mcp")
+}
+
+// registeredSpecOf is the tool spec the registry holds for a service.
+func registeredSpecOf(t *testing.T, r *testRegistry, name string) string {
+	t.Helper()
+	svc, err := r.client.GetService(context.Background(), name)
 	if err != nil {
 		t.Fatal(err)
 	}
