@@ -47,6 +47,8 @@ func NewMcpServerResource() resource.Resource {
 		configValidators: []resource.ConfigValidator{
 			resourcevalidator.AtLeastOneOf(path.MatchRoot("tool_spec"), path.MatchRoot("interfaces")),
 		},
+		verify:          verifyApprovedTools,
+		verifyUnchanged: mcpServerNeedsVerifyUnchanged,
 	})
 }
 
@@ -55,6 +57,11 @@ type mcpServerModel struct {
 	ToolSpec    jsondoc.Value `tfsdk:"tool_spec"`
 	McpServerID types.String  `tfsdk:"mcp_server_id"`
 	ToolNames   types.List    `tfsdk:"tool_names"`
+	ToolDigests types.Map     `tfsdk:"tool_digests"`
+	// ApprovedTools and ApprovalPolicy belong to the kind's verify hook
+	// (verifyApprovedTools): nothing is sent for them.
+	ApprovedTools  jsondoc.Value `tfsdk:"approved_tools"`
+	ApprovalPolicy types.String  `tfsdk:"approval_policy"`
 }
 
 func mcpServerSchema(ctx context.Context) schema.Schema {
@@ -83,6 +90,9 @@ func mcpServerSchema(ctx context.Context) schema.Schema {
 				"is not set. Known at plan time. For a tool's description or annotations use " +
 				"`jsondecode(agentregistry_mcp_server.NAME.tool_spec).tools`, or the `agentregistry_mcp_servers` data source.",
 		},
+		"tool_digests":    toolDigestsAttribute,
+		"approved_tools":  approvedToolsAttribute(),
+		"approval_policy": approvalPolicyAttribute(),
 	})
 }
 
@@ -100,10 +110,11 @@ const mcpServerDescription = "Registers an MCP server in the Agent Registry: a `
 func (m *mcpServerModel) service() *serviceModel         { return &m.serviceModel }
 func (m *mcpServerModel) derivedRecordID() *types.String { return &m.McpServerID }
 
-// setDerived sets tool_names from the tool spec: empty for no spec, unknown
-// while the spec is unknown, null when it does not parse (the validator has
-// said why, and such a spec is never sent).
+// setDerived sets tool_names and tool_digests from the tool spec: empty for
+// no spec, unknown while the spec is unknown, null when it does not parse
+// (the validator has said why, and such a spec is never sent).
 func (m *mcpServerModel) setDerived() diag.Diagnostics {
+	m.ToolDigests = toolDigests(m.ToolSpec)
 	switch {
 	case m.ToolSpec.IsUnknown():
 		m.ToolNames = types.ListUnknown(types.StringType)
@@ -124,7 +135,9 @@ func (m *mcpServerModel) setDerived() diag.Diagnostics {
 	return nil
 }
 
-func (m *mcpServerModel) keepDerived(prior *mcpServerModel) { m.ToolNames = prior.ToolNames }
+func (m *mcpServerModel) keepDerived(prior *mcpServerModel) {
+	m.ToolNames, m.ToolDigests = prior.ToolNames, prior.ToolDigests
+}
 
 func (m *mcpServerModel) updateMask(prior *mcpServerModel) []string {
 	if !sameDocument(m.ToolSpec, prior.ToolSpec) {
@@ -149,7 +162,8 @@ func (m *mcpServerModel) fill(svc *agentregistry.Service) diag.Diagnostics {
 }
 
 // refresh takes the registry's tool spec; a spec the registry changed
-// re-derives tool_names (the interfaces derive nothing).
+// re-derives tool_names and tool_digests (the interfaces derive nothing), as
+// does a state written before tool_digests existed.
 func (m *mcpServerModel) refresh(svc *agentregistry.Service, _ bool) diag.Diagnostics {
 	var content []byte
 	if svc.McpServerSpec != nil && svc.McpServerSpec.Type == mcpSpecTypeToolSpec {
@@ -157,7 +171,7 @@ func (m *mcpServerModel) refresh(svc *agentregistry.Service, _ bool) diag.Diagno
 	}
 	prior := m.ToolSpec
 	m.ToolSpec = refreshDocument(m.ToolSpec, content)
-	if !m.ToolSpec.Equal(prior) || m.ToolNames.IsNull() {
+	if !m.ToolSpec.Equal(prior) || m.ToolNames.IsNull() || m.ToolDigests.IsNull() {
 		return m.setDerived()
 	}
 	return nil

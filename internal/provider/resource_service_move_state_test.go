@@ -16,6 +16,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"google.golang.org/api/agentregistry/v1"
 	"google.golang.org/api/googleapi"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/toollock"
 )
 
 // googleSampleState is the state the Google provider wrote for one A2A agent
@@ -84,7 +86,7 @@ func goValue(t *testing.T, v tftypes.Value) any {
 		return nil
 	}
 	switch {
-	case v.Type().Is(tftypes.Object{}):
+	case v.Type().Is(tftypes.Object{}) || v.Type().Is(tftypes.Map{}):
 		var attrs map[string]tftypes.Value
 		if err := v.As(&attrs); err != nil {
 			t.Fatal(err)
@@ -156,6 +158,7 @@ func TestMoveState_googleMcpServerToMcpServer(t *testing.T) {
 		"description":   nil,
 		"mcp_server_id": "files-mcp",
 		"tool_names":    []any{"read_file"},
+		"tool_digests":  map[string]any{"read_file": toolDigestOf(t, got["tool_spec"], "read_file")},
 		"interfaces":    []any{map[string]any{"url": "https://mcp.example.com/mcp", "protocol_binding": "JSONRPC"}},
 	}
 	for k, v := range want {
@@ -399,4 +402,16 @@ func TestIsGoogleProvider(t *testing.T) {
 			t.Errorf("isGoogleProvider(%q) = %v, want %v", address, got, want)
 		}
 	}
+}
+
+// toolDigestOf is the digest of one tool of a tool spec, computed as the
+// resource page defines it (see TestToolDigestsEqualAnIndependentComputation).
+func toolDigestOf(t *testing.T, spec any, name string) string {
+	t.Helper()
+	s, _ := spec.(string)
+	digests, err := toollock.Digests([]byte(s))
+	if err != nil || digests[name] == "" {
+		t.Fatalf("no digest of %s in %q: %v", name, s, err)
+	}
+	return digests[name]
 }

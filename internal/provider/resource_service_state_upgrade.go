@@ -69,7 +69,7 @@ func agentStateUpgraders(ctx context.Context) map[int64]resource.StateUpgrader {
 }
 
 func mcpServerStateUpgraders(ctx context.Context) map[int64]resource.StateUpgrader {
-	v0 := priorSchema(mcpServerSchema(ctx), []string{"tool_names"}, "tools", toolObjectType)
+	v0 := priorSchema(mcpServerSchema(ctx), []string{"tool_names", "tool_digests", "approved_tools", "approval_policy"}, "tools", toolObjectType)
 	return upgradeFromV0(v0, func(old *mcpServerModelV0) mcpServerModel {
 		return mcpServerModel{serviceModel: old.current(old.Interfaces), ToolSpec: old.ToolSpec, McpServerID: old.McpServerID}
 	})
