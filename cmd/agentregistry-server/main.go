@@ -54,6 +54,7 @@ func run(args []string, stdout, stderr io.Writer) (err error) {
 	maxInFlight := fs.Int("max-in-flight", 64, "most requests handled at once; further ones get 503 with Retry-After: 1 (0 = no cap)")
 	searchTimeout := fs.Duration("search-timeout", 10*time.Second, "time allowed to evaluate one search or list filter before it fails with DEADLINE_EXCEEDED")
 	maxUploads := fs.Int("max-uploads", 4, "most skill uploads (skill and revision creates, bodies of up to 13.4 MiB held in memory while checked) handled at once; further ones get 503 with Retry-After: 1 (at least 1)")
+	appHubWritable := fs.Bool("apphub-writable", false, "accept writes of a workload's extendedMetadata (App Hub AgentProperties), to seed what App Hub would derive from a deployed agent; by default they are ignored and nothing is stored, as Google's App Hub does (the field is output only)")
 	fs.Usage = func() {
 		_, _ = fmt.Fprintf(fs.Output(), `Usage: agentregistry-server [flags]
 
@@ -81,6 +82,7 @@ Flags:
 	srv, err := registryserver.New(registryserver.Options{
 		Token: *token, DataPath: *data, OperationDelay: *opDelay, Logger: logger,
 		MaxInFlight: *maxInFlight, SearchTimeout: *searchTimeout, MaxUploads: *maxUploads,
+		AppHubWritable: *appHubWritable,
 	})
 	if err != nil {
 		return err

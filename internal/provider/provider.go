@@ -72,6 +72,10 @@ type providerData struct {
 	// against. They need no registry, so they stay usable when configErrors
 	// is not empty (the live card data source works without a project).
 	Signatures signatureSettings
+	// AppHubEndpoint is the App Hub base URL the client uses, or "" while the
+	// configuration leaves it unknown (at plan). agentregistry_agent_properties
+	// refuses mode = "write" at plan when it is Google's.
+	AppHubEndpoint string
 }
 
 // providerDataFrom is the Configure step shared by every resource and data source.
@@ -188,6 +192,9 @@ func (p *agentRegistryProvider) Configure(ctx context.Context, req provider.Conf
 	settings, diags := resolveSettings(cfg)
 	data := &providerData{Project: settings.project, Location: settings.location, configErrors: diags,
 		Signatures: resolveSignatureSettings(cfg)}
+	if !cfg.Endpoint.IsUnknown() && !cfg.AppHubEndpoint.IsUnknown() {
+		data.AppHubEndpoint = settings.appHubEndpoint
+	}
 	if !diags.HasError() {
 		resp.Diagnostics.Append(tokenInClearWarnings(settings)...)
 		client, err := registryclient.New(ctx, registryclient.Config{

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -46,19 +47,23 @@ type agentPropertiesModel struct {
 	ID         types.String   `tfsdk:"id"`
 	Workload   types.String   `tfsdk:"workload"`
 	Properties jsondoc.Value  `tfsdk:"properties"`
+	Mode       types.String   `tfsdk:"mode"`
 	Timeouts   timeouts.Value `tfsdk:"timeouts"`
 }
 
 func (r *agentPropertiesResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Manages the `apphub.googleapis.com/AgentProperties` entry of an App Hub workload's " +
+		MarkdownDescription: "Declares the `apphub.googleapis.com/AgentProperties` entry of an App Hub workload's " +
 			"`workloadProperties.extendedMetadata`: the agent's display name, description, version, framework, card " +
-			"URI and skills. Only that entry is managed; the workload's other metadata is left as it is, and destroying " +
-			"the resource removes only that entry.\n\n" +
-			"**Google's App Hub fills this entry itself and serves it read-only**: it cannot be written there, so this " +
-			"resource needs a registry that accepts the write, such as the bundled server (`agentregistry-server`), " +
-			"which creates the workload when it does not exist (`allowMissing`). Against Google, read the entry with " +
-			"the App Hub API instead.\n\n" +
+			"URI and skills.\n\n" +
+			"**Google's App Hub derives this entry itself** from the deployed agent and serves it read-only (the field " +
+			"is *output only*). So by default (`mode = \"verify\"`) the resource writes nothing: create and update " +
+			"read the workload's entry and succeed when it equals the declared document, or fail with one error that " +
+			"lists each differing field; refresh stores what App Hub holds, so a change in App Hub shows as drift in " +
+			"the next plan; destroy only forgets the entry. `mode = \"write\"` writes the entry, for a registry that " +
+			"accepts the write (the bundled server started with `-apphub-writable`, which creates the workload when " +
+			"it does not exist); it is refused at plan while the App Hub endpoint is Google's. In write mode only " +
+			"that entry is managed, and destroy removes only that entry.\n\n" +
 			"The document is validated at plan time against the AgentProperties schema (misspelt keys are errors). " +
 			"Use the `agent_properties_from_card` function to derive it from an agent card. A reformatted document " +
 			"(other key order or spacing) plans an update that makes no API call.",
@@ -86,6 +91,16 @@ func (r *agentPropertiesResource) Schema(ctx context.Context, _ resource.SchemaR
 					"never cause drift.",
 				Validators: []validator.String{validators.AgentProperties()},
 			},
+			"mode": schema.StringAttribute{
+				Optional: true,
+				Computed: true,
+				Default:  stringdefault.StaticString(modeVerify),
+				MarkdownDescription: "`verify` (the default) checks that App Hub holds the declared document and writes " +
+					"nothing, as Google's App Hub requires: it derives AgentProperties from the deployed agent's card. " +
+					"`write` writes the entry, for a registry that accepts the write, such as the bundled server " +
+					"started with `-apphub-writable`; it is an error at plan while the App Hub endpoint is Google's.",
+				Validators: []validator.String{stringvalidator.OneOf(modeVerify, modeWrite)},
+			},
 		},
 		Blocks: map[string]schema.Block{
 			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
@@ -105,21 +120,27 @@ func (r *agentPropertiesResource) ModifyPlan(ctx context.Context, req resource.M
 	if !plan.Workload.IsUnknown() {
 		plan.ID = plan.Workload
 	}
+	if r.data != nil && plan.Mode.ValueString() == modeWrite && isGoogleEndpoint(r.data.AppHubEndpoint) {
+		resp.Diagnostics.AddAttributeError(path.Root("mode"), "AgentProperties Cannot Be Written to Google's App Hub",
+			writeRefusedDetail(r.data.AppHubEndpoint))
+		return
+	}
 	if !req.Plan.Raw.Equal(req.State.Raw) { // the document is about to be sent
 		resp.Diagnostics.Append(documentWarnings(ctx, req.Plan, map[string]validators.Document{"properties": validators.AgentPropertiesDocument})...)
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
-// write sets the AgentProperties entry to the planned document.
-func (r *agentPropertiesResource) write(ctx context.Context, plan *agentPropertiesModel) error {
+// write sets the AgentProperties entry to the planned document and returns
+// the entry the registry then holds.
+func (r *agentPropertiesResource) write(ctx context.Context, plan *agentPropertiesModel) ([]byte, error) {
 	content, err := compactDocument(plan.Properties)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	_, err = r.data.Client.SetWorkloadMetadata(ctx, plan.Workload.ValueString(), registryclient.AgentPropertiesKey,
+	w, err := r.data.Client.SetWorkloadMetadata(ctx, plan.Workload.ValueString(), registryclient.AgentPropertiesKey,
 		json.RawMessage(content), true)
-	return err
+	return agentPropertiesEntry(w), err
 }
 
 func (r *agentPropertiesResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -129,9 +150,7 @@ func (r *agentPropertiesResource) Create(ctx context.Context, req resource.Creat
 	}
 	ctx, cancel := withDeadline(ctx, plan.Timeouts.Create, &resp.Diagnostics)
 	defer cancel()
-	if err := r.write(ctx, plan); err != nil {
-		resp.Diagnostics.AddError("Cannot Set Agent Properties", apiErrorDetail("set the AgentProperties of", plan.Workload.ValueString(), err)+
-			readOnlyHint(err))
+	if !r.apply(ctx, plan, "Cannot Set Agent Properties", "set the AgentProperties of", &resp.Diagnostics) {
 		return
 	}
 	plan.ID = plan.Workload
@@ -142,8 +161,7 @@ func (r *agentPropertiesResource) Create(ctx context.Context, req resource.Creat
 func readOnlyHint(err error) string {
 	if registryclient.IsNotFound(err) || strings.Contains(err.Error(), "PERMISSION_DENIED") ||
 		strings.Contains(err.Error(), "INVALID_ARGUMENT") || strings.Contains(err.Error(), "FAILED_PRECONDITION") {
-		return "\n\nGoogle's App Hub fills the AgentProperties entry itself and serves it read-only; this resource " +
-			"needs a registry that accepts the write, such as the bundled agentregistry-server."
+		return "\n\n" + outputOnlyHint
 	}
 	return ""
 }
@@ -176,6 +194,9 @@ func (r *agentPropertiesResource) Read(ctx context.Context, req resource.ReadReq
 		return
 	}
 	state.ID = state.Workload
+	if state.Mode.IsNull() { // imported
+		state.Mode = types.StringValue(modeVerify)
+	}
 	state.Properties = refreshDocument(state.Properties, entry)
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 }
@@ -187,15 +208,14 @@ func (r *agentPropertiesResource) Update(ctx context.Context, req resource.Updat
 	}
 	plan.ID = plan.Workload
 	if sameDocument(plan.Properties, state.Properties) {
-		// Only reformatted: nothing to send.
+		// Only reformatted, or only the mode changed: the state holds what
+		// the registry held at refresh, so there is nothing to send or check.
 		r.save(ctx, &resp.State, resp.Identity, plan, plan.Workload.ValueString(), &resp.Diagnostics)
 		return
 	}
 	ctx, cancel := withDeadline(ctx, plan.Timeouts.Update, &resp.Diagnostics)
 	defer cancel()
-	if err := r.write(ctx, plan); err != nil {
-		resp.Diagnostics.AddError("Cannot Update Agent Properties", apiErrorDetail("update the AgentProperties of", plan.Workload.ValueString(), err)+
-			readOnlyHint(err))
+	if !r.apply(ctx, plan, "Cannot Update Agent Properties", "update the AgentProperties of", &resp.Diagnostics) {
 		return
 	}
 	r.save(ctx, &resp.State, resp.Identity, plan, plan.Workload.ValueString(), &resp.Diagnostics)
@@ -203,8 +223,8 @@ func (r *agentPropertiesResource) Update(ctx context.Context, req resource.Updat
 
 func (r *agentPropertiesResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	state, ok := load[agentPropertiesModel](ctx, &r.resourceBase, req.State, &resp.Diagnostics)
-	if !ok {
-		return
+	if !ok || state.Mode.ValueString() != modeWrite {
+		return // verify: App Hub's entry is not Terraform's to remove; forget it
 	}
 	ctx, cancel := withDeadline(ctx, state.Timeouts.Delete, &resp.Diagnostics)
 	defer cancel()

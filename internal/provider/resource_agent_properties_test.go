@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsondoc"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver"
 )
 
 const resWorkload = "projects/test-project/locations/us-central1/applications/billing/workloads/invoice-helper"
@@ -35,12 +36,22 @@ func resProperties(version string) map[string]any {
 }
 
 func resPropertiesConfig(r *testRegistry, workload, propertiesExpr string) string {
+	return resPropertiesModeConfig(r, workload, propertiesExpr, "")
+}
+
+// resPropertiesModeConfig sets mode unless it is "" (the default, verify).
+func resPropertiesModeConfig(r *testRegistry, workload, propertiesExpr, mode string) string {
+	modeLine := ""
+	if mode != "" {
+		modeLine = fmt.Sprintf("mode       = %q", mode)
+	}
 	return r.config(fmt.Sprintf(`
 resource "agentregistry_agent_properties" "test" {
   workload   = %q
   properties = %s
+  %s
 }
-`, workload, propertiesExpr))
+`, workload, propertiesExpr, modeLine))
 }
 
 // resWorkloadEntries reads the workload's extendedMetadata entries.
@@ -65,13 +76,14 @@ func resSetEntry(t *testing.T, r *testRegistry, key string, value []byte) {
 	}
 }
 
+// mode = "write", against a registry that accepts the write.
 func TestAccAgentPropertiesResource_lifecycle(t *testing.T) {
-	r := startRegistry(t)
+	r := startRegistry(t, registryserver.Options{AppHubWritable: true})
 	const addr = "agentregistry_agent_properties.test"
 	propsA, propsB := resProperties("1.0.0"), resProperties("1.1.0")
-	cfgA := resPropertiesConfig(r, resWorkload, "jsonencode("+resJSON(propsA)+")")
-	cfgB := resPropertiesConfig(r, resWorkload, "jsonencode("+resJSON(propsB)+")")
-	cfgBReformatted := resPropertiesConfig(r, resWorkload, resHeredoc(resReformatted(propsB)))
+	cfgA := resPropertiesModeConfig(r, resWorkload, "jsonencode("+resJSON(propsA)+")", "write")
+	cfgB := resPropertiesModeConfig(r, resWorkload, "jsonencode("+resJSON(propsB)+")", "write")
+	cfgBReformatted := resPropertiesModeConfig(r, resWorkload, resHeredoc(resReformatted(propsB)), "write")
 
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
@@ -118,7 +130,8 @@ func TestAccAgentPropertiesResource_lifecycle(t *testing.T) {
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{sawPatchCheck{r}},
 			},
-			{ResourceName: addr, ImportState: true, ImportStateId: resWorkload, ImportStateVerify: true},
+			// An import takes the default mode, verify.
+			{ResourceName: addr, ImportState: true, ImportStateId: resWorkload, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"mode"}},
 			{Config: cfgB, PlanOnly: true},
 			{ // reformatted: no PATCH
 				PreConfig: r.srv.ResetRequests,

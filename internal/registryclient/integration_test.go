@@ -226,7 +226,8 @@ func TestIntegrationFaults(t *testing.T) {
 }
 
 func TestIntegrationAgentProperties(t *testing.T) {
-	_, c := startServer(t, 10*time.Millisecond)
+	// The server accepts the write only when told to: App Hub's is output only.
+	_, c := startServerWith(t, registryserver.Options{OperationDelay: 10 * time.Millisecond, AppHubWritable: true})
 	ctx := ctxFor(t)
 	const workload = parent + "/applications/billing/workloads/invoice-helper"
 	props := json.RawMessage(readTestdata(t, "properties/valid.json"))

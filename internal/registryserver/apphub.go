@@ -4,8 +4,9 @@ package registryserver
 // extendedMetadataSchemas that describe AgentProperties.
 //
 // Google populates workloadProperties.extendedMetadata itself and serves it
-// read-only. This server also accepts writes of the AgentProperties entry so
-// that a module can be tested locally: PATCH with an update mask naming the
+// read-only; so does this server by default (apphub_output_only.go). With
+// Options.AppHubWritable it accepts writes of the AgentProperties entry so
+// that a test can seed it: PATCH with an update mask naming the
 // map (workloadProperties.extendedMetadata) or the entry
 // (workloadProperties.extendedMetadata.`apphub.googleapis.com/AgentProperties`,
 // backticks optional), and allowMissing=true creates the workload (AIP-134).
@@ -139,7 +140,8 @@ func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name stri
 	// Classify the mask before taking the lock: it depends on the request only.
 	var paths []string
 	var v []fieldViolation
-	for _, p := range splitMask(q.Get("updateMask")) {
+	mask, ignored := s.ignoreOutputOnly(splitMask(q.Get("updateMask")), &in)
+	for _, p := range mask {
 		if p == "*" {
 			paths = append(paths, "display_name", "description", "attributes", "metadata")
 			continue
@@ -212,6 +214,10 @@ func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name stri
 	} else {
 		if !allowMissing {
 			s.writeError(w, errNotFound("Workload %q was not found; set allowMissing=true to create it.", name))
+			return
+		}
+		if ignored && len(paths) == 0 {
+			s.writeError(w, ignoredOnlyNotFound(name))
 			return
 		}
 		verb = "create"

@@ -691,7 +691,7 @@ const agentProps = `{"displayName":"Invoice Helper","description":"Answers quest
  "skills":[{"id":"lookup-invoice","name":"Look up","description":"Finds an invoice.","tags":["billing"]}]}`
 
 func TestWorkloadAgentProperties(t *testing.T) {
-	e := start(t, registryserver.Options{})
+	e := start(t, registryserver.Options{AppHubWritable: true})
 	wls := e.ah.Projects.Locations.Applications.Workloads
 	name := parent + "/applications/app1/workloads/invoice-wl"
 	body := &apphub.Workload{WorkloadProperties: &apphub.WorkloadProperties{ExtendedMetadata: map[string]apphub.ExtendedMetadata{

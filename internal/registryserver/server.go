@@ -59,6 +59,11 @@ type Options struct {
 	// holds its body and archive in memory while they are checked. Past it
 	// a create is answered 503 UNAVAILABLE with Retry-After: 1. 0 selects 4.
 	MaxUploads int
+	// AppHubWritable accepts writes of a workload's extendedMetadata (the
+	// AgentProperties entry), so that tests can seed what App Hub would derive
+	// from a deployed agent. Off, the server answers as Google's App Hub does:
+	// the field is output only, and a PATCH naming it stores nothing.
+	AppHubWritable bool
 }
 
 // maxBodyBytes caps request bodies. A document is at most 10 KB; the cap

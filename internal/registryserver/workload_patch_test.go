@@ -54,7 +54,7 @@ func is400(err error) bool {
 }
 
 func TestWorkloadPatchMask(t *testing.T) {
-	e := start(t, registryserver.Options{})
+	e := start(t, registryserver.Options{AppHubWritable: true})
 	if err := patchWorkload(e, &apphub.Workload{DisplayName: "First", Description: "kept"}, "*"); err != nil {
 		t.Fatalf(`mask "*": %v`, err)
 	}
@@ -82,7 +82,7 @@ func TestWorkloadPatchMask(t *testing.T) {
 }
 
 func TestWorkloadPatchLimits(t *testing.T) {
-	e := start(t, registryserver.Options{})
+	e := start(t, registryserver.Options{AppHubWritable: true})
 	for _, tt := range []struct {
 		w  *apphub.Workload
 		ok bool
@@ -128,7 +128,7 @@ func TestWorkloadPatchLimits(t *testing.T) {
 
 // The entry is stored in the validator's normal form, not as sent.
 func TestWorkloadEntryIsStoredNormalised(t *testing.T) {
-	e := start(t, registryserver.Options{})
+	e := start(t, registryserver.Options{AppHubWritable: true})
 	if err := patchWorkload(e, withProps(&apphub.Workload{}, `{"description":"\u0041gent","version":"1.0"}`), ""); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,138 @@
+package provider
+
+// How agentregistry_agent_properties checks what App Hub holds. Google's App
+// Hub derives a workload's AgentProperties from the deployed agent and marks
+// extendedMetadata output only, so the default mode, verify, writes nothing:
+// it compares the declared document with App Hub's and names every field that
+// differs. Write mode writes, and still checks what the registry then holds,
+// since a registry that follows Google ignores the write without an error.
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
+)
+
+const (
+	modeVerify = "verify"
+	modeWrite  = "write"
+
+	// maxListedChanges and maxShownValue bound the verify error, whatever
+	// App Hub holds: a 10 KB document has few fields a reader can act on.
+	maxListedChanges = 20
+	maxShownValue    = 120
+)
+
+const outputOnlyHint = "Google's App Hub derives the AgentProperties entry from the deployed agent and serves it " +
+	"read-only (extendedMetadata is output only), and a registry that follows it ignores the write. Use " +
+	`mode = "verify" (the default), or a registry that accepts the write, such as the bundled agentregistry-server ` +
+	"started with -apphub-writable."
+
+// writeRefusedDetail is the plan error of mode = "write" against Google's App Hub.
+func writeRefusedDetail(endpoint string) string {
+	return fmt.Sprintf("mode = \"write\" writes the workload's AgentProperties, but the App Hub endpoint is %s, Google's, "+
+		"where workloadProperties.extendedMetadata is output only: App Hub derives AgentProperties from the deployed "+
+		"agent's card and ignores writes, so this apply could only fail or do nothing.\n\n"+
+		"Use mode = \"verify\" (the default): it writes nothing, checks that App Hub holds the declared document and "+
+		"shows App Hub's later changes as drift. Keep mode = \"write\" only with a registry that accepts the write, "+
+		"such as the bundled agentregistry-server started with -apphub-writable (set the provider's apphub_endpoint).", endpoint)
+}
+
+// apply makes the registry hold the planned document (write) or checks that
+// it does (verify); ok is false after an error was reported.
+func (r *agentPropertiesResource) apply(ctx context.Context, plan *agentPropertiesModel, title, verb string, diags *diag.Diagnostics) bool {
+	workload := plan.Workload.ValueString()
+	if plan.Mode.ValueString() == modeWrite {
+		entry, err := r.write(ctx, plan)
+		if err != nil {
+			diags.AddError(title, apiErrorDetail(verb, workload, err)+readOnlyHint(err))
+			return false
+		}
+		return checkHeld(plan, entry, heldCheck{
+			differs: "The registry answered the write of the AgentProperties of " + workload + " without error, " +
+				"but holds another document",
+			missing: "The registry answered the write of the AgentProperties of " + workload + " without error, " +
+				"but holds no AgentProperties entry for it",
+			advice: outputOnlyHint,
+		}, diags)
+	}
+	w, err := r.data.Client.GetWorkload(ctx, workload)
+	switch {
+	case registryclient.IsNotFound(err):
+		diags.AddError("Agent Properties Not in App Hub", fmt.Sprintf("App Hub has no workload %s (mode = \"verify\"). "+
+			"App Hub registers a workload and derives its AgentProperties when the agent is deployed: deploy the agent, "+
+			"or correct `workload`. Nothing was changed.", workload))
+		return false
+	case err != nil:
+		diags.AddError("Cannot Read Agent Properties", apiErrorDetail("read", workload, err))
+		return false
+	}
+	return checkHeld(plan, agentPropertiesEntry(w), heldCheck{
+		differs: "App Hub holds other AgentProperties for workload " + workload +
+			" than this configuration declares (mode = \"verify\")",
+		missing: "App Hub holds no AgentProperties entry for workload " + workload + " (mode = \"verify\")",
+		advice: "App Hub derives AgentProperties from the deployed agent's card. Either redeploy the agent with " +
+			"a card that gives the declared values, then apply again, or change the declaration to what App Hub " +
+			"holds. Nothing was changed.",
+	}, diags)
+}
+
+// heldCheck words checkHeld's error: what differs, or that nothing is held,
+// then what to do.
+type heldCheck struct{ differs, missing, advice string }
+
+// checkHeld reports, in one error, each field where the entry the registry
+// holds differs from the planned document.
+func checkHeld(plan *agentPropertiesModel, held []byte, words heldCheck, diags *diag.Diagnostics) bool {
+	declared := []byte(plan.Properties.ValueString())
+	if held == nil {
+		diags.AddError("Agent Properties Differ From App Hub's", words.missing+".\n\n"+words.advice)
+		return false
+	}
+	changes, err := jsoncanon.Diff(declared, held, maxListedChanges)
+	if err == nil && len(changes) == 0 {
+		return true
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s:\n", words.differs)
+	if err != nil {
+		fmt.Fprintf(&b, "  its entry cannot be compared: %v\n", err)
+	}
+	for _, c := range changes {
+		fmt.Fprintf(&b, "  %s: declared %s, App Hub has %s\n", pointerOrRoot(c.Pointer), shownValue(c.A), shownValue(c.B))
+	}
+	if len(changes) == maxListedChanges {
+		fmt.Fprintf(&b, "  (the first %d differences)\n", maxListedChanges)
+	}
+	diags.AddError("Agent Properties Differ From App Hub's", b.String()+"\n"+words.advice)
+	return false
+}
+
+func pointerOrRoot(p string) string {
+	if p == "" {
+		return "(the whole document)"
+	}
+	return p
+}
+
+// shownValue is a compact JSON value cut to maxShownValue bytes, or
+// "(absent)".
+func shownValue(v []byte) string {
+	if v == nil {
+		return "(absent)"
+	}
+	if len(v) <= maxShownValue {
+		return string(v)
+	}
+	cut := maxShownValue
+	for cut > 0 && !utf8.RuneStart(v[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s... (%d bytes)", v[:cut], len(v))
+}

@@ -1,0 +1,157 @@
+package provider
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsondoc"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver"
+)
+
+// seedAppHub sets the workload's AgentProperties as App Hub would derive them
+// from the deployed agent; the server accepts it only because the test
+// started it with AppHubWritable.
+func seedAppHub(t *testing.T, r *testRegistry, props map[string]any) {
+	t.Helper()
+	indented, _ := json.MarshalIndent(props, "", "\t") // App Hub's spelling, not the configuration's
+	resSetEntry(t, r, registryclient.AgentPropertiesKey, indented)
+}
+
+// mode = "verify" (the default): nothing is written; create and update pass
+// when App Hub holds the declared document and otherwise name each differing
+// field; a change in App Hub is drift; destroy forgets.
+func TestAccAgentPropertiesResource_verify(t *testing.T) {
+	r := startRegistry(t, registryserver.Options{AppHubWritable: true})
+	const addr = "agentregistry_agent_properties.test"
+	derived := resProperties("1.0.0")
+	stale := resProperties("0.9.0")
+	stale["description"] = "An older description."
+	stale["skills"].([]any)[0].(map[string]any)["tags"] = []string{"billing", "legacy"}
+	redeployed := resProperties("1.1.0")
+	cfg := func(props map[string]any) string {
+		return resPropertiesConfig(r, resWorkload, "jsonencode("+resJSON(props)+")")
+	}
+	seedAppHub(t, r, derived)
+
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		CheckDestroy: func(*terraform.State) error { // destroy forgets: App Hub's entry stays
+			entries, err := resWorkloadEntries(r)
+			if err != nil || !jsondoc.SemanticallyEqual(entries[registryclient.AgentPropertiesKey], resJSON(redeployed)) {
+				return fmt.Errorf("destroy in verify mode must leave App Hub's entry: %v %v", entries, err)
+			}
+			if w := r.writes(); len(w) > 0 {
+				return fmt.Errorf("verify mode wrote to the registry: %v", w)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{ // declared differs from App Hub's: one error naming each field, nothing written
+				PreConfig: r.srv.ResetRequests,
+				Config:    cfg(stale),
+				ExpectError: regexp.MustCompile(`(?s)Agent Properties Differ From App Hub's.*` +
+					`/description: declared "An older description\.", App Hub has "Answers questions about invoices\."` +
+					`.*/skills/0/tags: declared \["billing","legacy"\], App Hub has \["billing"\]` +
+					`.*/version: declared "0\.9\.0", App Hub has "1\.0\.0".*redeploy\s+the\s+agent.*change\s+the\s+declaration`),
+			},
+			{ // matches (App Hub's own spelling): created, nothing written
+				PreConfig: func() { r.expectNoWrites(t); r.srv.ResetRequests() },
+				Config:    cfg(derived),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("mode"), knownvalue.StringExact("verify")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("properties"), knownvalue.StringExact(resJSON(derived))),
+					noPatchCheck{r},
+				},
+			},
+			{Config: cfg(derived), PlanOnly: true}, // and the next plan is empty
+			{ // App Hub changes behind Terraform's back: drift
+				PreConfig: func() { seedAppHub(t, r, redeployed) },
+				Config:    cfg(derived),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+				}},
+				ExpectError: regexp.MustCompile(`(?s)/version: declared "1\.0\.0", App Hub has "1\.1\.0"`),
+			},
+			{ // the declaration follows App Hub: updated, nothing written
+				PreConfig:         r.srv.ResetRequests,
+				Config:            cfg(redeployed),
+				ConfigStateChecks: []statecheck.StateCheck{noPatchCheck{r}},
+			},
+			{ResourceName: addr, ImportState: true, ImportStateId: resWorkload, ImportStateVerify: true},
+			{Config: cfg(redeployed), PlanOnly: true},
+			{ // the entry removed in App Hub: drift, and create fails naming it
+				PreConfig: func() {
+					if _, err := r.client.SetWorkloadMetadata(t.Context(), resWorkload, registryclient.AgentPropertiesKey, nil, false); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:      cfg(redeployed),
+				ExpectError: regexp.MustCompile(`(?s)App\s+Hub\s+holds\s+no\s+AgentProperties\s+entry\s+for\s+workload`),
+			},
+			{
+				PreConfig: func() { seedAppHub(t, r, redeployed); r.srv.ResetRequests() },
+				Config:    cfg(redeployed),
+			},
+		},
+	})
+}
+
+// mode = "write" with the App Hub endpoint left at Google's is refused at
+// plan, naming verify; verify plans there.
+func TestAccAgentPropertiesResource_writeToGoogleRefusedAtPlan(t *testing.T) {
+	r := startRegistry(t)
+	body := func(mode string) string {
+		return fmt.Sprintf(`
+provider "agentregistry" {
+  endpoint        = %q
+  apphub_endpoint = "https://apphub.googleapis.com"
+  project         = "test-project"
+}
+
+resource "agentregistry_agent_properties" "test" {
+  workload   = %q
+  properties = jsonencode(%s)
+  mode       = %q
+}
+`, r.URL, resWorkload, resJSON(resProperties("1.0.0")), mode)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:   body("write"),
+				PlanOnly: true,
+				ExpectError: regexp.MustCompile(`(?s)AgentProperties Cannot Be Written to Google's App Hub.*` +
+					`https://apphub\.googleapis\.com.*output only.*mode = "verify"`),
+			},
+			{Config: body("verify"), PlanOnly: true, ExpectNonEmptyPlan: true},
+		},
+	})
+	r.expectNoWrites(t)
+}
+
+// mode = "write" against a registry that follows Google (the bundled server
+// without -apphub-writable) fails at apply and says why.
+func TestAccAgentPropertiesResource_writeIgnoredByRegistry(t *testing.T) {
+	r := startRegistry(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      resPropertiesModeConfig(r, resWorkload, "jsonencode("+resJSON(resProperties("1.0.0"))+")", "write"),
+			ExpectError: regexp.MustCompile(`(?s)Cannot Set Agent Properties.*output only.*-apphub-writable`),
+		}},
+	})
+	if _, err := r.client.GetWorkload(t.Context(), resWorkload); !registryclient.IsNotFound(err) {
+		t.Errorf("the registry should hold no workload: %v", err)
+	}
+}
