@@ -34,7 +34,8 @@ func (d *agentsDataSource) Metadata(_ context.Context, req datasource.MetadataRe
 func (d *agentsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Searches the registry's agents (`agents:search`) and returns every match, following " +
-			"page tokens to the end, ordered by agent name. Use `agentregistry_skills` to find individual skills.",
+			"page tokens to the end, ordered by agent name. Use `agentregistry_skills` to find individual skills.\n\n" +
+			dsSameConfigurationNote("agents"),
 		Attributes: map[string]schema.Attribute{
 			"query": schema.StringAttribute{
 				Required:            true,
@@ -75,4 +76,24 @@ func (d *agentsDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	resp.Diagnostics.Append(diags...)
 	m.Agents = list
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// dsSameConfigurationNote is the part of a search data source's page that
+// says when to use it and when provider::agentregistry::search_cards.
+func dsSameConfigurationNote(what string) string {
+	own := "search its own cards with the function `provider::agentregistry::search_cards` instead: the same " +
+		"grammar, evaluated by the same code as the registry's search, with a result known at plan. "
+	if what != "agents" {
+		own = "filter its own resources instead (a `for` expression over them: their `tool_names`, `display_name` " +
+			"and ids are known at plan). "
+	}
+	return "**For what other configurations registered.** To find among the " + what + " that this configuration " +
+		"registers itself, " + own +
+		"A data source that reads what the same configuration registers needs `depends_on` on those resources (without " +
+		"it, the first apply reads before they exist and finds nothing), and `depends_on` defers the read to apply " +
+		"time whenever one of them has a pending change: its result is then unknown at plan, so it **cannot drive " +
+		"`for_each` or `count`** (\"Invalid for_each argument\"), and every resource that uses it plans an update that " +
+		"does nothing (`(known after apply)`), which a drift job reports as a change. Read " + what + " registered " +
+		"by another root module with a data source and no `depends_on`: the read then runs at plan and changes only " +
+		"when the registry does."
 }

@@ -59,7 +59,7 @@ func (d *mcpServersDataSource) Metadata(_ context.Context, req datasource.Metada
 func (d *mcpServersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Searches the registry's MCP servers (`mcpServers:search`) and returns every match, " +
-			"following page tokens to the end, ordered by name.",
+			"following page tokens to the end, ordered by name.\n\n" + dsSameConfigurationNote("MCP servers"),
 		Attributes: map[string]schema.Attribute{
 			"query": schema.StringAttribute{
 				Required: true,

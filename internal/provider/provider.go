@@ -215,6 +215,7 @@ func (p *agentRegistryProvider) Functions(context.Context) []func() function.Fun
 		NewAgentPropertiesFromCardFunction,
 		NewVerifyAgentCardFunction,
 		NewSignAgentCardFunction,
+		NewSearchCardsFunction,
 	}
 }
 
