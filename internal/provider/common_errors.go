@@ -52,6 +52,9 @@ func errorHint(action, what string, err error) string {
 // resource"), which the framework never makes: it is a bug, not a nil
 // dereference.
 func addNotConfigured(diags *diag.Diagnostics, what string) {
+	if configErrorsReported.Load() {
+		return // the configuration error that left it unconfigured is reported once (providerDataFrom)
+	}
 	diags.AddError("Provider Not Configured", "The agentregistry provider was not configured before "+what+
 		" was used. This is a bug in the provider; please report it.")
 }

@@ -97,6 +97,9 @@ func TestAccAgentsDataSource_search(t *testing.T) {
 	seedCatalog(reg)
 	currency := knownvalue.ObjectExact(map[string]knownvalue.Check{
 		"name":            knownvalue.StringExact(testParent + "/agents/currency-agent"),
+		"service_id":      knownvalue.StringExact("currency-agent"),
+		"project":         knownvalue.StringExact("test-project"),
+		"location":        knownvalue.StringExact("global"),
 		"agent_id":        knownvalue.StringExact(testURN("agent", "currency-agent")),
 		"urn":             knownvalue.StringExact(testURN("agent", "currency-agent")),
 		"framework":       knownvalue.Null(),

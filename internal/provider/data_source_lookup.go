@@ -55,12 +55,14 @@ func (l derivedLookup) namePattern() *regexp.Regexp {
 // selectorAttributes adds name, service_id, project and location to attrs
 // (the record's own attributes, all computed).
 func (l derivedLookup) selectorAttributes(attrs map[string]schema.Attribute) map[string]schema.Attribute {
-	shape := "projects/{project}/locations/{location}/" + l.collection + "/{service_id}"
+	shape := "projects/{project}/locations/{location}/" + l.collection + "/{id}"
 	attrs["name"] = schema.StringAttribute{
 		Optional: true,
 		Computed: true,
-		MarkdownDescription: "Full resource name, `" + shape + "`, such as the `registry_resource` of the resource that " +
-			"registered it. Exactly one of `name`, `service_id` and `filter` is required.",
+		MarkdownDescription: "Full resource name of the derived record, `" + shape + "`, such as the `registry_resource` " +
+			"of the resource that registered it. Its `{id}` is the registry's: the bundled server uses the id of the " +
+			"service that registered the record, Google's registry may not, so look a record up by `service_id` when " +
+			"you know the service. Exactly one of `name`, `service_id` and `filter` is required.",
 		Validators: []validator.String{stringvalidator.RegexMatches(l.namePattern(), "must be a full "+l.noun+" name, "+shape)},
 	}
 	attrs["service_id"] = schema.StringAttribute{

@@ -59,20 +59,21 @@ func (d *mcpServersDataSource) Metadata(_ context.Context, req datasource.Metada
 func (d *mcpServersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Searches the registry's MCP servers (`mcpServers:search`) and returns every match, " +
-			"following page tokens to the end, ordered by name.",
+			"following page tokens to the end, ordered by name.\n\n" + dsSameConfigurationNote("MCP servers"),
 		Attributes: map[string]schema.Attribute{
 			"query": schema.StringAttribute{
-				Required: true,
+				Optional: true,
 				MarkdownDescription: dsSearchGrammarDescription("MCP servers",
-					"`mcpServerId`, `name`, `displayName`, `description`, `tools`, `tools.name`, `tools.description`", "tools.name:file* AND displayName:storage*"),
+					"`mcpServerId`, `name`, `displayName`, `description`, `tools`, `tools.name`, `tools.description`", "tools.name:file* AND displayName:storage*") +
+					" Omit it (or set it to null) to list every MCP server of `project` and `location` (`mcpServers.list`).",
 			},
 			"max_results": dsMaxResultsAttribute("MCP servers"),
 			"project":     dsProjectAttribute(),
 			"location":    dsLocationAttribute(),
 			"mcp_servers": schema.ListNestedAttribute{
 				Computed:            true,
-				MarkdownDescription: "The matching MCP servers, ordered by `name`; an empty list when nothing matches.",
-				NestedObject:        schema.NestedAttributeObject{Attributes: mcpServerResultAttributes()},
+				MarkdownDescription: "The matching MCP servers, ordered by `name`; an empty list when nothing matches. " + dsIDsNote("mcp_server"),
+				NestedObject:        schema.NestedAttributeObject{Attributes: withServiceIDAttributes(mcpServersResultAttributes(), "agentregistry_mcp_server")},
 			},
 		},
 	}
@@ -85,19 +86,38 @@ func (d *mcpServersDataSource) Read(ctx context.Context, req datasource.ReadRequ
 		return
 	}
 	query := m.Query.ValueString()
-	servers, err := d.data.Client.SearchMcpServers(ctx, d.data.parent(m.Project, m.Location), query, int(m.MaxResults.ValueInt64()))
+	parent := d.data.parent(m.Project, m.Location)
+	var servers []*agentregistry.McpServer
+	var err error
+	if query == "" {
+		servers, err = d.data.Client.ListMcpServers(ctx, parent, "", int(m.MaxResults.ValueInt64()))
+	} else {
+		servers, err = d.data.Client.SearchMcpServers(ctx, parent, query, int(m.MaxResults.ValueInt64()))
+	}
 	if err != nil {
 		addSearchError(&resp.Diagnostics, "MCP servers", query, err)
 		return
+	}
+	services := map[string]string{}
+	if len(servers) > 0 {
+		if services, err = d.serviceIndex(ctx, parent); err != nil {
+			addSearchError(&resp.Diagnostics, "MCP servers", query, err)
+			return
+		}
 	}
 	sort.SliceStable(servers, func(i, j int) bool { return servers[i].Name < servers[j].Name })
 	elems := make([]attr.Value, 0, len(servers))
 	for _, s := range servers {
 		obj, diags := mcpServerResultValue(ctx, s)
 		resp.Diagnostics.Append(diags...)
+		if diags.HasError() {
+			return
+		}
+		obj, diags = addServiceIDs(obj, mcpServersResultAttrTypes, s.Name, services[s.Name])
+		resp.Diagnostics.Append(diags...)
 		elems = append(elems, obj)
 	}
-	list, diags := types.ListValue(types.ObjectType{AttrTypes: dsMcpServerAttrTypes}, elems)
+	list, diags := types.ListValue(types.ObjectType{AttrTypes: mcpServersResultAttrTypes}, elems)
 	resp.Diagnostics.Append(diags...)
 	m.McpServers = list
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
@@ -209,4 +229,17 @@ func dsInterfacesValue(ctx context.Context, in []*agentregistry.Interface) (type
 	ifaceList, d := types.ListValue(types.ObjectType{AttrTypes: dsInterfaceAttrTypes}, ifaces)
 	diags.Append(d...)
 	return urlList, ifaceList, diags
+}
+
+// mcpServersResultAttrTypes are the attribute types of one
+// agentregistry_mcp_servers result: an MCP server, and the service that
+// registered it.
+var mcpServersResultAttrTypes = withServiceIDs(dsMcpServerAttrTypes)
+
+// mcpServersResultAttributes are the attributes of one MCP server of the
+// search, with the record's name described as what it is.
+func mcpServersResultAttributes() map[string]schema.Attribute {
+	attrs := mcpServerResultAttributes()
+	attrs["name"] = schema.StringAttribute{Computed: true, MarkdownDescription: dsRecordNameDescription("MCP server", "mcpServers")}
+	return attrs
 }

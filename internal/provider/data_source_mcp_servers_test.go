@@ -17,6 +17,9 @@ func TestAccMcpServersDataSource(t *testing.T) {
 		[]map[string]any{{"name": "open_ticket", "description": "Opens a ticket.", "inputSchema": map[string]any{"type": "object"}}})
 	files := knownvalue.ObjectExact(map[string]knownvalue.Check{
 		"name":          knownvalue.StringExact(testParent + "/mcpServers/files-mcp"),
+		"service_id":    knownvalue.StringExact("files-mcp"),
+		"project":       knownvalue.StringExact("test-project"),
+		"location":      knownvalue.StringExact("global"),
 		"mcp_server_id": knownvalue.StringExact(testURN("mcp", "files-mcp")),
 		"urn":           knownvalue.StringExact(testURN("mcp", "files-mcp")),
 		"attributes":    runtimeReference("files-mcp"),

@@ -82,11 +82,7 @@ func (d *skillsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 			"ordered by agent name, then by the skill's position in the card, so repeated plans are stable. At least " +
 			"one of `query` and `tags` is required. With `source`, it also (or only) searches the registry's " +
 			"standalone skills (`agentregistry_skill`) through `skills:search`.\n\n" +
-			"A search in the configuration that registers the agents it should find needs `depends_on` on them: " +
-			"without it, the first apply reads the search before they exist, so it finds nothing (and a `check` " +
-			"on it fails) and the next plan shows outputs changing. With `depends_on` the first apply reads it after " +
-			"the agents are registered, and later plans read it at plan time as usual (see the example). Or search " +
-			"from another root module.",
+			dsSameConfigurationNote("agents"),
 		Attributes: map[string]schema.Attribute{
 			"query": schema.StringAttribute{
 				Optional: true,

@@ -11,6 +11,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/go-jose/go-jose/v4"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -68,6 +69,8 @@ type providerData struct {
 	// needs the registry, not by Configure, because OpenTofu configures the provider
 	// even when a module only calls its functions, which need none of this.
 	configErrors diag.Diagnostics
+	// reported is set when configErrors have been reported (once per run).
+	reported atomic.Bool
 	// Signatures are the trusted keys and policy that agent cards are checked
 	// against. They need no registry, so they stay usable when configErrors
 	// is not empty (the live card data source works without a project).
@@ -92,11 +95,24 @@ func providerDataFrom(configured any, diags *diag.Diagnostics) *providerData {
 		return nil
 	}
 	if data.configErrors.HasError() {
-		diags.Append(data.configErrors...)
+		// Once per run, as hashicorp/google reports a credentials error: the
+		// first resource or data source that needs the registry reports it,
+		// the others stop without a word (a fleet of 50 agents would
+		// otherwise print it 50 times). The run fails all the same.
+		configErrorsReported.Store(true)
+		if data.reported.CompareAndSwap(false, true) {
+			diags.Append(data.configErrors...)
+		}
 		return nil
 	}
 	return data
 }
+
+// configErrorsReported is set once a configuration error has been reported in
+// this process (one plugin process serves one CLI command): from then on, a
+// resource or data source left without a client is that error's consequence,
+// already reported, and not the "Provider Not Configured" bug.
+var configErrorsReported atomic.Bool
 
 // parent returns projects/{project}/locations/{location}, applying per-resource overrides.
 func (d *providerData) parent(project, location types.String) string {
@@ -223,6 +239,7 @@ func (p *agentRegistryProvider) Functions(context.Context) []func() function.Fun
 		NewVerifyAgentCardFunction,
 		NewSignAgentCardFunction,
 		NewToolLockFunction,
+		NewSearchCardsFunction,
 	}
 }
 

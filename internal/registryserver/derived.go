@@ -24,6 +24,7 @@ import (
 	"google.golang.org/api/agentregistry/v1"
 	"google.golang.org/api/googleapi"
 
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/searchquery"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
 )
 
@@ -197,15 +198,11 @@ func deriveAgent(svc *agentregistry.Service) (*agentregistry.Agent, docFields) {
 	} else if len(svc.Interfaces) > 0 {
 		a.Protocols = []*agentregistry.Protocol{{Type: "CUSTOM", Interfaces: svc.Interfaces}}
 	}
-	d := docFields{"agentId": {a.AgentId}, "name": {a.Name}, "displayName": {a.DisplayName}, "description": {a.Description}}
+	doc := searchquery.Agent{AgentID: a.AgentId, Name: a.Name, DisplayName: a.DisplayName, Description: a.Description}
 	for _, sk := range a.Skills {
-		d["skills.id"] = append(d["skills.id"], sk.Id)
-		d["skills.name"] = append(d["skills.name"], sk.Name)
-		d["skills.description"] = append(d["skills.description"], sk.Description)
-		d["skills.tags"] = append(d["skills.tags"], sk.Tags...)
-		d["skills.examples"] = append(d["skills.examples"], sk.Examples...)
+		doc.Skills = append(doc.Skills, searchquery.AgentSkill{ID: sk.Id, Name: sk.Name, Description: sk.Description, Tags: sk.Tags, Examples: sk.Examples})
 	}
-	return a, d
+	return a, doc.Fields()
 }
 
 func deriveMCP(svc *agentregistry.Service) (*agentregistry.McpServer, docFields) {

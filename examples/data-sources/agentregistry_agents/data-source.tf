@@ -22,3 +22,12 @@ data "agentregistry_agents" "staging" {
   location    = "us-central1"
   max_results = 5
 }
+
+# Every agent of the provider's project and location: omit query. Each result
+# names the service that registered it (service_id, project, location), the
+# identity an import block takes.
+data "agentregistry_agents" "all" {}
+
+output "registering_services" {
+  value = { for a in data.agentregistry_agents.all.agents : a.agent_id => "${a.project}/${a.location}/${a.service_id}" }
+}

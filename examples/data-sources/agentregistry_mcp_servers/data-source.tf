@@ -15,3 +15,10 @@ output "read_only_tools" {
     ]
   ])
 }
+
+# Every MCP server of the provider's project and location: omit query.
+data "agentregistry_mcp_servers" "all" {}
+
+output "mcp_server_services" {
+  value = [for s in data.agentregistry_mcp_servers.all.mcp_servers : s.service_id]
+}

@@ -40,9 +40,13 @@ data "agentregistry_skills" "pdf_standalone" {
   max_results = 5
 }
 
-# Searching in the configuration that registers the agents: depends_on makes the
-# first apply search after the agent exists (without it the search runs first,
-# finds nothing, and the check fails).
+# Searching in the configuration that registers the agents: prefer
+# provider::agentregistry::search_cards over the configuration's own cards (known
+# at plan, usable in for_each, no spurious changes in drift reports). When a data
+# source must read them, depends_on makes the first apply search after the agent
+# exists (without it the search runs first, finds nothing, and the check fails);
+# its result is then unknown at plan whenever the agent has a pending change, so
+# never use it in for_each or count.
 resource "agentregistry_agent" "fx" {
   service_id = "fx-agent"
   agent_card = jsonencode({

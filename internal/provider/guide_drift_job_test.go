@@ -1,0 +1,142 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"google.golang.org/api/agentregistry/v1"
+)
+
+// guideBlock returns the first fenced block of lang after the heading in a
+// guide's template, as a reader copies it.
+func guideBlock(t *testing.T, guide, heading, lang string) string {
+	t.Helper()
+	b, err := os.ReadFile("../../templates/guides/" + guide + ".md.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	i := strings.Index(s, "\n"+heading+"\n")
+	if i < 0 {
+		t.Fatalf("the guide %s has no heading %q", guide, heading)
+	}
+	s = s[i:]
+	open := "\n```" + lang + "\n"
+	j := strings.Index(s, open)
+	if j < 0 {
+		t.Fatalf("the guide %s has no ```%s block after %q", guide, lang, heading)
+	}
+	s = s[j+len(open):]
+	k := strings.Index(s, "\n```")
+	if k < 0 {
+		t.Fatalf("the ```%s block after %q in %s is not closed", lang, heading, guide)
+	}
+	return s[:k+1]
+}
+
+// runGuideScript runs a script from a guide with bash in the harness's
+// folder, with the CLI under test on the PATH under the name the guide uses
+// (tofu), and returns its output and exit code.
+func (h *cliHarness) runGuideScript(t *testing.T, name, script string) (string, int) {
+	t.Helper()
+	bin := t.TempDir()
+	for _, cli := range []string{"tofu", "terraform"} {
+		if err := os.Symlink(h.bin, filepath.Join(bin, cli)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.write(t, name, script)
+	cmd := exec.Command("bash", name)
+	cmd.Dir = h.dir
+	cmd.Env = append(append([]string{}, h.env...), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "TF_CLI_ARGS=-no-color")
+	out, err := cmd.CombinedOutput()
+	if exit, ok := err.(*exec.ExitError); ok {
+		return string(out), exit.ExitCode()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out), 0
+}
+
+// The drift guide's job, as the guide writes it, over the patterns the guide
+// documents: the configuration's own cards searched with search_cards (the
+// bindings' for_each) and another configuration's agents found with a data
+// source. After apply it reports nothing; after one agent's card is edited
+// through the REST API, it reports that agent and nothing else.
+func TestAccGuideDriftJob(t *testing.T) {
+	skipUnlessFunctions(t)
+	if _, err := exec.LookPath("jq"); err != nil {
+		t.Skip("the drift job needs jq")
+	}
+	script := guideBlock(t, "drift-detection-in-ci", "## The job", "sh")
+	r := startRegistry(t)
+	// An agent another configuration registered.
+	r.agent("partner-fx", map[string]any{
+		"name": "Partner FX", "description": "Converts currencies for partners.", "version": "1.0.0",
+		"url": "https://partner.example.com/a2a", "protocolVersion": "0.3.0",
+		"defaultInputModes": []string{"text/plain"}, "defaultOutputModes": []string{"text/plain"}, "capabilities": map[string]any{},
+		"skills": []map[string]any{{"id": "convert", "name": "Convert", "description": "Converts.", "tags": []string{"partner-fx"}}},
+	})
+	h := newCLIHarness(t)
+	h.copyExample(t, "../../examples/functions/search_cards")
+	h.write(t, "test.tf", providerConfig(r.URL)+`
+data "agentregistry_skills" "partner_fx" {
+  tags = ["partner-fx"]
+}
+
+resource "agentregistry_binding" "support_desk_to_partner" {
+  for_each   = { for s in data.agentregistry_skills.partner_fx.skills : s.id => s }
+  binding_id = "support-desk-to-partner-${each.key}"
+  source     = agentregistry_agent.fleet["support-desk"].agent_id
+  target     = each.value.agent_id
+}
+`)
+	h.mustRun(t, "init", "-input=false")
+	h.mustRun(t, "apply", "-auto-approve", "-input=false")
+
+	out, code := h.runGuideScript(t, "registry-drift.sh", script)
+	if code != 0 || !strings.Contains(out, "the registry matches the configuration") {
+		t.Fatalf("after apply, the drift job exited %d:\n%s", code, out)
+	}
+
+	// A change behind Terraform's back, through the REST API.
+	name := testParent + "/services/order-tracker"
+	svc, err := r.api.Projects.Locations.Services.Get(name).Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var card map[string]any
+	if err := json.Unmarshal(svc.AgentSpec.Content, &card); err != nil {
+		t.Fatal(err)
+	}
+	card["description"] = "Edited outside Terraform."
+	raw, _ := json.Marshal(card)
+	op, err := r.api.Projects.Locations.Services.Patch(name,
+		&agentregistry.Service{AgentSpec: &agentregistry.AgentSpec{Type: "A2A_AGENT_CARD", Content: raw}}).
+		UpdateMask("agentSpec").Context(context.Background()).Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for !op.Done {
+		if op, err = r.api.Projects.Locations.Operations.Get(op.Name).Do(); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	out, code = h.runGuideScript(t, "registry-drift.sh", script)
+	if code != 2 {
+		t.Fatalf("after an edit through the API, the drift job exited %d, want 2:\n%s", code, out)
+	}
+	report := strings.TrimSpace(h.readFile(t, "report.txt"))
+	want := `registry drift: agentregistry_agent.fleet["order-tracker"]` + "\n" +
+		`change: agentregistry_agent.fleet["order-tracker"] (update)`
+	if report != want {
+		t.Fatalf("the drift job's report:\n%s\nwant exactly:\n%s", report, want)
+	}
+}
