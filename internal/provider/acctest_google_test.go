@@ -3,16 +3,15 @@ package provider
 // A stand-in for the Google provider (hashicorp/google) in CLI tests of
 // `moved`: it serves the schemas of google_agent_registry_service and
 // google_agent_registry_binding as the Google provider prints them
-// (../shared/peers/google_agent_registry.schema.json) and upgrades their
+// (testdata/google/schema.json, the types of its attributes and blocks
+// written down from an 8.0-era build of hashicorp/google) and upgrades their
 // state as it stands, which is all a CLI asks of a move's source provider.
 // It manages nothing: the test writes the state that provider wrote.
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"testing"
 
@@ -20,7 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-const googleSchemaFile = "../../../shared/peers/google_agent_registry.schema.json"
+const googleSchemaFile = "testdata/google/schema.json"
 
 // googleStandIn serves the Google provider's Agent Registry resources.
 type googleStandIn struct {
@@ -28,33 +27,26 @@ type googleStandIn struct {
 	schemas                  map[string]*tfprotov6.Schema
 }
 
-// newGoogleStandIn reads the Google provider's schemas; the test is skipped
-// when ../shared/peers is not beside the clone.
+// newGoogleStandIn reads the Google provider's schemas.
 func newGoogleStandIn(t *testing.T) servedProvider {
 	t.Helper()
 	raw, err := os.ReadFile(googleSchemaFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		t.Skip("../shared/peers is not beside this clone")
-	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
-		Resources      map[string]jsonSchema `json:"resource_schemas"`
-		ExtraResources map[string]jsonSchema `json:"extra_resource_schemas"`
+		Resources map[string]jsonSchema `json:"resource_schemas"`
 	}
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		t.Fatal(err)
 	}
 	s := &googleStandIn{schemas: map[string]*tfprotov6.Schema{}}
-	for _, m := range []map[string]jsonSchema{doc.Resources, doc.ExtraResources} {
-		for name, js := range m {
-			schema, err := js.protocol()
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			s.schemas[name] = schema
+	for name, js := range doc.Resources {
+		schema, err := js.protocol()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
 		}
+		s.schemas[name] = schema
 	}
 	return servedProvider{address: "hashicorp/google", server: func() tfprotov6.ProviderServer { return s }}
 }

@@ -22,11 +22,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"google.golang.org/api/agentregistry/v1"
-	"google.golang.org/api/option"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/registryservertest"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit"
 )
 
 // testParent is the project and location of every test: the provider
@@ -72,22 +72,8 @@ func startRegistry(t *testing.T, opts ...registryserver.Options) *testRegistry {
 	if len(opts) > 0 {
 		o = opts[0]
 	}
-	srv, ts := registryservertest.Start(t, o)
-	client, err := registryclient.New(context.Background(), registryclient.Config{
-		Endpoint: ts.URL, AppHubEndpoint: ts.URL, AccessToken: o.Token, RetryMax: -1,
-	})
-	if err != nil {
-		t.Fatalf("client: %v", err)
-	}
-	apiOpts := []option.ClientOption{option.WithEndpoint(ts.URL + "/"), option.WithHTTPClient(ts.Client())}
-	if o.Token == "" {
-		apiOpts = append(apiOpts, option.WithoutAuthentication())
-	}
-	api, err := agentregistry.NewService(context.Background(), apiOpts...)
-	if err != nil {
-		t.Fatalf("agentregistry client: %v", err)
-	}
-	return &testRegistry{t: t, srv: srv, ts: ts, URL: ts.URL, client: client, api: api}
+	r := testkit.StartRegistry(t, o)
+	return &testRegistry{t: t, srv: r.Srv, ts: r.TS, URL: r.URL, client: r.Client, api: r.API}
 }
 
 // config is the provider block for this registry followed by body.
@@ -225,17 +211,10 @@ func (c sawPatchCheck) CheckState(_ context.Context, _ statecheck.CheckStateRequ
 	}
 }
 
-// TestMain drops a TF_CLI_CONFIG_FILE that names no file: OpenTofu 1.12
-// then prints a warning before its version on stdout, where
-// terraform-plugin-testing reads the version, and every acceptance test
-// fails. (Some machines set it to a ~/.terraformrc that does not exist.)
+// TestMain drops a TF_CLI_CONFIG_FILE that names no file (testkit.Main
+// says why).
 func TestMain(m *testing.M) {
-	if f := os.Getenv("TF_CLI_CONFIG_FILE"); f != "" {
-		if _, err := os.Stat(f); err != nil {
-			_ = os.Unsetenv("TF_CLI_CONFIG_FILE") // fails only for an invalid name
-		}
-	}
-	os.Exit(m.Run())
+	os.Exit(testkit.Main(m))
 }
 
 // as is v as a T, or the test fails: the values a test builds or decodes

@@ -1,0 +1,150 @@
+package e2e
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit"
+)
+
+// exampleRequired completes an example, a fragment without a terraform block,
+// with the provider's source and the version constraint the examples use.
+const exampleRequired = `terraform {
+  required_providers {
+    agentregistry = { source = "agentregistry/agentregistry", version = "~> 0.2" }
+  }
+}
+`
+
+// Every example folder validates with the CLI of the run against the provider
+// built from the repository (dev_overrides), and is formatted as that CLI
+// formats it, so that the examples in the docs stay valid on both CLIs.
+func TestAccExamples_validateAndFormat(t *testing.T) {
+	cli := testkit.CLIFromEnv(t)
+	// The examples show what the newest CLIs accept: an import block by identity.
+	cli.SkipUnless(t, "the examples (import blocks by identity)", "1.12.0", "1.12.0")
+	root := testkit.Root(t)
+	h := devOverridesRun(t, cli, nil)
+	tree := t.TempDir()
+	copyTree(t, root, tree, "examples", "modules")
+	dirs := folders(t, root, "examples", ".tf")
+	for _, dir := range dirs {
+		t.Run(dir, func(t *testing.T) {
+			h := *h
+			h.Dir = filepath.Join(tree, dir)
+			validateExample(t, &h)
+			h.Dir = filepath.Join(root, dir)
+			h.MustRun(t, "fmt", "-check", "-diff")
+		})
+	}
+	t.Logf("%d example folders valid and formatted with %s", len(dirs), cli)
+}
+
+// validateExample validates the example in h.Dir: its modules installed with
+// `get` (the provider comes from dev_overrides), and a resource's
+// import-by-identity.tf and import-by-string-id.tf, which import the same
+// address, each alone.
+func validateExample(t *testing.T, h *testkit.Harness) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(h.Dir, "*.tf"))
+	if !anyContains(t, files, "required_providers") {
+		h.Write(t, "zz_required_providers.tf", exampleRequired)
+	}
+	if anyContains(t, files, "\nmodule ") {
+		h.MustRun(t, "get")
+	}
+	variants := []string{""}
+	if exists(h.Dir, "import-by-identity.tf") && exists(h.Dir, "import-by-string-id.tf") {
+		variants = []string{"import-by-identity.tf", "import-by-string-id.tf"}
+	}
+	for _, aside := range variants {
+		if aside == "" {
+			h.MustRun(t, "validate")
+			continue
+		}
+		path := filepath.Join(h.Dir, aside)
+		if err := os.Rename(path, path+".aside"); err != nil {
+			t.Fatal(err)
+		}
+		out, code := h.Run(t, "validate")
+		if err := os.Rename(path+".aside", path); err != nil {
+			t.Fatal(err)
+		}
+		if code != 0 {
+			t.Fatalf("validate without %s: exit code %d\n%s", aside, code, out)
+		}
+	}
+}
+
+// Every query file (*.tfquery.hcl, list blocks) validates with `validate
+// -query` and is formatted: with a Terraform that has list blocks (1.14+),
+// which OpenTofu and older Terraform releases have not.
+func TestAccExamples_queryFiles(t *testing.T) {
+	cli := testkit.CLIFromEnv(t)
+	cli.SkipUnless(t, "query files (list blocks)", "1.14.0", "")
+	root := testkit.Root(t)
+	h := devOverridesRun(t, cli, nil)
+	tree := t.TempDir()
+	copyTree(t, root, tree, "examples")
+	dirs := folders(t, root, "examples", ".tfquery.hcl")
+	for _, dir := range dirs {
+		t.Run(dir, func(t *testing.T) {
+			h := *h
+			h.Dir = filepath.Join(tree, dir)
+			files, _ := filepath.Glob(filepath.Join(h.Dir, "*.tf"))
+			if !anyContains(t, files, "required_providers") {
+				h.Write(t, "zz_required_providers.tf", exampleRequired)
+			}
+			h.MustRun(t, "validate", "-query")
+			h.Dir = filepath.Join(root, dir)
+			h.MustRun(t, "fmt", "-check", "-diff")
+		})
+	}
+	if len(dirs) == 0 {
+		t.Fatal("no query file under examples/")
+	}
+}
+
+// folders lists the folders under root/dir (relative to root) holding a file
+// whose name ends in suffix.
+func folders(t *testing.T, root, dir, suffix string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, suffix) {
+			return err
+		}
+		rel, err := filepath.Rel(root, filepath.Dir(path))
+		if err == nil && !slices.Contains(out, rel) {
+			out = append(out, rel)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func anyContains(t *testing.T, files []string, s string) bool {
+	t.Helper()
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains("\n"+string(raw), s) {
+			return true
+		}
+	}
+	return false
+}
+
+func exists(dir, name string) bool {
+	_, err := os.Stat(filepath.Join(dir, name))
+	return err == nil
+}
