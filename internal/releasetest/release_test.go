@@ -26,6 +26,7 @@ type release struct {
 	zips     []platformZip
 	keyArmor string // dist/signing-key.asc
 	keyID    string // the signing key's long id, 16 hex digits
+	keyAlgo  string // its OpenPGP public-key algorithm: 1 is RSA, 17 DSA, 22 EdDSA
 }
 
 // platformZip is one zip of the release: its platform and its SHA256SUMS entry.
@@ -63,7 +64,7 @@ func readRelease(t *testing.T, dist string) *release {
 	}
 	r.zips = zipsOf(t, r.version, r.files[r.sumsName])
 	r.keyArmor = string(readFile(t, filepath.Join(dist, "signing-key.asc")))
-	r.keyID = gpgKeyID(t, filepath.Join(dist, "signing-key.asc"))
+	r.keyID, r.keyAlgo = gpgKey(t, filepath.Join(dist, "signing-key.asc"))
 	return r
 }
 
@@ -90,9 +91,9 @@ func zipsOf(t *testing.T, version string, sums []byte) []platformZip {
 	return zips
 }
 
-// gpgKeyID reads the long key id of an armored public key with gpg (the tool
-// that made it), without importing it anywhere.
-func gpgKeyID(t *testing.T, armored string) string {
+// gpgKey reads the long key id and the algorithm of an armored public key with
+// gpg (the tool that made it), without importing it anywhere.
+func gpgKey(t *testing.T, armored string) (id, algorithm string) {
 	t.Helper()
 	cmd := exec.Command("gpg", "--batch", "--with-colons", "--import-options", "show-only", "--import", armored)
 	cmd.Env = append(os.Environ(), "GNUPGHOME="+t.TempDir())
@@ -102,11 +103,11 @@ func gpgKeyID(t *testing.T, armored string) string {
 	}
 	for _, line := range strings.Split(string(out), "\n") {
 		if fields := strings.Split(line, ":"); fields[0] == "pub" && len(fields) > 4 {
-			return fields[4]
+			return fields[4], fields[3]
 		}
 	}
 	t.Fatalf("gpg found no public key in %s:\n%s", armored, out)
-	return ""
+	return "", ""
 }
 
 func readFile(t *testing.T, name string) []byte {

@@ -34,8 +34,11 @@ func builtRelease(t *testing.T) *release {
 		return readRelease(t, dist)
 	}
 	snapshotOnce.Do(func() { buildSnapshot(t) })
-	if snapshotFailure != "" {
+	switch {
+	case snapshotFailure != "":
 		t.Fatal(snapshotFailure)
+	case snapshotRelease == nil:
+		t.Fatal("the snapshot's build failed in an earlier test: see its output")
 	}
 	return snapshotRelease
 }
