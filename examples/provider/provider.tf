@@ -5,7 +5,7 @@ provider "agentregistry" {
   location = "global"
 }
 
-# The bundled registry server on loopback (go run ./cmd/agentregistry-server):
+# The bundled registry server on loopback (make server, in a clone):
 # no credentials are sent to a non-Google endpoint unless access_token is set.
 provider "agentregistry" {
   alias    = "local"

@@ -1,6 +1,6 @@
 # Google's App Hub fills the AgentProperties entry itself and serves it
 # read-only: this resource needs a registry that accepts the write, such as
-# the bundled server (go run ./cmd/agentregistry-server).
+# the bundled server (make server, in a clone).
 provider "agentregistry" {
   endpoint = "http://127.0.0.1:8787"
   project  = "local-project"
