@@ -34,7 +34,8 @@ func (d *agentsDataSource) Metadata(_ context.Context, req datasource.MetadataRe
 func (d *agentsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Searches the registry's agents (`agents:search`) and returns every match, following " +
-			"page tokens to the end, ordered by agent name. Use `agentregistry_skills` to find individual skills.",
+			"page tokens to the end, ordered by agent name. Use `agentregistry_skills` to find individual skills." +
+			"\n\n" + pageCapsDoc,
 		Attributes: map[string]schema.Attribute{
 			"query": schema.StringAttribute{
 				Required:            true,
@@ -61,7 +62,7 @@ func (d *agentsDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	query := m.Query.ValueString()
 	agents, err := d.data.Client.SearchAgents(ctx, d.data.parent(m.Project, m.Location), query, int(m.MaxResults.ValueInt64()))
 	if err != nil {
-		addSearchError(&resp.Diagnostics, "agents", query, err)
+		addSearchError(&resp.Diagnostics, "agents", query, err, "`max_results` or a narrower `query`")
 		return
 	}
 	dsSortAgents(agents)

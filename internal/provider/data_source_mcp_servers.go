@@ -59,7 +59,8 @@ func (d *mcpServersDataSource) Metadata(_ context.Context, req datasource.Metada
 func (d *mcpServersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Searches the registry's MCP servers (`mcpServers:search`) and returns every match, " +
-			"following page tokens to the end, ordered by name.",
+			"following page tokens to the end, ordered by name." +
+			"\n\n" + pageCapsDoc,
 		Attributes: map[string]schema.Attribute{
 			"query": schema.StringAttribute{
 				Required: true,
@@ -87,7 +88,7 @@ func (d *mcpServersDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	query := m.Query.ValueString()
 	servers, err := d.data.Client.SearchMcpServers(ctx, d.data.parent(m.Project, m.Location), query, int(m.MaxResults.ValueInt64()))
 	if err != nil {
-		addSearchError(&resp.Diagnostics, "MCP servers", query, err)
+		addSearchError(&resp.Diagnostics, "MCP servers", query, err, "`max_results` or a narrower `query`")
 		return
 	}
 	sort.SliceStable(servers, func(i, j int) bool { return servers[i].Name < servers[j].Name })

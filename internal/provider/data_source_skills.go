@@ -86,7 +86,8 @@ func (d *skillsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 			"without it, the first apply reads the search before they exist, so it finds nothing (and a `check` " +
 			"on it fails) and the next plan shows outputs changing. With `depends_on` the first apply reads it after " +
 			"the agents are registered, and later plans read it at plan time as usual (see the example). Or search " +
-			"from another root module.",
+			"from another root module." +
+			"\n\n" + pageCapsDoc,
 		Attributes: map[string]schema.Attribute{
 			"query": schema.StringAttribute{
 				Optional: true,
@@ -207,7 +208,7 @@ func (d *skillsDataSource) agentSkills(ctx context.Context, m *skillsDataSourceM
 	serverQuery := skillsServerQuery(query, q, tags)
 	agents, err := d.data.Client.SearchAgents(ctx, d.data.parent(m.Project, m.Location), serverQuery, 0)
 	if err != nil {
-		addSearchError(diags, "skills", serverQuery, err)
+		addSearchError(diags, "skills", serverQuery, err, "a narrower `query`, or `tags`")
 		return nil
 	}
 	dsSortAgents(agents)
