@@ -76,10 +76,7 @@ func parseURL(raw string) (*url.URL, error) {
 // The timeout is applied through the context, not http.Client.Timeout, so that
 // the MCP SDK's own requests are bounded by the same deadline.
 func newClient(start *url.URL, o Options, wrap func(http.RoundTripper) http.RoundTripper) *http.Client {
-	base := o.Transport
-	if base == nil {
-		base = http.DefaultTransport
-	}
+	base := guardTransport(o.Transport, start) // dialguard.go: no public start leads into private networks
 	var rt http.RoundTripper = &headerTransport{base: base, headers: o.Headers, host: start.Host}
 	if wrap != nil {
 		rt = wrap(rt)

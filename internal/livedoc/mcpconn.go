@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -93,6 +94,7 @@ type mcpHTTP struct {
 // answer is what an unexpected HTTP response said.
 type answer struct {
 	method, url, status string
+	parsedURL           *url.URL // the URL answered, to tell whether its body may be quoted
 	code                int
 	contentType         string
 	start               []byte
@@ -217,7 +219,7 @@ func (t *mcpHTTP) note(req *http.Request, resp *http.Response) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.oddity == nil {
-		t.oddity = &answer{method: req.Method, url: req.URL.Redacted(), status: resp.Status, code: resp.StatusCode,
+		t.oddity = &answer{method: req.Method, url: req.URL.Redacted(), parsedURL: req.URL, status: resp.Status, code: resp.StatusCode,
 			contentType: resp.Header.Get("Content-Type"), start: start}
 	}
 }

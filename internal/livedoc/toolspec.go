@@ -209,6 +209,10 @@ func (a *answer) explain(target string) error {
 		return fmt.Errorf("the MCP server %s refused the request: %s %s answered %s; check the credentials given in headers (for example an Authorization bearer token)",
 			target, a.method, a.url, a.status)
 	}
+	if t, err := url.Parse(target); err != nil || !sameHost(t, a.parsedURL) {
+		return fmt.Errorf("%s does not look like an MCP server: %s %s answered %s with content type %q (its body is not shown: it came from another host)%s",
+			target, a.method, a.url, a.status, a.contentType, a.transportHint())
+	}
 	return fmt.Errorf("%s does not look like an MCP server: %s %s answered %s with content type %q and a body starting %q%s",
 		target, a.method, a.url, a.status, a.contentType, a.start, a.transportHint())
 }

@@ -58,3 +58,24 @@ func addNotConfigured(diags *diag.Diagnostics, what string) {
 	diags.AddError("Provider Not Configured", "The agentregistry provider was not configured before "+what+
 		" was used. This is a bug in the provider; please report it.")
 }
+
+// pageCapsDoc states the caps of every paged read, for the pages of the data
+// sources and list resources that read pages.
+var pageCapsDoc = fmt.Sprintf("Every read of the registry's pages is capped at %d pages, %d records, %d MiB of answers "+
+	"and %s of waiting, whatever the registry sends; a read that reaches a cap ends with an error that names it (and "+
+	"no partial result), so that a registry answering without end cannot exhaust the machine or hang the plan.",
+	registryclient.DefaultPageLimits.Pages, registryclient.DefaultPageLimits.Records,
+	registryclient.DefaultPageLimits.Bytes>>20, registryclient.DefaultPageLimits.Time)
+
+// addPageLimitError reports a paged read that stopped at one of its caps,
+// naming the attributes that narrow it (narrow), and reports whether err was
+// one.
+func addPageLimitError(diags *diag.Diagnostics, what string, err error, narrow string) bool {
+	var le *registryclient.PageLimitError
+	if !errors.As(err, &le) {
+		return false
+	}
+	diags.AddError("Registry Read Stopped at a Cap", fmt.Sprintf("Reading %s stopped: %s.\n\n%s Narrow the "+
+		"read with %s; if the registry is yours, check that its next page tokens end.", what, le.Error(), pageCapsDoc, narrow))
+	return true
+}

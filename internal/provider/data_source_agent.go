@@ -35,7 +35,8 @@ func (d *agentDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 		MarkdownDescription: "Reads one agent of the registry, by its resource name, by the id of the service that " +
 			"registered it, or by a filter that matches it alone (as the Google provider's `google_agent_registry_agent` " +
 			"does). A missing agent is an error (`Agent Not Found`); use `agentregistry_agents` to test whether " +
-			"agents exist.",
+			"agents exist." +
+			"\n\n" + pageCapsDoc,
 		Attributes: attrs,
 	}
 }

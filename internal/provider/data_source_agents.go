@@ -36,7 +36,8 @@ func (d *agentsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Searches the registry's agents (`agents:search`) and returns every match, following " +
 			"page tokens to the end, ordered by agent name. Use `agentregistry_skills` to find individual skills.\n\n" +
-			dsSameConfigurationNote("agents"),
+			dsSameConfigurationNote("agents") +
+			"\n\n" + pageCapsDoc,
 		Attributes: map[string]schema.Attribute{
 			"query": schema.StringAttribute{
 				Optional: true,
@@ -71,13 +72,13 @@ func (d *agentsDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		agents, err = d.data.Client.SearchAgents(ctx, parent, query, int(m.MaxResults.ValueInt64()))
 	}
 	if err != nil {
-		addSearchError(&resp.Diagnostics, "agents", query, err)
+		addSearchError(&resp.Diagnostics, "agents", query, err, "`max_results` or a narrower `query`")
 		return
 	}
 	services := map[string]string{}
 	if len(agents) > 0 {
 		if services, err = d.serviceIndex(ctx, parent); err != nil {
-			addSearchError(&resp.Diagnostics, "agents", query, err)
+			addSearchError(&resp.Diagnostics, "agents", query, err, "`max_results` or a narrower `query`")
 			return
 		}
 	}

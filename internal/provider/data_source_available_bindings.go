@@ -40,7 +40,8 @@ func (d *availableBindingsDataSource) Schema(_ context.Context, _ datasource.Sch
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The bindings available to a source agent, optionally towards one target " +
 			"(`bindings:fetchAvailable`), following page tokens to the end, ordered by name. The bundled server " +
-			"returns the bindings whose source is the given agent or unset, narrowed to `target` when given.",
+			"returns the bindings whose source is the given agent or unset, narrowed to `target` when given." +
+			"\n\n" + pageCapsDoc,
 		Attributes: map[string]schema.Attribute{
 			"source": schema.StringAttribute{
 				Optional:            true,
@@ -72,6 +73,9 @@ func (d *availableBindingsDataSource) Read(ctx context.Context, req datasource.R
 	}
 	bs, err := d.data.Client.FetchAvailableBindings(ctx, d.data.parent(m.Project, m.Location),
 		m.Source.ValueString(), m.Target.ValueString(), int(m.MaxResults.ValueInt64()))
+	if err != nil && addPageLimitError(&resp.Diagnostics, "available bindings", err, "`max_results`, or a `source` or `target` that selects fewer") {
+		return
+	}
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot Fetch Available Bindings", apiErrorDetail("fetch available bindings in",
 			d.data.parent(m.Project, m.Location), err))

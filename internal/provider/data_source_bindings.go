@@ -108,7 +108,8 @@ func (d *bindingsDataSource) Metadata(_ context.Context, req datasource.Metadata
 func (d *bindingsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists the registry's bindings (`bindings.list`), optionally narrowed by the API's `filter`, " +
-			"following page tokens to the end, ordered by name.",
+			"following page tokens to the end, ordered by name." +
+			"\n\n" + pageCapsDoc,
 		Attributes: map[string]schema.Attribute{
 			"filter": schema.StringAttribute{
 				Optional: true,
@@ -134,7 +135,7 @@ func (d *bindingsDataSource) Read(ctx context.Context, req datasource.ReadReques
 	filter := m.Filter.ValueString()
 	bs, err := d.data.Client.ListBindings(ctx, d.data.parent(m.Project, m.Location), filter, int(m.MaxResults.ValueInt64()))
 	if err != nil {
-		addSearchError(&resp.Diagnostics, "bindings", filter, err)
+		addSearchError(&resp.Diagnostics, "bindings", filter, err, "`max_results`, `source`, `target` or `filter`")
 		return
 	}
 	list, diags := dsBindingsValue(bs)

@@ -71,8 +71,12 @@ func dsLocationAttribute() schema.StringAttribute {
 }
 
 // addSearchError turns a failed search into a diagnostic: a rejected query is
-// "Invalid Search Query" with the registry's explanation.
-func addSearchError(diags *diag.Diagnostics, what, query string, err error) {
+// "Invalid Search Query" with the registry's explanation, and a read stopped
+// at a page cap says which attributes narrow it (narrow).
+func addSearchError(diags *diag.Diagnostics, what, query string, err error, narrow string) {
+	if addPageLimitError(diags, what, err, narrow) {
+		return
+	}
 	var ae *registryclient.APIError
 	if errors.As(err, &ae) && (ae.Status == "INVALID_ARGUMENT" || (ae.Status == "" && ae.Code == 400)) {
 		diags.AddError("Invalid Search Query",

@@ -95,7 +95,8 @@ func (d *endpointDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Reads one endpoint of the registry (the derived `Endpoint` record), by its resource name or " +
 			"by the id of the service that registered it. A missing endpoint is an error (`Endpoint Not Found`); use " +
-			"`agentregistry_endpoints` to test whether endpoints exist.",
+			"`agentregistry_endpoints` to test whether endpoints exist." +
+			"\n\n" + pageCapsDoc,
 		Attributes: endpointLookup.selectorAttributes(endpointResultAttributes()),
 	}
 }

@@ -35,7 +35,8 @@ func (d *endpointsDataSource) Metadata(_ context.Context, req datasource.Metadat
 func (d *endpointsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists the registry's endpoints (`endpoints.list`), optionally narrowed by the API's " +
-			"`filter`, following page tokens to the end, ordered by name.",
+			"`filter`, following page tokens to the end, ordered by name." +
+			"\n\n" + pageCapsDoc,
 		Attributes: map[string]schema.Attribute{
 			"filter": schema.StringAttribute{
 				Optional: true,
@@ -64,7 +65,7 @@ func (d *endpointsDataSource) Read(ctx context.Context, req datasource.ReadReque
 	filter := m.Filter.ValueString()
 	eps, err := d.data.Client.ListEndpoints(ctx, d.data.parent(m.Project, m.Location), filter, int(m.MaxResults.ValueInt64()))
 	if err != nil {
-		addSearchError(&resp.Diagnostics, "endpoints", filter, err)
+		addSearchError(&resp.Diagnostics, "endpoints", filter, err, "`max_results` or a narrower `filter`")
 		return
 	}
 	sort.SliceStable(eps, func(i, j int) bool { return eps[i].Name < eps[j].Name })

@@ -151,7 +151,7 @@ func (l derivedLookup) resolveFilter(ctx context.Context, data *providerData, se
 	names, err := l.find(ctx, data.Client, parent, filter, 2)
 	switch {
 	case err != nil:
-		addSearchError(diags, l.noun+"s", filter, err)
+		addSearchError(diags, l.noun+"s", filter, err, "a narrower `filter`, or `name` or `service_id`")
 	case len(names) == 0:
 		diags.AddAttributeError(path.Root("filter"), l.title+" Not Found",
 			fmt.Sprintf("No %s of %s matches the filter %q. Check the filter, project and location, or list the %ss with %s.",

@@ -33,7 +33,8 @@ func (d *mcpServerDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Reads one MCP server of the registry (the derived `McpServer` record), by its resource name " +
 			"or by the id of the service that registered it: its interfaces and its tools, typed. A missing MCP server is " +
-			"an error (`MCP Server Not Found`); use `agentregistry_mcp_servers` to test whether MCP servers exist.",
+			"an error (`MCP Server Not Found`); use `agentregistry_mcp_servers` to test whether MCP servers exist." +
+			"\n\n" + pageCapsDoc,
 		Attributes: mcpServerLookup.selectorAttributes(mcpServerResultAttributes()),
 	}
 }

@@ -59,7 +59,8 @@ func (d *mcpServersDataSource) Metadata(_ context.Context, req datasource.Metada
 func (d *mcpServersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Searches the registry's MCP servers (`mcpServers:search`) and returns every match, " +
-			"following page tokens to the end, ordered by name.\n\n" + dsSameConfigurationNote("MCP servers"),
+			"following page tokens to the end, ordered by name.\n\n" + dsSameConfigurationNote("MCP servers") +
+			"\n\n" + pageCapsDoc,
 		Attributes: map[string]schema.Attribute{
 			"query": schema.StringAttribute{
 				Optional: true,
@@ -95,13 +96,13 @@ func (d *mcpServersDataSource) Read(ctx context.Context, req datasource.ReadRequ
 		servers, err = d.data.Client.SearchMcpServers(ctx, parent, query, int(m.MaxResults.ValueInt64()))
 	}
 	if err != nil {
-		addSearchError(&resp.Diagnostics, "MCP servers", query, err)
+		addSearchError(&resp.Diagnostics, "MCP servers", query, err, "`max_results` or a narrower `query`")
 		return
 	}
 	services := map[string]string{}
 	if len(servers) > 0 {
 		if services, err = d.serviceIndex(ctx, parent); err != nil {
-			addSearchError(&resp.Diagnostics, "MCP servers", query, err)
+			addSearchError(&resp.Diagnostics, "MCP servers", query, err, "`max_results` or a narrower `query`")
 			return
 		}
 	}

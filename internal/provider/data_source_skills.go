@@ -82,7 +82,8 @@ func (d *skillsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 			"ordered by agent name, then by the skill's position in the card, so repeated plans are stable. At least " +
 			"one of `query` and `tags` is required. With `source`, it also (or only) searches the registry's " +
 			"standalone skills (`agentregistry_skill`) through `skills:search`.\n\n" +
-			dsSameConfigurationNote("agents"),
+			dsSameConfigurationNote("agents") +
+			"\n\n" + pageCapsDoc,
 		Attributes: map[string]schema.Attribute{
 			"query": schema.StringAttribute{
 				Optional: true,
@@ -203,7 +204,7 @@ func (d *skillsDataSource) agentSkills(ctx context.Context, m *skillsDataSourceM
 	serverQuery := skillsServerQuery(query, q, tags)
 	agents, err := d.data.Client.SearchAgents(ctx, d.data.parent(m.Project, m.Location), serverQuery, 0)
 	if err != nil {
-		addSearchError(diags, "skills", serverQuery, err)
+		addSearchError(diags, "skills", serverQuery, err, "a narrower `query`, or `tags`")
 		return nil
 	}
 	dsSortAgents(agents)

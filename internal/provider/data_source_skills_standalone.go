@@ -85,7 +85,7 @@ func (d *skillsDataSource) standaloneSkills(ctx context.Context, m *skillsDataSo
 	}
 	found, err := d.data.Client.SearchSkills(ctx, d.data.parent(m.Project, m.Location), query, m.SearchType.ValueString(), limit)
 	if err != nil {
-		addSearchError(diags, "skills", query, err)
+		addSearchError(diags, "skills", query, err, "`max_results` or a narrower `query`")
 		return nil
 	}
 	elems := make([]attr.Value, 0, len(found))

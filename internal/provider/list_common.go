@@ -64,7 +64,8 @@ func (b *listBase) listSchema(description, filterDoc string) schema.Schema {
 			"included (" + fmt.Sprint(searchquery.MaxLength) + " characters, " + fmt.Sprint(searchquery.MaxTerms) +
 			" terms, " + fmt.Sprint(searchquery.MaxDepth) + " levels of nesting). Combined with `filter`, both apply."}
 	}
-	return schema.Schema{MarkdownDescription: description, Attributes: attrs}
+	return schema.Schema{MarkdownDescription: description + "\n\n" + pageCapsDoc + " With `include_resource`, " +
+		"the lookup of each result's derived record is a paged read with the same caps.", Attributes: attrs}
 }
 
 // fieldList is a search grammar's fields in backticks.
@@ -232,6 +233,13 @@ func (s *listStream) pageSize() int64 { return min(s.left, listPageSize) }
 // answer, with what to do about it.
 func (b *listBase) listError(cfg listConfig, err error) diag.Diagnostics {
 	var diags diag.Diagnostics
+	narrow := "the list block's `limit` or `filter`"
+	if b.query != nil {
+		narrow = "the list block's `limit`, `filter` or `query`"
+	}
+	if addPageLimitError(&diags, "the "+b.plural+" of "+cfg.parent, err, narrow) {
+		return diags
+	}
 	var ae *registryclient.APIError
 	isAPI := errors.As(err, &ae)
 	field := ""

@@ -99,27 +99,23 @@ func (c *Client) DeleteBinding(ctx context.Context, name string) error {
 // ListBindings lists the bindings under parent that match filter (AIP-160;
 // "" for all), to the end or until limit results when limit > 0.
 func (c *Client) ListBindings(ctx context.Context, parent, filter string, limit int) ([]*agentregistry.Binding, error) {
-	var out []*agentregistry.Binding
-	err := paginate(limit, func(pageSize int64, token string) (int, string, error) {
+	return paginate(ctx, c, "bindings.list", limit, func(ctx context.Context, pageSize int64, token string) ([]*agentregistry.Binding, string, error) {
 		call := c.registry.Projects.Locations.Bindings.List(parent).PageSize(pageSize).PageToken(token)
 		if filter != "" {
 			call = call.Filter(filter)
 		}
 		resp, err := call.Context(ctx).Do()
 		if err != nil {
-			return 0, "", wrapError(apiRegistry, err)
+			return nil, "", err
 		}
-		out = append(out, resp.Bindings...)
-		return len(out), resp.NextPageToken, nil
+		return resp.Bindings, resp.NextPageToken, nil
 	})
-	return truncate(out, limit), err
 }
 
 // FetchAvailableBindings runs bindings:fetchAvailable for a source agent
 // and/or a target URN ("" leaves one out), to the end or until limit results.
 func (c *Client) FetchAvailableBindings(ctx context.Context, parent, source, target string, limit int) ([]*agentregistry.Binding, error) {
-	var out []*agentregistry.Binding
-	err := paginate(limit, func(pageSize int64, token string) (int, string, error) {
+	return paginate(ctx, c, "bindings:fetchAvailable", limit, func(ctx context.Context, pageSize int64, token string) ([]*agentregistry.Binding, string, error) {
 		call := c.registry.Projects.Locations.Bindings.FetchAvailable(parent).PageSize(pageSize).PageToken(token)
 		if source != "" {
 			call = call.SourceIdentifier(source)
@@ -129,12 +125,10 @@ func (c *Client) FetchAvailableBindings(ctx context.Context, parent, source, tar
 		}
 		resp, err := call.Context(ctx).Do()
 		if err != nil {
-			return 0, "", wrapError(apiRegistry, err)
+			return nil, "", err
 		}
-		out = append(out, resp.Bindings...)
-		return len(out), resp.NextPageToken, nil
+		return resp.Bindings, resp.NextPageToken, nil
 	})
-	return truncate(out, limit), err
 }
 
 func bindingName(b *agentregistry.Binding) string { return b.Name }

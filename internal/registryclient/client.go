@@ -57,6 +57,8 @@ type Config struct {
 	// PollInterval is the first wait between operations.get polls (default 200ms);
 	// each wait is 1.5 times the previous one, capped at PollMaxInterval (default 5s).
 	PollInterval, PollMaxInterval time.Duration
+	// PageLimits bound every paged read (zero fields: DefaultPageLimits).
+	PageLimits PageLimits
 }
 
 // Client talks to the Agent Registry and App Hub APIs. It is safe for
@@ -67,6 +69,7 @@ type Client struct {
 	pollInterval    time.Duration
 	pollMaxInterval time.Duration
 	userAgent       string
+	pageLimits      PageLimits
 }
 
 // New builds a Client. ctx is used only to look up Application Default
@@ -105,6 +108,7 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 		pollInterval:    cfg.PollInterval,
 		pollMaxInterval: cfg.PollMaxInterval,
 		userAgent:       cfg.UserAgent,
+		pageLimits:      cfg.PageLimits.withDefaults(),
 	}, nil
 }
 

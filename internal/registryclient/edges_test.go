@@ -128,14 +128,15 @@ func TestSummarizeBody(t *testing.T) {
 }
 
 func TestPaginatePageSize(t *testing.T) {
+	c := &Client{}
 	for _, tt := range []struct {
 		limit int
 		want  int64
 	}{{0, 100}, {3, 3}, {99, 99}, {100, 100}, {150, 100}} {
 		var sizes []int64
-		err := paginate(tt.limit, func(pageSize int64, token string) (int, string, error) {
+		_, err := paginate(context.Background(), c, "test", tt.limit, func(_ context.Context, pageSize int64, token string) ([]int, string, error) {
 			sizes = append(sizes, pageSize)
-			return 1, "", nil
+			return []int{1}, "", nil
 		})
 		if err != nil || len(sizes) != 1 || sizes[0] != tt.want {
 			t.Errorf("paginate(%d): page sizes %v, %v; want %d", tt.limit, sizes, err, tt.want)
@@ -239,27 +240,20 @@ func TestSetWorkloadMetadataIsSentAtMostThreeTimes(t *testing.T) {
 
 // A search stops asking for pages once it has limit results.
 func TestPaginateStopsAtTheLimit(t *testing.T) {
+	c := &Client{}
 	calls := 0
-	err := paginate(2, func(pageSize int64, token string) (int, string, error) {
+	two := func(_ context.Context, _ int64, token string) ([]int, string, error) {
 		calls++
-		return 2 * calls, "next-" + token, nil
-	})
-	if err != nil || calls != 1 {
-		t.Errorf("paginate(2) with 2 results on the first page: %d pages, %v; want 1", calls, err)
+		return []int{calls, calls}, "next-" + token, nil
+	}
+	got, err := paginate(context.Background(), c, "test", 2, two)
+	if err != nil || calls != 1 || len(got) != 2 {
+		t.Errorf("paginate(2) with 2 results on the first page: %d pages, %v, %v; want 1", calls, got, err)
 	}
 	calls = 0
-	err = paginate(3, func(pageSize int64, token string) (int, string, error) {
-		calls++
-		return 2 * calls, "next-" + token, nil
-	})
-	if err != nil || calls != 2 {
-		t.Errorf("paginate(3) with 2 results a page: %d pages, %v; want 2", calls, err)
-	}
-	if got := truncate([]int{1, 2, 3}, 2); len(got) != 2 {
-		t.Errorf("truncate = %v", got)
-	}
-	if got := truncate([]int{1, 2, 3}, 0); len(got) != 3 {
-		t.Errorf("truncate(0) = %v", got)
+	got, err = paginate(context.Background(), c, "test", 3, two)
+	if err != nil || calls != 2 || len(got) != 3 {
+		t.Errorf("paginate(3) with 2 results a page: %d pages, %v, %v; want 2 pages, 3 results", calls, got, err)
 	}
 }
 

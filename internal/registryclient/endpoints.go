@@ -16,21 +16,15 @@ func (c *Client) GetEndpoint(ctx context.Context, name string) (*agentregistry.E
 // (AIP-160; "" for all), following nextPageToken to the end, or until limit
 // results when limit > 0.
 func (c *Client) ListEndpoints(ctx context.Context, parent, filter string, limit int) ([]*agentregistry.Endpoint, error) {
-	var out []*agentregistry.Endpoint
-	err := paginate(limit, func(pageSize int64, token string) (int, string, error) {
+	return paginate(ctx, c, "endpoints.list", limit, func(ctx context.Context, pageSize int64, token string) ([]*agentregistry.Endpoint, string, error) {
 		call := c.registry.Projects.Locations.Endpoints.List(parent).PageSize(pageSize).PageToken(token)
 		if filter != "" {
 			call = call.Filter(filter)
 		}
 		resp, err := call.Context(ctx).Do()
 		if err != nil {
-			return 0, "", wrapError(apiRegistry, err)
+			return nil, "", err
 		}
-		out = append(out, resp.Endpoints...)
-		return len(out), resp.NextPageToken, nil
+		return resp.Endpoints, resp.NextPageToken, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return truncate(out, limit), nil
 }

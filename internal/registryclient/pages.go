@@ -1,6 +1,6 @@
 package registryclient
 
-// Page-streaming reads: each yields the registry's pages one at a time, so
+// Page-streaming reads (under the caps of readPages, pager.go): each yields the registry's pages one at a time, so
 // that a caller that needs only the first results (a list resource with a
 // limit, or one whose reader has stopped) stops paging as soon as it breaks
 // out of the loop, instead of reading the whole collection first as the
@@ -8,44 +8,16 @@ package registryclient
 
 import (
 	"context"
-	"fmt"
 	"iter"
 
 	"google.golang.org/api/agentregistry/v1"
 )
 
-// pages yields the pages fetch returns, following next page tokens, until
-// the caller stops, there is no next page, or a request fails (yielded once
-// as the error, after which the sequence ends). A server that hands back a
-// token it already gave is an error rather than an endless loop.
-func pages[T any](fetch func(token string) (items []T, next string, err error)) iter.Seq2[[]T, error] {
-	return func(yield func([]T, error) bool) {
-		seen := map[string]bool{}
-		token := ""
-		for {
-			items, next, err := fetch(token)
-			if err != nil {
-				yield(nil, wrapError(apiRegistry, err))
-				return
-			}
-			if !yield(items, nil) || next == "" {
-				return
-			}
-			if seen[next] {
-				yield(nil, fmt.Errorf("agent registry returned page token %q twice; stopping the list", next))
-				return
-			}
-			seen[next] = true
-			token = next
-		}
-	}
-}
-
 // ServicePages yields the pages of services.list under parent
 // (projects/*/locations/*) that match filter (AIP-160; "" for all), pageSize
 // services at most per page.
 func (c *Client) ServicePages(ctx context.Context, parent, filter string, pageSize int64) iter.Seq2[[]*agentregistry.Service, error] {
-	return pages(func(token string) ([]*agentregistry.Service, string, error) {
+	return readPages(ctx, c.pageLimits, "services.list", func(ctx context.Context, token string) ([]*agentregistry.Service, string, error) {
 		call := c.registry.Projects.Locations.Services.List(parent).PageSize(pageSize).PageToken(token)
 		if filter != "" {
 			call = call.Filter(filter)
@@ -61,7 +33,7 @@ func (c *Client) ServicePages(ctx context.Context, parent, filter string, pageSi
 // AgentPages yields the pages of agents.list under parent: every derived
 // Agent record.
 func (c *Client) AgentPages(ctx context.Context, parent string, pageSize int64) iter.Seq2[[]*agentregistry.Agent, error] {
-	return pages(func(token string) ([]*agentregistry.Agent, string, error) {
+	return readPages(ctx, c.pageLimits, "agents.list", func(ctx context.Context, token string) ([]*agentregistry.Agent, string, error) {
 		resp, err := c.registry.Projects.Locations.Agents.List(parent).PageSize(pageSize).PageToken(token).Context(ctx).Do()
 		if err != nil {
 			return nil, "", err
@@ -73,7 +45,7 @@ func (c *Client) AgentPages(ctx context.Context, parent string, pageSize int64) 
 // McpServerPages yields the pages of mcpServers.list under parent: every
 // derived McpServer record.
 func (c *Client) McpServerPages(ctx context.Context, parent string, pageSize int64) iter.Seq2[[]*agentregistry.McpServer, error] {
-	return pages(func(token string) ([]*agentregistry.McpServer, string, error) {
+	return readPages(ctx, c.pageLimits, "mcpServers.list", func(ctx context.Context, token string) ([]*agentregistry.McpServer, string, error) {
 		resp, err := c.registry.Projects.Locations.McpServers.List(parent).PageSize(pageSize).PageToken(token).Context(ctx).Do()
 		if err != nil {
 			return nil, "", err
@@ -85,7 +57,7 @@ func (c *Client) McpServerPages(ctx context.Context, parent string, pageSize int
 // EndpointPages yields the pages of endpoints.list under parent: every
 // derived Endpoint record.
 func (c *Client) EndpointPages(ctx context.Context, parent string, pageSize int64) iter.Seq2[[]*agentregistry.Endpoint, error] {
-	return pages(func(token string) ([]*agentregistry.Endpoint, string, error) {
+	return readPages(ctx, c.pageLimits, "endpoints.list", func(ctx context.Context, token string) ([]*agentregistry.Endpoint, string, error) {
 		resp, err := c.registry.Projects.Locations.Endpoints.List(parent).PageSize(pageSize).PageToken(token).Context(ctx).Do()
 		if err != nil {
 			return nil, "", err
@@ -96,7 +68,7 @@ func (c *Client) EndpointPages(ctx context.Context, parent string, pageSize int6
 
 // SearchAgentPages yields the pages of an agents:search under parent.
 func (c *Client) SearchAgentPages(ctx context.Context, parent, query string, pageSize int64) iter.Seq2[[]*agentregistry.Agent, error] {
-	return pages(func(token string) ([]*agentregistry.Agent, string, error) {
+	return readPages(ctx, c.pageLimits, "agents:search", func(ctx context.Context, token string) ([]*agentregistry.Agent, string, error) {
 		resp, err := c.registry.Projects.Locations.Agents.Search(parent, &agentregistry.SearchAgentsRequest{
 			SearchString: query, PageSize: pageSize, PageToken: token,
 		}).Context(ctx).Do()
@@ -109,7 +81,7 @@ func (c *Client) SearchAgentPages(ctx context.Context, parent, query string, pag
 
 // SearchMcpServerPages yields the pages of an mcpServers:search under parent.
 func (c *Client) SearchMcpServerPages(ctx context.Context, parent, query string, pageSize int64) iter.Seq2[[]*agentregistry.McpServer, error] {
-	return pages(func(token string) ([]*agentregistry.McpServer, string, error) {
+	return readPages(ctx, c.pageLimits, "mcpServers:search", func(ctx context.Context, token string) ([]*agentregistry.McpServer, string, error) {
 		resp, err := c.registry.Projects.Locations.McpServers.Search(parent, &agentregistry.SearchMcpServersRequest{
 			SearchString: query, PageSize: pageSize, PageToken: token,
 		}).Context(ctx).Do()
@@ -123,7 +95,7 @@ func (c *Client) SearchMcpServerPages(ctx context.Context, parent, query string,
 // BindingPages yields the pages of bindings.list under parent that match
 // filter ("" for all).
 func (c *Client) BindingPages(ctx context.Context, parent, filter string, pageSize int64) iter.Seq2[[]*agentregistry.Binding, error] {
-	return pages(func(token string) ([]*agentregistry.Binding, string, error) {
+	return readPages(ctx, c.pageLimits, "bindings.list", func(ctx context.Context, token string) ([]*agentregistry.Binding, string, error) {
 		call := c.registry.Projects.Locations.Bindings.List(parent).PageSize(pageSize).PageToken(token)
 		if filter != "" {
 			call = call.Filter(filter)
@@ -139,7 +111,7 @@ func (c *Client) BindingPages(ctx context.Context, parent, filter string, pageSi
 // SkillPages yields the pages of skills.list under parent that match filter
 // ("" for all).
 func (c *Client) SkillPages(ctx context.Context, parent, filter string, pageSize int64) iter.Seq2[[]*agentregistry.Skill, error] {
-	return pages(func(token string) ([]*agentregistry.Skill, string, error) {
+	return readPages(ctx, c.pageLimits, "skills.list", func(ctx context.Context, token string) ([]*agentregistry.Skill, string, error) {
 		call := c.registry.Projects.Locations.Skills.List(parent).PageSize(pageSize).PageToken(token)
 		if filter != "" {
 			call = call.Filter(filter)

@@ -93,8 +93,7 @@ func (c *Client) GetSkillRevision(ctx context.Context, name string) (*agentregis
 // SearchSkills runs skills:search (searchType KEYWORD or SEMANTIC) under
 // parent and follows nextPageToken to the end, or until limit results.
 func (c *Client) SearchSkills(ctx context.Context, parent, query, searchType string, limit int) ([]*agentregistry.Skill, error) {
-	var out []*agentregistry.Skill
-	err := paginate(limit, func(pageSize int64, token string) (int, string, error) {
+	return paginate(ctx, c, "skills:search", limit, func(ctx context.Context, pageSize int64, token string) ([]*agentregistry.Skill, string, error) {
 		call := c.registry.Projects.Locations.Skills.Search(parent).SearchString(query).PageSize(pageSize).Context(ctx)
 		if searchType != "" {
 			call = call.SearchType(searchType)
@@ -104,13 +103,8 @@ func (c *Client) SearchSkills(ctx context.Context, parent, query, searchType str
 		}
 		resp, err := call.Do()
 		if err != nil {
-			return 0, "", wrapError(apiRegistry, err)
+			return nil, "", err
 		}
-		out = append(out, resp.Skills...)
-		return len(out), resp.NextPageToken, nil
+		return resp.Skills, resp.NextPageToken, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return truncate(out, limit), nil
 }

@@ -114,7 +114,7 @@ func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, erro
 		return false, ctx.Err()
 	}
 	if err != nil {
-		if errors.Is(err, errResponseTooLarge) || refusedOnLoopback(err) {
+		if errors.Is(err, errResponseTooLarge) || errors.Is(err, errPageBytes) || refusedOnLoopback(err) {
 			return false, nil
 		}
 		retry, _ := retryablehttp.ErrorPropagatedRetryPolicy(ctx, nil, err)
@@ -290,8 +290,22 @@ func (t *bufferingTransport) RoundTrip(req *http.Request) (*http.Response, error
 	if err != nil || resp.Body == nil || resp.Body == http.NoBody {
 		return resp, err
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes+1))
+	// A paged read's byte cap (pager.go) bounds the body as well: no more is
+	// read than what is left of it.
+	limit := int64(maxResponseBytes)
+	budget := byteBudgetFrom(req.Context())
+	if budget != nil {
+		limit = min(limit, max(budget.left.Load(), 0))
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	_ = resp.Body.Close() // read to its end or its limit: nothing is lost if closing fails
+	if budget != nil {
+		budget.used.Add(int64(len(body)))
+		if budget.left.Add(-int64(len(body))) < 0 {
+			budget.exceeded.Store(true)
+			return nil, fmt.Errorf("response to %s %s: %w", req.Method, redactURL(req.URL), errPageBytes)
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("reading response to %s %s: %w", req.Method, redactURL(req.URL), err)
 	}

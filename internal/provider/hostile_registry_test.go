@@ -1,0 +1,200 @@
+package provider
+
+// Issue 35: a registry that pages without end. Every data source and list
+// resource ends with an error that names the cap and the attributes that
+// narrow the read, having read no more than the caps allow (the bytes the
+// hostile registry could send are counted), whatever the registry sends.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
+)
+
+const hostileParent = "projects/test-project/locations/global"
+
+// hostilePages serves every list and search of the registry with page(n),
+// n counting from 1, and counts the requests and the bytes it wrote.
+type hostilePages struct {
+	requests, written atomic.Int64
+	// servicesOnce answers services.list with one agent service and no next
+	// page, so that only the derived-record lookup pages without end.
+	servicesOnce bool
+	page         func(n int64) (records int, desc int, next string)
+}
+
+func (h *hostilePages) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	n := h.requests.Add(1)
+	count, desc, next := h.page(n)
+	if h.servicesOnce && strings.HasSuffix(r.URL.Path, "/services") {
+		count, desc, next = 1, 1, ""
+	}
+	body := map[string]any{"nextPageToken": next}
+	d := strings.Repeat("d", desc)
+	for _, key := range []string{"services", "agents", "mcpServers", "endpoints", "bindings", "skills"} {
+		recs := make([]map[string]any, count)
+		for i := range recs {
+			id := fmt.Sprintf("r%d-%d", n, i)
+			recs[i] = map[string]any{
+				"name": hostileParent + "/" + key + "/" + id, "description": d, "displayName": id,
+				"agentSpec": map[string]any{"type": "NO_SPEC"}, "registryResource": hostileParent + "/agents/elsewhere-" + id,
+				"agentId": "urn:agent:" + id,
+			}
+		}
+		body[key] = recs
+	}
+	b, _ := json.Marshal(body)
+	w.Header().Set("Content-Type", "application/json")
+	written, _ := w.Write(b)
+	h.written.Add(int64(written))
+}
+
+// readDataSourceRPC reads a data source through the provider's protocol
+// server with the given string attributes set.
+func readDataSourceRPC(t *testing.T, s tfprotov6.ProviderServer, typ string, set map[string]string) []*tfprotov6.Diagnostic {
+	t.Helper()
+	schemas, err := s.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vt := as[tftypes.Object](t, schemas.DataSourceSchemas[typ].ValueType())
+	attrs := map[string]tftypes.Value{}
+	for name, at := range vt.AttributeTypes {
+		attrs[name] = tftypes.NewValue(at, nil)
+	}
+	for name, v := range set {
+		attrs[name] = tftypes.NewValue(tftypes.String, v)
+	}
+	resp, err := s.ReadDataSource(context.Background(), &tfprotov6.ReadDataSourceRequest{
+		TypeName: typ, Config: dynamicValue(t, vt, tftypes.NewValue(vt, attrs)),
+	})
+	if err != nil {
+		t.Fatalf("ReadDataSource %s: %v", typ, err)
+	}
+	return resp.Diagnostics
+}
+
+type hostileRead struct {
+	name string
+	// data source or list resource type, its attributes, and with a list,
+	// include_resource.
+	dataSource, list string
+	set              map[string]string
+	include          bool
+	// narrow is the attribute the error must name.
+	narrow string
+	// full: also read against endless full pages (each such read takes
+	// seconds to reach the byte cap; registryclient's tests take every read
+	// there with a small cap).
+	full bool
+}
+
+func hostileReads() []hostileRead {
+	return []hostileRead{
+		{name: "agents data source", dataSource: "agentregistry_agents", set: map[string]string{"query": "x"}, narrow: "`max_results`", full: true},
+		{name: "MCP servers data source", dataSource: "agentregistry_mcp_servers", set: map[string]string{"query": "x"}, narrow: "`max_results`"},
+		{name: "bindings data source", dataSource: "agentregistry_bindings", narrow: "`filter`"},
+		{name: "endpoints data source", dataSource: "agentregistry_endpoints", narrow: "`filter`"},
+		{name: "available bindings data source", dataSource: "agentregistry_available_bindings", set: map[string]string{"source": "urn:agent:x"}, narrow: "`max_results`"},
+		{name: "skills data source", dataSource: "agentregistry_skills", set: map[string]string{"query": "x"}, narrow: "`query`"},
+		{name: "agent data source by filter", dataSource: "agentregistry_agent", set: map[string]string{"filter": "x"}, narrow: "`filter`"},
+		{name: "agent list", list: "agentregistry_agent", narrow: "`limit`", full: true},
+		{name: "agent list with query", list: "agentregistry_agent", set: map[string]string{"query": "x"}, narrow: "`query`"},
+		{name: "MCP server list with resources", list: "agentregistry_mcp_server", include: true, narrow: "`filter`", full: true},
+		{name: "binding list", list: "agentregistry_binding", narrow: "`filter`"},
+		{name: "skill list", list: "agentregistry_skill", narrow: "`filter`"},
+		{name: "endpoint list", list: "agentregistry_endpoint", narrow: "`limit`"},
+	}
+}
+
+// run reads r against the registry at url and returns its one error.
+func (r hostileRead) run(t *testing.T, s tfprotov6.ProviderServer, l *listRPC) string {
+	t.Helper()
+	if r.dataSource != "" {
+		var errs []string
+		for _, d := range readDataSourceRPC(t, s, r.dataSource, r.set) {
+			if d.Severity == tfprotov6.DiagnosticSeverityError {
+				errs = append(errs, d.Summary+": "+d.Detail)
+			}
+		}
+		if len(errs) != 1 {
+			t.Fatalf("errors %q, want one", errs)
+		}
+		return errs[0]
+	}
+	errs := errorsOf(l.list(r.list, r.set, r.include, 1_000_000, 0)) // a limit past every cap
+	if len(errs) != 1 {
+		t.Fatalf("errors %q, want one", errs)
+	}
+	return errs[0]
+}
+
+func TestHostileRegistry_endlessPagesEndAtACap(t *testing.T) {
+	caps := registryclient.DefaultPageLimits
+	for _, tc := range []struct {
+		name, cap string
+		page      func(n int64) (int, int, string)
+		// most is how many bytes the registry may have written.
+		most int64
+	}{
+		// 100 records of 8 KB a page, a new token each time: the byte cap.
+		{"full pages", "the cap of 67108864 bytes", func(n int64) (int, int, string) { return 100, 8 << 10, fmt.Sprint("t", n) },
+			caps.Bytes + 2*6*100*(8<<10+400)},
+		// Empty pages with a new token each: the page cap.
+		{"empty pages", "the cap of 1000 pages", func(n int64) (int, int, string) { return 0, 0, fmt.Sprint("t", n) },
+			int64(caps.Pages) * 600},
+		// Empty pages with 256 KB tokens: the token cap, on the first page.
+		{"huge tokens", "the cap of 8192 bytes", func(n int64) (int, int, string) {
+			return 0, 0, fmt.Sprint(n, strings.Repeat("t", 256<<10))
+		}, 3 * 256 << 10},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, r := range hostileReads() {
+				if tc.name == "full pages" && !r.full {
+					continue
+				}
+				t.Run(r.name, func(t *testing.T) {
+					h := &hostilePages{page: tc.page}
+					srv := httptest.NewServer(h)
+					defer srv.Close()
+					s := configuredServer(t, "test-project", srv.URL)
+					msg := r.run(t, s, newListRPC(t, srv.URL))
+					for _, want := range []string{"Registry Read Stopped at a Cap", tc.cap, "Narrow the read with", r.narrow} {
+						if !strings.Contains(msg, want) {
+							t.Errorf("error %q\ndoes not say %q", msg, want)
+						}
+					}
+					if w := h.written.Load(); w > tc.most {
+						t.Errorf("the registry wrote %d bytes, past the %d the caps allow", w, tc.most)
+					}
+				})
+			}
+		})
+	}
+}
+
+// A terraform query with include_resource over a registry whose services are
+// few but whose derived records never end: the derived-record lookup ends
+// at a cap instead of reading the agents list for ever.
+func TestHostileRegistry_derivedLookupEndsAtACap(t *testing.T) {
+	h := &hostilePages{servicesOnce: true, page: func(n int64) (int, int, string) { return 0, 0, fmt.Sprint("t", n) }}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	errs := errorsOf(newListRPC(t, srv.URL).list("agentregistry_agent", nil, true, 10, 0))
+	if len(errs) != 1 || !containsInOrder(errs[0], []string{"Registry Read Stopped at a Cap", "agents.list", "the cap of 1000 pages", "`limit`"}) {
+		t.Fatalf("errors %q, want the page cap of the derived-record lookup", errs)
+	}
+	if got := h.requests.Load(); got != 1+int64(registryclient.DefaultPageLimits.Pages) {
+		t.Errorf("%d requests, want one services page and the cap of agents pages", got)
+	}
+}

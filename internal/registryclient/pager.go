@@ -1,0 +1,220 @@
+package registryclient
+
+// The one pager behind every paged read of the registry (the List*/Search*
+// functions and the *Pages streams): it follows next page tokens with caps on
+// pages, records, bytes and time that hold whatever the registry sends. A
+// registry that answers full pages for ever, empty pages with a new token
+// each time, or tokens of megabytes ends the read with a *PageLimitError that
+// names the cap, instead of filling memory or hanging the plan.
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"iter"
+	"sync/atomic"
+	"time"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/termsafe"
+)
+
+// PageLimits bound one paged read (one data source read, one list block, one
+// derived-record lookup). Zero fields take the defaults.
+type PageLimits struct {
+	// Pages is the most pages requested (default 1,000).
+	Pages int
+	// Records is the most records received, over every page (default 10,000).
+	Records int
+	// Bytes is the most response bytes read, over every page (default 64 MiB).
+	Bytes int64
+	// Time is the most time spent waiting for the registry's pages, retries
+	// included (default 5 minutes); the caller's context may end it sooner.
+	Time time.Duration
+	// TokenBytes is the longest next page token accepted (default 8 KiB).
+	TokenBytes int
+}
+
+// DefaultPageLimits are the caps of every paged read, documented on the data
+// sources and list resources that read pages.
+var DefaultPageLimits = PageLimits{Pages: 1000, Records: 10000, Bytes: 64 << 20, Time: 5 * time.Minute, TokenBytes: 8 << 10}
+
+func (l PageLimits) withDefaults() PageLimits {
+	d := DefaultPageLimits
+	if l.Pages > 0 {
+		d.Pages = l.Pages
+	}
+	if l.Records > 0 {
+		d.Records = l.Records
+	}
+	if l.Bytes > 0 {
+		d.Bytes = l.Bytes
+	}
+	if l.Time > 0 {
+		d.Time = l.Time
+	}
+	if l.TokenBytes > 0 {
+		d.TokenBytes = l.TokenBytes
+	}
+	return d
+}
+
+// Page cap names, as PageLimitError.Cap.
+const (
+	CapPages   = "pages"
+	CapRecords = "records"
+	CapBytes   = "bytes"
+	CapTime    = "time"
+	CapToken   = "page token"
+)
+
+// PageLimitError ends a paged read that reached one of its caps. What was
+// read up to then is discarded: a partial list would read as a complete one.
+type PageLimitError struct {
+	// Read names the read, such as "agents:search" or "services.list".
+	Read string
+	// Cap is the cap reached (CapPages, CapRecords, ...), and Limit its value
+	// (pages, records, bytes, nanoseconds or token bytes).
+	Cap   string
+	Limit int64
+	// What had been read when the read stopped.
+	Pages, Records int
+	Bytes          int64
+}
+
+func (e *PageLimitError) Error() string {
+	read := fmt.Sprintf("after %d page(s), %d record(s) and %d byte(s)", e.Pages, e.Records, e.Bytes)
+	switch e.Cap {
+	case CapPages:
+		return fmt.Sprintf("stopped reading %s %s: the registry kept sending next page tokens past the cap of %d pages per read", e.Read, read, e.Limit)
+	case CapRecords:
+		return fmt.Sprintf("stopped reading %s %s: the registry sent more than the cap of %d records per read", e.Read, read, e.Limit)
+	case CapBytes:
+		return fmt.Sprintf("stopped reading %s %s: the registry's answers passed the cap of %d bytes per read", e.Read, read, e.Limit)
+	case CapTime:
+		return fmt.Sprintf("stopped reading %s %s: the registry took longer than the cap of %s per read", e.Read, read, time.Duration(e.Limit))
+	case CapToken:
+		return fmt.Sprintf("stopped reading %s %s: the registry sent a next page token longer than the cap of %d bytes", e.Read, read, e.Limit)
+	}
+	return fmt.Sprintf("stopped reading %s %s at the %s cap (%d)", e.Read, read, e.Cap, e.Limit)
+}
+
+// byteBudget counts the response bytes of one paged read; the transport
+// (bufferingTransport) reads no more than what is left of it.
+type byteBudget struct {
+	left     atomic.Int64
+	used     atomic.Int64
+	exceeded atomic.Bool
+}
+
+type byteBudgetKey struct{}
+
+func withByteBudget(ctx context.Context, b *byteBudget) context.Context {
+	return context.WithValue(ctx, byteBudgetKey{}, b)
+}
+
+func byteBudgetFrom(ctx context.Context) *byteBudget {
+	b, _ := ctx.Value(byteBudgetKey{}).(*byteBudget)
+	return b
+}
+
+// errPageBytes is a response cut short by the byte cap of its paged read; it
+// is not retried.
+var errPageBytes = errors.New("response passes the byte cap of the paged read")
+
+// readPages yields the pages fetch returns, following next page tokens, until
+// the caller stops, there is no next page, a request fails, or a cap is
+// reached (each yielded once as the error, after which the sequence ends).
+// read names the read in errors. A token the registry already gave is an
+// error rather than an endless loop; the tokens are remembered by digest, so
+// the memory they take is bounded by the page cap, not their size.
+func readPages[T any](ctx context.Context, lim PageLimits, read string,
+	fetch func(ctx context.Context, token string) (items []T, next string, err error)) iter.Seq2[[]T, error] {
+	lim = lim.withDefaults()
+	return func(yield func([]T, error) bool) {
+		budget := &byteBudget{}
+		budget.left.Store(lim.Bytes)
+		seen := make(map[[sha256.Size]byte]struct{})
+		var (
+			pages, records int
+			waited         time.Duration
+			token          string
+		)
+		stop := func(cap string, limit int64) {
+			yield(nil, &PageLimitError{Read: read, Cap: cap, Limit: limit, Pages: pages, Records: records, Bytes: budget.used.Load()})
+		}
+		for {
+			if pages >= lim.Pages {
+				stop(CapPages, int64(lim.Pages))
+				return
+			}
+			left := lim.Time - waited
+			if left <= 0 {
+				stop(CapTime, int64(lim.Time))
+				return
+			}
+			fctx, cancel := context.WithTimeout(withByteBudget(ctx, budget), left)
+			start := time.Now()
+			items, next, err := fetch(fctx, token)
+			waited += time.Since(start)
+			timedOut := fctx.Err() != nil && ctx.Err() == nil
+			cancel()
+			pages++
+			switch {
+			case budget.exceeded.Load():
+				stop(CapBytes, lim.Bytes)
+				return
+			case err != nil && timedOut:
+				stop(CapTime, int64(lim.Time))
+				return
+			case err != nil:
+				yield(nil, wrapError(apiRegistry, err))
+				return
+			}
+			records += len(items)
+			if records > lim.Records {
+				stop(CapRecords, int64(lim.Records))
+				return
+			}
+			if !yield(items, nil) || next == "" {
+				return
+			}
+			if len(next) > lim.TokenBytes {
+				stop(CapToken, int64(lim.TokenBytes))
+				return
+			}
+			sum := sha256.Sum256([]byte(next))
+			if _, ok := seen[sum]; ok {
+				yield(nil, fmt.Errorf("agent registry returned page token %q twice; stopping the list", termsafe.Truncate(termsafe.Line(next), 64)))
+				return
+			}
+			seen[sum] = struct{}{}
+			token = next
+		}
+	}
+}
+
+// paginate reads pages until there is no next page or limit records were
+// collected (0: no limit), asking for the same page size each time (the API
+// requires the other parameters to stay identical between pages), under the
+// client's page caps.
+func paginate[T any](ctx context.Context, c *Client, read string, limit int,
+	fetch func(ctx context.Context, pageSize int64, token string) ([]T, string, error)) ([]T, error) {
+	pageSize := int64(searchPageSize)
+	if limit > 0 && limit < searchPageSize {
+		pageSize = int64(limit)
+	}
+	var out []T
+	for page, err := range readPages(ctx, c.pageLimits, read, func(ctx context.Context, token string) ([]T, string, error) {
+		return fetch(ctx, pageSize, token)
+	}) {
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, page...)
+		if limit > 0 && len(out) >= limit {
+			return out[:limit], nil
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,238 @@
+package registryclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// hostileRegistry answers every list and search, for ever: page is called
+// with the request's number (from 1) and writes the answer. It counts the
+// requests it was sent.
+func hostileRegistry(t *testing.T, page func(w http.ResponseWriter, r *http.Request, n int64)) (string, *atomic.Int64) {
+	t.Helper()
+	var n atomic.Int64
+	srv, _ := scripted(t, func(w http.ResponseWriter, r *http.Request, _ recorded) {
+		page(w, r, n.Add(1))
+	})
+	return srv.URL, &n
+}
+
+// fullPage is a page of count records under every list key, each with a
+// description of descBytes bytes, and the next token.
+func fullPage(w http.ResponseWriter, count, descBytes int, next string) {
+	desc := strings.Repeat("d", descBytes)
+	records := make([]map[string]any, count)
+	for i := range records {
+		records[i] = map[string]any{"name": fmt.Sprintf("%s/things/r%d", testParent, i), "description": desc}
+	}
+	body := map[string]any{"nextPageToken": next}
+	for _, key := range []string{"services", "agents", "mcpServers", "endpoints", "bindings", "skills"} {
+		body[key] = records
+	}
+	writeJSON(w, 200, body)
+}
+
+// pagedReads are every paged read of the client, each run to its end.
+func pagedReads() map[string]func(ctx context.Context, c *Client) error {
+	p := testParent
+	return map[string]func(ctx context.Context, c *Client) error{
+		"ServicePages": func(ctx context.Context, c *Client) error {
+			_, err := countPages(c.ServicePages(ctx, p, "", 100), 0)
+			return err
+		},
+		"AgentPages": func(ctx context.Context, c *Client) error {
+			_, err := countPages(c.AgentPages(ctx, p, 100), 0)
+			return err
+		},
+		"McpServerPages": func(ctx context.Context, c *Client) error {
+			_, err := countPages(c.McpServerPages(ctx, p, 100), 0)
+			return err
+		},
+		"EndpointPages": func(ctx context.Context, c *Client) error {
+			_, err := countPages(c.EndpointPages(ctx, p, 100), 0)
+			return err
+		},
+		"SearchAgentPages": func(ctx context.Context, c *Client) error {
+			_, err := countPages(c.SearchAgentPages(ctx, p, "x", 100), 0)
+			return err
+		},
+		"SearchMcpServerPages": func(ctx context.Context, c *Client) error {
+			_, err := countPages(c.SearchMcpServerPages(ctx, p, "x", 100), 0)
+			return err
+		},
+		"BindingPages": func(ctx context.Context, c *Client) error {
+			_, err := countPages(c.BindingPages(ctx, p, "", 100), 0)
+			return err
+		},
+		"SkillPages": func(ctx context.Context, c *Client) error {
+			_, err := countPages(c.SkillPages(ctx, p, "", 100), 0)
+			return err
+		},
+		"ListAgents":     func(ctx context.Context, c *Client) error { _, err := c.ListAgents(ctx, p, "", 0); return err },
+		"ListMcpServers": func(ctx context.Context, c *Client) error { _, err := c.ListMcpServers(ctx, p, "", 0); return err },
+		"ListEndpoints":  func(ctx context.Context, c *Client) error { _, err := c.ListEndpoints(ctx, p, "", 0); return err },
+		"ListBindings":   func(ctx context.Context, c *Client) error { _, err := c.ListBindings(ctx, p, "", 0); return err },
+		"FetchAvailableBindings": func(ctx context.Context, c *Client) error {
+			_, err := c.FetchAvailableBindings(ctx, p, "s", "", 0)
+			return err
+		},
+		"SearchAgents":     func(ctx context.Context, c *Client) error { _, err := c.SearchAgents(ctx, p, "x", 0); return err },
+		"SearchMcpServers": func(ctx context.Context, c *Client) error { _, err := c.SearchMcpServers(ctx, p, "x", 0); return err },
+		"SearchSkills":     func(ctx context.Context, c *Client) error { _, err := c.SearchSkills(ctx, p, "x", "", 0); return err },
+	}
+}
+
+// limitError asserts err is a *PageLimitError at cap and returns it.
+func limitError(t *testing.T, err error, cap string) *PageLimitError {
+	t.Helper()
+	var le *PageLimitError
+	if !errors.As(err, &le) {
+		t.Fatalf("error %v (%T), want a *PageLimitError at the %s cap", err, err, cap)
+	}
+	if le.Cap != cap {
+		t.Fatalf("stopped at the %s cap (%v), want the %s cap", le.Cap, le, cap)
+	}
+	if !strings.Contains(le.Error(), "cap of") {
+		t.Errorf("message %q does not name the cap", le.Error())
+	}
+	return le
+}
+
+// A registry that sends full pages for ever (100 records of 8 KB, a new
+// token each time) ends every read at the byte cap: the client reads no more
+// than the cap, and sends a bounded number of requests.
+func TestHostileEndlessFullPagesStopAtTheByteCap(t *testing.T) {
+	url, requests := hostileRegistry(t, func(w http.ResponseWriter, _ *http.Request, n int64) {
+		fullPage(w, 100, 8<<10, fmt.Sprintf("token-%d", n))
+	})
+	const byteCap = 4 << 20
+	c := testClient(t, url, func(cfg *Config) { cfg.PageLimits = PageLimits{Bytes: byteCap} })
+	for name, read := range pagedReads() {
+		t.Run(name, func(t *testing.T) {
+			before := requests.Load()
+			le := limitError(t, read(testCtx(t), c), CapBytes)
+			if le.Bytes > byteCap+1 {
+				t.Errorf("read %d bytes, past the cap of %d", le.Bytes, byteCap)
+			}
+			// Each page is about 820 KB: the cap is reached on the sixth.
+			if sent := requests.Load() - before; sent > 6 {
+				t.Errorf("%d requests for a cap of %d bytes of 820 KB pages", sent, byteCap)
+			}
+		})
+	}
+}
+
+// Full pages of small records end at the record cap.
+func TestHostileEndlessRecordsStopAtTheRecordCap(t *testing.T) {
+	url, _ := hostileRegistry(t, func(w http.ResponseWriter, _ *http.Request, n int64) {
+		fullPage(w, 100, 1, fmt.Sprintf("token-%d", n))
+	})
+	c := testClient(t, url, func(cfg *Config) { cfg.PageLimits = PageLimits{Records: 1000} })
+	for name, read := range pagedReads() {
+		t.Run(name, func(t *testing.T) {
+			le := limitError(t, read(testCtx(t), c), CapRecords)
+			if le.Pages != 11 || le.Records != 1100 {
+				t.Errorf("stopped after %d pages and %d records, want 11 and 1100", le.Pages, le.Records)
+			}
+		})
+	}
+}
+
+// Empty pages, each with a new token, end at the page cap: no result is
+// ever produced, so a caller's limit would never stop them.
+func TestHostileEndlessEmptyPagesStopAtThePageCap(t *testing.T) {
+	url, requests := hostileRegistry(t, func(w http.ResponseWriter, _ *http.Request, n int64) {
+		fullPage(w, 0, 0, fmt.Sprintf("token-%d", n))
+	})
+	c := testClient(t, url, func(cfg *Config) { cfg.PageLimits = PageLimits{Pages: 50} })
+	for name, read := range pagedReads() {
+		t.Run(name, func(t *testing.T) {
+			before := requests.Load()
+			limitError(t, read(testCtx(t), c), CapPages)
+			if sent := requests.Load() - before; sent != 50 {
+				t.Errorf("%d requests, want the cap of 50", sent)
+			}
+		})
+	}
+	// The default cap holds too.
+	d := testClient(t, url)
+	before := requests.Load()
+	le := limitError(t, pagedReads()["SearchAgents"](testCtx(t), d), CapPages)
+	if sent := requests.Load() - before; sent != int64(DefaultPageLimits.Pages) || le.Limit != int64(DefaultPageLimits.Pages) {
+		t.Errorf("%d requests at the default cap (%d), want %d", sent, le.Limit, DefaultPageLimits.Pages)
+	}
+}
+
+// A token of 256 KB ends the read on the page that sent it: the tokens the
+// pager remembers are digests, and none that large is sent back.
+func TestHostileHugeTokensStopAtTheTokenCap(t *testing.T) {
+	url, requests := hostileRegistry(t, func(w http.ResponseWriter, _ *http.Request, n int64) {
+		fullPage(w, 0, 0, fmt.Sprintf("%d-%s", n, strings.Repeat("t", 256<<10)))
+	})
+	c := testClient(t, url)
+	for name, read := range pagedReads() {
+		t.Run(name, func(t *testing.T) {
+			before := requests.Load()
+			le := limitError(t, read(testCtx(t), c), CapToken)
+			if sent := requests.Load() - before; sent != 1 || le.Limit != int64(DefaultPageLimits.TokenBytes) {
+				t.Errorf("%d requests, cap %d; want 1 at %d", sent, le.Limit, DefaultPageLimits.TokenBytes)
+			}
+		})
+	}
+}
+
+// A registry that never answers ends the read at the time cap (the test
+// sets a short one), not at the caller's deadline.
+func TestHostileSilentRegistryStopsAtTheTimeCap(t *testing.T) {
+	release := make(chan struct{})
+	url, _ := hostileRegistry(t, func(w http.ResponseWriter, r *http.Request, n int64) {
+		if n == 1 {
+			fullPage(w, 1, 1, "more")
+			return
+		}
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	})
+	t.Cleanup(func() { close(release) })
+	c := testClient(t, url, func(cfg *Config) { cfg.PageLimits = PageLimits{Time: 300 * time.Millisecond} })
+	le := limitError(t, pagedReads()["ListAgents"](testCtx(t), c), CapTime)
+	if le.Pages != 2 || le.Records != 1 {
+		t.Errorf("stopped after %d pages and %d records, want 2 and 1", le.Pages, le.Records)
+	}
+	if !strings.Contains(le.Error(), "300ms") {
+		t.Errorf("message %q does not say the time cap", le.Error())
+	}
+}
+
+// The caller's own deadline stays the caller's: a read cancelled from above
+// is not reported as the time cap.
+func TestPagerCallerCancelIsNotTheTimeCap(t *testing.T) {
+	url, _ := hostileRegistry(t, func(w http.ResponseWriter, r *http.Request, _ int64) { <-r.Context().Done() })
+	c := testClient(t, url, func(cfg *Config) { cfg.RetryMax = -1 })
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, err := c.ListAgents(ctx, testParent, "", 0)
+	var le *PageLimitError
+	if err == nil || errors.As(err, &le) {
+		t.Fatalf("error %v, want the caller's deadline", err)
+	}
+}
+
+// A repeated token is quoted short and without control characters.
+func TestPagerRepeatedTokenQuotedClean(t *testing.T) {
+	token := "\x1b]0;pwned\x07" + strings.Repeat("a", 500)
+	url, _ := hostileRegistry(t, func(w http.ResponseWriter, _ *http.Request, _ int64) { fullPage(w, 0, 0, token) })
+	c := testClient(t, url)
+	_, err := c.ListAgents(testCtx(t), testParent, "", 0)
+	if err == nil || strings.ContainsRune(err.Error(), 0x1b) || len(err.Error()) > 200 || !strings.Contains(err.Error(), "twice") {
+		t.Fatalf("error %q, want a short, clean repeated-token error", err)
+	}
+}
