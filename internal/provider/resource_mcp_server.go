@@ -103,6 +103,9 @@ const mcpServerDescription = "Registers an MCP server in the Agent Registry: a `
 	"The tool spec is validated at plan time against the newest MCP `Tool` definition; every problem is " +
 	"reported in one diagnostic with its JSON pointer, and its line and column or, for a spec on one line " +
 	"(`jsonencode`), the value and its neighbours. The tool names are known at plan time.\n\n" +
+	"With `approved_tools`, a lock of approved tools made by `provider::agentregistry::tool_lock`, every plan " +
+	"compares the tools with their approved definitions and names each tool and field that changed; " +
+	"`tool_digests` gives each tool's digest at plan time (see *Approved tools, and the digest of a tool* below).\n\n" +
 	"The registry fixes the spec type at creation, so adding or removing `tool_spec` replaces the service. " +
 	"A reformatted `tool_spec` (other key order or spacing) plans an update that makes no API call; use " +
 	"`jsonencode(jsondecode(file(\"tools.json\")))` to keep a canonical form."

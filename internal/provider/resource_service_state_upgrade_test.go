@@ -29,7 +29,7 @@ func TestAccServiceStateUpgrade_fromVersion0(t *testing.T) {
 	registerServicesOfState(t, reg, stateV0)
 	reg.srv.ResetRequests()
 
-	h.write(t, "main.tf", providerConfig(reg.ts.URL)+string(config))
+	h.write(t, "main.tf", exampleProviders+providerConfig(reg.ts.URL)+string(config))
 	h.write(t, "terraform.tfstate", string(stateV0))
 	h.mustRun(t, "init", "-input=false")
 	out := h.mustRun(t, "apply", "-auto-approve", "-input=false")

@@ -51,7 +51,15 @@ resource "agentregistry_mcp_server" "this" {
   project      = var.project
   location     = var.location
 
+  # A lock pins the server's approved tools; without one nothing is compared.
+  approved_tools  = lookup(var.tool_locks, each.key, null)
+  approval_policy = contains(keys(var.tool_locks), each.key) ? var.tool_approval_policy : null
+
   lifecycle {
+    precondition {
+      condition     = length(setsubtract(keys(var.tool_locks), keys(local.tool_specs))) == 0
+      error_message = "tool_locks has locks for MCP servers that tool_specs_dir does not have: ${join(", ", sort(setsubtract(keys(var.tool_locks), keys(local.tool_specs))))}. Expected service ids among: ${join(", ", sort(keys(local.tool_specs)))}."
+    }
     precondition {
       condition     = !contains(keys(local.cards), each.key)
       error_message = "Service id \"${each.key}\" is used twice: by ${each.value.file} in tool_specs_dir and by ${try(local.cards[each.key].file, "")} in cards_dir. Rename one of the files."

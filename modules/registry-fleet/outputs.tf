@@ -14,13 +14,14 @@ output "agents" {
 }
 
 output "mcp_servers" {
-  description = "The registered MCP servers, by service id: `name`, `registry_resource` (the derived McpServer record), `mcp_server_id` and `tool_names` (known at plan)."
+  description = "The registered MCP servers, by service id: `name`, `registry_resource` (the derived McpServer record), `mcp_server_id`, `tool_names` and `tool_digests` (each tool's SHA-256 over its RFC 8785 form, as in a lock; both known at plan)."
   value = {
     for id, s in agentregistry_mcp_server.this : id => {
       name              = s.name
       registry_resource = s.registry_resource
       mcp_server_id     = s.mcp_server_id
       tool_names        = s.tool_names
+      tool_digests      = s.tool_digests
     }
   }
 }

@@ -135,3 +135,28 @@ variable "location" {
   type        = string
   default     = null
 }
+
+variable "tool_locks" {
+  description = <<-EOT
+    Locks of approved tools, by MCP server service id: the content of the lock that
+    `provider::agentregistry::tool_lock` made of the server's tools, such as
+    `{ weather-tools = file("$${path.module}/locks/weather-tools.lock.json") }`. A server with a lock is
+    registered only while every tool of its spec equals its approved definition (see `approved_tools` of
+    `agentregistry_mcp_server`); a server without one is not compared.
+  EOT
+  type        = map(string)
+  default     = {}
+  nullable    = false
+}
+
+variable "tool_approval_policy" {
+  description = "For the servers with a lock: `enforce` (the default) fails the plan when a server's tools differ from its lock, with nothing sent; `warn` reports the same differences as a warning and goes on."
+  type        = string
+  default     = "enforce"
+  nullable    = false
+
+  validation {
+    condition     = contains(["enforce", "warn"], var.tool_approval_policy)
+    error_message = "tool_approval_policy must be \"enforce\" or \"warn\", not \"${var.tool_approval_policy}\"."
+  }
+}

@@ -134,6 +134,27 @@ run "registers_the_fleet" {
 # means that the only change is the one asserted. (OpenTofu 1.10 cannot read
 # run.<name> outputs in an assert, hence the literal ids.)
 
+run "a_lock_pins_the_approved_tools" {
+  command = plan
+
+  variables {
+    # The lock provider::agentregistry::tool_lock made of weather-tools.json.
+    tool_locks           = { weather-tools = file("tests/fixtures/fleet/locks/weather-tools.lock.json") }
+    tool_approval_policy = "warn"
+  }
+
+  assert {
+    condition = output.mcp_servers["weather-tools"].tool_digests == tomap({
+      for name, t in jsondecode(file("tests/fixtures/fleet/locks/weather-tools.lock.json")).tools : name => t.sha256
+    })
+    error_message = "weather-tools' tool_digests are not its lock's: ${jsonencode(output.mcp_servers["weather-tools"].tool_digests)}"
+  }
+  assert {
+    condition     = agentregistry_mcp_server.this["weather-tools"].approval_policy == "warn" && agentregistry_mcp_server.this["invoice-tools"].approved_tools == null && agentregistry_mcp_server.this["invoice-tools"].approval_policy == null
+    error_message = "the lock and the policy apply to weather-tools only"
+  }
+}
+
 run "adding_a_card_plans_one_create" {
   command = plan
 

@@ -108,3 +108,25 @@ run "the_valid_fleet_plans" {
     error_message = "the fixtures of the other test should plan without errors"
   }
 }
+
+run "tool_locks_must_name_an_mcp_server_of_tool_specs_dir" {
+  command = plan
+
+  variables {
+    tool_specs_dir = "tests/fixtures/fleet/tools"
+    tool_locks     = { no-such-server = file("tests/fixtures/fleet/locks/weather-tools.lock.json") }
+  }
+
+  expect_failures = [agentregistry_mcp_server.this]
+}
+
+run "tool_approval_policy_is_enforce_or_warn" {
+  command = plan
+
+  variables {
+    tool_specs_dir       = "tests/fixtures/fleet/tools"
+    tool_approval_policy = "ignore"
+  }
+
+  expect_failures = [var.tool_approval_policy]
+}
