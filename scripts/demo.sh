@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # The main job: builds the provider and the bundled registry server, starts the
-# server on loopback with a temporary data file, applies examples/demo, prints a
+# server on loopback with a temporary data file, seeds the App Hub AgentProperties
+# that App Hub would derive from the deployed currency agent (the server accepts
+# that write only because it runs with -apphub-writable), applies examples/demo
+# (which verifies that entry and writes none), prints a
 # skill search, changes a card behind Terraform's back and shows that
 # `plan -detailed-exitcode` reports the drift (exit code 2), then destroys
 # everything and stops the server. Fails loudly on any error.
@@ -53,7 +56,9 @@ mkdir -p "$work/plugins" "$work/bin"
   go build -o "$work/bin/agentregistry-server" ./cmd/agentregistry-server)
 
 step "Starting the bundled registry server on loopback (data file $work/registry.db)"
-"$work/bin/agentregistry-server" -listen 127.0.0.1:0 -data "$work/registry.db" >"$work/server.log" 2>&1 &
+# -apphub-writable lets this script play App Hub's part below; without it the
+# server ignores AgentProperties writes, as Google's App Hub does.
+"$work/bin/agentregistry-server" -listen 127.0.0.1:0 -apphub-writable -data "$work/registry.db" >"$work/server.log" 2>&1 &
 server_pid=$!
 endpoint=""
 for _ in $(seq 1 100); do
@@ -83,7 +88,21 @@ cp -r "$root/examples/demo" "$work/demo"
 cd "$work/demo"
 tf() { "$tf_bin" "$@"; }
 
-step "$name apply examples/demo: 3 agents, 1 MCP server, 1 AgentProperties entry"
+step "Seeding App Hub with the currency agent's AgentProperties, as App Hub derives them from the deployed agent"
+# Google's App Hub fills this entry itself from the agent's card and refuses
+# the write; the demo's server takes it only because of -apphub-writable. The
+# mapping is agent_properties_from_card's, which the demo declares.
+workload="projects/demo-project/locations/global/applications/payments/workloads/currency-agent"
+derived=$(jq -c '{displayName: .name, description, version, framework: "google-adk",
+  agentCardUri: "https://agents.example.com/currency/.well-known/agent-card.json",
+  skills: [.skills[] | {id, name, description, tags} + (if (.examples // []) == [] then {} else {examples} end)]}' \
+  "$root/examples/demo/cards/currency-agent.json")
+curl -fsS -X PATCH "$endpoint/v1/$workload?allowMissing=true&updateMask=workloadProperties.extendedMetadata" \
+  -H 'Content-Type: application/json' \
+  -d "{\"workloadProperties\":{\"extendedMetadata\":{\"apphub.googleapis.com/AgentProperties\":{\"metadataStruct\":$derived}}}}" >/dev/null
+echo "seeded $workload"
+
+step "$name apply examples/demo: 3 agents, 1 MCP server, 1 AgentProperties entry verified against App Hub"
 tf apply -auto-approve -no-color
 
 step "Skill search through data.agentregistry_skills (query \"currency\", tag \"finance\")"

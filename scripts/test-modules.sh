@@ -47,8 +47,11 @@ unset AGENTREGISTRY_ENDPOINT AGENTREGISTRY_APPHUB_ENDPOINT AGENTREGISTRY_PROJECT
   AGENTREGISTRY_ACCESS_TOKEN GOOGLE_CLOUD_PROJECT
 
 endpoint=""
+# -apphub-writable: the tests seed the AgentProperties that App Hub would derive
+# from a deployed agent (Google's App Hub, and this server by default, ignore
+# that write); the modules themselves only verify them.
 start_server() {
-  "$work/bin/agentregistry-server" -listen 127.0.0.1:0 >"$work/server.log" 2>&1 &
+  "$work/bin/agentregistry-server" -listen 127.0.0.1:0 -apphub-writable >"$work/server.log" 2>&1 &
   server_pid=$!
   endpoint=""
   for _ in $(seq 1 100); do

@@ -45,8 +45,11 @@ resource "agentregistry_mcp_server" "weather" {
   }]
 }
 
-# App Hub AgentProperties for the workload that runs the currency agent, derived
-# from its card (the bundled server accepts this write; Google's App Hub fills it itself).
+# App Hub AgentProperties of the workload that runs the currency agent, derived
+# from its card. App Hub derives this entry itself from the deployed agent, so
+# the resource verifies it (mode = "verify", the default): it writes nothing,
+# fails naming each field that differs, and shows App Hub's later changes as
+# drift. scripts/demo.sh seeds the bundled server with what App Hub would derive.
 resource "agentregistry_agent_properties" "currency" {
   workload = "projects/demo-project/locations/global/applications/payments/workloads/currency-agent"
   properties = provider::agentregistry::agent_properties_from_card(

@@ -25,8 +25,9 @@ module "fleet" {
     currency-agent = "Owned by the treasury team."
   }
 
-  # The bundled server accepts AgentProperties writes; Google's App Hub fills
-  # them itself.
+  # App Hub derives each workload's AgentProperties from the deployed agent:
+  # the module verifies that App Hub holds what the card gives and writes
+  # nothing (agent_properties_mode = "verify", the default).
   agent_properties = {
     "projects/my-project/locations/global/applications/payments/workloads/currency-agent" = {
       card      = "currency-agent.json"

@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver"
 )
 
 // cardFileConfig registers the card of card.json in the recommended form.
@@ -115,9 +117,20 @@ func TestAccAgentResource_cardErrorsFoundInTheFile(t *testing.T) {
 // server: no warning, a2a_version "1.0" and the three interface URLs, and
 // the AgentProperties the page shows.
 func TestAccAgentResource_the10Example(t *testing.T) {
-	r := startRegistry(t)
+	r := startRegistry(t, registryserver.Options{AppHubWritable: true})
 	h := newCLIHarness(t)
 	const dir = "../../examples/resources/agentregistry_agent"
+	shown, err := os.ReadFile(filepath.Join(dir, "cards/invoice-helper.agent-properties.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// App Hub derives the entry from the deployed agent; the example verifies
+	// it (the default mode), so the test seeds what App Hub would hold: the
+	// document the page shows.
+	const workload = "projects/my-project/locations/us-central1/applications/billing/workloads/invoice-helper"
+	if _, err := r.client.SetWorkloadMetadata(t.Context(), workload, registryclient.AgentPropertiesKey, shown, true); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.MkdirAll(filepath.Join(h.dir, "cards"), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -147,10 +160,6 @@ output "properties" {
 	urls, _ := outputs["invoices_urls"].Value.([]any)
 	if outputs["invoices_a2a_version"].Value != "1.0" || len(urls) != 3 {
 		t.Errorf("a2a_version %v, urls %v: the example says 1.0 and the three supportedInterfaces URLs", outputs["invoices_a2a_version"].Value, urls)
-	}
-	shown, err := os.ReadFile(filepath.Join(dir, "cards/invoice-helper.agent-properties.json"))
-	if err != nil {
-		t.Fatal(err)
 	}
 	props, _ := outputs["properties"].Value.(string)
 	if eq, err := jsoncanon.Equal([]byte(props), shown); err != nil || !eq {

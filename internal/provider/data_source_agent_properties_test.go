@@ -10,10 +10,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver"
 )
 
 func TestAccAgentPropertiesDataSource(t *testing.T) {
-	r := startRegistry(t)
+	r := startRegistry(t, registryserver.Options{AppHubWritable: true})
 	const addr = "data.agentregistry_agent_properties.test"
 	// The entry is written behind Terraform, as Google's App Hub fills it.
 	doc, _ := json.Marshal(resProperties("1.2.0"))

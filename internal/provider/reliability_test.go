@@ -733,7 +733,7 @@ func TestAccReliability_operationError(t *testing.T) {
 // and a dropped connection on create, a dropped PATCH and a 429 on update,
 // an operation error on the workload, 503s and drops on destroy.
 func TestAccReliability_mcpServerAndAgentProperties(t *testing.T) {
-	e := relStart(t, registryserver.Options{})
+	e := relStart(t, registryserver.Options{AppHubWritable: true})
 	cfg := func(description, version string) string {
 		return e.config(fmt.Sprintf(`
 resource "agentregistry_mcp_server" "test" {
@@ -746,6 +746,7 @@ resource "agentregistry_mcp_server" "test" {
 resource "agentregistry_agent_properties" "test" {
   workload   = %q
   properties = jsonencode(%s)
+  mode       = "write"
 }
 `, description, resJSONRPCInterface, resJSON(resToolSpec(description)), relWorkload, resJSON(resProperties(version))))
 	}

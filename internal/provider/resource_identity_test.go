@@ -24,6 +24,7 @@ import (
 	"google.golang.org/api/googleapi"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/skillpkg"
 )
 
@@ -42,6 +43,20 @@ type identityCase struct {
 	// importedNotEmpty: the first plan after an import still shows an
 	// in-place update (a skill's source_dir cannot be read back).
 	importedNotEmpty bool
+	// seedFirst: the record must exist before create, as App Hub derives an
+	// agent's AgentProperties (agentregistry_agent_properties verifies them).
+	seedFirst bool
+}
+
+// startIdentityRegistry starts a registry that accepts App Hub writes, so
+// that the AgentProperties case can seed what App Hub would derive.
+func startIdentityRegistry(t *testing.T, c identityCase) *testRegistry {
+	t.Helper()
+	r := startRegistry(t, registryserver.Options{AppHubWritable: true})
+	if c.seedFirst {
+		c.seed(t, r)
+	}
+	return r
 }
 
 func (c identityCase) addr() string { return c.typeName + ".test" }
@@ -109,8 +124,9 @@ func identityCases(dir string) []identityCase {
 		},
 		{
 			typeName: "agentregistry_agent_properties", importID: idWorkload, minimalIdentity: fmt.Sprintf("workload = %q", idWorkload),
-			body:     testBlock("agentregistry_agent_properties", fmt.Sprintf("workload = %q", idWorkload), "properties = jsonencode("+props+")"),
-			identity: map[string]knownvalue.Check{"workload": knownvalue.StringExact(idWorkload)},
+			body:      testBlock("agentregistry_agent_properties", fmt.Sprintf("workload = %q", idWorkload), "properties = jsonencode("+props+")"),
+			identity:  map[string]knownvalue.Check{"workload": knownvalue.StringExact(idWorkload)},
+			seedFirst: true,
 			seed: func(t *testing.T, r *testRegistry) {
 				if _, err := r.client.SetWorkloadMetadata(context.Background(), idWorkload, registryclient.AgentPropertiesKey,
 					json.RawMessage(props), true); err != nil {
@@ -146,7 +162,7 @@ func identityCases(dir string) []identityCase {
 func TestAccIdentity_everyResource(t *testing.T) {
 	for _, c := range identityCases(resSkillDir(t, "id-skill", "Identity tests.")) {
 		t.Run(c.typeName, func(t *testing.T) {
-			r := startRegistry(t)
+			r := startIdentityRegistry(t, c)
 			cfg := r.config(c.body)
 			resource.ParallelTest(t, resource.TestCase{
 				ProtoV6ProviderFactories: testAccProviderFactories,
@@ -172,7 +188,7 @@ func TestAccIdentity_everyResource(t *testing.T) {
 func TestAccIdentity_adoptWithAnImportBlockOfTheIDAlone(t *testing.T) {
 	for _, c := range identityCases(resSkillDir(t, "id-skill", "Identity tests.")) {
 		t.Run(c.typeName, func(t *testing.T) {
-			r := startRegistry(t)
+			r := startRegistry(t, registryserver.Options{AppHubWritable: true})
 			c.seed(t, r)
 			cfg := r.config(c.body + "\nimport {\n  to = " + c.addr() + "\n  identity = { " + c.minimalIdentity + " }\n}\n")
 			preApply := []plancheck.PlanCheck{onlyImports{n: 1, updates: c.importedNotEmpty}}
@@ -233,7 +249,7 @@ func (c noWritesCheck) CheckState(_ context.Context, _ statecheck.CheckStateRequ
 func TestAccIdentity_stateWithoutIdentityGainsIt(t *testing.T) {
 	for _, c := range identityCases(resSkillDir(t, "id-skill", "Identity tests.")) {
 		t.Run(c.typeName, func(t *testing.T) {
-			r := startRegistry(t)
+			r := startIdentityRegistry(t, c)
 			cfg := r.config(c.body)
 			resource.ParallelTest(t, resource.TestCase{
 				TerraformVersionChecks: requires(capIdentity),

@@ -67,10 +67,14 @@ resource "agentregistry_mcp_server" "this" {
   }
 }
 
+# App Hub derives each workload's AgentProperties from the deployed agent, so
+# by default (agent_properties_mode = "verify") this checks that App Hub holds
+# what the card gives and writes nothing.
 resource "agentregistry_agent_properties" "this" {
   for_each = var.agent_properties
 
   workload = each.key
+  mode     = var.agent_properties_mode
   properties = provider::agentregistry::agent_properties_from_card(
     lookup(local.cards, trimsuffix(each.value.card, ".json"), { canonical = "{}" }).canonical,
     each.value.framework,

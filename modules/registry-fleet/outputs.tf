@@ -42,6 +42,6 @@ output "skills" {
 }
 
 output "agent_properties" {
-  description = "The workloads whose AgentProperties the module writes, each with the service id of its card."
+  description = "The workloads whose AgentProperties the module declares (verifies, or writes in write mode), each with the service id of its card."
   value       = { for w, p in var.agent_properties : w => trimsuffix(p.card, ".json") }
 }

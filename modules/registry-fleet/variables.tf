@@ -78,11 +78,11 @@ variable "mcp_interfaces" {
 
 variable "agent_properties" {
   description = <<-EOT
-    App Hub `AgentProperties` to write, by full workload name
+    App Hub `AgentProperties` to declare, by full workload name
     (`projects/{p}/locations/{l}/applications/{a}/workloads/{w}`): `card` is a file name in `cards_dir`
     (such as `currency-agent.json`), from which the document is derived with `agent_properties_from_card`.
-    Google's App Hub fills this entry itself and serves it read-only: use this only against a registry that
-    accepts the write, such as the bundled server.
+    App Hub derives this entry itself from the deployed agent: with `agent_properties_mode = "verify"` (the
+    default) the module checks that App Hub holds it and writes nothing.
   EOT
   type = map(object({
     card           = string
@@ -97,6 +97,23 @@ variable "agent_properties" {
       for w in keys(var.agent_properties) : can(regex("^projects/[^/]+/locations/[^/]+/applications/[^/]+/workloads/[^/]+$", w))
     ])
     error_message = "agent_properties keys must be full workload names, projects/{project}/locations/{location}/applications/{application}/workloads/{workload}; got: ${join(", ", [for w in keys(var.agent_properties) : w if !can(regex("^projects/[^/]+/locations/[^/]+/applications/[^/]+/workloads/[^/]+$", w))])}"
+  }
+}
+
+variable "agent_properties_mode" {
+  description = <<-EOT
+    How `agent_properties` meets App Hub: `verify` (the default) writes nothing, fails when App Hub's entry differs
+    from the one derived from the card (naming each field) and shows App Hub's later changes as drift, as Google's
+    App Hub requires (it derives the entry from the deployed agent); `write` writes the entry, for a registry that
+    accepts the write, such as the bundled server started with `-apphub-writable`.
+  EOT
+  type        = string
+  default     = "verify"
+  nullable    = false
+
+  validation {
+    condition     = contains(["verify", "write"], var.agent_properties_mode)
+    error_message = "agent_properties_mode must be \"verify\" or \"write\", got \"${var.agent_properties_mode}\"."
   }
 }
 

@@ -15,9 +15,10 @@ output "invoices_urls" {
 }
 
 # The App Hub AgentProperties of the same agent, derived from the card (the
-# result is cards/invoice-helper.agent-properties.json, shown below). Google's
-# App Hub fills this entry itself and serves it read-only: writing it needs a
-# registry that accepts the write, such as the bundled server.
+# result is cards/invoice-helper.agent-properties.json, shown below). App Hub
+# derives this entry itself from the deployed agent; the resource verifies
+# (mode = "verify", the default) that App Hub holds what the card gives, writes
+# nothing, and shows a later change in App Hub as drift.
 resource "agentregistry_agent_properties" "invoices" {
   workload = "projects/my-project/locations/us-central1/applications/billing/workloads/invoice-helper"
   properties = provider::agentregistry::agent_properties_from_card(

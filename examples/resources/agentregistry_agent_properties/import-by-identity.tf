@@ -2,6 +2,6 @@
 import {
   to = agentregistry_agent_properties.currency
   identity = {
-    workload = "projects/local-project/locations/us-central1/applications/payments/workloads/currency-agent"
+    workload = "projects/my-project/locations/us-central1/applications/payments/workloads/currency-agent"
   }
 }

@@ -1,4 +1,4 @@
 import {
   to = agentregistry_agent_properties.currency
-  id = "projects/local-project/locations/us-central1/applications/payments/workloads/currency-agent"
+  id = "projects/my-project/locations/us-central1/applications/payments/workloads/currency-agent"
 }

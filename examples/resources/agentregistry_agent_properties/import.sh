@@ -1,2 +1,2 @@
 # By the workload's full name:
-terraform import agentregistry_agent_properties.currency projects/local-project/locations/us-central1/applications/payments/workloads/currency-agent
+terraform import agentregistry_agent_properties.currency projects/my-project/locations/us-central1/applications/payments/workloads/currency-agent

@@ -1,13 +1,15 @@
-# Google's App Hub fills the AgentProperties entry itself and serves it
-# read-only: this resource needs a registry that accepts the write, such as
-# the bundled server (make server, in a clone).
+# App Hub derives a workload's AgentProperties from the deployed agent's card
+# and serves them read-only. The resource declares what App Hub must hold and
+# verifies it (mode = "verify", the default): create and update write nothing
+# and fail, naming each field, when App Hub holds something else; a later
+# change in App Hub shows as drift in the next plan; destroy forgets.
+# agent_properties_from_card derives the document from a card, as App Hub does.
 provider "agentregistry" {
-  endpoint = "http://127.0.0.1:8787"
-  project  = "local-project"
+  project = "my-project"
 }
 
 resource "agentregistry_agent_properties" "currency" {
-  workload = "projects/local-project/locations/us-central1/applications/payments/workloads/currency-agent"
+  workload = "projects/my-project/locations/us-central1/applications/payments/workloads/currency-agent"
 
   properties = jsonencode({
     displayName  = "Currency Agent"
@@ -23,3 +25,9 @@ resource "agentregistry_agent_properties" "currency" {
     }]
   })
 }
+
+# Against a registry that accepts the write, such as the bundled server
+# started with -apphub-writable in a module's tests, mode = "write" writes the
+# entry instead; it is refused at plan while the App Hub endpoint is Google's:
+#
+#   mode = "write"

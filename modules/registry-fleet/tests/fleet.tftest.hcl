@@ -38,6 +38,21 @@ provider "agentregistry" {
   project  = "provider-default-project" # the module's project input must win
 }
 
+# App Hub derives AgentProperties from the deployed agent: this run seeds the
+# bundled server (started with -apphub-writable) with what App Hub would hold,
+# and the module verifies it (agent_properties_mode defaults to "verify").
+run "seed_app_hub" {
+  module {
+    source = "./tests/seed"
+  }
+
+  variables {
+    workload  = "projects/fleet-test/locations/global/applications/billing/workloads/invoice-helper"
+    card_file = "tests/fixtures/fleet/cards/invoice-helper.json"
+    framework = "google-adk"
+  }
+}
+
 run "registers_the_fleet" {
   command = apply
 
@@ -124,6 +139,10 @@ run "registers_the_fleet" {
   assert {
     condition     = jsondecode(agentregistry_agent_properties.this["projects/fleet-test/locations/global/applications/billing/workloads/invoice-helper"].properties).framework == "google-adk"
     error_message = "AgentProperties are derived from the card with the given framework"
+  }
+  assert {
+    condition     = agentregistry_agent_properties.this["projects/fleet-test/locations/global/applications/billing/workloads/invoice-helper"].mode == "verify"
+    error_message = "AgentProperties are verified by default: App Hub derives them"
   }
 }
 
