@@ -325,8 +325,7 @@ func TestSignRefusals(t *testing.T) {
 		kid  string
 		want string
 	}{
-		"no kid":    {ec.pem, "", "a kid is required"},
-		"not PEM":   {[]byte("MIGHAgEAMBMGByqGSM49AgEGCCqGSM49"), "k", "the private key is not PEM"},
+		"not PEM":   {[]byte("MIGHAgEAMBMGByqGSM49AgEGCCqGSM49"), "k", "the key is neither PEM"},
 		"encrypted": {pemOf("ENCRYPTED PRIVATE KEY", []byte("MIGHAgEAMBMGByqGSM49AgEGCCqGSM49")), "k", "the private key is encrypted"},
 		"public":    {pemOf("PUBLIC KEY", must(x509.MarshalPKIXPublicKey(ec.key.Public()))), "k", `the PEM block is "PUBLIC KEY"`},
 		"garbled":   {pemOf("PRIVATE KEY", []byte("MIGHAgEAMBMGByqGSM49AgEGCCqGSM49")), "k", "the PRIVATE KEY PEM block cannot be read"},

@@ -21,8 +21,8 @@ type SigningKey struct {
 }
 
 // ParseSigningJWK reads a private JWK (RFC 7517) that can sign agent cards:
-// an EC P-256, Ed25519 (OKP) or RSA (2048 bits or more) private key with a
-// kid. A public key, a symmetric ("oct", HMAC) key, an "alg" other than the
+// an EC P-256, Ed25519 (OKP) or RSA (2048 bits or more) private key; without
+// a kid, its kid is the key's RFC 7638 thumbprint. A public key, a symmetric ("oct", HMAC) key, an "alg" other than the
 // one the key signs with ("none" included) and a malformed JWK are errors;
 // messages never include key material.
 func ParseSigningJWK(jwk []byte) (*SigningKey, error) {
@@ -40,12 +40,17 @@ func ParseSigningJWK(jwk []byte) (*SigningKey, error) {
 	if !k.Valid() {
 		return nil, errors.New("the JWK is not a valid key: its parameters do not make a usable private key")
 	}
-	if k.KeyID == "" {
-		return nil, errors.New(`the JWK has no "kid": verifiers choose the trusted key by it, so it is required`)
-	}
 	signer, ok := k.Key.(crypto.Signer)
 	if !ok {
 		return nil, fmt.Errorf("a %T key cannot sign agent cards: expected an EC P-256, Ed25519 or RSA private key", k.Key)
+	}
+	if k.KeyID == "" {
+		// The same kid as the key's PEM form and public_jwks give it.
+		kid, err := Thumbprint(signer)
+		if err != nil {
+			return nil, err
+		}
+		k.KeyID = kid
 	}
 	if _, err := newSigner(signer, k.KeyID); err != nil {
 		return nil, err

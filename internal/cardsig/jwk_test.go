@@ -83,7 +83,6 @@ func TestSigningJWKRefusals(t *testing.T) {
 		want string
 	}{
 		"public only":  {jwkOf(t, &ec.PublicKey, "k", nil), "is a public key"},
-		"no kid":       {jwkOf(t, ec, "", nil), `no "kid"`},
 		"hmac":         {[]byte(`{"kty":"oct","k":"c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0","kid":"k","alg":"HS256"}`), `symmetric ("oct")`},
 		"alg none":     {jwkOf(t, ec, "k", map[string]any{"alg": "none"}), `"alg": "none"`},
 		"alg mismatch": {jwkOf(t, ec, "k", map[string]any{"alg": "RS256"}), "signs with ES256"},

@@ -31,15 +31,18 @@ const minRSABits = 2048
 // The result is the card in canonical form, and it is deterministic (ECDSA
 // uses RFC 6979 nonces): the same card and key give the same bytes, as a
 // Terraform function must. Errors never include key material.
-func Sign(card, privateKeyPEM []byte, kid string) ([]byte, error) {
-	if kid == "" {
-		return nil, errors.New("a kid is required: verifiers choose the trusted key by it")
-	}
-	key, err := parsePrivateKey(privateKeyPEM)
+//
+// The key is PEM or a private JWK (see ParseSigningKey). An empty kid is the
+// JWK's kid, else the key's RFC 7638 thumbprint.
+func Sign(card, privateKey []byte, kid string) ([]byte, error) {
+	key, err := ParseSigningKey(privateKey)
 	if err != nil {
 		return nil, err
 	}
-	return signWith(card, key, kid)
+	if kid == "" {
+		kid = key.KeyID
+	}
+	return signWith(card, key.key, kid)
 }
 
 // signWith adds one signature made with key under kid.

@@ -1,7 +1,6 @@
 package cardsig
 
 import (
-	"bytes"
 	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/rsa"
@@ -78,17 +77,10 @@ func Verify(card, jwks []byte, policy Policy) ([]string, error) {
 }
 
 func parseJWKS(jwks []byte) (*jose.JSONWebKeySet, error) {
-	var set jose.JSONWebKeySet
 	if len(jwks) > MaxJWKSBytes {
 		return nil, fmt.Errorf("the trusted keys are %d bytes; the limit is %d (1 MiB)", len(jwks), MaxJWKSBytes)
 	}
-	if len(bytes.TrimSpace(jwks)) == 0 {
-		return &set, nil
-	}
-	if err := json.Unmarshal(jwks, &set); err != nil {
-		return nil, fmt.Errorf("the trusted keys are not a JWKS ({\"keys\":[...]}): %v", err)
-	}
-	return &set, nil
+	return TrustedKeys(jwks)
 }
 
 // sigError says why one signature failed; Verify prefixes its position.

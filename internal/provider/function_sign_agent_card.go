@@ -39,22 +39,24 @@ func (f *signAgentCardFunction) Definition(_ context.Context, _ function.Definit
 			"Errors never show key material.",
 		Parameters: []function.Parameter{
 			function.StringParameter{Name: "card", MarkdownDescription: "The agent card, as a JSON string."},
-			function.StringParameter{Name: "private_key_pem", MarkdownDescription: "The signing key, unencrypted PEM: " +
-				"`PRIVATE KEY` (PKCS #8), `EC PRIVATE KEY` (SEC 1) or `RSA PRIVATE KEY` (PKCS #1)."},
+			function.StringParameter{Name: "private_key", MarkdownDescription: "The signing key, unencrypted: PEM " +
+				"(`PRIVATE KEY` PKCS #8, `EC PRIVATE KEY` SEC 1 or `RSA PRIVATE KEY` PKCS #1, as `openssl` writes them) or " +
+				"a private JWK (RFC 7517)."},
 			function.StringParameter{Name: "kid", MarkdownDescription: "The key id put in the protected header: the " +
-				"`kid` under which verifiers hold the public key (the provider's `trusted_keys`)."},
+				"`kid` under which verifiers hold the public key (the provider's `trusted_keys`). `\"\"` takes the JWK's " +
+				"`kid`, else the key's RFC 7638 thumbprint, the `kid` that `public_jwks` gives the key."},
 		},
 		Return: function.StringReturn{},
 	}
 }
 
 func (f *signAgentCardFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
-	var card, keyPEM, kid string
-	resp.Error = req.Arguments.Get(ctx, &card, &keyPEM, &kid)
+	var card, key, kid string
+	resp.Error = req.Arguments.Get(ctx, &card, &key, &kid)
 	if resp.Error != nil {
 		return
 	}
-	signed, err := cardsig.Sign([]byte(card), []byte(keyPEM), kid)
+	signed, err := cardsig.Sign([]byte(card), []byte(key), kid)
 	if err != nil {
 		// cardsig's messages never include key material.
 		resp.Error = function.NewFuncError("Cannot sign the agent card: " + err.Error())

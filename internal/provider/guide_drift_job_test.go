@@ -14,18 +14,19 @@ import (
 
 // guideBlock returns the first fenced block of lang after the heading in a
 // guide's template, as a reader copies it.
-func guideBlock(t *testing.T, guide, heading, lang string) string {
+func guideBlock(t *testing.T, guide, heading, lang string, text ...string) string {
 	t.Helper()
-	b, err := os.ReadFile("../../templates/guides/" + guide + ".md.tmpl")
-	if err != nil {
-		t.Fatal(err)
+	s := readGuide(t, guide)
+	if len(text) > 0 {
+		s = text[0]
 	}
-	s := string(b)
-	i := strings.Index(s, "\n"+heading+"\n")
-	if i < 0 {
-		t.Fatalf("the guide %s has no heading %q", guide, heading)
+	if heading != "" {
+		i := strings.Index(s, "\n"+heading+"\n")
+		if i < 0 {
+			t.Fatalf("the guide %s has no heading %q", guide, heading)
+		}
+		s = s[i:]
 	}
-	s = s[i:]
 	open := "\n```" + lang + "\n"
 	j := strings.Index(s, open)
 	if j < 0 {
@@ -37,6 +38,16 @@ func guideBlock(t *testing.T, guide, heading, lang string) string {
 		t.Fatalf("the ```%s block after %q in %s is not closed", lang, heading, guide)
 	}
 	return s[:k+1]
+}
+
+// readGuide reads a guide's template.
+func readGuide(t *testing.T, guide string) string {
+	t.Helper()
+	b, err := os.ReadFile("../../templates/guides/" + guide + ".md.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // runGuideScript runs a script from a guide with bash in the harness's

@@ -2,9 +2,7 @@
 package provider
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -13,7 +11,6 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/go-jose/go-jose/v4"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -240,6 +237,7 @@ func (p *agentRegistryProvider) Functions(context.Context) []func() function.Fun
 		NewSignAgentCardFunction,
 		NewToolLockFunction,
 		NewSearchCardsFunction,
+		NewPublicJWKSFunction,
 	}
 }
 
@@ -311,21 +309,20 @@ func checkSignaturePolicy(p string) error {
 // private or symmetric key material, which has no place in a configuration
 // that only verifies. Messages name keys by position and kid, never by bytes.
 func checkTrustedKeys(jwks []byte) error {
-	if len(bytes.TrimSpace(jwks)) == 0 {
-		return nil
-	}
-	var set jose.JSONWebKeySet
-	if err := json.Unmarshal(jwks, &set); err != nil {
-		return fmt.Errorf("expected a JWKS, {\"keys\":[...]} of public JWKs: %v", err)
+	set, err := cardsig.TrustedKeys(jwks)
+	if err != nil {
+		return fmt.Errorf("expected a JWKS ({\"keys\":[...]} of public JWKs), a JWK or PEM public keys: %v", err)
 	}
 	var problems []string
 	for i, k := range set.Keys {
-		switch {
-		case k.KeyID == "":
-			problems = append(problems, fmt.Sprintf("key %d has no kid: signatures choose their key by kid", i+1))
-		case !k.IsPublic():
-			problems = append(problems, fmt.Sprintf("key %d (kid %q) is not a public key: give only public keys, "+
-				"such as the JWKS the signer publishes (a private or shared secret key must not be in the configuration)", i+1, k.KeyID))
+		if !k.IsPublic() {
+			name := fmt.Sprintf("key %d", i+1)
+			if k.KeyID != "" {
+				name += fmt.Sprintf(" (kid %q)", k.KeyID)
+			}
+			problems = append(problems, name+" is not a public key: give only public keys, "+
+				"such as the JWKS the signer publishes or provider::agentregistry::public_jwks of the public key "+
+				"(a private or shared secret key must not be in the configuration)")
 		}
 	}
 	if len(problems) > 0 {
@@ -338,7 +335,7 @@ func checkTrustedKeys(jwks []byte) error {
 type trustedKeysValidator struct{}
 
 func (trustedKeysValidator) Description(context.Context) string {
-	return "must be a JWKS of public keys, each with a kid"
+	return "must be public keys: a JWKS, a JWK or PEM; a key without a kid gets its RFC 7638 thumbprint"
 }
 
 func (v trustedKeysValidator) MarkdownDescription(ctx context.Context) string {

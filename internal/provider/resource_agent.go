@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -59,6 +60,7 @@ func NewAgentResource() resource.Resource {
 		verify:          verifyAgentSignatures,
 		verifyUnchanged: agentNeedsVerifyUnchanged,
 		sign:            signAgentCard,
+		driftNote:       signedCardDriftNote,
 	})
 }
 
@@ -138,11 +140,13 @@ func agentSchema(ctx context.Context) schema.Schema {
 			Optional:  true,
 			WriteOnly: true,
 			Sensitive: true,
-			MarkdownDescription: "A private key that signs the card, as a JWK (RFC 7517) with a `kid`: EC P-256 " +
-				"(ES256), Ed25519 (EdDSA) or RSA of 2048 bits or more (RS256). **Write-only**: it is used at plan and " +
+			MarkdownDescription: "A private key that signs the card, as PEM (`PRIVATE KEY` PKCS #8, `EC PRIVATE KEY` " +
+				"SEC 1 or `RSA PRIVATE KEY` PKCS #1, as `openssl` writes them) or as a JWK (RFC 7517): EC P-256 " +
+				"(ES256), Ed25519 (EdDSA) or RSA of 2048 bits or more (RS256). Its `kid` is the JWK's, else the key's " +
+				"RFC 7638 thumbprint (what `provider::agentregistry::public_jwks` gives the same key). **Write-only**: it is used at plan and " +
 				"apply and never stored, neither in the plan nor in the state (Terraform 1.11 or later, OpenTofu 1.11 or " +
 				"later). The provider registers the card with one more entry in `signatures` (a detached JWS over the " +
-				"card's RFC 8785 form, the JWK's `kid` in its header), keeps `agent_card` in the state as written, and " +
+				"card's RFC 8785 form, the key's `kid` in its header), keeps `agent_card` in the state as written, and " +
 				"takes the registry's signed copy as no change on refresh. The same card and key give the same " +
 				"signature, so plans stay empty. Set `signing_key_wo_version` with it, and change that number to " +
 				"re-sign (a new key); a key changed without it is not noticed, as Terraform cannot compare write-only " +
@@ -386,7 +390,7 @@ func signAgentCard(ctx context.Context, config tfsdk.Config, m *agentModel, diag
 		m.signing = true // known at apply
 		return
 	}
-	sk, err := cardsig.ParseSigningJWK([]byte(key.ValueString()))
+	sk, err := cardsig.ParseSigningKey([]byte(key.ValueString()))
 	if err == nil {
 		m.signed, err = sk.Sign([]byte(m.AgentCard.ValueString()))
 	}
@@ -436,4 +440,31 @@ func verifyCardSignatures(s signatureSettings, card []byte, override types.Strin
 		return types.ListNull(types.StringType)
 	}
 	return stringList(kids)
+}
+
+// signedCardDriftNote explains the plan of an agent whose signed card was
+// changed in the registry: refresh took the registry's copy, signatures and
+// all, so the diff shows "- signatures", which reads as if apply would strip
+// the signature. It does the opposite: the configured card is signed again
+// with signing_key_wo and sent.
+func signedCardDriftNote(state, plan *agentModel, diags *diag.Diagnostics) {
+	if plan.signed == nil && !plan.signing {
+		return // not signed by the provider
+	}
+	if state.AgentCard.IsNull() || state.AgentCard.IsUnknown() || plan.AgentCard.IsUnknown() {
+		return
+	}
+	var prior map[string]json.RawMessage
+	if json.Unmarshal([]byte(state.AgentCard.ValueString()), &prior) != nil {
+		return
+	}
+	if _, signed := prior["signatures"]; !signed {
+		return
+	}
+	diags.AddAttributeWarning(path.Root("agent_card"), "Signed Agent Card Changed in the Registry",
+		fmt.Sprintf("The registry holds another card for %s than the one this configuration signed and sent: it was "+
+			"changed outside Terraform. The plan shows the registry's copy, with its signatures, as the old value of "+
+			"agent_card, and the configured card, which never holds them, as the new one; the signatures that "+
+			"disappear from the diff are not removed. Apply signs the configured card again with signing_key_wo and "+
+			"sends the signed card, replacing the registry's copy.", state.service().ServiceID.ValueString()))
 }

@@ -294,6 +294,11 @@ func TestAccProvider_trustedKeysRefused(t *testing.T) {
 	}
 	private, _ := json.Marshal(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: ec, KeyID: "oops"}}})
 	noKid, _ := json.Marshal(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: ec.Public()}}})
+	der, err := x509.MarshalPKCS8PrivateKey(ec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	privatePEM := string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
 	cfg := func(jwks string) string {
 		return sigProvider("http://127.0.0.1:1", jwks, "require") + sigAgent("x", "x-agent", fmt.Sprintf("%q", liveCardCanonical), "")
 	}
@@ -301,7 +306,10 @@ func TestAccProvider_trustedKeysRefused(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: cfg(string(private)), ExpectError: relWords("Invalid Trusted Keys", `key 1 (kid "oops") is not a public key`)},
-			{Config: cfg(string(noKid)), ExpectError: relWords("Invalid Trusted Keys", "key 1 has no kid")},
+			// A key without a kid is trusted under its RFC 7638 thumbprint (issue 36): the unsigned card is then
+			// what require refuses, not the keys.
+			{Config: cfg(string(noKid)), ExpectError: relWords("the agent card is not signed and the signature policy is require")},
+			{Config: cfg(string(privatePEM)), ExpectError: relWords("Invalid Trusted Keys", "is not a public key")},
 			{Config: cfg(`{"keys": 1}`), ExpectError: relWords("Invalid Trusted Keys", "expected a JWKS")},
 			{Config: sigProvider("http://127.0.0.1:1", "", "strict") + sigAgent("x", "x-agent", fmt.Sprintf("%q", liveCardCanonical), ""),
 				ExpectError: relWords("signature_policy", "value must be one of")},

@@ -185,7 +185,7 @@ func TestAccAgentResource_signingKeyWriteOnlyRefusesBadKeys(t *testing.T) {
 		{string(publicJWK), "is a public key"},
 		{withAlg("none"), `says "alg": "none"`},
 		{`{"kty":"oct","k":"c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0","kid":"h"}`, `symmetric \("oct"\) key`},
-		{"-----BEGIN PRIVATE KEY-----\nnot a JWK\n-----END PRIVATE KEY-----", "not a valid JWK"},
+		{"-----BEGIN PRIVATE KEY-----\nnot a JWK\n-----END PRIVATE KEY-----", "the key is neither PEM"},
 	} {
 		steps = append(steps, resource.TestStep{
 			Config: woConfig(r, jwks, 1), ConfigVariables: config.Variables{"signing_key": config.StringVariable(c.key)},

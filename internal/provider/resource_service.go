@@ -63,6 +63,10 @@ type serviceKind[M any] struct {
 	// the kind's fill then sends the result and records it in serviceModel.sent.
 	// nil for a kind that sends its document as it is.
 	sign func(ctx context.Context, config tfsdk.Config, m *M, diags *diag.Diagnostics)
+	// driftNote explains at plan an update of a record changed outside
+	// Terraform, when the diff alone would mislead (the agent's signed card);
+	// nil for a kind whose diff says it all.
+	driftNote func(state, plan *M, diags *diag.Diagnostics)
 }
 
 // kindModel is what a kind's model gives the core; M is the model struct and
@@ -154,6 +158,12 @@ func (r *serviceResource[M, P]) ModifyPlan(ctx context.Context, req resource.Mod
 	}
 	if r.kind.sign != nil {
 		r.kind.sign(ctx, req.Config, &plan, &resp.Diagnostics)
+	}
+	if r.kind.driftNote != nil && !unchanged && !req.State.Raw.IsNull() && !resp.Diagnostics.HasError() {
+		var state M
+		if d := req.State.Get(ctx, &state); !d.HasError() {
+			r.kind.driftNote(&state, &plan, &resp.Diagnostics)
+		}
 	}
 	if r.kind.verify != nil {
 		r.kind.verify(r.data, &plan, false, &resp.Diagnostics)

@@ -52,7 +52,7 @@ func SigningJWK() validator.String { return signingJWK{} }
 type signingJWK struct{}
 
 func (signingJWK) Description(context.Context) string {
-	return "a private JWK with a kid: EC P-256 (ES256), Ed25519 (EdDSA) or RSA of 2048 bits or more (RS256)"
+	return "a private key as PEM or JWK: EC P-256 (ES256), Ed25519 (EdDSA) or RSA of 2048 bits or more (RS256)"
 }
 
 func (v signingJWK) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
@@ -61,9 +61,9 @@ func (signingJWK) ValidateString(_ context.Context, req validator.StringRequest,
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	if _, err := cardsig.ParseSigningJWK([]byte(req.ConfigValue.ValueString())); err != nil {
+	if _, err := cardsig.ParseSigningKey([]byte(req.ConfigValue.ValueString())); err != nil {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Signing Key", fmt.Sprintf(
-			"%s cannot sign agent cards: %s. Expected a private JWK (RFC 7517) with a \"kid\": EC P-256 (signs "+
-				"ES256), Ed25519 (EdDSA) or RSA of 2048 bits or more (RS256).", req.Path, err))
+			"%s cannot sign agent cards: %s. Expected a private key as PEM (PKCS #8, SEC 1 or PKCS #1) or as a JWK "+
+				"(RFC 7517): EC P-256 (signs ES256), Ed25519 (EdDSA) or RSA of 2048 bits or more (RS256).", req.Path, err))
 	}
 }

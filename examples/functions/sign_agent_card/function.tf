@@ -11,7 +11,7 @@ terraform {
 variable "card_signing_key" {
   type        = string
   sensitive   = true
-  description = "PEM private key: EC P-256 (ES256), Ed25519 (EdDSA) or RSA (RS256)."
+  description = "Private key, PEM (as openssl writes it) or JWK: EC P-256 (ES256), Ed25519 (EdDSA) or RSA (RS256)."
 }
 
 locals {
@@ -20,7 +20,7 @@ locals {
   signed_card = nonsensitive(provider::agentregistry::sign_agent_card(
     file("${path.module}/agent-card.json"),
     var.card_signing_key,
-    "publisher-2025", # the kid under which verifiers hold the public key
+    "publisher-2025", # the kid under which verifiers hold the public key; "" for the key's RFC 7638 thumbprint
   ))
 }
 
