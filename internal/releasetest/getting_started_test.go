@@ -45,7 +45,7 @@ func TestAccGettingStartedGuide(t *testing.T) {
 			}
 			g.follow(b, next)
 		}
-		if g.commands < 6 {
+		if g.commands < 5 {
 			t.Fatalf("only %d ```sh blocks ran: the guide lost its steps", g.commands)
 		}
 	})
