@@ -10,13 +10,14 @@ import (
 	"syscall"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/termsafe"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 )
 
 // apiErrorDetail renders an API error for a diagnostic's detail, with what to
 // do about the errors a user can act on.
 func apiErrorDetail(action, what string, err error) string {
-	detail := fmt.Sprintf("Could not %s %s: %s", action, what, err.Error())
+	detail := fmt.Sprintf("Could not %s %s: %s", action, what, termsafe.Text(err.Error()))
 	if hint := errorHint(action, what, err); hint != "" {
 		detail += "\n\n" + hint
 	}

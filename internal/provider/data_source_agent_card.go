@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/termsafe"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/validators"
 )
 
@@ -96,7 +97,7 @@ func (d *agentCardDataSource) Read(ctx context.Context, req datasource.ReadReque
 	}
 	card, err := livedoc.FetchAgentCard(ctx, m.URL.ValueString(), opts)
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("url"), "Cannot Read Agent Card", err.Error())
+		resp.Diagnostics.AddAttributeError(path.Root("url"), "Cannot Read Agent Card", termsafe.Text(err.Error()))
 		return
 	}
 	canon, sum, ok := acceptLiveDocument(ctx, validators.AgentCard(), card.Body, card.URL, &resp.Diagnostics)
@@ -114,7 +115,7 @@ func (d *agentCardDataSource) Read(ctx context.Context, req datasource.ReadReque
 	}
 	parsed, err := spec.ParseAgentCard(card.Body)
 	if err != nil { // cannot happen: the card validated
-		resp.Diagnostics.AddAttributeError(path.Root("url"), "Cannot Read Agent Card", err.Error())
+		resp.Diagnostics.AddAttributeError(path.Root("url"), "Cannot Read Agent Card", termsafe.Text(err.Error()))
 		return
 	}
 	ids := make([]string, len(parsed.Skills))

@@ -20,6 +20,7 @@ import (
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/termsafe"
 )
 
 // dataSourceBase receives the provider's data in Configure.
@@ -84,7 +85,7 @@ func addSearchError(diags *diag.Diagnostics, what, query string, err error, narr
 				"field=value, a trailing *, AND, OR, NOT and parentheses.", query, ae.Message))
 		return
 	}
-	detail := fmt.Sprintf("Searching %s for %q failed: %s", what, query, err)
+	detail := fmt.Sprintf("Searching %s for %q failed: %s", what, query, termsafe.Text(err.Error()))
 	if hint := errorHint("search", what, err); hint != "" {
 		detail += "\n\n" + hint
 	}

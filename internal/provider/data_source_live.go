@@ -25,6 +25,7 @@ import (
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/termsafe"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/validators"
 )
 
@@ -103,7 +104,7 @@ func acceptLiveDocument(ctx context.Context, v validator.String, doc []byte, sou
 	var vr validator.StringResponse
 	v.ValidateString(ctx, validator.StringRequest{Path: path.Root("url"), ConfigValue: types.StringValue(string(doc))}, &vr)
 	for _, d := range vr.Diagnostics {
-		detail := "The document served at " + source + ":\n\n" + d.Detail()
+		detail := "The document served at " + source + ":\n\n" + termsafe.Text(d.Detail())
 		if d.Severity() == diag.SeverityError {
 			diags.AddAttributeError(path.Root("url"), d.Summary(), detail)
 		} else {

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/termsafe"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/validators"
 )
 
@@ -116,7 +117,7 @@ func (d *mcpToolSpecDataSource) Read(ctx context.Context, req datasource.ReadReq
 	}
 	ts, err := livedoc.FetchToolSpec(ctx, m.URL.ValueString(), opts)
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("url"), "Cannot Read MCP Tool List", err.Error())
+		resp.Diagnostics.AddAttributeError(path.Root("url"), "Cannot Read MCP Tool List", termsafe.Text(err.Error()))
 		return
 	}
 	canon, sum, ok := acceptLiveDocument(ctx, validators.ToolSpec(), ts.JSON, m.URL.ValueString(), &resp.Diagnostics)

@@ -27,6 +27,7 @@ import (
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/searchquery"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/termsafe"
 )
 
 // listPageSize is the registry's largest page.
@@ -133,9 +134,11 @@ type listStream struct {
 // the stream wants more.
 func (s *listStream) emit(name, displayName string, fill func(*tfsdk.Resource) diag.Diagnostics) bool {
 	result := s.req.NewListResult(s.ctx)
-	result.DisplayName = displayName
-	if displayName == "" {
-		result.DisplayName = lastSegment(name)
+	// The registry's strings reach the terminal that `terraform query` prints
+	// to: no control character or escape sequence of theirs goes through.
+	result.DisplayName = termsafe.Line(displayName)
+	if result.DisplayName == "" {
+		result.DisplayName = termsafe.Line(lastSegment(name))
 	}
 	result.Diagnostics.Append(s.naming.setIdentityOf(s.ctx, result.Identity, name)...)
 	if s.req.IncludeResource && !result.Diagnostics.HasError() {

@@ -32,7 +32,7 @@ const (
 	defaultRetryMax        = 6
 	defaultRetryWaitMin    = 200 * time.Millisecond
 	defaultRetryWaitMax    = 10 * time.Second
-	defaultPollInterval    = 200 * time.Millisecond
+	defaultPollInterval    = time.Second
 	defaultPollMaxInterval = 5 * time.Second
 )
 
@@ -54,8 +54,11 @@ type Config struct {
 	// A negative RetryMax disables retries.
 	RetryMax                   int
 	RetryWaitMin, RetryWaitMax time.Duration
-	// PollInterval is the first wait between operations.get polls (default 200ms);
-	// each wait is 1.5 times the previous one, capped at PollMaxInterval (default 5s).
+	// PollInterval is the scale of the first wait before an operations.get poll
+	// of a kind of operation not yet seen finished (default 1s; the first poll
+	// comes after 1 to 2 times it, the next ones twice as late each time);
+	// operations of a kind seen finished poll around the time it took
+	// (polling.go). No wait between two polls is over PollMaxInterval (default 5s).
 	PollInterval, PollMaxInterval time.Duration
 	// PageLimits bound every paged read (zero fields: DefaultPageLimits).
 	PageLimits PageLimits
@@ -70,6 +73,7 @@ type Client struct {
 	pollMaxInterval time.Duration
 	userAgent       string
 	pageLimits      PageLimits
+	polls           pollBoard
 }
 
 // New builds a Client. ctx is used only to look up Application Default

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"google.golang.org/api/googleapi"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/termsafe"
 )
 
 // API names used in error messages.
@@ -146,7 +148,22 @@ func wrapError(api string, err error) error {
 			}
 		}
 	}
+	ae.clean()
 	return ae
+}
+
+// clean strips control characters and escape sequences from what the
+// registry wrote, so that no message of its can drive the terminal that
+// shows a diagnostic (clear the screen, set the title, fake an "Apply
+// complete!"). Every APIError is cleaned as it is made.
+func (e *APIError) clean() {
+	e.Message = termsafe.Text(e.Message)
+	e.Status = termsafe.Line(e.Status)
+	e.Reason = termsafe.Line(e.Reason)
+	e.Operation = termsafe.Line(e.Operation)
+	for i, v := range e.FieldViolations {
+		e.FieldViolations[i] = FieldViolation{Field: termsafe.Line(v.Field), Description: termsafe.Text(v.Description)}
+	}
 }
 
 // operationError converts the google.rpc.Status of a failed operation.
@@ -158,6 +175,7 @@ func operationError(api, opName string, code int64, message string, details []go
 		raws[i] = json.RawMessage(d)
 	}
 	ae.addDetails(raws)
+	ae.clean()
 	return ae
 }
 
@@ -189,7 +207,7 @@ func (e *APIError) addDetails(details []json.RawMessage) {
 
 // summarizeBody keeps a non-JSON error body readable in a diagnostic.
 func summarizeBody(body string) string {
-	body = strings.Join(strings.Fields(body), " ")
+	body = strings.Join(strings.Fields(termsafe.Line(body)), " ")
 	const limit = 300
 	if len(body) > limit {
 		body = body[:limit] + "..."

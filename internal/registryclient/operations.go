@@ -26,7 +26,7 @@ const maxWriteAttempts = 3
 // write was sent; what names the write in the log.
 func writeAndWait(ctx context.Context, what string, sendAndAwait func(ctx context.Context, requestID string) (googleapi.RawMessage, error)) (googleapi.RawMessage, int, error) {
 	requestID := NewRequestID()
-	ctx = tflog.SetField(ctx, "request_id", requestID)
+	ctx = tflog.SetField(withPollKind(ctx, what), "request_id", requestID)
 	for attempt := 1; ; attempt++ {
 		resp, err := sendAndAwait(ctx, requestID)
 		if err != nil && attempt < maxWriteAttempts && reissuable(ctx, err) {
@@ -139,23 +139,25 @@ func reissuable(ctx context.Context, err error) bool {
 	return ae.Code == http.StatusNotFound || retryableStatus(ae.Code)
 }
 
-// await polls until op is done, waiting PollInterval, then 1.5 times longer
-// each time up to PollMaxInterval, until ctx ends. It returns the operation's
-// response, an *APIError for an operation that failed, or a *pollError.
+// await polls until op is done (polling.go says when), until ctx ends. It
+// returns the operation's response, an *APIError for an operation that
+// failed, or a *pollError.
 func (c *Client) await(ctx context.Context, api string, op operation, get func(ctx context.Context, name string) (operation, error)) (googleapi.RawMessage, error) {
-	interval := c.pollInterval
+	if op.done {
+		return finish(api, op)
+	}
+	kind, _ := ctx.Value(pollKindKey{}).(string)
+	w := c.polls.join(api+" "+kind, c.pollInterval)
+	defer c.polls.leave(w)
+	var at time.Duration
 	for !op.done {
 		if op.name == "" {
 			return nil, fmt.Errorf("%s returned an unfinished operation without a name", api)
 		}
-		timer := time.NewTimer(interval)
-		select {
-		case <-ctx.Done():
-			timer.Stop()
-			return nil, fmt.Errorf("waiting for %s operation %s: %w", api, op.name, ctx.Err())
-		case <-timer.C:
+		if err := w.sleep(ctx, c.pollMaxInterval); err != nil {
+			return nil, fmt.Errorf("waiting for %s operation %s: %w", api, op.name, err)
 		}
-		interval = nextPollInterval(interval, c.pollMaxInterval)
+		at = w.polled()
 		next, err := get(ctx, op.name)
 		if err != nil {
 			return nil, &pollError{api: api, op: op.name, err: wrapError(api, err)}
@@ -166,6 +168,11 @@ func (c *Client) await(ctx context.Context, api string, op operation, get func(c
 		}
 		op = next
 	}
+	c.polls.finished(w, at)
+	return finish(api, op)
+}
+
+func finish(api string, op operation) (googleapi.RawMessage, error) {
 	if op.err != nil {
 		return nil, operationError(api, op.name, op.err.code, op.err.message, op.err.details)
 	}
@@ -184,9 +191,4 @@ func (c *Client) awaitAppHub(ctx context.Context, op *apphub.Operation) (googlea
 		next, err := c.apphub.Projects.Locations.Operations.Get(name).Context(ctx).Do()
 		return fromAppHubOp(next), err
 	})
-}
-
-// nextPollInterval grows a poll interval by half, up to most.
-func nextPollInterval(cur, most time.Duration) time.Duration {
-	return min(cur+cur/2, most)
 }

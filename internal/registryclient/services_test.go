@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"google.golang.org/api/agentregistry/v1"
 )
@@ -411,26 +410,6 @@ func TestErrorDoesNotRepeatViolationsTheMessageAlreadyHas(t *testing.T) {
 	want := "agent registry returned 400 INVALID_ARGUMENT: invalid service: agent_spec.content: bad card; field service_id: too short"
 	if e.Error() != want {
 		t.Errorf("Error() = %q\nwant %q", e.Error(), want)
-	}
-}
-
-func TestPollIntervalGrowsByHalfUpToTheCap(t *testing.T) {
-	var got []time.Duration
-	d := 200 * time.Millisecond
-	for range 10 {
-		got = append(got, d)
-		d = nextPollInterval(d, 5*time.Second)
-	}
-	if got[0] != 200*time.Millisecond || got[1] != 300*time.Millisecond || got[2] != 450*time.Millisecond || got[3] != 675*time.Millisecond {
-		t.Errorf("intervals = %v", got)
-	}
-	if got[9] != 5*time.Second || got[8] != 5*time.Second {
-		t.Errorf("intervals = %v, want capped at 5s", got)
-	}
-	for i := 1; i < len(got); i++ {
-		if got[i] < got[i-1] {
-			t.Errorf("intervals shrink: %v", got)
-		}
 	}
 }
 
