@@ -67,7 +67,7 @@ func FetchToolSpec(ctx context.Context, rawURL string, opts ToolSpecOptions) (*T
 	if err != nil {
 		return nil, err
 	}
-	f := &mcpFetch{parent: ctx, target: u.Redacted(), timeout: opts.timeout()}
+	f := &mcpFetch{parent: ctx, target: u.Redacted(), timeout: opts.timeout(), started: time.Now()}
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
 	session, err := f.connect(ctx, u, opts)
@@ -75,7 +75,12 @@ func FetchToolSpec(ctx context.Context, rawURL string, opts ToolSpecOptions) (*T
 		return nil, err
 	}
 	defer func() { _ = session.Close() }() // the tools are read; a failed hang-up changes nothing
-	tools, err := f.listAll(ctx, session, filter, opts.DropOutputSchemas)
+	return f.collect(ctx, session, filter, opts.DropOutputSchemas)
+}
+
+// collect lists every page of tools of a connected session and shapes them.
+func (f *mcpFetch) collect(ctx context.Context, session *mcp.ClientSession, filter *toolFilter, dropOutputSchemas bool) (*ToolSpec, error) {
+	tools, err := f.listAll(ctx, session, filter, dropOutputSchemas)
 	if err != nil {
 		return nil, err
 	}
@@ -99,9 +104,14 @@ type mcpFetch struct {
 	parent  context.Context // the caller's, to tell our timeout from theirs
 	target  string          // the URL as shown in messages
 	timeout time.Duration
-	http    *mcpHTTP
+	http    *mcpHTTP       // nil for a server run as a process
+	proc    *serverProcess // nil for a server reached over HTTP
 	tools   *rawToolsTransport
+	started time.Time
 }
+
+// deadlinePassed says whether this fetch's own timeout has passed.
+func (f *mcpFetch) deadlinePassed() bool { return time.Since(f.started) >= f.timeout }
 
 func (f *mcpFetch) connect(ctx context.Context, u *url.URL, opts ToolSpecOptions) (*mcp.ClientSession, error) {
 	client := newClient(u, opts.Options, func(rt http.RoundTripper) http.RoundTripper {
@@ -190,11 +200,18 @@ func (f *mcpFetch) listAll(ctx context.Context, session *mcp.ClientSession, filt
 // error (-32005, "rejected by transport"), so a url.Error or our deadline in
 // the chain means the server never answered.
 func (f *mcpFetch) fail(step string, err error) error {
-	if over := f.http.overLimit(); over != "" {
-		return fmt.Errorf("the MCP server %s sent %s over the %d-byte (1 MiB) limit; stopped reading", f.target, over, MaxResponseBytes)
+	if f.proc != nil {
+		if perr := f.proc.explain(f, step); perr != nil {
+			return perr
+		}
 	}
-	if a := f.http.odd(); a != nil {
-		return a.explain(f.target)
+	if f.http != nil {
+		if over := f.http.overLimit(); over != "" {
+			return fmt.Errorf("the MCP server %s sent %s over the %d-byte (1 MiB) limit; stopped reading", f.target, over, MaxResponseBytes)
+		}
+		if a := f.http.odd(); a != nil {
+			return a.explain(f.target)
+		}
 	}
 	var rpc *jsonrpc.Error
 	var ue *url.Error
