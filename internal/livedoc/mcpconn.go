@@ -98,9 +98,14 @@ type answer struct {
 	start               []byte
 }
 
-func (t *mcpHTTP) setVersion(v string) {
+// connected records the version agreed on. It forgets what server/discover
+// was answered: a server older than MCP 2026-07-28 refuses it (often with an
+// HTTP 400) before the initialize that succeeded, and that refusal must not
+// explain a later error.
+func (t *mcpHTTP) connected(version string) {
 	t.mu.Lock()
-	t.version = v
+	t.version = version
+	t.oddity = nil
 	t.mu.Unlock()
 }
 

@@ -93,18 +93,13 @@ func FetchToolSpecCommand(ctx context.Context, c Command, opts ToolSpecOptions) 
 	// closes its pipes, which ends any read or write the SDK is blocked in.
 	defer context.AfterFunc(ctx, proc.kill)()
 	f.tools = &rawToolsTransport{Transport: &mcp.IOTransport{Reader: proc.stdout, Writer: proc.stdin, MaxLineLength: MaxResponseBytes + 1}}
-	session, err := mcp.NewClient(clientInfo(), nil).Connect(ctx, f.tools, &mcp.ClientSessionOptions{ProtocolVersion: stdioVersion})
+	session, err := mcp.NewClient(clientInfo(), nil).Connect(ctx, f.tools, &mcp.ClientSessionOptions{ProtocolVersion: offeredVersion})
 	if err != nil {
 		return nil, f.fail("initialize", err)
 	}
 	defer func() { _ = session.Close() }() // the tools are read; stop() ends the process whatever Close says
 	return f.collect(ctx, session, filter, opts.DropOutputSchemas)
 }
-
-// stdioVersion is the protocol version offered to a stdio server: the
-// newest, so that a 2026-07-28 server is asked server/discover first; the
-// SDK falls back to initialize with 2025-11-25 when the server refuses it.
-const stdioVersion = "2026-07-28"
 
 // serverProcess is a running MCP server and the bounded views of its output.
 type serverProcess struct {

@@ -17,10 +17,13 @@ import (
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
 )
 
-// handshakeVersion is the protocol version offered in initialize: the newest
-// whose handshake is initialize. Left empty, SDK v1.8 first probes with the
-// 2026-07-28 server/discover call, which most servers answer with an error.
-const handshakeVersion = "2025-11-25"
+// offeredVersion is the protocol version asked for first: MCP 2026-07-28,
+// stateless, whose SDK client sends server/discover and then the version and
+// client information in each request's _meta. A server that does not speak
+// it answers server/discover with an error (a JSON-RPC error, or an HTTP 4xx
+// with one), and the SDK then runs the initialize handshake with 2025-11-25,
+// which 2025-06-18 and 2025-03-26 servers answer with their own version.
+const offeredVersion = "2026-07-28"
 
 // ToolSpecOptions configure FetchToolSpec.
 type ToolSpecOptions struct {
@@ -124,11 +127,11 @@ func (f *mcpFetch) connect(ctx context.Context, u *url.URL, opts ToolSpecOptions
 	}
 	f.tools = &rawToolsTransport{Transport: t}
 	c := mcp.NewClient(clientInfo(), nil)
-	session, err := c.Connect(ctx, f.tools, &mcp.ClientSessionOptions{ProtocolVersion: handshakeVersion})
+	session, err := c.Connect(ctx, f.tools, &mcp.ClientSessionOptions{ProtocolVersion: offeredVersion})
 	if err != nil {
 		return nil, f.fail("initialize", err)
 	}
-	f.http.setVersion(session.InitializeResult().ProtocolVersion)
+	f.http.connected(session.InitializeResult().ProtocolVersion)
 	return session, nil
 }
 

@@ -3,6 +3,7 @@
 package livedoctest
 
 import (
+	"bufio"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -124,4 +125,34 @@ func writeScripts(dir string) string {
 		}
 	}
 	return ""
+}
+
+// ServeTS2HTTP starts ts2-server.mjs over Streamable HTTP: an MCP server of
+// the TypeScript SDK v2 that speaks 2026-07-28 only. It returns its URL; the
+// server stops when the test ends.
+func ServeTS2HTTP(t testing.TB) string {
+	t.Helper()
+	args := NodeScript(t, "ts2-server.mjs", "http")
+	cmd := exec.Command(args[0], args[1:]...)
+	stdin, err := cmd.StdinPipe() // the script exits when its stdin ends
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = stdin.Close()
+		_ = cmd.Process.Kill() // at once: nothing of it is checked after the test
+		_ = cmd.Wait()
+	})
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("ts2-server.mjs printed no URL: %v", err)
+	}
+	return strings.TrimSpace(line)
 }
