@@ -118,7 +118,7 @@ func (f *mcpFetch) deadlinePassed() bool { return time.Since(f.started) >= f.tim
 
 func (f *mcpFetch) connect(ctx context.Context, u *url.URL, opts ToolSpecOptions) (*mcp.ClientSession, error) {
 	client := newClient(u, opts.Options, func(rt http.RoundTripper) http.RoundTripper {
-		f.http = &mcpHTTP{base: rt}
+		f.http = &mcpHTTP{base: rt, deadline: f.started.Add(f.timeout)}
 		return f.http
 	})
 	var t mcp.Transport = &mcp.StreamableClientTransport{Endpoint: u.String(), HTTPClient: client, DisableStandaloneSSE: true}

@@ -1,10 +1,16 @@
 package livedoc
 
 import (
+	"bytes"
 	"context"
+	"io"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/livedoctest"
 )
@@ -38,4 +44,46 @@ func TestFetchToolSpecSpeaksEachVersion(t *testing.T) {
 			}
 		})
 	}
+}
+
+// refuseDiscover answers server/discover as a stateful server of the
+// TypeScript SDK v1 does: HTTP 400 with a JSON-RPC error.
+func refuseDiscover(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if bytes.Contains(body, []byte(`"server/discover"`)) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write([]byte(`{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: Server not initialized"},"id":null}`))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// A server that refuses server/discover with an HTTP 400 is read through
+// initialize, and that refusal does not explain a later error.
+func TestFetchToolSpecAfterARefusedDiscover(t *testing.T) {
+	srv := serveMCP(t, newMCPServer(0, namedTools("a")...), false, refuseDiscover)
+	got, err := FetchToolSpec(context.Background(), srv.URL, ToolSpecOptions{})
+	if err != nil || got.ProtocolVersion != "2025-11-25" {
+		t.Fatalf("%v, %v", got, err)
+	}
+	s := replaceToolsListError(newMCPServer(0, namedTools("a")...))
+	failing := serveMCP(t, s, false, refuseDiscover)
+	wantContains(t, fetchToolsErr(t, failing.URL, ToolSpecOptions{}),
+		"the MCP server "+failing.URL+" answered tools/list with JSON-RPC error -32001: tool registry unavailable")
+}
+
+func replaceToolsListError(s *mcp.Server) *mcp.Server {
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/list" {
+				return nil, &jsonrpc.Error{Code: -32001, Message: "tool registry unavailable"}
+			}
+			return next(ctx, method, req)
+		}
+	})
+	return s
 }
