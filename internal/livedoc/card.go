@@ -123,7 +123,7 @@ func (f *cardFetch) get(ctx context.Context, u *url.URL) (*Card, error) {
 	if err != nil {
 		return nil, fmt.Errorf("invalid URL %s: %v", u.Redacted(), err)
 	}
-	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Accept", cardAccept)
 	if f.sendVersion {
 		req.Header.Set(a2aVersionHeader, a2aVersion)
 	}
@@ -146,7 +146,7 @@ func (f *cardFetch) get(ctx context.Context, u *url.URL) (*Card, error) {
 			"another host than %s); expected the agent card as application/json", final, ct, u.Redacted())
 	}
 	if !isJSONMediaType(ct) && !json.Valid(body) {
-		return nil, fmt.Errorf("%s answered with content type %q and a body that is not JSON (it starts %q); expected the agent card as application/json",
+		return nil, fmt.Errorf("%s answered with content type %q and a body that is not JSON (it starts %q); expected the agent card as application/a2a+json or application/json",
 			final, ct, prefix(body, peekBytes))
 	}
 	return &Card{Body: body, URL: final, ETag: resp.Header.Get("ETag"), ContentType: ct}, nil
@@ -169,7 +169,13 @@ func (f *cardFetch) readBody(resp *http.Response, final string) ([]byte, error) 
 	return body, nil
 }
 
-// isJSONMediaType accepts application/json and any +json suffix type.
+// cardAccept asks for the media type A2A 1.0.1's HTTP binding prefers,
+// application/a2a+json, and takes application/json as well (every A2A 0.3
+// agent, and most 1.0 ones, serve their card as that).
+const cardAccept = "application/a2a+json, application/json;q=0.9"
+
+// isJSONMediaType accepts application/json and any +json suffix type
+// (application/a2a+json among them).
 func isJSONMediaType(ct string) bool {
 	mt, _, err := mime.ParseMediaType(ct)
 	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -84,11 +85,16 @@ func (c *rawToolsConn) take() json.RawMessage {
 // It also caps every response body at MaxResponseBytes (each event, for an
 // event stream), which the SDK would otherwise read whole, whatever its size.
 type mcpHTTP struct {
-	base    http.RoundTripper
-	mu      sync.Mutex
-	version string
-	oddity  *answer
-	over    string // what went over MaxResponseBytes, "" when nothing did
+	base http.RoundTripper
+	// deadline ends every request: the SDK sends some with a context of its
+	// own, not bound by the fetch's (the notifications/cancelled it sends
+	// after a timed-out server/discover, which a server that never answers
+	// would hold, and the failed Connect with it, for as long as it likes).
+	deadline time.Time
+	mu       sync.Mutex
+	version  string
+	oddity   *answer
+	over     string // what went over MaxResponseBytes, "" when nothing did
 }
 
 // answer is what an unexpected HTTP response said.
@@ -100,9 +106,14 @@ type answer struct {
 	start               []byte
 }
 
-func (t *mcpHTTP) setVersion(v string) {
+// connected records the version agreed on. It forgets what server/discover
+// was answered: a server older than MCP 2026-07-28 refuses it (often with an
+// HTTP 400) before the initialize that succeeded, and that refusal must not
+// explain a later error.
+func (t *mcpHTTP) connected(version string) {
 	t.mu.Lock()
-	t.version = v
+	t.version = version
+	t.oddity = nil
 	t.mu.Unlock()
 }
 
@@ -116,14 +127,18 @@ func (t *mcpHTTP) RoundTrip(req *http.Request) (*http.Response, error) {
 	t.mu.Lock()
 	v := t.version
 	t.mu.Unlock()
+	ctx, cancel := context.WithDeadline(req.Context(), t.deadline)
+	req = req.WithContext(ctx)
 	if v != "" && req.Header.Get("Mcp-Protocol-Version") == "" {
-		req = req.Clone(req.Context())
+		req = req.Clone(ctx)
 		req.Header.Set("Mcp-Protocol-Version", v)
 	}
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
+		cancel()
 		return resp, err
 	}
+	resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
 	if unexpected(resp) {
 		t.note(req, resp)
 	}
@@ -152,6 +167,18 @@ func (t *mcpHTTP) capBody(req *http.Request, resp *http.Response) {
 			t.over = what
 		}
 	}}
+}
+
+// cancelOnClose releases the deadline of a request once its body is closed.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (c *cancelOnClose) Close() error {
+	err := c.ReadCloser.Close()
+	c.cancel()
+	return err
 }
 
 // errResponseTooLarge ends the reading of a body over MaxResponseBytes.

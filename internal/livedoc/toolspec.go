@@ -17,10 +17,13 @@ import (
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
 )
 
-// handshakeVersion is the protocol version offered in initialize: the newest
-// whose handshake is initialize. Left empty, SDK v1.8 first probes with the
-// 2026-07-28 server/discover call, which most servers answer with an error.
-const handshakeVersion = "2025-11-25"
+// offeredVersion is the protocol version asked for first: MCP 2026-07-28,
+// stateless, whose SDK client sends server/discover and then the version and
+// client information in each request's _meta. A server that does not speak
+// it answers server/discover with an error (a JSON-RPC error, or an HTTP 4xx
+// with one), and the SDK then runs the initialize handshake with 2025-11-25,
+// which 2025-06-18 and 2025-03-26 servers answer with their own version.
+const offeredVersion = "2026-07-28"
 
 // ToolSpecOptions configure FetchToolSpec.
 type ToolSpecOptions struct {
@@ -67,7 +70,7 @@ func FetchToolSpec(ctx context.Context, rawURL string, opts ToolSpecOptions) (*T
 	if err != nil {
 		return nil, err
 	}
-	f := &mcpFetch{parent: ctx, target: u.Redacted(), timeout: opts.timeout()}
+	f := &mcpFetch{parent: ctx, target: u.Redacted(), timeout: opts.timeout(), started: time.Now()}
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
 	session, err := f.connect(ctx, u, opts)
@@ -75,7 +78,12 @@ func FetchToolSpec(ctx context.Context, rawURL string, opts ToolSpecOptions) (*T
 		return nil, err
 	}
 	defer func() { _ = session.Close() }() // the tools are read; a failed hang-up changes nothing
-	tools, err := f.listAll(ctx, session, filter, opts.DropOutputSchemas)
+	return f.collect(ctx, session, filter, opts.DropOutputSchemas)
+}
+
+// collect lists every page of tools of a connected session and shapes them.
+func (f *mcpFetch) collect(ctx context.Context, session *mcp.ClientSession, filter *toolFilter, dropOutputSchemas bool) (*ToolSpec, error) {
+	tools, err := f.listAll(ctx, session, filter, dropOutputSchemas)
 	if err != nil {
 		return nil, err
 	}
@@ -99,13 +107,18 @@ type mcpFetch struct {
 	parent  context.Context // the caller's, to tell our timeout from theirs
 	target  string          // the URL as shown in messages
 	timeout time.Duration
-	http    *mcpHTTP
+	http    *mcpHTTP       // nil for a server run as a process
+	proc    *serverProcess // nil for a server reached over HTTP
 	tools   *rawToolsTransport
+	started time.Time
 }
+
+// deadlinePassed says whether this fetch's own timeout has passed.
+func (f *mcpFetch) deadlinePassed() bool { return time.Since(f.started) >= f.timeout }
 
 func (f *mcpFetch) connect(ctx context.Context, u *url.URL, opts ToolSpecOptions) (*mcp.ClientSession, error) {
 	client := newClient(u, opts.Options, func(rt http.RoundTripper) http.RoundTripper {
-		f.http = &mcpHTTP{base: rt}
+		f.http = &mcpHTTP{base: rt, deadline: f.started.Add(f.timeout)}
 		return f.http
 	})
 	var t mcp.Transport = &mcp.StreamableClientTransport{Endpoint: u.String(), HTTPClient: client, DisableStandaloneSSE: true}
@@ -114,11 +127,11 @@ func (f *mcpFetch) connect(ctx context.Context, u *url.URL, opts ToolSpecOptions
 	}
 	f.tools = &rawToolsTransport{Transport: t}
 	c := mcp.NewClient(clientInfo(), nil)
-	session, err := c.Connect(ctx, f.tools, &mcp.ClientSessionOptions{ProtocolVersion: handshakeVersion})
+	session, err := c.Connect(ctx, f.tools, &mcp.ClientSessionOptions{ProtocolVersion: offeredVersion})
 	if err != nil {
 		return nil, f.fail("initialize", err)
 	}
-	f.http.setVersion(session.InitializeResult().ProtocolVersion)
+	f.http.connected(session.InitializeResult().ProtocolVersion)
 	return session, nil
 }
 
@@ -190,11 +203,18 @@ func (f *mcpFetch) listAll(ctx context.Context, session *mcp.ClientSession, filt
 // error (-32005, "rejected by transport"), so a url.Error or our deadline in
 // the chain means the server never answered.
 func (f *mcpFetch) fail(step string, err error) error {
-	if over := f.http.overLimit(); over != "" {
-		return fmt.Errorf("the MCP server %s sent %s over the %d-byte (1 MiB) limit; stopped reading", f.target, over, MaxResponseBytes)
+	if f.proc != nil {
+		if perr := f.proc.explain(f, step); perr != nil {
+			return perr
+		}
 	}
-	if a := f.http.odd(); a != nil {
-		return a.explain(f.target)
+	if f.http != nil {
+		if over := f.http.overLimit(); over != "" {
+			return fmt.Errorf("the MCP server %s sent %s over the %d-byte (1 MiB) limit; stopped reading", f.target, over, MaxResponseBytes)
+		}
+		if a := f.http.odd(); a != nil {
+			return a.explain(f.target)
+		}
 	}
 	var rpc *jsonrpc.Error
 	var ue *url.Error

@@ -72,7 +72,7 @@ func TestFetchToolSpecFollowsEveryPage(t *testing.T) {
 	if !slices.Equal(got.ToolNames, names) {
 		t.Errorf("names = %v", got.ToolNames)
 	}
-	if got.ServerName != "test-server" || got.ServerVersion != "1.2.3" || got.ProtocolVersion != handshakeVersion {
+	if got.ServerName != "test-server" || got.ServerVersion != "1.2.3" || got.ProtocolVersion != "2025-11-25" {
 		t.Errorf("server %q %q, protocol %q", got.ServerName, got.ServerVersion, got.ProtocolVersion)
 	}
 	want := `{"tools":[{"inputSchema":` + rawSchema + `,"name":"tool00"}`
@@ -81,11 +81,13 @@ func TestFetchToolSpecFollowsEveryPage(t *testing.T) {
 	}
 	// 12 tools at 5 a page: three tools/list calls, each with the negotiated
 	// version header (which the wrapped connection would otherwise lose).
-	list := "tools/list@" + handshakeVersion
+	list := "tools/list@" + "2025-11-25"
 	log.mu.Lock()
 	defer log.mu.Unlock()
-	if n := strings.Count(strings.Join(log.calls, " "), list); n != 3 || log.calls[0] != "initialize@" {
-		t.Errorf("calls = %v, want initialize then 3 × %s", log.calls, list)
+	// A stateful server of the Go SDK does not serve 2026-07-28: it refuses
+	// server/discover, and the SDK falls back to initialize.
+	if n := strings.Count(strings.Join(log.calls, " "), list); n != 3 || log.calls[0] != "server/discover@2026-07-28" || log.calls[1] != "initialize@" {
+		t.Errorf("calls = %v, want server/discover, initialize then 3 × %s", log.calls, list)
 	}
 }
 

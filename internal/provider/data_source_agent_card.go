@@ -46,7 +46,9 @@ func (d *agentCardDataSource) Metadata(_ context.Context, req datasource.Metadat
 func (d *agentCardDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	attrs := liveAttributes("card", "The agent's base URL, such as `https://agent.example.com`, or the full URL of its "+
 		"card. For a base URL (no path, or `/`) the card is read from `/.well-known/agent-card.json`, falling back to "+
-		"`/.well-known/agent.json` (A2A 0.2) when that answers 404; any other URL is fetched as is.")
+		"`/.well-known/agent.json` (A2A 0.2) when that answers 404; any other URL is fetched as is. The request asks "+
+		"for `application/a2a+json`, the media type A2A 1.0.1's HTTP binding prefers, and takes `application/json` "+
+		"(or any JSON body) as well.")
 	attrs["signature_policy"] = schema.StringAttribute{
 		Optional: true,
 		MarkdownDescription: "Overrides the provider's `signature_policy` for this card: `off`, `verify_if_present` or " +

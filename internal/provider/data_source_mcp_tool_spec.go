@@ -8,7 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -17,7 +16,10 @@ import (
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/validators"
 )
 
-var _ datasource.DataSource = (*mcpToolSpecDataSource)(nil)
+var (
+	_ datasource.DataSource                     = (*mcpToolSpecDataSource)(nil)
+	_ datasource.DataSourceWithConfigValidators = (*mcpToolSpecDataSource)(nil)
+)
 
 // NewMcpToolSpecDataSource is the agentregistry_mcp_tool_spec data source.
 func NewMcpToolSpecDataSource() datasource.DataSource { return &mcpToolSpecDataSource{} }
@@ -28,6 +30,9 @@ type mcpToolSpecDataSource struct{}
 
 type mcpToolSpecDataSourceModel struct {
 	URL               types.String `tfsdk:"url"`
+	Command           types.List   `tfsdk:"command"`
+	Env               types.Map    `tfsdk:"env"`
+	WorkingDir        types.String `tfsdk:"working_dir"`
 	Headers           types.Map    `tfsdk:"headers"`
 	Timeout           types.String `tfsdk:"timeout"`
 	Transport         types.String `tfsdk:"transport"`
@@ -52,7 +57,9 @@ func (d *mcpToolSpecDataSource) Metadata(_ context.Context, req datasource.Metad
 }
 
 func (d *mcpToolSpecDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	attrs := liveAttributes("tool list", "The MCP server's endpoint, such as `https://mcp.example.com/mcp`.")
+	attrs := liveAttributes("tool list", "The MCP server's endpoint, such as `https://mcp.example.com/mcp`. "+
+		"Exactly one of `url` and `command` is set.")
+	addStdioAttributes(attrs)
 	attrs["transport"] = schema.StringAttribute{
 		Optional: true,
 		MarkdownDescription: "`streamable_http` (the default: MCP's Streamable HTTP transport) or `sse` (the older " +
@@ -77,17 +84,21 @@ func (d *mcpToolSpecDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 	}
 	addLiveDocumentAttributes(attrs, "tool spec", "The tool spec `{\"tools\":[...]}` in RFC 8785 canonical form, "+
 		"each tool as the server sent it (after the options above): ready for `agentregistry_mcp_server.tool_spec`.")
-	attrs["server_name"] = liveComputed("The server's name, from its `initialize` answer (`serverInfo.name`).")
-	attrs["server_version"] = liveComputed("The server's version, from its `initialize` answer (`serverInfo.version`).")
-	attrs["protocol_version"] = liveComputed("The MCP protocol version the server negotiated, such as `2025-06-18`.")
+	attrs["server_name"] = liveComputed("The server's name, from its `initialize` or `server/discover` answer (`serverInfo.name`).")
+	attrs["server_version"] = liveComputed("The server's version, from its `initialize` or `server/discover` answer (`serverInfo.version`).")
+	attrs["protocol_version"] = liveComputed("The MCP protocol version used with the server, such as `2026-07-28` " +
+		"(stateless: `server/discover`, then `tools/list` with the version in each request's `_meta`) or " +
+		"`2025-11-25`, `2025-06-18`, `2025-03-26` (an `initialize` handshake).")
 	attrs["tool_names"] = schema.ListAttribute{
 		Computed:            true,
 		ElementType:         types.StringType,
 		MarkdownDescription: "The names of the tools kept, in the server's order.",
 	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Reads the tools a running MCP server offers, at plan time: connects with the official " +
-			"MCP Go SDK, runs `initialize`, then `tools/list` following every `nextCursor`. Feed `json` to " +
+		MarkdownDescription: "Reads the tools an MCP server offers, at plan time: connects with the official " +
+			"MCP Go SDK over Streamable HTTP or HTTP+SSE (`url`), or starts the server as a process and speaks MCP " +
+			"over its stdin and stdout (`command`, see below); asks `server/discover` (MCP 2026-07-28) or runs " +
+			"`initialize` (older versions), then `tools/list` following every `nextCursor`. Feed `json` to " +
 			"`agentregistry_mcp_server.tool_spec` and the plan shows any difference between what is registered and " +
 			"what runs. The result is validated exactly as `tool_spec` is, with the same messages.\n\n" +
 			"A result over the registry's 10 KB limit, after `include_tools`, `exclude_tools` and " +
@@ -97,7 +108,7 @@ func (d *mcpToolSpecDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 			"reading stops once they pass 40 KB (four times the registry's limit), with the same list of the largest " +
 			"tools; at most 1000 pages are read, and a cursor sent twice stops the reading. Errors say what went wrong: not " +
 			"an MCP server (and what came back), a JSON-RPC error (its code and message), a timeout, or refused " +
-			"credentials (check `headers`). " + liveFailureNote,
+			"credentials (check `headers`). " + liveFailureNote + "\n\n" + stdioNote,
 		Attributes: attrs,
 	}
 }
@@ -115,12 +126,15 @@ func (d *mcpToolSpecDataSource) Read(ctx context.Context, req datasource.ReadReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ts, err := livedoc.FetchToolSpec(ctx, m.URL.ValueString(), opts)
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("url"), "Cannot Read MCP Tool List", termsafe.Text(err.Error()))
+	ts, source, err := fetchToolSpec(ctx, &m, opts, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	canon, sum, ok := acceptLiveDocument(ctx, validators.ToolSpec(), ts.JSON, m.URL.ValueString(), &resp.Diagnostics)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(source, "Cannot Read MCP Tool List", termsafe.Text(err.Error()))
+		return
+	}
+	canon, sum, ok := acceptLiveDocument(ctx, validators.ToolSpec(), ts.JSON, describeSource(&m), &resp.Diagnostics)
 	if !ok {
 		return
 	}

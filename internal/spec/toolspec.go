@@ -18,6 +18,7 @@ func validateToolSpec(doc []byte) *Result {
 	}
 	c.validateSchema(schemaToolSpec, schemaPolicy{unknownSeverity: SeverityError})
 	c.unique("/tools", "name", "tool name", "a tool spec")
+	c.toolExecution()
 	return c.finish("")
 }
 

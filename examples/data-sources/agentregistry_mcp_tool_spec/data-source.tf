@@ -32,6 +32,18 @@ data "agentregistry_mcp_tool_spec" "legacy" {
   transport = "sse"
 }
 
+# A server published on npm, started as a process that speaks MCP over its
+# stdin and stdout. It runs on every plan and refresh that reads it: pin its
+# version, and make sure CI has node (and the package, or npm access).
+data "agentregistry_mcp_tool_spec" "memory" {
+  command = ["npx", "-y", "@modelcontextprotocol/server-memory@2026.8.31"]
+  env = {
+    MEMORY_FILE_PATH = "/tmp/memory.jsonl"
+  }
+  timeout             = "1m"
+  drop_output_schemas = true
+}
+
 output "weather_server" {
   value = {
     name             = data.agentregistry_mcp_tool_spec.weather.server_name

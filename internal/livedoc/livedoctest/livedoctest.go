@@ -241,3 +241,28 @@ func EndlessSSEEvent(t testing.TB, limit int64, written *atomic.Int64) *httptest
 		},
 	})
 }
+
+// NewMCPServerSpeaking is NewMCPServer restricted to the given MCP versions
+// (the Go SDK answers an initialize for another with the newest of them).
+func NewMCPServerSpeaking(versions []string, pageSize int, tools ...*mcp.Tool) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "1.2.3"},
+		&mcp.ServerOptions{PageSize: pageSize, SupportedProtocolVersions: versions})
+	for _, t := range tools {
+		s.AddTool(t, noop)
+	}
+	return s
+}
+
+// ServeMCPStateless serves s over stateless Streamable HTTP, the only way the
+// Go SDK serves MCP 2026-07-28 over HTTP.
+func ServeMCPStateless(t testing.TB, s *mcp.Server, mw func(http.Handler) http.Handler) *httptest.Server {
+	t.Helper()
+	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+		&mcp.StreamableHTTPOptions{Stateless: true})
+	if mw != nil {
+		h = mw(h)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv
+}

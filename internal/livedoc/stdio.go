@@ -1,0 +1,237 @@
+package livedoc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Bounds of an MCP server run as a process (the stdio transport), beside
+// those shared with HTTP (MaxResponseBytes per message, MaxCollectedBytes,
+// MaxPages, the timeout).
+const (
+	// MaxStdoutBytes bounds everything the process writes on stdout: a server
+	// that writes without end (notifications, say) is stopped there rather
+	// than read until the timeout.
+	MaxStdoutBytes = 32 << 20
+	// StderrTailBytes is how much of the end of the process's stderr is kept
+	// to quote in errors; the rest is read and dropped.
+	StderrTailBytes = 2048
+	// stopGrace is how long a server has to exit by itself once its stdin is
+	// closed (as the MCP stdio transport asks) before its process group is
+	// killed.
+	stopGrace = 2 * time.Second
+)
+
+// Command is an MCP server started as a process that speaks MCP over its
+// stdin and stdout. No shell is involved: Args[0] is the program (looked up
+// in PATH when it has no slash) and the rest are its arguments.
+type Command struct {
+	Args []string
+	// Env is added to the environment this process inherits (and overrides
+	// it). Its values are treated as secrets: never shown in messages.
+	Env map[string]string
+	// Dir is the working directory; empty means this process's.
+	Dir string
+}
+
+// program names the command in messages: its program only, since arguments
+// may carry secrets (a token given as a flag).
+func (c Command) program() string {
+	if len(c.Args) == 0 {
+		return ""
+	}
+	return c.Args[0]
+}
+
+func (c Command) check() error {
+	if len(c.Args) == 0 || c.Args[0] == "" {
+		return errors.New("the command is empty: expected the program and its arguments, such as [\"npx\", \"-y\", \"@modelcontextprotocol/server-memory\"]")
+	}
+	if c.Dir != "" {
+		if fi, err := os.Stat(c.Dir); err != nil || !fi.IsDir() {
+			return fmt.Errorf("the working directory %q of the MCP server command is not a directory", c.Dir)
+		}
+	}
+	return nil
+}
+
+// FetchToolSpecCommand starts the MCP server c, speaks MCP with it over its
+// stdin and stdout, lists its tools following every nextCursor, and stops it
+// and every process it started (its process group). All of it happens
+// within the timeout; the result is shaped as FetchToolSpec shapes it. opts'
+// Headers, Transport and SSE do not apply.
+func FetchToolSpecCommand(ctx context.Context, c Command, opts ToolSpecOptions) (*ToolSpec, error) {
+	if err := c.check(); err != nil {
+		return nil, err
+	}
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
+	filter, err := newToolFilter(opts.IncludeTools, opts.ExcludeTools)
+	if err != nil {
+		return nil, err
+	}
+	f := &mcpFetch{parent: ctx, target: fmt.Sprintf("%q (run as a process)", c.program()), timeout: opts.timeout(), started: time.Now()}
+	ctx, cancel := context.WithTimeout(ctx, f.timeout)
+	defer cancel()
+	proc, err := startServer(c)
+	if err != nil {
+		return nil, err
+	}
+	f.proc = proc
+	defer proc.stop()
+	// When the deadline passes, the process group is killed at once: that
+	// closes its pipes, which ends any read or write the SDK is blocked in.
+	defer context.AfterFunc(ctx, proc.kill)()
+	f.tools = &rawToolsTransport{Transport: &mcp.IOTransport{Reader: proc.stdout, Writer: proc.stdin, MaxLineLength: MaxResponseBytes + 1}}
+	session, err := mcp.NewClient(clientInfo(), nil).Connect(ctx, f.tools, &mcp.ClientSessionOptions{ProtocolVersion: offeredVersion})
+	if err != nil {
+		return nil, f.fail("initialize", err)
+	}
+	defer func() { _ = session.Close() }() // the tools are read; stop() ends the process whatever Close says
+	return f.collect(ctx, session, filter, opts.DropOutputSchemas)
+}
+
+// serverProcess is a running MCP server and the bounded views of its output.
+type serverProcess struct {
+	cmd     *exec.Cmd
+	stdin   *os.File
+	stdout  *boundedStdout
+	stderr  *tailBuffer
+	exited  chan struct{} // closed when Wait returned
+	waitErr error         // Wait's result, once exited is closed
+	killed  sync.Once
+}
+
+// startServer starts c in a process group of its own, with pipes made here
+// (not by exec.Cmd) so that Wait, run at once to learn of an early exit,
+// never closes the stdout the SDK is still reading.
+func startServer(c Command) (*serverProcess, error) {
+	cmd := exec.Command(c.Args[0], c.Args[1:]...)
+	cmd.Dir = c.Dir
+	cmd.Env = commandEnv(c.Env)
+	setProcessGroup(cmd)
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		closeAll(inR, inW)
+		return nil, err
+	}
+	p := &serverProcess{cmd: cmd, stdin: inW, stderr: &tailBuffer{}, exited: make(chan struct{})}
+	p.stdout = &boundedStdout{f: outR}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, p.stderr
+	// Wait stops copying stderr this long after the process exits, when a
+	// child it left behind still holds the pipe.
+	cmd.WaitDelay = time.Second
+	if err := cmd.Start(); err != nil {
+		closeAll(inR, inW, outR, outW)
+		return nil, startError(c, err)
+	}
+	closeAll(inR, outW) // the child's ends: ours would keep the pipes open after it exits
+	go func() {
+		p.waitErr = cmd.Wait()
+		close(p.exited)
+	}()
+	return p, nil
+}
+
+func closeAll(files ...*os.File) {
+	for _, f := range files {
+		_ = f.Close() // a pipe end of our own, never written to disk
+	}
+}
+
+func startError(c Command, err error) error {
+	if errors.Is(err, exec.ErrNotFound) {
+		return fmt.Errorf("cannot start the MCP server: the program %q was not found in PATH; "+
+			"give its full path, or install it where Terraform runs", c.program())
+	}
+	return fmt.Errorf("cannot start the MCP server %q: %v", c.program(), err)
+}
+
+// commandEnv is this process's environment with env added, in a stable order.
+func commandEnv(env map[string]string) []string {
+	if len(env) == 0 {
+		return nil // exec.Cmd then passes this process's environment
+	}
+	keys := make([]string, 0, len(env))
+	for k := range env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := os.Environ()
+	for _, k := range keys {
+		out = append(out, k+"="+env[k]) // a later entry wins in exec.Cmd
+	}
+	return out
+}
+
+// kill ends the whole process group at once.
+func (p *serverProcess) kill() { p.killed.Do(func() { killProcessGroup(p.cmd) }) }
+
+// stop closes the server's stdin, gives it stopGrace to exit, then kills its
+// process group (children it started too) and waits for it to be reaped.
+func (p *serverProcess) stop() {
+	_ = p.stdin.Close() // asks the server to exit; it is killed below if it does not
+	select {
+	case <-p.exited:
+	case <-time.After(stopGrace):
+	}
+	p.kill()
+	<-p.exited
+	_ = p.stdout.f.Close() // our read end; every reader is done
+}
+
+// exitedEarly says how the process ended when it has (or does within a short
+// moment), "" when it still runs.
+func (p *serverProcess) exitedEarly() string {
+	select {
+	case <-p.exited:
+	case <-time.After(200 * time.Millisecond):
+		return ""
+	}
+	if p.waitErr == nil {
+		return "exited with status 0"
+	}
+	var ee *exec.ExitError
+	if errors.As(p.waitErr, &ee) {
+		return "exited (" + ee.ProcessState.String() + ")"
+	}
+	return "ended: " + p.waitErr.Error()
+}
+
+// stderrNote quotes the end of the server's stderr for an error message.
+func (p *serverProcess) stderrNote() string {
+	tail := strings.TrimSpace(p.stderr.String())
+	if tail == "" {
+		return "; it wrote nothing on stderr"
+	}
+	return fmt.Sprintf("; the end of its stderr:\n%s", tail)
+}
+
+// explain turns an error of the given MCP step into one that says what the
+// process did: wrote too much, did not answer in time, or exited.
+func (p *serverProcess) explain(f *mcpFetch, step string) error {
+	if over := p.stdout.overLimit(); over != "" {
+		return fmt.Errorf("the MCP server %s wrote %s on stdout; stopped it%s", f.target, over, p.stderrNote())
+	}
+	if f.parent.Err() == nil && f.deadlinePassed() {
+		return fmt.Errorf("the MCP server %s did not answer %s within %s; stopped it%s", f.target, step, f.timeout, p.stderrNote())
+	}
+	if how := p.exitedEarly(); how != "" {
+		return fmt.Errorf("the MCP server %s %s before answering %s%s", f.target, how, step, p.stderrNote())
+	}
+	return nil
+}

@@ -1,0 +1,14 @@
+//go:build !unix
+
+package livedoc
+
+import "os/exec"
+
+// setProcessGroup does nothing where there are no Unix process groups.
+func setProcessGroup(*exec.Cmd) {}
+
+// killProcessGroup kills the server itself: without Unix process groups
+// (Windows), the children it started are not reached.
+func killProcessGroup(cmd *exec.Cmd) {
+	_ = cmd.Process.Kill() // already exited is no error worth reporting
+}

@@ -1,0 +1,179 @@
+//go:build unix
+
+package livedoc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/livedoctest"
+)
+
+// hostileEnv selects what this test binary does when run as an MCP server
+// by the stdio tests, instead of running the tests.
+const hostileEnv = "LIVEDOC_HOSTILE_MCP"
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(hostileEnv); mode != "" {
+		hostile(mode)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// hostile is a broken or hostile MCP server on stdio.
+func hostile(mode string) {
+	switch mode {
+	case "flood": // valid messages, without end, never an answer
+		line := []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"` + strings.Repeat("x", 4000) + `"}}` + "\n")
+		for {
+			if _, err := os.Stdout.Write(line); err != nil {
+				return
+			}
+		}
+	case "endless-line": // one message that never ends
+		_, _ = os.Stdout.WriteString(`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"`)
+		chunk := []byte(strings.Repeat("y", 64<<10))
+		for {
+			if _, err := os.Stdout.Write(chunk); err != nil {
+				return
+			}
+		}
+	case "silent": // starts a child, then reads its stdin and never answers
+		child := exec.Command(os.Args[0])
+		child.Env = append(os.Environ(), hostileEnv+"=sleep")
+		if err := child.Start(); err != nil {
+			panic(err)
+		}
+		fmt.Fprintf(os.Stderr, "child %d started\nwaiting for nothing\n", child.Process.Pid)
+		_, _ = os.Stdin.Read(make([]byte, 1<<20))
+		time.Sleep(time.Hour) // even once its stdin is closed
+	case "sleep":
+		time.Sleep(time.Hour)
+	case "exit": // says why on stderr, and exits at once
+		fmt.Fprint(os.Stderr, strings.Repeat("noise line\n", 500)+"fatal: \x1b[31mMEMORY_API_TOKEN\x1b[0m is not set\n")
+		os.Exit(3)
+	}
+}
+
+// hostileCommand runs this test binary as the hostile server mode.
+func hostileCommand(mode string) Command {
+	return Command{Args: []string{os.Args[0]}, Env: map[string]string{hostileEnv: mode}}
+}
+
+func TestFetchToolSpecCommandStopsAServerThatWritesWithoutEnd(t *testing.T) {
+	for mode, want := range map[string]string{
+		"flood":        fmt.Sprintf("wrote more than %d bytes (32 MiB) on stdout; stopped it", MaxStdoutBytes),
+		"endless-line": fmt.Sprintf("wrote a message of more than %d bytes (1 MiB) on stdout; stopped it", MaxResponseBytes),
+	} {
+		t.Run(mode, func(t *testing.T) {
+			start := time.Now()
+			_, err := FetchToolSpecCommand(context.Background(), hostileCommand(mode), ToolSpecOptions{Options: Options{Timeout: time.Minute}})
+			if err == nil {
+				t.Fatal("want an error")
+			}
+			wantContains(t, err.Error(), "the MCP server "+strconv.Quote(os.Args[0])+" (run as a process) "+want, "it wrote nothing on stderr")
+			if d := time.Since(start); d > 30*time.Second {
+				t.Errorf("took %s: the bound should stop it long before the timeout", d)
+			}
+		})
+	}
+}
+
+func TestFetchToolSpecCommandStopsAServerThatNeverAnswers(t *testing.T) {
+	_, err := FetchToolSpecCommand(context.Background(), hostileCommand("silent"), ToolSpecOptions{Options: Options{Timeout: 3 * time.Second}})
+	if err == nil {
+		t.Fatal("want an error")
+	}
+	msg := err.Error()
+	wantContains(t, msg, "did not answer initialize within 3s; stopped it; the end of its stderr:\nchild ", "waiting for nothing")
+	// The child it started was killed with it (its process group).
+	var pid int
+	if _, err := fmt.Sscanf(msg[strings.Index(msg, "child "):], "child %d", &pid); err != nil {
+		t.Fatalf("no child pid in %q: %v", msg, err)
+	}
+	// SIGKILL is sent; give the kernel a moment to end the child.
+	for end := time.Now().Add(2 * time.Second); running(pid) && time.Now().Before(end); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if running(pid) {
+		stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		t.Errorf("the server's child %d is still running: %s", pid, stat)
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+// running says whether the process pid runs: it exists and is no zombie (a
+// killed orphan stays one where the machine's init does not reap it).
+func running(pid int) bool {
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true // no /proc to tell: it exists
+	}
+	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+	return len(fields) == 0 || fields[0] != "Z"
+}
+
+func TestFetchToolSpecCommandQuotesTheStderrOfAServerThatExits(t *testing.T) {
+	_, err := FetchToolSpecCommand(context.Background(), hostileCommand("exit"), ToolSpecOptions{})
+	if err == nil {
+		t.Fatal("want an error")
+	}
+	msg := err.Error()
+	wantContains(t, msg, "(run as a process) exited (exit status 3) before answering initialize; the end of its stderr:\n",
+		"fatal: ?[31mMEMORY_API_TOKEN?[0m is not set")
+	if tail := msg[strings.Index(msg, "stderr:\n")+len("stderr:\n"):]; len(tail) > StderrTailBytes {
+		t.Errorf("quotes %d bytes of stderr, over %d", len(tail), StderrTailBytes)
+	}
+}
+
+func TestFetchToolSpecCommandRefusesWhatCannotStart(t *testing.T) {
+	for c, want := range map[*Command]string{
+		{}:                                      "the command is empty",
+		{Args: []string{"no-such-mcp-server"}}:  `the program "no-such-mcp-server" was not found in PATH`,
+		{Args: []string{"true"}, Dir: "/nope/"}: `the working directory "/nope/" of the MCP server command is not a directory`,
+	} {
+		_, err := FetchToolSpecCommand(context.Background(), *c, ToolSpecOptions{})
+		if err == nil {
+			t.Fatalf("%v: want an error", c.Args)
+		}
+		wantContains(t, err.Error(), want)
+	}
+}
+
+// The real servers published on npm (TypeScript SDK v1, MCP 2025-11-25),
+// installed by the test itself.
+func TestFetchToolSpecCommandFromNPMServers(t *testing.T) {
+	dir := t.TempDir()
+	memory := Command{Args: livedoctest.NPMBin(t, "@modelcontextprotocol/server-memory", "dist/index.js"),
+		Env: map[string]string{"MEMORY_FILE_PATH": filepath.Join(dir, "memory.jsonl")}, Dir: dir}
+	got, err := FetchToolSpecCommand(context.Background(), memory, ToolSpecOptions{DropOutputSchemas: true, Options: Options{Timeout: time.Minute}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ProtocolVersion != "2025-11-25" || got.ServerName != "memory-server" || !slices.Contains(got.ToolNames, "create_entities") {
+		t.Errorf("server-memory: %s %s %v", got.ProtocolVersion, got.ServerName, got.ToolNames)
+	}
+	files := Command{Args: livedoctest.NPMBin(t, "@modelcontextprotocol/server-filesystem", "dist/index.js", dir)}
+	got, err = FetchToolSpecCommand(context.Background(), files, ToolSpecOptions{IncludeTools: []string{"read_*", "list_*"}, Options: Options{Timeout: time.Minute}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"read_file", "read_text_file", "read_media_file", "read_multiple_files", "list_directory", "list_directory_with_sizes", "list_allowed_directories"}
+	if !slices.Equal(got.ToolNames, want) || got.ServerName != "secure-filesystem-server" {
+		t.Errorf("server-filesystem: %s %v, want %v", got.ServerName, got.ToolNames, want)
+	}
+}

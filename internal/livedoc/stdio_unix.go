@@ -1,0 +1,21 @@
+//go:build unix
+
+package livedoc
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// setProcessGroup starts the server in a process group of its own, so that
+// the children it starts (npx starts node, a wrapper script its program) are
+// killed with it.
+func setProcessGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+}
+
+// killProcessGroup kills the server's process group. Its leader's id is the
+// group's; a group already gone is no error worth reporting.
+func killProcessGroup(cmd *exec.Cmd) {
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+}

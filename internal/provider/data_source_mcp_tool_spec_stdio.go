@@ -1,0 +1,119 @@
+package provider
+
+// The stdio transport of agentregistry_mcp_tool_spec: an MCP server started
+// as a process from `command`, as the alternative to `url`.
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc"
+)
+
+// addStdioAttributes adds command, env and working_dir, and makes url optional.
+func addStdioAttributes(attrs map[string]schema.Attribute) {
+	u, _ := attrs["url"].(schema.StringAttribute) // liveAttributes' url is a string attribute
+	u.Required, u.Optional = false, true
+	attrs["url"] = u
+	attrs["command"] = schema.ListAttribute{
+		Optional:    true,
+		ElementType: types.StringType,
+		MarkdownDescription: "Starts the MCP server as a process and speaks MCP over its stdin and stdout (the stdio " +
+			"transport): the program, then its arguments, such as `[\"npx\", \"-y\", \"@modelcontextprotocol/server-memory\"]`. " +
+			"No shell is involved (no `$VAR`, pipes or globs); a program without a slash is looked up in `PATH`. " +
+			"Exactly one of `url` and `command` is set.",
+		Validators: []validator.List{listvalidator.SizeAtLeast(1)},
+	}
+	attrs["env"] = schema.MapAttribute{
+		Optional:    true,
+		Sensitive:   true,
+		ElementType: types.StringType,
+		MarkdownDescription: "Environment variables added to the ones the process inherits from Terraform (and " +
+			"overriding them), such as an API token the server needs. Sensitive: never logged nor shown in messages. " +
+			"Only with `command`.",
+	}
+	attrs["working_dir"] = schema.StringAttribute{
+		Optional:            true,
+		MarkdownDescription: "The process's working directory. Defaults to Terraform's. Only with `command`.",
+		Validators:          []validator.String{nonEmptyString{}},
+	}
+}
+
+// stdioNote ends the data source's description: what runs, and when.
+const stdioNote = "With `command`, the data source **runs a program on the machine that runs Terraform**, on every " +
+	"`plan`, `refresh` and `apply` that reads it (and on every `plan` of a CI job that detects drift): the program " +
+	"runs as the user running Terraform, with its environment plus `env`, and can do anything that user can. Only " +
+	"name programs you trust, pinned to a version (`npx -y @scope/server@1.2.3`, not `@latest`), and make sure CI " +
+	"has them installed (`npx` downloads a package on first use, which needs the npm registry). The process and " +
+	"every process it starts (its process group, on Unix) are stopped when the tools are read, or when `timeout` " +
+	"passes, whichever comes first: its stdin is closed, then the group is killed 2 seconds later. What it writes is " +
+	"bounded: each message on stdout at 1 MiB, all of stdout at 32 MiB, and only the last 2 KiB of stderr are kept, " +
+	"quoted in the error when the server exits early, never answers, or writes too much."
+
+func (d *mcpToolSpecDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
+	return []datasource.ConfigValidator{
+		datasourcevalidator.ExactlyOneOf(path.MatchRoot("url"), path.MatchRoot("command")),
+		datasourcevalidator.Conflicting(path.MatchRoot("command"), path.MatchRoot("headers")),
+		datasourcevalidator.Conflicting(path.MatchRoot("command"), path.MatchRoot("transport")),
+		datasourcevalidator.Conflicting(path.MatchRoot("url"), path.MatchRoot("env")),
+		datasourcevalidator.Conflicting(path.MatchRoot("url"), path.MatchRoot("working_dir")),
+	}
+}
+
+// fetchToolSpec reads the tools over HTTP (url) or from a process (command);
+// source is the attribute an error is reported on.
+func fetchToolSpec(ctx context.Context, m *mcpToolSpecDataSourceModel, opts livedoc.ToolSpecOptions, diags *diag.Diagnostics) (*livedoc.ToolSpec, path.Path, error) {
+	if m.Command.IsNull() {
+		ts, err := livedoc.FetchToolSpec(ctx, m.URL.ValueString(), opts)
+		return ts, path.Root("url"), err
+	}
+	c := livedoc.Command{Dir: m.WorkingDir.ValueString()}
+	diags.Append(m.Command.ElementsAs(ctx, &c.Args, false)...)
+	if !m.Env.IsNull() {
+		diags.Append(m.Env.ElementsAs(ctx, &c.Env, false)...)
+	}
+	if diags.HasError() {
+		return nil, path.Root("command"), nil
+	}
+	ts, err := livedoc.FetchToolSpecCommand(ctx, c, opts)
+	return ts, path.Root("command"), err
+}
+
+// describeSource names where the tools came from, in validation messages.
+func describeSource(m *mcpToolSpecDataSourceModel) string {
+	if m.Command.IsNull() {
+		return m.URL.ValueString()
+	}
+	var program string
+	if elems := m.Command.Elements(); len(elems) > 0 {
+		if s, ok := elems[0].(types.String); ok {
+			program = s.ValueString()
+		}
+	}
+	return fmt.Sprintf("the MCP server started with %q", program)
+}
+
+// nonEmptyString refuses an empty or blank string.
+type nonEmptyString struct{}
+
+func (nonEmptyString) Description(context.Context) string { return "must not be empty" }
+
+func (v nonEmptyString) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v nonEmptyString) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || strings.TrimSpace(req.ConfigValue.ValueString()) != "" {
+		return
+	}
+	resp.Diagnostics.AddAttributeError(req.Path, "Empty Value",
+		fmt.Sprintf("%s %s: expected a directory, found %q.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
+}
