@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
 )
@@ -141,13 +142,41 @@ func walk(out *[]Difference, d Difference, a, b any, inA, inB bool) {
 		}
 		return
 	}
-	if inA {
-		d.Approved = show(a)
-	}
-	if inB {
-		d.Now = show(b)
+	as, aText := a.(string)
+	bs, bText := b.(string)
+	if aText && bText {
+		d.Approved, d.Now = showTexts(as, bs)
+	} else {
+		if inA {
+			d.Approved = show(a)
+		}
+		if inB {
+			d.Now = show(b)
+		}
 	}
 	*out = append(*out, d)
+}
+
+// contextBytes is how much of the text two changed strings share that is
+// shown before their first difference.
+const contextBytes = 60
+
+// showTexts shows two changed texts from a little before their first
+// difference, so that an instruction appended to a long description is in
+// the message and not past its cut.
+func showTexts(a, b string) (string, string) {
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	start := max(0, p-contextBytes)
+	for start > 0 && !utf8.RuneStart(a[start]) {
+		start--
+	}
+	if start == 0 {
+		return show(a), show(b)
+	}
+	return cut(`"…` + strconv.Quote(a[start:])[1:]), cut(`"…` + strconv.Quote(b[start:])[1:])
 }
 
 // same compares two values as the digest does: by canonical bytes.
@@ -185,8 +214,7 @@ func unionKeys(a, b map[string]any) []string {
 
 // show writes a value for a message: a string quoted (Go escapes, which
 // leave no control or format character), anything else as compact JSON with
-// such characters escaped; longer than maxShown bytes, cut with a count of
-// the rest.
+// such characters escaped; longer than maxShown bytes, cut (see cut).
 func show(v any) string {
 	text := string(jsoncanon.AppendCompact(nil, v))
 	if s, ok := v.(string); ok {
@@ -194,17 +222,20 @@ func show(v any) string {
 	} else {
 		text = escapeInvisible(text)
 	}
+	return cut(text)
+}
+
+// cut keeps at most maxShown bytes of a shown value, with a count of the rest.
+func cut(text string) string {
 	if len(text) <= maxShown {
 		return text
 	}
-	cut := maxShown
-	for cut > 0 && !utf8Start(text[cut]) {
-		cut--
+	end := maxShown
+	for end > 0 && !utf8.RuneStart(text[end]) {
+		end--
 	}
-	return fmt.Sprintf("%s… (%d more bytes)", text[:cut], len(text)-cut)
+	return fmt.Sprintf("%s… (%d more bytes)", text[:end], len(text)-end)
 }
-
-func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
 
 // escapeInvisible writes each rune that is not graphic (a control, a format
 // character such as a bidirectional override) as a \u escape, which JSON
