@@ -95,7 +95,7 @@ func checkHeld(plan *agentPropertiesModel, held []byte, words heldCheck, diags *
 		diags.AddError("Agent Properties Differ From App Hub's", words.missing+".\n\n"+words.advice)
 		return false
 	}
-	changes, err := jsoncanon.Diff(declared, held, maxListedChanges)
+	changes, err := jsoncanon.Diff(declared, held, maxListedChanges+1) // one more tells that some are left out
 	if err == nil && len(changes) == 0 {
 		return true
 	}
@@ -104,11 +104,11 @@ func checkHeld(plan *agentPropertiesModel, held []byte, words heldCheck, diags *
 	if err != nil {
 		fmt.Fprintf(&b, "  its entry cannot be compared: %v\n", err)
 	}
-	for _, c := range changes {
+	for _, c := range changes[:min(len(changes), maxListedChanges)] {
 		fmt.Fprintf(&b, "  %s: declared %s, App Hub has %s\n", pointerOrRoot(c.Pointer), shownValue(c.A), shownValue(c.B))
 	}
-	if len(changes) == maxListedChanges {
-		fmt.Fprintf(&b, "  (the first %d differences)\n", maxListedChanges)
+	if len(changes) > maxListedChanges {
+		fmt.Fprintf(&b, "  (the first %d differences; there are more)\n", maxListedChanges)
 	}
 	diags.AddError("Agent Properties Differ From App Hub's", b.String()+"\n"+words.advice)
 	return false

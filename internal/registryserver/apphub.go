@@ -4,10 +4,9 @@ package registryserver
 // extendedMetadataSchemas that describe AgentProperties.
 //
 // Google populates workloadProperties.extendedMetadata itself and serves it
-// read-only; so does this server by default (apphub_output_only.go). With
-// Options.AppHubWritable it accepts writes of the AgentProperties entry so
-// that a test can seed it: PATCH with an update mask naming the
-// map (workloadProperties.extendedMetadata) or the entry
+// read-only; so does this server unless Options.AppHubWritable, which accepts
+// writes of the entry so tests can seed it (apphub_output_only.go): PATCH with
+// an update mask naming the map (workloadProperties.extendedMetadata) or the entry
 // (workloadProperties.extendedMetadata.`apphub.googleapis.com/AgentProperties`,
 // backticks optional), and allowMissing=true creates the workload (AIP-134).
 // Naming the entry in the mask while leaving it out of the body removes it.

@@ -95,6 +95,17 @@ run "agent_properties_must_name_a_card_in_cards_dir" {
   expect_failures = [agentregistry_agent_properties.this]
 }
 
+run "agent_properties_mode_is_verify_or_write" {
+  command = plan
+
+  variables {
+    cards_dir             = "tests/fixtures/fleet/cards"
+    agent_properties_mode = "push"
+  }
+
+  expect_failures = [var.agent_properties_mode]
+}
+
 run "the_valid_fleet_plans" {
   command = plan
 
