@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"encoding/json"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -116,4 +117,66 @@ func TestAccGuideAdoptOpenTofu(t *testing.T) {
 			t.Errorf("generated.tf has no %q:\n%s", want, gen)
 		}
 	}
+}
+
+// The guide's for_each import block, as written, adopts a fleet that a
+// configuration already describes (the search_cards example's cards): the
+// plan only imports, and the plan after the apply is empty.
+func TestAccGuideAdoptForEachImport(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
+	}
+	skipUnless(t, capIdentity)
+	fences := guideFences(readGuide(t, "adopt-an-existing-registry"))
+	var block string
+	for _, f := range fences {
+		if f.lang == "terraform" && strings.Contains(f.body, "for_each = local.cards") {
+			block = f.body
+		}
+	}
+	if block == "" {
+		t.Fatal("the guide has no import block with for_each = local.cards")
+	}
+	r := startRegistry(t)
+	dir := "../../examples/functions/search_cards/cards"
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		raw, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var card map[string]any
+		if err := json.Unmarshal(raw, &card); err != nil {
+			t.Fatal(err)
+		}
+		r.agent(strings.TrimSuffix(e.Name(), ".json"), card)
+	}
+	h := newCLIHarness(t)
+	h.copyExample(t, "../../examples/functions/search_cards")
+	h.write(t, "function.tf", exampleProviders+`
+locals {
+  cards = {
+    for f in fileset("${path.module}/cards", "*.json") :
+    trimsuffix(f, ".json") => jsonencode(jsondecode(file("${path.module}/cards/${f}")))
+  }
+}
+
+resource "agentregistry_agent" "fleet" {
+  for_each   = local.cards
+  service_id = each.key
+  agent_card = each.value
+}
+`)
+	h.write(t, "imports.tf", block)
+	h.write(t, "test.tf", providerConfig(r.URL))
+	h.mustRun(t, "init", "-input=false")
+	out := h.mustExit(t, 2, "plan", "-detailed-exitcode", "-input=false")
+	if !strings.Contains(out, "Plan: 3 to import, 0 to add, 0 to change, 0 to destroy.") {
+		t.Fatalf("the plan does not only import the three agents:\n%s", out)
+	}
+	h.mustRun(t, "apply", "-auto-approve", "-input=false")
+	h.mustExit(t, 0, "plan", "-detailed-exitcode", "-input=false")
 }
