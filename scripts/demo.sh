@@ -105,7 +105,7 @@ echo "seeded $workload"
 step "$name apply examples/demo: 3 agents, 1 MCP server, 1 AgentProperties entry verified against App Hub"
 tf apply -auto-approve -no-color
 
-step "Skill search through data.agentregistry_skills (query \"currency\", tag \"finance\")"
+step "Skill search among the configuration's own cards with search_cards (\"currency AND skills.tags=finance\")"
 tf output -json currency_skills | jq .
 [ "$(tf output -json currency_skills | jq length)" -gt 0 ] || { echo "the skill search found nothing" >&2; exit 1; }
 

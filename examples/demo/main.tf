@@ -57,21 +57,21 @@ resource "agentregistry_agent_properties" "currency" {
   )
 }
 
-# Skill search: every skill that matches "currency" and is tagged "finance",
-# whichever agent has it.
-data "agentregistry_skills" "currency" {
-  query      = "currency"
-  tags       = ["finance"]
-  depends_on = [agentregistry_agent.agents]
+# Skill search among the cards this configuration registers: every skill that
+# matches "currency" and is tagged "finance". search_cards is known at plan, so
+# it could drive for_each and the drift job stays quiet; the agentregistry_skills
+# data source is for agents that other configurations registered.
+locals {
+  currency_skills = provider::agentregistry::search_cards(local.cards, "currency AND skills.tags=finance")
 }
 
 output "currency_skills" {
   description = "Skills that deal with currencies, with the agent that offers each."
-  value = [for s in data.agentregistry_skills.currency.skills : {
+  value = flatten([for k, m in local.currency_skills : [for s in m.skills : {
     skill = s.name
-    agent = s.agent_display_name
-    urls  = s.agent_urls
-  }]
+    agent = jsondecode(local.cards[k]).name
+    urls  = agentregistry_agent.agents[k].urls
+  }]])
 }
 
 output "agent_skill_ids" {

@@ -67,45 +67,13 @@ func (f *searchCardsFunction) Run(ctx context.Context, req function.RunRequest, 
 	if resp.Error != nil {
 		return
 	}
-	q, err := searchquery.Parse(query, searchquery.Agents)
-	if err != nil {
-		resp.Error = function.NewArgumentFuncError(1, "Invalid search query: "+invalidQueryDetail(query, err))
+	matches, ferr := searchCards(cards, query)
+	if ferr != nil {
+		resp.Error = ferr
 		return
 	}
-	if field := registryOnlyField(q.Root); field != "" {
-		resp.Error = function.NewArgumentFuncError(1, fmt.Sprintf("Invalid search query: the field %s is the registry's and "+
-			"a card has none before it is registered; search_cards searches the cards themselves: use displayName "+
-			"(the card's name), description, skills or skills.* (id, name, description, tags, examples).", field))
-		return
-	}
-	keys := make([]string, 0, len(cards))
-	for k := range cards {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	out := map[string]attr.Value{}
-	for _, k := range keys {
-		if errs := spec.ValidateAgentCard([]byte(cards[k])).Errors(); len(errs) > 0 {
-			msgs := make([]string, len(errs))
-			for i, e := range errs {
-				msgs[i] = e.String()
-			}
-			resp.Error = function.NewArgumentFuncError(0, fmt.Sprintf("Invalid agent card %q: %s", k, strings.Join(msgs, "; ")))
-			return
-		}
-		card, err := spec.ParseAgentCard([]byte(cards[k]))
-		if err != nil {
-			resp.Error = function.NewArgumentFuncError(0, fmt.Sprintf("Invalid agent card %q: %v", k, err))
-			return
-		}
-		a := searchquery.Agent{DisplayName: card.Name, Description: card.Description}
-		for _, s := range card.Skills {
-			a.Skills = append(a.Skills, searchquery.AgentSkill{ID: s.ID, Name: s.Name, Description: s.Description, Tags: s.Tags, Examples: s.Examples})
-		}
-		ok, skills := searchquery.MatchAgent(q, a)
-		if !ok {
-			continue
-		}
+	for k, skills := range matches {
 		ids := make([]attr.Value, 0, len(skills))
 		objs := make([]attr.Value, 0, len(skills))
 		for _, s := range skills {
@@ -121,6 +89,48 @@ func (f *searchCardsFunction) Run(ctx context.Context, req function.RunRequest, 
 		})
 	}
 	resp.Error = resp.Result.Set(ctx, types.MapValueMust(searchCardsResultType, out))
+}
+
+// searchCards returns the keys of the cards that match query, as
+// agents:search matches an agent, each with the skills the query selects on
+// their own.
+func searchCards(cards map[string]string, query string) (map[string][]searchquery.AgentSkill, *function.FuncError) {
+	q, err := searchquery.Parse(query, searchquery.Agents)
+	if err != nil {
+		return nil, function.NewArgumentFuncError(1, "Invalid search query: "+invalidQueryDetail(query, err))
+	}
+	if field := registryOnlyField(q.Root); field != "" {
+		return nil, function.NewArgumentFuncError(1, fmt.Sprintf("Invalid search query: the field %s is the registry's and "+
+			"a card has none before it is registered; search_cards searches the cards themselves: use displayName "+
+			"(the card's name), description, skills or skills.* (id, name, description, tags, examples).", field))
+	}
+	keys := make([]string, 0, len(cards))
+	for k := range cards {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := map[string][]searchquery.AgentSkill{}
+	for _, k := range keys {
+		if errs := spec.ValidateAgentCard([]byte(cards[k])).Errors(); len(errs) > 0 {
+			msgs := make([]string, len(errs))
+			for i, e := range errs {
+				msgs[i] = e.String()
+			}
+			return nil, function.NewArgumentFuncError(0, fmt.Sprintf("Invalid agent card %q: %s", k, strings.Join(msgs, "; ")))
+		}
+		card, err := spec.ParseAgentCard([]byte(cards[k]))
+		if err != nil {
+			return nil, function.NewArgumentFuncError(0, fmt.Sprintf("Invalid agent card %q: %v", k, err))
+		}
+		a := searchquery.Agent{DisplayName: card.Name, Description: card.Description}
+		for _, s := range card.Skills {
+			a.Skills = append(a.Skills, searchquery.AgentSkill{ID: s.ID, Name: s.Name, Description: s.Description, Tags: s.Tags, Examples: s.Examples})
+		}
+		if ok, skills := searchquery.MatchAgent(q, a); ok {
+			out[k] = skills
+		}
+	}
+	return out, nil
 }
 
 // registryOnlyField is the first field of the query that only a registered

@@ -1,11 +1,13 @@
 package provider
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
@@ -147,4 +149,53 @@ output "found" {
 			},
 		},
 	})
+}
+
+// search_cards answers as the registry's agents:search does, on the same
+// cards: the same keys for every query.
+func TestSearchCardsAgreesWithTheRegistry(t *testing.T) {
+	r := startRegistry(t)
+	dir := "../../examples/functions/search_cards/cards"
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cards := map[string]string{}
+	for _, e := range entries {
+		raw, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var card map[string]any
+		if err := json.Unmarshal(raw, &card); err != nil {
+			t.Fatal(err)
+		}
+		id := strings.TrimSuffix(e.Name(), ".json")
+		cards[id] = string(raw)
+		r.agent(id, card)
+	}
+	for _, query := range []string{"", "fx", "skills.tags=support", "displayName:order*", "NOT skills.tags=fx",
+		"(skills.name:rates OR description:customers) AND NOT displayName=\"FX agent\"", "skills:track*", "exchange rates",
+		"skills.id=convert AND skills.tags=rates", "description=\"tracks customer orders.\""} {
+		matches, ferr := searchCards(cards, query)
+		if ferr != nil {
+			t.Fatalf("%q: %v", query, ferr)
+		}
+		agents, err := r.client.SearchAgents(context.Background(), testParent, query, 0)
+		if err != nil {
+			t.Fatalf("%q: agents:search: %v", query, err)
+		}
+		var fromRegistry, fromCards []string
+		for _, a := range agents {
+			fromRegistry = append(fromRegistry, a.Name[strings.LastIndex(a.Name, "/")+1:])
+		}
+		for k := range matches {
+			fromCards = append(fromCards, k)
+		}
+		sort.Strings(fromRegistry)
+		sort.Strings(fromCards)
+		if strings.Join(fromRegistry, ",") != strings.Join(fromCards, ",") {
+			t.Errorf("%q: search_cards found %v, the registry %v", query, fromCards, fromRegistry)
+		}
+	}
 }
