@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"syscall"
+	"time"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/termsafe"
@@ -62,11 +63,13 @@ func addNotConfigured(diags *diag.Diagnostics, what string) {
 
 // pageCapsDoc states the caps of every paged read, for the pages of the data
 // sources and list resources that read pages.
-var pageCapsDoc = fmt.Sprintf("Every read of the registry's pages is capped at %d pages, %d records, %d MiB of answers "+
-	"and %s of waiting, whatever the registry sends; a read that reaches a cap ends with an error that names it (and "+
-	"no partial result), so that a registry answering without end cannot exhaust the machine or hang the plan.",
+var pageCapsDoc = fmt.Sprintf("Every read of the registry's pages is capped at %d pages, %d records, %d MiB of answers, "+
+	"page tokens of %d KiB and %d minutes of waiting, whatever the registry sends; a read that reaches a cap ends with "+
+	"an error that names it and the attributes that narrow the read (and no partial result), so that a registry "+
+	"answering without end cannot exhaust the machine or hang the plan.",
 	registryclient.DefaultPageLimits.Pages, registryclient.DefaultPageLimits.Records,
-	registryclient.DefaultPageLimits.Bytes>>20, registryclient.DefaultPageLimits.Time)
+	registryclient.DefaultPageLimits.Bytes>>20, registryclient.DefaultPageLimits.TokenBytes>>10,
+	int(registryclient.DefaultPageLimits.Time/time.Minute))
 
 // addPageLimitError reports a paged read that stopped at one of its caps,
 // naming the attributes that narrow it (narrow), and reports whether err was

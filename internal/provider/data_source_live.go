@@ -42,12 +42,19 @@ func (b *liveBase) Configure(_ context.Context, req datasource.ConfigureRequest,
 	}
 }
 
+// liveNetworkNote states where a live fetch may go (livedoc's dial guard).
+const liveNetworkNote = "A fetch that starts at a public address never connects to a loopback, link-local " +
+	"(such as `169.254.169.254`), private or unspecified address, whether a redirect, an announced endpoint or a " +
+	"later DNS answer leads there: the address dialled is checked, and the error says why; a URL whose own address " +
+	"is loopback or private (the bundled server, an agent on the runner's network) keeps working. An error never " +
+	"quotes a body that came from another host than the URL's."
+
 // liveAttributes are url, headers and timeout; what names the document fetched.
 func liveAttributes(what, urlDescription string) map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"url": schema.StringAttribute{
 			Required:            true,
-			MarkdownDescription: urlDescription,
+			MarkdownDescription: urlDescription + " " + liveNetworkNote,
 			Validators:          []validator.String{validators.AbsoluteURL()},
 		},
 		"headers": schema.MapAttribute{

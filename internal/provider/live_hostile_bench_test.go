@@ -168,7 +168,7 @@ func peakRSS() float64 {
 }
 
 func BenchmarkHostileLiveDocuments(b *testing.B) {
-	cases := hostileCases()
+	cases := append(hostileCases(), registryHostileCases()...)
 	if name := os.Getenv("HOSTILE_LIVE_CASE"); name != "" { // the child: one case
 		for _, c := range cases {
 			if c.name == name {
