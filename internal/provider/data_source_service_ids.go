@@ -27,9 +27,9 @@ var serviceIDAttrTypes = map[string]attr.Type{
 
 // withServiceIDs adds service_id, project and location to the attribute
 // types of a result.
-func withServiceIDs(types map[string]attr.Type) map[string]attr.Type {
-	out := make(map[string]attr.Type, len(types)+len(serviceIDAttrTypes))
-	for k, v := range types {
+func withServiceIDs(base map[string]attr.Type) map[string]attr.Type {
+	out := make(map[string]attr.Type, len(base)+len(serviceIDAttrTypes))
+	for k, v := range base {
 		out[k] = v
 	}
 	for k, v := range serviceIDAttrTypes {
