@@ -49,7 +49,7 @@ func TestAccAgentResource_cardPolicyWarnings(t *testing.T) {
   "skills": [{"id": "lookup-invoice", "name": "Look up an invoice", "description": "Finds an invoice.", "tags": ["billing"]}]
 }
 `)
-	h.write(t, "main.tf", r.config(strings.Replace(cardFileConfig, "%s", recommendedForm, 1)))
+	h.write(t, "main.tf", exampleProviders+r.config(strings.Replace(cardFileConfig, "%s", recommendedForm, 1)))
 	h.mustRun(t, "init", "-input=false")
 	warnings := diagnostics(h.mustRun(t, "plan", "-json", "-input=false"), "Agent Card")
 	want := []string{
@@ -104,7 +104,7 @@ func TestAccAgentResource_cardErrorsFoundInTheFile(t *testing.T) {
 			`line 12, column 100: /skills/1/tags: expected array, found string "billing"`,
 		}},
 	} {
-		h.write(t, "main.tf", r.config(strings.Replace(cardFileConfig, "%s", tc.form, 1)))
+		h.write(t, "main.tf", exampleProviders+r.config(strings.Replace(cardFileConfig, "%s", tc.form, 1)))
 		errs := diagnostics(h.mustExit(t, 1, "plan", "-json", "-input=false"), "Invalid A2A Agent Card")
 		if len(errs) != 1 || !containsInOrder(errs[0], tc.want) {
 			t.Errorf("%s: want one error with, in order:\n%s\ngot %d:\n%s", tc.form, strings.Join(tc.want, "\n"), len(errs), strings.Join(errs, "\n"))

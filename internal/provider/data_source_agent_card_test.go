@@ -391,7 +391,7 @@ func TestAccAgentCardDataSource_hybridCardWarnsOnce(t *testing.T) {
 	r := startRegistry(t)
 	agent, _ := jsCompatAgent(t)
 	h := newCLIHarness(t)
-	h.write(t, "main.tf", r.config(cardDS("modern", fmt.Sprintf("url = %q", agent.URL))+
+	h.write(t, "main.tf", exampleProviders+r.config(cardDS("modern", fmt.Sprintf("url = %q", agent.URL))+
 		cardDS("legacy", fmt.Sprintf("url = %q\nheaders = { \"a2a-version\" = \"0.3\" }", agent.URL))+`
 resource "agentregistry_agent" "hybrid" {
   service_id = "compat-agent"

@@ -67,7 +67,7 @@ func TestAccListResources_adoptWithGeneratedConfig(t *testing.T) {
 	h := newCLIHarness(t)
 	h.requires(t, capQuery)
 	seedAdoptable(t, r)
-	h.write(t, "main.tf", r.config(""))
+	h.write(t, "main.tf", exampleProviders+r.config(""))
 	h.write(t, "adopt.tfquery.hcl", adoptQuery)
 	h.mustRun(t, "init", "-input=false")
 	r.srv.ResetRequests()
@@ -117,7 +117,7 @@ func TestAccListResources_adoptedSkillTakesItsFolder(t *testing.T) {
 	h := newCLIHarness(t)
 	h.requires(t, capQuery)
 	seedStandaloneSkill(t, r, "pdf-tools", "Fills PDF forms.")
-	h.write(t, "main.tf", r.config(""))
+	h.write(t, "main.tf", exampleProviders+r.config(""))
 	h.write(t, "adopt.tfquery.hcl", `
 list "agentregistry_skill" "skills" {
   provider = agentregistry

@@ -455,14 +455,14 @@ func TestAccServiceResource_importOfAnotherKindIsRefused(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config:        resAgentConfig(r, "weather-mcp", "Weather", "jsonencode("+card+")"),
+				Config:        exampleProviders + resAgentConfig(r, "weather-mcp", "Weather", "jsonencode("+card+")"),
 				ResourceName:  "agentregistry_agent.test",
 				ImportState:   true,
 				ImportStateId: "weather-mcp",
 				ExpectError:   regexp.MustCompile(`(?s)registered as an MCP server.*agentregistry_mcp_server`),
 			},
 			{
-				Config:        resMcpConfig(r, "currency-agent", "Currency", resJSONRPCInterface, ""),
+				Config:        exampleProviders + resMcpConfig(r, "currency-agent", "Currency", resJSONRPCInterface, ""),
 				ResourceName:  "agentregistry_mcp_server.test",
 				ImportState:   true,
 				ImportStateId: "currency-agent",
@@ -480,7 +480,7 @@ func TestAccAgentResource_warningsOncePerPlan(t *testing.T) {
 	h := newCLIHarness(t)
 	card := resCard("Converts currencies", resCardSkill("convert", "Converts", "fx"))
 	card["protocolVersion"] = "0.2.9"
-	h.write(t, "main.tf", resAgentConfig(r, "currency-agent", "Currency", "jsonencode("+resJSON(card)+")"))
+	h.write(t, "main.tf", exampleProviders+resAgentConfig(r, "currency-agent", "Currency", "jsonencode("+resJSON(card)+")"))
 	h.mustRun(t, "init", "-input=false")
 	warnings := diagnostics(h.mustRun(t, "plan", "-json", "-input=false"), "Agent Card")
 	if len(warnings) != 1 || !strings.HasPrefix(warnings[0], "warning: A2A Agent Card Has Warnings: The A2A Agent Card has 1 warning:") ||
@@ -497,7 +497,7 @@ func TestAccAgentResource_importByServiceIDUsesTheProviderLocation(t *testing.T)
 	r := startRegistry(t)
 	const addr = "agentregistry_agent.test"
 	card := resJSON(resCard("Converts currencies", resCardSkill("convert", "Converts", "fx")))
-	config := fmt.Sprintf(`
+	config := exampleProviders + fmt.Sprintf(`
 provider "agentregistry" {
   endpoint = %q
   project  = "test-project"
