@@ -33,6 +33,9 @@ terraform {
 TF
 (cd "$tmp/cfg" && TF_CLI_CONFIG_FILE="$tmp/terraformrc" CHECKPOINT_DISABLE=1 "$TERRAFORM" providers schema -json) \
   > "$tmp/schema.json"
+# tfplugindocs finds a provider's schema under its bare name or under
+# registry.terraform.io/hashicorp/NAME only, so the key is the bare name.
+sed -i 's#"registry.terraform.io/agentregistry/agentregistry":#"agentregistry":#' "$tmp/schema.json"
 
 # tfplugindocs resolves --rendered-website-dir against the provider directory, so
 # the check renders into a scratch folder inside the clone.
