@@ -32,7 +32,7 @@ const (
 	defaultRetryMax        = 6
 	defaultRetryWaitMin    = 200 * time.Millisecond
 	defaultRetryWaitMax    = 10 * time.Second
-	defaultPollInterval    = time.Second
+	defaultPollInterval    = 500 * time.Millisecond
 	defaultPollMaxInterval = 5 * time.Second
 )
 
@@ -55,8 +55,9 @@ type Config struct {
 	RetryMax                   int
 	RetryWaitMin, RetryWaitMax time.Duration
 	// PollInterval is the scale of the first wait before an operations.get poll
-	// of a kind of operation not yet seen finished (default 1s; the first poll
-	// comes after 1 to 2 times it, the next ones twice as late each time);
+	// of a kind of operation not yet seen finished (default 500ms; the first
+	// poll comes after 1 to 2 times it, the next at 3 times the first, then
+	// twice as late each time);
 	// operations of a kind seen finished poll around the time it took
 	// (polling.go). No wait between two polls is over PollMaxInterval (default 5s).
 	PollInterval, PollMaxInterval time.Duration

@@ -18,7 +18,7 @@ import (
 func TestWithDefaults(t *testing.T) {
 	d := withDefaults(Config{})
 	if d.RetryMax != 6 || d.RetryWaitMin != 200*time.Millisecond || d.RetryWaitMax != 10*time.Second ||
-		d.PollInterval != time.Second || d.PollMaxInterval != 5*time.Second {
+		d.PollInterval != 500*time.Millisecond || d.PollMaxInterval != 5*time.Second {
 		t.Errorf("withDefaults(zero) = %+v", d)
 	}
 	if d.UserAgent != UserAgentProduct+"/dev" {
@@ -27,7 +27,7 @@ func TestWithDefaults(t *testing.T) {
 	// Negative values: retries off, the waits back to the defaults.
 	n := withDefaults(Config{RetryMax: -1, RetryWaitMin: -1, RetryWaitMax: -1, PollInterval: -1, PollMaxInterval: -1})
 	if n.RetryMax != 0 || n.RetryWaitMin != 200*time.Millisecond || n.RetryWaitMax != 10*time.Second ||
-		n.PollInterval != time.Second || n.PollMaxInterval != 5*time.Second {
+		n.PollInterval != 500*time.Millisecond || n.PollMaxInterval != 5*time.Second {
 		t.Errorf("withDefaults(negative) = %+v", n)
 	}
 	// Values given are kept.

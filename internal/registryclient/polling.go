@@ -6,12 +6,16 @@ package registryclient
 // polls:
 //
 //   - An operation of a kind the client has not seen finished polls at
-//     s*PollInterval, 2s*PollInterval, 4s*PollInterval..., s drawn in [1, 2)
-//     for each operation: alone, an operation is polled sparsely; ten that
-//     wait together sample the interval densely between them.
+//     s*PollInterval, 3s*PollInterval, 6s*PollInterval, 12s*PollInterval...,
+//     s drawn in [1, 2) for each operation: a short operation is seen
+//     finished early, one alone is polled sparsely, and ten that wait
+//     together sample the time densely between them.
 //   - When one operation finishes after d, each other operation of its kind
 //     polls when it has waited a little longer than d (at once if it already
 //     has), if that comes before its next poll: it probably finished too.
+//     If it has not, it polls again after a short step (a twentieth of d,
+//     at least 50ms, doubling each time): operations created a little
+//     later finish a little later.
 //   - Once operations of the kind have finished, the next ones start polling
 //     at 0.92 to 1.04 of the shortest time the last 8 took (the times at
 //     which they were seen finished: the ones that poll a little earlier let
@@ -38,6 +42,10 @@ const recentOps = 8
 // it polls: operations created one after the other end one after the other.
 const hintMargin = 10 * time.Millisecond
 
+// tailStep is the least first step after a poll past the hint found the
+// operation unfinished.
+const tailStep = 50 * time.Millisecond
+
 type pollKindKey struct{}
 
 // withPollKind names the kind of write whose operation ctx awaits: the verb
@@ -60,18 +68,23 @@ type opWaiter struct {
 	kind  string
 	start time.Time
 	wake  chan struct{}
-	// first and growth make the schedule: poll k is at first*growth^k after start.
-	first  time.Duration
-	growth float64
+	// first, jump and growth make the schedule: the first poll is at first
+	// after start, the second at first*jump, and each next one growth times
+	// later.
+	first        time.Duration
+	jump, growth float64
 
 	mu       sync.Mutex
 	lastPoll time.Time
-	// hint is when (since start) another operation's end suggests polling.
-	hint time.Duration
+	// hint is when (since start) another operation's end suggests polling;
+	// tail, once a poll at or after the hint found the operation unfinished,
+	// is the short step to the next poll (it doubles each time): operations
+	// created a little later finish a little later.
+	hint, tail time.Duration
 }
 
 func (b *pollBoard) join(kind string, base time.Duration) *opWaiter {
-	w := &opWaiter{kind: kind, start: time.Now(), wake: make(chan struct{}, 1), growth: 2}
+	w := &opWaiter{kind: kind, start: time.Now(), wake: make(chan struct{}, 1), jump: 3, growth: 2}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.waiters == nil {
@@ -84,7 +97,7 @@ func (b *pollBoard) join(kind string, base time.Duration) *opWaiter {
 			took = min(took, d)
 		}
 		w.first = time.Duration(float64(took) * (0.92 + 0.12*rand.Float64()))
-		w.growth = 1.5
+		w.jump, w.growth = 1.5, 1.5
 	} else {
 		w.first = time.Duration(float64(base) * (1 + rand.Float64()))
 	}
@@ -128,18 +141,25 @@ func (b *pollBoard) leave(w *opWaiter) {
 // the schedule (or the hint) after the last poll, and at most most after it.
 func (w *opWaiter) next(most time.Duration) time.Duration {
 	w.mu.Lock()
-	last, hint := w.lastPoll, w.hint
+	last, hint, tail := w.lastPoll, w.hint, w.tail
 	w.mu.Unlock()
 	since := time.Duration(-1)
 	if !last.IsZero() {
 		since = last.Sub(w.start)
 	}
 	at := w.first
-	for at <= since {
-		at = time.Duration(float64(at) * w.growth)
+	for k := 0; at <= since; k++ {
+		f := w.growth
+		if k == 0 {
+			f = w.jump
+		}
+		at = time.Duration(float64(at) * f)
 	}
 	if hint > 0 && hint > since && hint < at {
 		at = hint
+	}
+	if tail > 0 && since+tail < at {
+		at = since + tail
 	}
 	wait := at - time.Since(w.start)
 	if !last.IsZero() {
@@ -170,8 +190,16 @@ func (w *opWaiter) sleep(ctx context.Context, most time.Duration) error {
 
 func (w *opWaiter) polled() time.Duration {
 	now := time.Now()
+	at := now.Sub(w.start)
 	w.mu.Lock()
+	defer w.mu.Unlock()
 	w.lastPoll = now
-	w.mu.Unlock()
-	return now.Sub(w.start)
+	switch {
+	case w.hint <= 0 || at < w.hint:
+	case w.tail == 0:
+		w.tail = max(tailStep, w.hint/20)
+	default:
+		w.tail *= 2
+	}
+	return at
 }
