@@ -251,7 +251,9 @@ func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name stri
 		upd.WorkloadProperties.FunctionalType == nil && upd.WorkloadProperties.GcpProject == "" {
 		upd.WorkloadProperties = nil
 	}
-	upd.UpdateTime = now
+	if len(paths) > 0 || !exists { // a PATCH that writes nothing leaves the workload as it was
+		upd.UpdateTime = now
+	}
 	s.commitWorkloadWrite(w, verb, name, reqID, upd)
 }
 

@@ -36,6 +36,15 @@ func TestWorkloadExtendedMetadataIsOutputOnlyByDefault(t *testing.T) {
 	if err := patchWorkload(e, &apphub.Workload{DisplayName: "Invoices"}, "displayName"); err != nil {
 		t.Fatal(err)
 	}
+	before := getWorkload(t, e).UpdateTime
+	for _, mask := range masks[:2] { // a PATCH left with nothing to write changes nothing, updateTime included
+		if err := patchWorkload(e, withProps(&apphub.Workload{}, validProps), mask); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if after := getWorkload(t, e).UpdateTime; after != before {
+		t.Errorf("updateTime %s -> %s after PATCHes that wrote nothing", before, after)
+	}
 	for _, mask := range masks {
 		if err := patchWorkload(e, withProps(&apphub.Workload{}, validProps), mask); err != nil {
 			t.Errorf("mask %s: %v, want success (ignored)", mask, err)
