@@ -59,7 +59,7 @@ func TestAccReleaseInstall(t *testing.T) {
 func TestAccReleaseInstall_tamperedZip(t *testing.T) {
 	forEachCLI(t, nil, func(t *testing.T, c cli) {
 		rel := builtRelease(t).withChangedZip(t, false)
-		expectInitFailure(t, c, rel, regexp.MustCompile(`(?i)checksum|doesn't match|does not match`))
+		expectInitFailure(t, c, rel, regexp.MustCompile(`archive has incorrect checksum`))
 	})
 }
 
@@ -69,7 +69,7 @@ func TestAccReleaseInstall_tamperedZip(t *testing.T) {
 func TestAccReleaseInstall_badSignature(t *testing.T) {
 	forEachCLI(t, nil, func(t *testing.T, c cli) {
 		rel := builtRelease(t).withChangedZip(t, true)
-		expectInitFailure(t, c, rel, regexp.MustCompile(`(?i)signature`))
+		expectInitFailure(t, c, rel, regexp.MustCompile(`error checking signature`))
 	})
 }
 
