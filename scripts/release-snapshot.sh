@@ -37,7 +37,7 @@ if [ -z "${GPG_FINGERPRINT:-}" ]; then
   mkdir -m 700 "$GNUPGHOME"
   gpg --batch --quiet --passphrase '' --quick-gen-key \
     "terraform-provider-agentregistry snapshot <snapshot@agentregistry.invalid>" rsa4096 sign 1d 2>/dev/null
-  GPG_FINGERPRINT=$(gpg --batch --with-colons --list-secret-keys | awk -F: '$1 == "fpr" { print $10; exit }')
+  GPG_FINGERPRINT=$(gpg --batch --with-colons --list-secret-keys 2>/dev/null | awk -F: '$1 == "fpr" { print $10; exit }')
   export GPG_FINGERPRINT
 fi
 
