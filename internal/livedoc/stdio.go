@@ -88,7 +88,7 @@ func FetchToolSpecCommand(ctx context.Context, c Command, opts ToolSpecOptions) 
 		return nil, err
 	}
 	f.proc = proc
-	defer proc.stop()
+	defer proc.stop(f.started.Add(f.timeout))
 	// When the deadline passes, the process group is killed at once: that
 	// closes its pipes, which ends any read or write the SDK is blocked in.
 	defer context.AfterFunc(ctx, proc.kill)()
@@ -181,13 +181,14 @@ func commandEnv(env map[string]string) []string {
 // kill ends the whole process group at once.
 func (p *serverProcess) kill() { p.killed.Do(func() { killProcessGroup(p.cmd) }) }
 
-// stop closes the server's stdin, gives it stopGrace to exit, then kills its
-// process group (children it started too) and waits for it to be reaped.
-func (p *serverProcess) stop() {
+// stop closes the server's stdin, gives it stopGrace to exit (less when the
+// fetch's deadline comes first), then kills its process group (children it
+// started too) and waits for it to be reaped.
+func (p *serverProcess) stop(deadline time.Time) {
 	_ = p.stdin.Close() // asks the server to exit; it is killed below if it does not
 	select {
 	case <-p.exited:
-	case <-time.After(stopGrace):
+	case <-time.After(min(stopGrace, time.Until(deadline))):
 	}
 	p.kill()
 	<-p.exited
