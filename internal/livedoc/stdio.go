@@ -110,6 +110,7 @@ type serverProcess struct {
 	exited  chan struct{} // closed when Wait returned
 	waitErr error         // Wait's result, once exited is closed
 	killed  sync.Once
+	secrets []string // the values of Command.Env, never quoted from stderr
 }
 
 // startServer starts c in a process group of its own, with pipes made here
@@ -129,7 +130,7 @@ func startServer(c Command) (*serverProcess, error) {
 		closeAll(inR, inW)
 		return nil, err
 	}
-	p := &serverProcess{cmd: cmd, stdin: inW, stderr: &tailBuffer{}, exited: make(chan struct{})}
+	p := &serverProcess{cmd: cmd, stdin: inW, stderr: &tailBuffer{}, exited: make(chan struct{}), secrets: envValues(c.Env)}
 	p.stdout = &boundedStdout{f: outR}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, p.stderr
 	// Wait stops copying stderr this long after the process exits, when a
@@ -178,6 +179,19 @@ func commandEnv(env map[string]string) []string {
 	return out
 }
 
+// envValues are the values of env worth hiding: the non-blank ones, longest
+// first so that a value containing another is hidden whole.
+func envValues(env map[string]string) []string {
+	var out []string
+	for _, v := range env {
+		if strings.TrimSpace(v) != "" {
+			out = append(out, v)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
+}
+
 // kill ends the whole process group at once.
 func (p *serverProcess) kill() { p.killed.Do(func() { killProcessGroup(p.cmd) }) }
 
@@ -213,9 +227,15 @@ func (p *serverProcess) exitedEarly() string {
 	return "ended: " + p.waitErr.Error()
 }
 
-// stderrNote quotes the end of the server's stderr for an error message.
+// stderrNote quotes the end of the server's stderr for an error message,
+// with the values given in Command.Env blanked out: a server that complains
+// about its token often prints it.
 func (p *serverProcess) stderrNote() string {
-	tail := strings.TrimSpace(p.stderr.String())
+	tail := p.stderr.String()
+	for _, s := range p.secrets {
+		tail = strings.ReplaceAll(tail, s, "(a value of env)")
+	}
+	tail = strings.TrimSpace(tail)
 	if tail == "" {
 		return "; it wrote nothing on stderr"
 	}

@@ -61,7 +61,8 @@ func hostile(mode string) {
 	case "sleep":
 		time.Sleep(time.Hour)
 	case "exit": // says why on stderr, and exits at once
-		fmt.Fprint(os.Stderr, strings.Repeat("noise line\n", 500)+"fatal: \x1b[31mMEMORY_API_TOKEN\x1b[0m is not set\n")
+		fmt.Fprint(os.Stderr, strings.Repeat("noise line\n", 500)+"fatal: \x1b[31mMEMORY_API_TOKEN\x1b[0m is not set\n"+
+			"token tried: "+os.Getenv("LIVEDOC_TOKEN")+"\n")
 		os.Exit(3)
 	}
 }
@@ -128,15 +129,20 @@ func running(pid int) bool {
 }
 
 func TestFetchToolSpecCommandQuotesTheStderrOfAServerThatExits(t *testing.T) {
-	_, err := FetchToolSpecCommand(context.Background(), hostileCommand("exit"), ToolSpecOptions{})
+	c := hostileCommand("exit")
+	c.Env["LIVEDOC_TOKEN"] = "s3cret-token"
+	_, err := FetchToolSpecCommand(context.Background(), c, ToolSpecOptions{})
 	if err == nil {
 		t.Fatal("want an error")
 	}
 	msg := err.Error()
 	wantContains(t, msg, "(run as a process) exited (exit status 3) before answering initialize; the end of its stderr:\n",
-		"fatal: ?[31mMEMORY_API_TOKEN?[0m is not set")
-	if tail := msg[strings.Index(msg, "stderr:\n")+len("stderr:\n"):]; len(tail) > StderrTailBytes {
-		t.Errorf("quotes %d bytes of stderr, over %d", len(tail), StderrTailBytes)
+		"fatal: ?[31mMEMORY_API_TOKEN?[0m is not set", "token tried: (a value of env)")
+	if strings.Contains(msg, "s3cret") {
+		t.Errorf("a value of env is quoted: %s", msg)
+	}
+	if tail := msg[strings.Index(msg, "stderr:\n")+len("stderr:\n"):]; len(tail) > StderrTailBytes+len("(a value of env)") {
+		t.Errorf("quotes %d bytes of stderr, over %d (and the hidden value's stand-in)", len(tail), StderrTailBytes)
 	}
 }
 

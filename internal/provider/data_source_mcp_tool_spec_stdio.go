@@ -39,7 +39,8 @@ func addStdioAttributes(attrs map[string]schema.Attribute) {
 		Sensitive:   true,
 		ElementType: types.StringType,
 		MarkdownDescription: "Environment variables added to the ones the process inherits from Terraform (and " +
-			"overriding them), such as an API token the server needs. Sensitive: never logged nor shown in messages. " +
+			"overriding them), such as an API token the server needs. Sensitive: never logged nor shown in messages (a " +
+			"value the server prints on stderr is blanked out of the error that quotes it). " +
 			"Only with `command`.",
 	}
 	attrs["working_dir"] = schema.StringAttribute{
