@@ -88,7 +88,7 @@ func FetchToolSpecCommand(ctx context.Context, c Command, opts ToolSpecOptions) 
 		return nil, err
 	}
 	f.proc = proc
-	defer proc.stop()
+	defer proc.stop(f.started.Add(f.timeout))
 	// When the deadline passes, the process group is killed at once: that
 	// closes its pipes, which ends any read or write the SDK is blocked in.
 	defer context.AfterFunc(ctx, proc.kill)()
@@ -110,6 +110,7 @@ type serverProcess struct {
 	exited  chan struct{} // closed when Wait returned
 	waitErr error         // Wait's result, once exited is closed
 	killed  sync.Once
+	secrets []string // the values of Command.Env, never quoted from stderr
 }
 
 // startServer starts c in a process group of its own, with pipes made here
@@ -129,7 +130,7 @@ func startServer(c Command) (*serverProcess, error) {
 		closeAll(inR, inW)
 		return nil, err
 	}
-	p := &serverProcess{cmd: cmd, stdin: inW, stderr: &tailBuffer{}, exited: make(chan struct{})}
+	p := &serverProcess{cmd: cmd, stdin: inW, stderr: &tailBuffer{}, exited: make(chan struct{}), secrets: envValues(c.Env)}
 	p.stdout = &boundedStdout{f: outR}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, p.stderr
 	// Wait stops copying stderr this long after the process exits, when a
@@ -178,16 +179,30 @@ func commandEnv(env map[string]string) []string {
 	return out
 }
 
+// envValues are the values of env worth hiding: the non-blank ones, longest
+// first so that a value containing another is hidden whole.
+func envValues(env map[string]string) []string {
+	var out []string
+	for _, v := range env {
+		if strings.TrimSpace(v) != "" {
+			out = append(out, v)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
+}
+
 // kill ends the whole process group at once.
 func (p *serverProcess) kill() { p.killed.Do(func() { killProcessGroup(p.cmd) }) }
 
-// stop closes the server's stdin, gives it stopGrace to exit, then kills its
-// process group (children it started too) and waits for it to be reaped.
-func (p *serverProcess) stop() {
+// stop closes the server's stdin, gives it stopGrace to exit (less when the
+// fetch's deadline comes first), then kills its process group (children it
+// started too) and waits for it to be reaped.
+func (p *serverProcess) stop(deadline time.Time) {
 	_ = p.stdin.Close() // asks the server to exit; it is killed below if it does not
 	select {
 	case <-p.exited:
-	case <-time.After(stopGrace):
+	case <-time.After(min(stopGrace, time.Until(deadline))):
 	}
 	p.kill()
 	<-p.exited
@@ -212,9 +227,15 @@ func (p *serverProcess) exitedEarly() string {
 	return "ended: " + p.waitErr.Error()
 }
 
-// stderrNote quotes the end of the server's stderr for an error message.
+// stderrNote quotes the end of the server's stderr for an error message,
+// with the values given in Command.Env blanked out: a server that complains
+// about its token often prints it.
 func (p *serverProcess) stderrNote() string {
-	tail := strings.TrimSpace(p.stderr.String())
+	tail := p.stderr.String()
+	for _, s := range p.secrets {
+		tail = strings.ReplaceAll(tail, s, "(a value of env)")
+	}
+	tail = strings.TrimSpace(tail)
 	if tail == "" {
 		return "; it wrote nothing on stderr"
 	}

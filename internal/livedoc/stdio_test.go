@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/livedoctest"
 )
 
@@ -31,7 +33,8 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// hostile is a broken or hostile MCP server on stdio.
+// hostile is an MCP server on stdio for the tests: broken or hostile, or
+// (paged, paged-2025) a well-behaved one of the Go SDK.
 func hostile(mode string) {
 	switch mode {
 	case "flood": // valid messages, without end, never an answer
@@ -60,8 +63,15 @@ func hostile(mode string) {
 		time.Sleep(time.Hour) // even once its stdin is closed
 	case "sleep":
 		time.Sleep(time.Hour)
+	case "paged": // a well-behaved server of the Go SDK, five tools at two a page
+		s := newMCPServer(2, namedTools("a", "b", "c", "d", "e")...)
+		_ = s.Run(context.Background(), &mcp.StdioTransport{}) // ends when its stdin does
+	case "paged-2025": // the same, restricted to MCP 2025-11-25
+		s := livedoctest.NewMCPServerSpeaking([]string{"2025-11-25"}, 2, namedTools("a", "b", "c", "d", "e")...)
+		_ = s.Run(context.Background(), &mcp.StdioTransport{}) // ends when its stdin does
 	case "exit": // says why on stderr, and exits at once
-		fmt.Fprint(os.Stderr, strings.Repeat("noise line\n", 500)+"fatal: \x1b[31mMEMORY_API_TOKEN\x1b[0m is not set\n")
+		fmt.Fprint(os.Stderr, strings.Repeat("noise line\n", 500)+"fatal: \x1b[31mMEMORY_API_TOKEN\x1b[0m is not set\n"+
+			"token tried: "+os.Getenv("LIVEDOC_TOKEN")+"\n")
 		os.Exit(3)
 	}
 }
@@ -128,15 +138,34 @@ func running(pid int) bool {
 }
 
 func TestFetchToolSpecCommandQuotesTheStderrOfAServerThatExits(t *testing.T) {
-	_, err := FetchToolSpecCommand(context.Background(), hostileCommand("exit"), ToolSpecOptions{})
+	c := hostileCommand("exit")
+	c.Env["LIVEDOC_TOKEN"] = "s3cret-token"
+	_, err := FetchToolSpecCommand(context.Background(), c, ToolSpecOptions{})
 	if err == nil {
 		t.Fatal("want an error")
 	}
 	msg := err.Error()
 	wantContains(t, msg, "(run as a process) exited (exit status 3) before answering initialize; the end of its stderr:\n",
-		"fatal: ?[31mMEMORY_API_TOKEN?[0m is not set")
-	if tail := msg[strings.Index(msg, "stderr:\n")+len("stderr:\n"):]; len(tail) > StderrTailBytes {
-		t.Errorf("quotes %d bytes of stderr, over %d", len(tail), StderrTailBytes)
+		"fatal: ?[31mMEMORY_API_TOKEN?[0m is not set", "token tried: (a value of env)")
+	if strings.Contains(msg, "s3cret") {
+		t.Errorf("a value of env is quoted: %s", msg)
+	}
+	if tail := msg[strings.Index(msg, "stderr:\n")+len("stderr:\n"):]; len(tail) > StderrTailBytes+len("(a value of env)") {
+		t.Errorf("quotes %d bytes of stderr, over %d (and the hidden value's stand-in)", len(tail), StderrTailBytes)
+	}
+}
+
+// Every page is listed over stdio, with a Go SDK server that speaks
+// 2026-07-28 and with one restricted to 2025-11-25.
+func TestFetchToolSpecCommandFollowsEveryPage(t *testing.T) {
+	for mode, version := range map[string]string{"paged": "2026-07-28", "paged-2025": "2025-11-25"} {
+		got, err := FetchToolSpecCommand(context.Background(), hostileCommand(mode), ToolSpecOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.ToolNames, []string{"a", "b", "c", "d", "e"}) || got.ProtocolVersion != version || got.ServerName != "test-server" {
+			t.Errorf("%s: tools %v, protocol %q, server %q", mode, got.ToolNames, got.ProtocolVersion, got.ServerName)
+		}
 	}
 }
 

@@ -39,7 +39,8 @@ func addStdioAttributes(attrs map[string]schema.Attribute) {
 		Sensitive:   true,
 		ElementType: types.StringType,
 		MarkdownDescription: "Environment variables added to the ones the process inherits from Terraform (and " +
-			"overriding them), such as an API token the server needs. Sensitive: never logged nor shown in messages. " +
+			"overriding them), such as an API token the server needs. Sensitive: never logged nor shown in messages (a " +
+			"value the server prints on stderr is blanked out of the error that quotes it). " +
 			"Only with `command`.",
 	}
 	attrs["working_dir"] = schema.StringAttribute{
@@ -56,7 +57,8 @@ const stdioNote = "With `command`, the data source **runs a program on the machi
 	"name programs you trust, pinned to a version (`npx -y @scope/server@1.2.3`, not `@latest`), and make sure CI " +
 	"has them installed (`npx` downloads a package on first use, which needs the npm registry). The process and " +
 	"every process it starts (its process group, on Unix) are stopped when the tools are read, or when `timeout` " +
-	"passes, whichever comes first: its stdin is closed, then the group is killed 2 seconds later. What it writes is " +
+	"passes, whichever comes first: its stdin is closed, then the group is killed 2 seconds later (or when `timeout` " +
+	"passes, if sooner). What it writes is " +
 	"bounded: each message on stdout at 1 MiB, all of stdout at 32 MiB, and only the last 2 KiB of stderr are kept, " +
 	"quoted in the error when the server exits early, never answers, or writes too much."
 
