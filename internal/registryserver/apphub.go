@@ -268,9 +268,7 @@ func (s *Server) commitWorkloadWrite(w http.ResponseWriter, verb, name, reqID st
 		return
 	}
 	if rr != nil {
-		rr.Verb = replayVerb
-		rb, _ := json.Marshal(rr)
-		opMs[len(opMs)-1].Value = rb
+		_ = rr.retarget(opMs, replayVerb, name)
 	}
 	err = s.commitOperation(op, rr, append(ms, opMs...), func() {
 		if upd != nil {

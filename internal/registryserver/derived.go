@@ -353,7 +353,7 @@ func (s *Server) removeDerived(svc *agentregistry.Service) {
 func (s *Server) cacheJSON(name string, v any) ([]byte, bool) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		s.log.Error("encode derived record", "name", name, "err", err)
+		s.log.Error("encode derived record", "name", clip(name), "err", clip(err.Error()))
 		delete(s.encoded, name)
 		return nil, false
 	}

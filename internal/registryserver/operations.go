@@ -76,6 +76,19 @@ type requestRecord struct {
 	key string
 }
 
+// retarget records the request under verb and target (what the client
+// called, which may differ from the operation's) and rewrites its mutation,
+// the last of opMs.
+func (rr *requestRecord) retarget(opMs []mutation, verb, target string) error {
+	rr.Verb, rr.Target = verb, target
+	b, err := json.Marshal(rr)
+	if err != nil {
+		return err
+	}
+	opMs[len(opMs)-1].Value = b
+	return nil
+}
+
 func (rr *requestRecord) expired(now time.Time) bool { return !now.Before(rr.Time.Add(retention)) }
 
 // requestKey is the key of a request id: scoped to the parent of its

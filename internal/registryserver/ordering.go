@@ -189,3 +189,48 @@ func listOrdered[T any](s *Server, r *http.Request, c *collection[T], group, met
 	}
 	return pageOrdered(all, o, vals, name, r.URL.Query().Get("pageToken"), queryHash(method, group, filter, orderBy), size)
 }
+
+// keyed is a record with its order keys, computed once: a comparison then
+// costs string compares, never a map built or a time parsed.
+type keyed[T any] struct {
+	v    T
+	name string
+	keys []string
+}
+
+// keysOf are the values of v in o's fields, in o's order.
+func (o ordering) keysOf(v sortValues) []string {
+	keys := make([]string, len(o))
+	for i, k := range o {
+		keys[i] = v[k.field]
+	}
+	return keys
+}
+
+// compareKeyed orders two keyed records by o, then by name.
+func (o ordering) compareKeyed(ak []string, an string, bk []string, bn string) int {
+	for i, k := range o {
+		c := strings.Compare(ak[i], bk[i])
+		if k.desc {
+			c = -c
+		}
+		if c != 0 {
+			return c
+		}
+	}
+	return strings.Compare(an, bn)
+}
+
+// sortKeyed sorts items by o, computing each one's keys once.
+func sortKeyed[T any](items []T, o ordering, vals func(T) sortValues, name func(T) string) []T {
+	ks := make([]keyed[T], len(items))
+	for i, v := range items {
+		ks[i] = keyed[T]{v: v, name: name(v), keys: o.keysOf(vals(v))}
+	}
+	slices.SortFunc(ks, func(a, b keyed[T]) int { return o.compareKeyed(a.keys, a.name, b.keys, b.name) })
+	out := make([]T, len(ks))
+	for i, k := range ks {
+		out[i] = k.v
+	}
+	return out
+}

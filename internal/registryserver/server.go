@@ -24,6 +24,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
 	"google.golang.org/api/agentregistry/v1"
@@ -217,7 +218,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	sw := &statusWriter{ResponseWriter: w}
 	defer func() {
-		s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", sw.status, "duration", time.Since(start))
+		s.log.Info("request", "method", clip(r.Method), "path", clip(r.URL.Path), "status", sw.status, "duration", time.Since(start))
 	}()
 	if s.inFlight != nil {
 		select {
@@ -456,4 +457,21 @@ func withType(typeURL string, v any) (json.RawMessage, error) {
 		return json.RawMessage(head + "}"), nil
 	}
 	return json.RawMessage(head + "," + string(b[1:])), nil
+}
+
+// maxLogged is the most of one value a log line holds.
+const maxLogged = 256
+
+// clip is a value as logged: whole up to maxLogged bytes, else its first
+// maxLogged bytes (cut at a rune boundary) and its length, so that a log
+// line costs at most a few hundred bytes per value whatever a client sends.
+func clip(v string) string {
+	if len(v) <= maxLogged {
+		return v
+	}
+	cut := maxLogged
+	for cut > 0 && !utf8.RuneStart(v[cut]) {
+		cut--
+	}
+	return v[:cut] + "... (" + strconv.Itoa(len(v)) + " bytes)"
 }

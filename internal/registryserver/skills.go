@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -114,20 +115,49 @@ func (s *Server) loadSkills() error {
 	if err != nil {
 		return err
 	}
-	uids := map[string]bool{}
+	uids := map[string]string{} // uid -> revision name
 	err = s.store.load(bucketSkillRevisions, func(k, v []byte) error {
 		var rev agentregistry.SkillRevision
 		if err := json.Unmarshal(v, &rev); err != nil {
 			return fmt.Errorf("skill revision %s: %w", k, err)
 		}
 		s.skills.revisions.put(rev.Name, &rev)
-		uids[rev.Uid] = true
+		uids[rev.Uid] = rev.Name
 		return nil
 	})
 	if err == nil {
-		s.skills.archives, err = openArchives(s.opts.DataPath, func(uid string) bool { return uids[uid] })
+		s.skills.archives, err = openArchives(s.opts.DataPath, func(uid string) bool { return uids[uid] != "" })
+	}
+	if err == nil {
+		err = s.checkArchives(uids)
 	}
 	return err
+}
+
+// checkArchives refuses a data file with a revision whose archive is
+// missing (neither in the archives folder nor, for files of earlier
+// versions, in the data file): the server would serve a revision whose
+// package is lost as if it were whole. The error names them (the first
+// ten, and how many) and says what to do.
+func (s *Server) checkArchives(uids map[string]string) error {
+	legacy := map[string]bool{}
+	if err := s.store.load(bucketSkillArchives, func(k, _ []byte) error { legacy[string(k)] = true; return nil }); err != nil {
+		return err
+	}
+	var missing []string
+	for uid, name := range uids {
+		if !legacy[name] && !s.skills.archives.has(uid) {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	slices.Sort(missing)
+	shown := missing[:min(10, len(missing))]
+	return fmt.Errorf("%d skill revisions have no archive in %s (%s%s): the data file and its archives folder do not match; "+
+		"restore the folder from the same backup as the data file, or start on a copy of the data file without those revisions",
+		len(missing), s.skills.archives.dir, strings.Join(shown, ", "), map[bool]string{true: ", ...", false: ""}[len(missing) > len(shown)])
 }
 
 func newUID() string {
@@ -269,8 +299,7 @@ func (s *Server) commitSkillWrite(w http.ResponseWriter, verb, reqID string, sk,
 	if rev != nil {
 		ms = append(ms, revisionMutation(rev))
 	}
-	s.commitSkillOp(w, verb, target.Name, reqID, resp, ms, func() {
-		ch.committed = true
+	s.commitSkillOp(w, verb, target.Name, reqID, resp, ms, ch, func() {
 		if sk == nil {
 			s.skills.skills.delete(old.Name)
 			for _, n := range gone {
@@ -299,13 +328,29 @@ func revisionDeletion(name string) []mutation {
 	return []mutation{{Bucket: bucketSkillRevisions, Key: name}, {Bucket: bucketSkillArchives, Key: name}}
 }
 
-func (s *Server) commitSkillOp(w http.ResponseWriter, verb, target, reqID string, resp json.RawMessage, ms []mutation, apply func()) {
+// commitSkillOp commits ms with the operation of a skill or revision
+// write and answers it. The archives ch wrote are kept exactly when the
+// commit succeeds: whether the change is applied in memory now or once a
+// delayed operation is done, the committed revision names its archive.
+func (s *Server) commitSkillOp(w http.ResponseWriter, verb, target, reqID string, resp json.RawMessage, ms []mutation, ch *archiveChange, apply func()) {
+	s.commitSkillOpAs(w, verb, target, target, reqID, resp, ms, ch, apply)
+}
+
+// commitSkillOpAs is commitSkillOp for a request whose request id is
+// recorded against replayTarget, what the client named (a revision create
+// without an id names the collection), rather than the operation's target.
+func (s *Server) commitSkillOpAs(w http.ResponseWriter, verb, target, replayTarget, reqID string, resp json.RawMessage, ms []mutation, ch *archiveChange, apply func()) {
 	op, rr, opMs, err := s.newOperation(familyAgentRegistry, verb, target, reqID, resp)
-	if err != nil {
-		s.writeError(w, err)
-		return
+	if err == nil && rr != nil && replayTarget != target {
+		err = rr.retarget(opMs, verb, replayTarget)
 	}
-	s.respondOp(w, op, s.commitOperation(op, rr, append(ms, opMs...), apply))
+	if err == nil {
+		err = s.commitOperation(op, rr, append(ms, opMs...), apply)
+	}
+	if err == nil {
+		ch.committed = true
+	}
+	s.respondOp(w, op, err)
 }
 
 // skillForWrite answers a retried request (by its request id) or returns the

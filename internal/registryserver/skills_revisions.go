@@ -159,9 +159,15 @@ func (s *Server) createRevision(w http.ResponseWriter, r *http.Request, skill st
 		s.writeError(w, err)
 		return
 	}
+	// The request id is recorded against what the client named: the
+	// revision when it chose the id, else the collection.
+	replayTarget := skill + "/revisions"
+	if id != "" {
+		replayTarget += "/" + id
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if op, err := s.replay(reqID, "create", skill+"/revisions"); err != nil || op != nil {
+	if op, err := s.replay(reqID, "create", replayTarget); err != nil || op != nil {
 		s.respondOp(w, op, err)
 		return
 	}
@@ -189,8 +195,7 @@ func (s *Server) createRevision(w http.ResponseWriter, r *http.Request, skill st
 		var resp []byte
 		if resp, err = withType(typeSkillRevision, rev); err == nil {
 			ms := []mutation{revisionMutation(rev), {Bucket: bucketSkills, Key: skill, Value: skb}}
-			s.commitSkillOp(w, "create", rev.Name, reqID, resp, ms, func() {
-				ch.committed = true
+			s.commitSkillOpAs(w, "create", rev.Name, replayTarget, reqID, resp, ms, ch, func() {
 				s.skills.revisions.put(rev.Name, rev)
 				s.skills.skills.put(skill, &updated)
 			})
@@ -240,8 +245,8 @@ func (s *Server) deleteRevision(w http.ResponseWriter, r *http.Request, name str
 		return
 	}
 	resp, _ := withType(typeEmpty, struct{}{})
-	s.commitSkillOp(w, "delete", name, reqID, resp, revisionDeletion(name), func() {
-		ch.committed, ch.removed = true, []string{rev.Uid}
+	ch.removed = []string{rev.Uid}
+	s.commitSkillOp(w, "delete", name, reqID, resp, revisionDeletion(name), ch, func() {
 		s.skills.revisions.delete(name)
 	})
 }

@@ -74,7 +74,14 @@ func (s *Server) listSkills(w http.ResponseWriter, r *http.Request, parent strin
 		s.writeError(w, queryError("filter", err))
 		return
 	}
-	qh := queryHash("skills", parent, mode, query, q.Get("filter"))
+	var order ordering
+	if !search {
+		if order, err = parseOrderBy(q.Get("orderBy"), skillOrder); err != nil {
+			s.writeError(w, err)
+			return
+		}
+	}
+	qh := queryHash("skills", parent, mode, query, q.Get("filter"), q.Get("orderBy"))
 	offset, err := decodeOffset(q.Get("pageToken"), qh)
 	if err != nil {
 		s.writeError(w, err)
@@ -99,6 +106,9 @@ func (s *Server) listSkills(w http.ResponseWriter, r *http.Request, parent strin
 		s.writeError(w, err)
 		return
 	}
+	if len(order) > 0 {
+		hits = sortKeyed(hits, order, skillValues, func(sk *agentregistry.Skill) string { return sk.Name })
+	}
 	page, next := offsetPage(hits, offset, size)
 	tok := ""
 	if next > 0 {
@@ -109,6 +119,14 @@ func (s *Server) listSkills(w http.ResponseWriter, r *http.Request, parent strin
 		return
 	}
 	writeJSON(w, http.StatusOK, &agentregistry.ListSkillsResponse{Skills: page, NextPageToken: tok})
+}
+
+// skillOrder are the fields skills.list orders by.
+var skillOrder = []string{"name", "displayName", "description", "state", "targetState", "createTime", "updateTime"}
+
+func skillValues(sk *agentregistry.Skill) sortValues {
+	return sortValues{"name": sk.Name, "displayName": sk.DisplayName, "description": sk.Description, "state": sk.State,
+		"targetState": sk.TargetState, "createTime": timeKey(sk.CreateTime), "updateTime": timeKey(sk.UpdateTime)}
 }
 
 // offsetPage returns the page of hits at offset and the offset of the next
