@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -120,6 +121,56 @@ func validateAgentProperties(em apphub.ExtendedMetadata) (json.RawMessage, []fie
 	return compact.Bytes(), nil
 }
 
+// Caps on a workload's attributes, which App Hub's document leaves open:
+// owners per list, and the lengths of a contact's name and email.
+const (
+	maxOwners       = 16
+	maxEmailLength  = 254 // RFC 5321's path limit
+	criticalityEnum = "TYPE_UNSPECIFIED MISSION_CRITICAL HIGH MEDIUM LOW"
+	environmentEnum = "TYPE_UNSPECIFIED PRODUCTION STAGING TEST DEVELOPMENT"
+)
+
+// validateAttributes checks a workload's attributes: the types are the
+// discovery document's enums, and every string and list has a cap.
+func validateAttributes(a *apphub.Attributes) []fieldViolation {
+	if a == nil {
+		return nil
+	}
+	var v []fieldViolation
+	enum := func(field, typ, values string) {
+		if typ != "" && !slices.Contains(strings.Fields(values), typ) {
+			v = append(v, fieldViolation{Field: field, Description: fmt.Sprintf("must be one of %s, got %q", strings.ReplaceAll(values, " ", ", "), clip(typ))})
+		}
+	}
+	if a.Criticality != nil {
+		enum("attributes.criticality.type", a.Criticality.Type, criticalityEnum)
+	}
+	if a.Environment != nil {
+		enum("attributes.environment.type", a.Environment.Type, environmentEnum)
+	}
+	for field, owners := range map[string][]*apphub.ContactInfo{"business_owners": a.BusinessOwners,
+		"developer_owners": a.DeveloperOwners, "operator_owners": a.OperatorOwners} {
+		if len(owners) > maxOwners {
+			v = append(v, fieldViolation{Field: "attributes." + field, Description: fmt.Sprintf("must hold at most %d contacts, got %d", maxOwners, len(owners))})
+			continue
+		}
+		for i, c := range owners {
+			f := fmt.Sprintf("attributes.%s[%d]", field, i)
+			if c == nil {
+				continue
+			}
+			if n := utf8.RuneCountInString(c.DisplayName); n > maxDisplayName {
+				v = append(v, fieldViolation{Field: f + ".display_name", Description: fmt.Sprintf("must be at most %d characters, got %d", maxDisplayName, n)})
+			}
+			if len(c.Email) > maxEmailLength {
+				v = append(v, fieldViolation{Field: f + ".email", Description: fmt.Sprintf("must be at most %d bytes, got %d", maxEmailLength, len(c.Email))})
+			}
+		}
+	}
+	slices.SortFunc(v, func(a, b fieldViolation) int { return strings.Compare(a.Field, b.Field) })
+	return v
+}
+
 func cloneWorkload(w *apphub.Workload) *apphub.Workload {
 	b, _ := json.Marshal(w)
 	var out apphub.Workload
@@ -189,6 +240,7 @@ func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name stri
 	if n := utf8.RuneCountInString(in.DisplayName); n > maxDisplayName {
 		v = append(v, fieldViolation{Field: "display_name", Description: fmt.Sprintf("must be at most %d characters, got %d", maxDisplayName, n)})
 	}
+	v = append(v, validateAttributes(in.Attributes)...)
 	if n := utf8.RuneCountInString(in.Description); n > maxDescription {
 		v = append(v, fieldViolation{Field: "description", Description: fmt.Sprintf("must be at most %d characters, got %d", maxDescription, n)})
 	}
@@ -212,6 +264,10 @@ func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name stri
 	} else {
 		if !allowMissing {
 			s.writeError(w, errNotFound("Workload %q was not found; set allowMissing=true to create it.", name))
+			return
+		}
+		if err := s.workloads.full(name, "workloads", maxWorkloadsPerLocation); err != nil {
+			s.writeError(w, err)
 			return
 		}
 		verb = "create"

@@ -96,7 +96,8 @@ func validateAuthProviderBinding(a *agentregistry.AuthProviderBinding) []fieldVi
 func (s *Server) createBinding(w http.ResponseWriter, r *http.Request, parent string) {
 	var in agentregistry.Binding
 	c := createRequest{idParam: "bindingId", rule: bindingRule, collection: "bindings", title: "Binding",
-		exists: func(name string) bool { _, ok := s.bindings.get(name); return ok }}
+		exists: func(name string) bool { _, ok := s.bindings.get(name); return ok },
+		full:   func(name string) error { return s.bindings.full(name, "bindings", maxBindingsPerLocation) }}
 	name, reqID, ok := s.beginCreate(w, r, parent, &in, c)
 	if !ok {
 		return

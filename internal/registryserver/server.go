@@ -86,6 +86,7 @@ type Server struct {
 	workloads  *collection[*apphub.Workload]
 	bindings   *collection[*agentregistry.Binding]
 	ops        *collection[*opRecord]
+	opBytes    map[string]int            // location -> weight of its operations
 	reqs       map[string]*requestRecord // by requestKey
 	expiry     []expiring                // by time, oldest first
 	skills     *skillState
@@ -110,9 +111,11 @@ func New(opts Options) (*Server, error) {
 		workloads:  newCollection[*apphub.Workload]("/workloads/"),
 		bindings:   newCollection[*agentregistry.Binding]("/bindings/"),
 		ops:        newCollection[*opRecord]("/operations/"),
+		opBytes:    map[string]int{},
 		reqs:       map[string]*requestRecord{},
 		skills:     newSkillState(opts.MaxUploads),
 	}
+	s.ops.weigh = (*opRecord).weight
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -177,27 +180,7 @@ func (s *Server) loadState() error {
 		})
 	}
 	if err == nil {
-		err = s.store.load(bucketOperations, func(k, v []byte) error {
-			var op opRecord
-			if err := json.Unmarshal(v, &op); err != nil {
-				return fmt.Errorf("operation %s: %w", k, err)
-			}
-			s.ops.put(op.Name, &op)
-			s.expiry = append(s.expiry, expiring{at: op.DoneAt.Add(retention), op: op.Name})
-			return nil
-		})
-	}
-	if err == nil {
-		err = s.store.load(bucketRequests, func(k, v []byte) error {
-			var rr requestRecord
-			if err := json.Unmarshal(v, &rr); err != nil {
-				return fmt.Errorf("request %s: %w", k, err)
-			}
-			rr.key = string(k)
-			s.reqs[requestKey(rr.Target, rr.ID)] = &rr
-			s.expiry = append(s.expiry, expiring{at: rr.Time.Add(retention), rr: &rr})
-			return nil
-		})
+		err = s.loadOperations()
 	}
 	if err == nil {
 		err = s.loadSkills()

@@ -31,6 +31,13 @@ const (
 	// maxInterfaces bounds a service's interfaces: a service has a handful
 	// (one per protocol binding and version); thousands only cost memory.
 	maxInterfaces = 32
+
+	// maxServicesPerLocation, maxBindingsPerLocation and
+	// maxWorkloadsPerLocation bound what one client can make the server
+	// hold, and a list scan, per location (429 RESOURCE_EXHAUSTED beyond).
+	maxServicesPerLocation  = 50000
+	maxBindingsPerLocation  = 50000
+	maxWorkloadsPerLocation = 50000
 )
 
 var serviceIDRE = regexp.MustCompile(`^[a-z][a-z0-9-]{2,61}[a-z0-9]$`)
@@ -102,7 +109,9 @@ func validateService(svc *agentregistry.Service) []fieldViolation {
 		}
 		// An interface is where clients reach the service: only web URLs,
 		// never javascript:, file: or data: that a consumer might follow.
-		if u, err := url.Parse(in.Url); in.Url == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		if len(in.Url) > maxURILength {
+			add(f+".url", "must be at most %d bytes, got %d", maxURILength, len(in.Url))
+		} else if u, err := url.Parse(in.Url); in.Url == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			add(f+".url", "must be an absolute http:// or https:// URL, got %q", in.Url)
 		}
 		switch in.ProtocolBinding {
@@ -225,7 +234,8 @@ func cloneService(s *agentregistry.Service) *agentregistry.Service {
 type createRequest struct {
 	idParam, collection, title string
 	rule                       segmentRule
-	exists                     func(name string) bool // called with s.mu held
+	exists                     func(name string) bool  // called with s.mu held
+	full                       func(name string) error // called with s.mu held
 }
 
 // beginCreate reads the body into in, checks the id, takes s.mu for writing
@@ -256,13 +266,19 @@ func (s *Server) beginCreate(w http.ResponseWriter, r *http.Request, parent stri
 		s.writeError(w, errAlreadyExists("%s %q already exists.", c.title, name))
 		return "", "", false
 	}
+	if err := c.full(name); err != nil {
+		s.mu.Unlock()
+		s.writeError(w, err)
+		return "", "", false
+	}
 	return name, reqID, true
 }
 
 func (s *Server) createService(w http.ResponseWriter, r *http.Request, parent string) {
 	var in agentregistry.Service
 	c := createRequest{idParam: "serviceId", rule: serviceRule, collection: "services", title: "Service",
-		exists: func(name string) bool { _, ok := s.services.get(name); return ok }}
+		exists: func(name string) bool { _, ok := s.services.get(name); return ok },
+		full:   func(name string) error { return s.services.full(name, "services", maxServicesPerLocation) }}
 	name, reqID, ok := s.beginCreate(w, r, parent, &in, c)
 	if !ok {
 		return
