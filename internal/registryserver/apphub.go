@@ -357,9 +357,21 @@ var (
 	workloadOrder  = []string{"name", "displayName", "description", "state", "createTime", "updateTime"}
 )
 
-func workloadValues(wl *apphub.Workload) sortValues {
-	return sortValues{"name": wl.Name, "displayName": wl.DisplayName, "description": wl.Description, "state": wl.State,
-		"createTime": timeKey(wl.CreateTime), "updateTime": timeKey(wl.UpdateTime)}
+// workloadKey is a workload's sort key in one of workloadOrder's fields.
+func workloadKey(wl *apphub.Workload, field string) string {
+	switch field {
+	case "displayName":
+		return wl.DisplayName
+	case "description":
+		return wl.Description
+	case "state":
+		return wl.State
+	case "createTime":
+		return timeKey(wl.CreateTime)
+	case "updateTime":
+		return timeKey(wl.UpdateTime)
+	}
+	return wl.Name
 }
 
 func (s *Server) listWorkloads(w http.ResponseWriter, r *http.Request, app string) {
@@ -370,7 +382,7 @@ func (s *Server) listWorkloads(w http.ResponseWriter, r *http.Request, app strin
 		s.writeError(w, err)
 		return
 	}
-	page, next, err := listOrdered(s, r, s.workloads, app, "workloads", filter, match, workloadOrder, workloadValues,
+	page, next, err := listOrdered(s, r, s.workloads, app, "workloads", filter, match, workloadOrder, workloadKey,
 		func(wl *apphub.Workload) string { return wl.Name })
 	if err != nil {
 		s.writeError(w, err)

@@ -233,9 +233,19 @@ func bindingDoc(b *agentregistry.Binding) docFields {
 	return d
 }
 
-func bindingValues(b *agentregistry.Binding) sortValues {
-	return sortValues{"name": b.Name, "displayName": b.DisplayName, "description": b.Description,
-		"createTime": timeKey(b.CreateTime), "updateTime": timeKey(b.UpdateTime)}
+// bindingKey is a binding's sort key in one of bindingOrder's fields.
+func bindingKey(b *agentregistry.Binding, field string) string {
+	switch field {
+	case "displayName":
+		return b.DisplayName
+	case "description":
+		return b.Description
+	case "createTime":
+		return timeKey(b.CreateTime)
+	case "updateTime":
+		return timeKey(b.UpdateTime)
+	}
+	return b.Name
 }
 
 func (s *Server) listBindings(w http.ResponseWriter, r *http.Request, parent string) {
@@ -244,7 +254,7 @@ func (s *Server) listBindings(w http.ResponseWriter, r *http.Request, parent str
 		s.writeError(w, err)
 		return
 	}
-	page, next, err := listOrdered(s, r, s.bindings, parent, "bindings.list", filter, match, bindingOrder, bindingValues,
+	page, next, err := listOrdered(s, r, s.bindings, parent, "bindings.list", filter, match, bindingOrder, bindingKey,
 		func(b *agentregistry.Binding) string { return b.Name })
 	if err != nil {
 		s.writeError(w, err)

@@ -182,12 +182,12 @@ func TestOrderedListComputesKeysOnce(t *testing.T) {
 		srv.bindings.put(name, &agentregistry.Binding{Name: name, DisplayName: strconv.Itoa(i * 7919 % n)})
 	}
 	calls := 0
-	vals := func(b *agentregistry.Binding) sortValues { calls++; return bindingValues(b) }
+	key := func(b *agentregistry.Binding, f string) string { calls++; return bindingKey(b, f) }
 	tok := ""
 	for page := 0; page < 3; page++ {
 		r := httptest.NewRequest("GET", "/v1/"+archiveParent+"/bindings?orderBy=displayName%20desc&pageSize=50&pageToken="+tok, nil)
 		calls = 0
-		got, next, err := listOrdered(srv, r, srv.bindings, archiveParent, "bindings.list", "", nil, bindingOrder, vals,
+		got, next, err := listOrdered(srv, r, srv.bindings, archiveParent, "bindings.list", "", nil, bindingOrder, key,
 			func(b *agentregistry.Binding) string { return b.Name })
 		if err != nil || len(got) != 50 || next == "" {
 			t.Fatalf("page %d: %d bindings, next %q, %v", page, len(got), next, err)

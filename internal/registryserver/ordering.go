@@ -127,7 +127,7 @@ func decodeOrderedToken(tok string, o ordering, qh uint64) (sortValues, string, 
 // scan and O(n log page) comparisons, never a sort of the collection, and
 // the work stops when the deadline passes.
 func listOrdered[T any](s *Server, r *http.Request, c *collection[T], group, method, filter string, match func(T) bool,
-	fields []string, vals func(T) sortValues, name func(T) string) ([]T, string, error) {
+	fields []string, key func(v T, field string) string, name func(T) string) ([]T, string, error) {
 	orderBy := r.URL.Query().Get("orderBy")
 	o, err := parseOrderBy(orderBy, fields)
 	if err != nil || len(o) == 0 {
@@ -152,7 +152,11 @@ func listOrdered[T any](s *Server, r *http.Request, c *collection[T], group, met
 		if match != nil && !match(v) {
 			return true
 		}
-		k := keyed[T]{v: v, name: name(v), keys: o.keysOf(vals(v)), w: w}
+		keys := make([]string, len(o))
+		for i, f := range o {
+			keys[i] = key(v, f.field)
+		}
+		k := keyed[T]{v: v, name: name(v), keys: keys, w: w}
 		if tok == "" || o.compareKeyed(k.keys, k.name, afterKeys, after) > 0 {
 			top.push(k)
 		}

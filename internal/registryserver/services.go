@@ -87,41 +87,18 @@ func specIn(s *agentregistry.Service, k specKind) (string, json.RawMessage, bool
 // validateService checks a complete service and normalises its spec content
 // in place (compact, keys sorted), which is how the registry sends it back.
 func validateService(svc *agentregistry.Service) []fieldViolation {
-	var v []fieldViolation
-	add := func(field, format string, args ...any) {
-		v = append(v, fieldViolation{Field: field, Description: fmt.Sprintf(format, args...)})
-	}
+	var v violations
 	if n := utf8.RuneCountInString(svc.DisplayName); n > maxDisplayName {
-		add("display_name", "must be at most %d characters, got %d", maxDisplayName, n)
+		v.add("display_name", "must be at most %d characters, got %d", maxDisplayName, n)
 	}
 	if n := utf8.RuneCountInString(svc.Description); n > maxDescription {
-		add("description", "must be at most %d characters, got %d", maxDescription, n)
+		v.add("description", "must be at most %d characters, got %d", maxDescription, n)
 	}
 	if n := len(svc.Interfaces); n > maxInterfaces {
-		add("interfaces", "must hold at most %d interfaces, got %d", maxInterfaces, n)
+		v.add("interfaces", "must hold at most %d interfaces, got %d", maxInterfaces, n)
 		return v
 	}
-	for i, in := range svc.Interfaces {
-		f := fmt.Sprintf("interfaces[%d]", i)
-		if in == nil {
-			add(f, "must not be null")
-			continue
-		}
-		// An interface is where clients reach the service: only web URLs,
-		// never javascript:, file: or data: that a consumer might follow.
-		if len(in.Url) > maxURILength {
-			add(f+".url", "must be at most %d bytes, got %d", maxURILength, len(in.Url))
-		} else if u, err := url.Parse(in.Url); in.Url == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			add(f+".url", "must be an absolute http:// or https:// URL, got %q", in.Url)
-		}
-		switch in.ProtocolBinding {
-		case "JSONRPC", "GRPC", "HTTP_JSON":
-		case "", "PROTOCOL_BINDING_UNSPECIFIED":
-			add(f+".protocol_binding", "is required: one of JSONRPC, GRPC, HTTP_JSON")
-		default:
-			add(f+".protocol_binding", "must be one of JSONRPC, GRPC, HTTP_JSON, got %q", in.ProtocolBinding)
-		}
-	}
+	validateInterfaces(&v, svc.Interfaces)
 	n := 0
 	for _, set := range []bool{svc.AgentSpec != nil, svc.McpServerSpec != nil, svc.EndpointSpec != nil} {
 		if set {
@@ -129,76 +106,119 @@ func validateService(svc *agentregistry.Service) []fieldViolation {
 		}
 	}
 	if n != 1 {
-		add("agent_spec", "exactly one of agent_spec, mcp_server_spec and endpoint_spec must be set, got %d", n)
+		v.add("agent_spec", "exactly one of agent_spec, mcp_server_spec and endpoint_spec must be set, got %d", n)
 		return v
 	}
-	kind := serviceKind(svc)
-	typ, content := specOf(svc)
-	content = trimNull(content)
-	var allowed []string
-	var validate func([]byte) *spec.Result
+	validateSpec(&v, svc)
+	return v
+}
+
+// violations collects field violations.
+type violations []fieldViolation
+
+func (v *violations) add(field, format string, args ...any) {
+	*v = append(*v, fieldViolation{Field: field, Description: fmt.Sprintf(format, args...)})
+}
+
+// validateInterfaces checks a service's interfaces: where clients reach the
+// service, so only web URLs of bounded length, never javascript:, file: or
+// data: that a consumer might follow.
+func validateInterfaces(v *violations, ifs []*agentregistry.Interface) {
+	for i, in := range ifs {
+		f := fmt.Sprintf("interfaces[%d]", i)
+		if in == nil {
+			v.add(f, "must not be null")
+			continue
+		}
+		if len(in.Url) > maxURILength {
+			v.add(f+".url", "must be at most %d bytes, got %d", maxURILength, len(in.Url))
+		} else if u, err := url.Parse(in.Url); in.Url == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			v.add(f+".url", "must be an absolute http:// or https:// URL, got %q", in.Url)
+		}
+		switch in.ProtocolBinding {
+		case "JSONRPC", "GRPC", "HTTP_JSON":
+		case "", "PROTOCOL_BINDING_UNSPECIFIED":
+			v.add(f+".protocol_binding", "is required: one of JSONRPC, GRPC, HTTP_JSON")
+		default:
+			v.add(f+".protocol_binding", "must be one of JSONRPC, GRPC, HTTP_JSON, got %q", in.ProtocolBinding)
+		}
+	}
+}
+
+// specRule is what a spec kind allows: its types, and the validator of
+// the documents of type typ (nil: the type has no document).
+func specRule(kind specKind, typ string) (allowed []string, validate func([]byte) *spec.Result) {
 	switch kind {
 	case specAgent:
-		allowed = []string{"NO_SPEC", "A2A_AGENT_CARD"}
 		if typ == "A2A_AGENT_CARD" {
 			validate = spec.ValidateAgentCard
-			if len(svc.Interfaces) > 0 {
-				add("interfaces", "must be empty when agent_spec.type is A2A_AGENT_CARD: the interfaces come from the agent card")
-			}
 		}
+		return []string{"NO_SPEC", "A2A_AGENT_CARD"}, validate
 	case specMCP:
-		allowed = []string{"NO_SPEC", "TOOL_SPEC"}
 		if typ == "TOOL_SPEC" {
 			validate = spec.ValidateToolSpec
 		}
-	case specEndpoint:
-		allowed = []string{"NO_SPEC"}
+		return []string{"NO_SPEC", "TOOL_SPEC"}, validate
+	}
+	return []string{"NO_SPEC"}, nil
+}
+
+// validateSpec checks the one spec of svc: its type, and its document
+// through internal/spec, which it normalises in place.
+func validateSpec(v *violations, svc *agentregistry.Service) {
+	kind := serviceKind(svc)
+	typ, content := specOf(svc)
+	content = trimNull(content)
+	allowed, validate := specRule(kind, typ)
+	if kind == specAgent && typ == "A2A_AGENT_CARD" && len(svc.Interfaces) > 0 {
+		v.add("interfaces", "must be empty when agent_spec.type is A2A_AGENT_CARD: the interfaces come from the agent card")
 	}
 	field := string(kind)
-	if !slices.Contains(allowed, typ) {
-		if typ == "" || typ == "TYPE_UNSPECIFIED" {
-			add(field+".type", "is required: one of %s", strings.Join(allowed, ", "))
-		} else {
-			add(field+".type", "must be one of %s, got %q", strings.Join(allowed, ", "), typ)
-		}
-		return v
-	}
-	if validate == nil {
+	switch {
+	case !slices.Contains(allowed, typ) && (typ == "" || typ == "TYPE_UNSPECIFIED"):
+		v.add(field+".type", "is required: one of %s", strings.Join(allowed, ", "))
+	case !slices.Contains(allowed, typ):
+		v.add(field+".type", "must be one of %s, got %q", strings.Join(allowed, ", "), typ)
+	case validate == nil:
 		if len(content) > 0 {
-			add(field+".content", "must be empty when %s.type is NO_SPEC", field)
+			v.add(field+".content", "must be empty when %s.type is NO_SPEC", field)
 		}
 		setContent(svc, nil)
-		return v
+	case len(content) == 0:
+		v.add(field+".content", "is required when %s.type is %s", field, typ)
+	default:
+		validateDocument(v, svc, field, content, validate)
 	}
-	if len(content) == 0 {
-		add(field+".content", "is required when %s.type is %s", field, typ)
-		return v
-	}
+}
+
+// validateDocument checks a spec's document: a JSON object of at most
+// spec.MaxDocumentBytes, valid for its type; when it is, the service
+// carries its normal form.
+func validateDocument(v *violations, svc *agentregistry.Service, field string, content json.RawMessage, validate func([]byte) *spec.Result) {
 	if content[0] != '{' {
-		add(field+".content", "must be a JSON object")
-		return v
+		v.add(field+".content", "must be a JSON object")
+		return
 	}
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, content); err != nil {
-		add(field+".content", "is not valid JSON: %v", err)
-		return v
+		v.add(field+".content", "is not valid JSON: %v", err)
+		return
 	}
 	if compact.Len() > spec.MaxDocumentBytes {
-		add(field+".content", "is %d bytes of compact JSON; the limit is %d bytes (10 KB)", compact.Len(), spec.MaxDocumentBytes)
-		return v
+		v.add(field+".content", "is %d bytes of compact JSON; the limit is %d bytes (10 KB)", compact.Len(), spec.MaxDocumentBytes)
+		return
 	}
 	res := validate(compact.Bytes())
 	for _, p := range res.Errors() {
-		add(field+".content"+p.Pointer, "%s", p.Message)
+		v.add(field+".content"+p.Pointer, "%s", p.Message)
 	}
-	if len(v) == 0 {
+	if len(*v) == 0 {
 		norm := res.Compact
 		if len(norm) == 0 {
 			norm = compact.Bytes()
 		}
 		setContent(svc, norm)
 	}
-	return v
 }
 
 func trimNull(b json.RawMessage) json.RawMessage {
