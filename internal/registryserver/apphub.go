@@ -180,17 +180,38 @@ func cloneWorkload(w *apphub.Workload) *apphub.Workload {
 
 func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name string) {
 	q := r.URL.Query()
-	reqID := q.Get("requestId")
 	allowMissing := q.Get("allowMissing") == "true"
 	var in apphub.Workload
 	if err := readJSON(w, r, &in); err != nil {
 		s.writeError(w, err)
 		return
 	}
-	// Classify the mask before taking the lock: it depends on the request only.
+	paths, entry, v := workloadPatchPaths(q.Get("updateMask"), &in)
+	if n := utf8.RuneCountInString(in.DisplayName); n > maxDisplayName {
+		v = append(v, fieldViolation{Field: "display_name", Description: fmt.Sprintf("must be at most %d characters, got %d", maxDisplayName, n)})
+	}
+	v = append(v, validateAttributes(in.Attributes)...)
+	if n := utf8.RuneCountInString(in.Description); n > maxDescription {
+		v = append(v, fieldViolation{Field: "description", Description: fmt.Sprintf("must be at most %d characters, got %d", maxDescription, n)})
+	}
+	if len(v) > 0 {
+		s.writeError(w, errViolations(violationMessage("workload update", v), v))
+		return
+	}
+
+	s.write(w, newWriteReq(r, "update", name), func() (*change, error) {
+		return s.planWorkloadPatch(name, allowMissing, &in, paths, entry)
+	})
+}
+
+// workloadPatchPaths classifies a workload patch's mask (before the lock is
+// taken: it depends on the request only) and checks the AgentProperties
+// entry of the body when the mask touches it: the paths, the checked entry
+// (nil to remove it) and the violations.
+func workloadPatchPaths(mask string, in *apphub.Workload) ([]string, json.RawMessage, []fieldViolation) {
 	var paths []string
 	var v []fieldViolation
-	for _, p := range splitMask(q.Get("updateMask")) {
+	for _, p := range splitMask(mask) {
 		if p == "*" {
 			paths = append(paths, "display_name", "description", "attributes", "metadata")
 			continue
@@ -202,7 +223,7 @@ func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name stri
 		}
 		paths = append(paths, c)
 	}
-	if q.Get("updateMask") == "" {
+	if mask == "" {
 		if in.DisplayName != "" {
 			paths = append(paths, "display_name")
 		}
@@ -237,24 +258,15 @@ func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name stri
 		entry, ev = validateAgentProperties(*bodyEntry)
 		v = append(v, ev...)
 	}
-	if n := utf8.RuneCountInString(in.DisplayName); n > maxDisplayName {
-		v = append(v, fieldViolation{Field: "display_name", Description: fmt.Sprintf("must be at most %d characters, got %d", maxDisplayName, n)})
-	}
-	v = append(v, validateAttributes(in.Attributes)...)
-	if n := utf8.RuneCountInString(in.Description); n > maxDescription {
-		v = append(v, fieldViolation{Field: "description", Description: fmt.Sprintf("must be at most %d characters, got %d", maxDescription, n)})
-	}
-	if len(v) > 0 {
-		s.writeError(w, errViolations(violationMessage("workload update", v), v))
-		return
-	}
+	return paths, entry, v
+}
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if op, err := s.replay(reqID, "update", name); err != nil || op != nil {
-		s.respondOp(w, op, err)
-		return
-	}
+// planWorkloadPatch is the change a patch makes to the workload name: the
+// fields of in that paths name (entry the checked AgentProperties, nil to
+// remove it), creating the workload when it is missing and allowMissing
+// is set. Call with s.mu held.
+func (s *Server) planWorkloadPatch(name string, allowMissing bool, in *apphub.Workload, paths []string, entry json.RawMessage) (*change, error) {
+	rp := s.workloadRepo()
 	old, exists := s.workloads.get(name)
 	var upd *apphub.Workload
 	now := s.timestamp()
@@ -263,16 +275,23 @@ func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name stri
 		upd = cloneWorkload(old)
 	} else {
 		if !allowMissing {
-			s.writeError(w, errNotFound("Workload %q was not found; set allowMissing=true to create it.", name))
-			return
+			return nil, errNotFound("Workload %q was not found; set allowMissing=true to create it.", name)
 		}
 		if err := s.workloads.full(name, "workloads", maxWorkloadsPerLocation); err != nil {
-			s.writeError(w, err)
-			return
+			return nil, err
 		}
 		verb = "create"
 		upd = &apphub.Workload{Name: name, CreateTime: now, State: "ACTIVE", Uid: uidFor(name, now)}
 	}
+	applyWorkloadPaths(upd, in, paths, entry)
+	upd.UpdateTime = now
+	// The request id is recorded as "update" (what the client called), while
+	// the operation's verb says whether the patch created the workload.
+	return rp.put(verb, name, old, upd, exists)
+}
+
+// applyWorkloadPaths copies the fields of in that paths name into upd.
+func applyWorkloadPaths(upd, in *apphub.Workload, paths []string, entry json.RawMessage) {
 	for _, p := range paths {
 		switch p {
 		case "display_name":
@@ -302,53 +321,16 @@ func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name stri
 		upd.WorkloadProperties.FunctionalType == nil && upd.WorkloadProperties.GcpProject == "" {
 		upd.WorkloadProperties = nil
 	}
-	upd.UpdateTime = now
-	s.commitWorkloadWrite(w, verb, name, reqID, upd)
 }
 
-func (s *Server) commitWorkloadWrite(w http.ResponseWriter, verb, name, reqID string, upd *apphub.Workload) {
-	ms, resp, err := writeMutation(bucketWorkloads, name, typeWorkload, upd)
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	// The replay key is always "update"/"delete" (what the client called),
-	// while the operation's verb says whether the patch created the workload.
-	replayVerb := "update"
-	if upd == nil {
-		replayVerb = "delete"
-	}
-	op, rr, opMs, err := s.newOperation(familyAppHub, verb, name, reqID, resp)
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	if rr != nil {
-		_ = rr.retarget(opMs, replayVerb, name)
-	}
-	err = s.commitOperation(op, rr, append(ms, opMs...), func() {
-		if upd != nil {
-			s.workloads.put(name, upd)
-		} else {
-			s.workloads.delete(name)
-		}
-	})
-	s.respondOp(w, op, err)
+// workloadRepo is the workloads' part of the write pipeline.
+func (s *Server) workloadRepo() *repo[*apphub.Workload] {
+	return &repo[*apphub.Workload]{s: s, c: s.workloads, bucket: bucketWorkloads, typeURL: typeWorkload, title: "Workload",
+		plural: "workloads", fam: familyAppHub, max: maxWorkloadsPerLocation}
 }
 
 func (s *Server) deleteWorkload(w http.ResponseWriter, r *http.Request, name string) {
-	reqID := r.URL.Query().Get("requestId")
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if op, err := s.replay(reqID, "delete", name); err != nil || op != nil {
-		s.respondOp(w, op, err)
-		return
-	}
-	if _, ok := s.workloads.get(name); !ok {
-		s.writeError(w, errNotFound("Workload %q was not found.", name))
-		return
-	}
-	s.commitWorkloadWrite(w, "delete", name, reqID, nil)
+	s.workloadRepo().delete(w, r, name)
 }
 
 // workloadFields and workloadOrder are what workloads.list filters and orders by.

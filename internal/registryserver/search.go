@@ -145,21 +145,27 @@ func (s *Server) runQuery(w http.ResponseWriter, r *http.Request, dq derivedQuer
 		s.writeError(w, err)
 		return
 	}
+	writeRecords(w, k.collection(), sn.recs, ids, next)
+}
+
+// writeRecords answers a page of derived records: those of recs (their
+// JSON) at ids, under collection, and the next page's token.
+func writeRecords(w http.ResponseWriter, collection string, recs [][]byte, ids []uint32, next string) {
 	// Like Google (proto3 JSON), an empty list is omitted, not sent as [].
 	var buf bytes.Buffer
 	total := 64
 	for _, id := range ids {
-		total += len(sn.recs[id]) + 1
+		total += len(recs[id]) + 1
 	}
 	buf.Grow(total)
 	buf.WriteString("{")
 	if len(ids) > 0 {
-		buf.WriteString(`"` + k.collection() + `":[`)
+		buf.WriteString(`"` + collection + `":[`)
 		for i, id := range ids {
 			if i > 0 {
 				buf.WriteByte(',')
 			}
-			buf.Write(sn.recs[id])
+			buf.Write(recs[id])
 		}
 		buf.WriteString("]")
 	}
