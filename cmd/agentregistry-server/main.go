@@ -17,8 +17,6 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/net/netutil"
-
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver"
 )
 
@@ -50,7 +48,7 @@ func run(args []string, stdout, stderr io.Writer) (err error) {
 	readTimeout := fs.Duration("read-timeout", 10*time.Second, "time allowed to read a whole request, body included (bodies are at most 1 MiB, skill uploads 13.4 MiB)")
 	writeTimeout := fs.Duration("write-timeout", 30*time.Second, "time allowed from the end of reading a request to the end of writing its response; keep it above -search-timeout")
 	idleTimeout := fs.Duration("idle-timeout", 60*time.Second, "time an idle keep-alive connection stays open")
-	maxConns := fs.Int("max-connections", 256, "most connections open at once; further ones wait to be accepted (0 = no cap)")
+	maxConns := fs.Int("max-connections", 256, "most connections open at once; at the cap the connection idle the longest is closed for a new one, and when none is idle a new one waits to be accepted (0 = no cap)")
 	maxInFlight := fs.Int("max-in-flight", 64, "most requests handled at once; further ones get 503 with Retry-After: 1 (0 = no cap)")
 	searchTimeout := fs.Duration("search-timeout", 10*time.Second, "time allowed to evaluate one search or list filter before it fails with DEADLINE_EXCEEDED")
 	maxUploads := fs.Int("max-uploads", 4, "most skill uploads (skill and revision creates, bodies of up to 13.4 MiB held in memory while checked) handled at once; further ones get 503 with Retry-After: 1 (at least 1)")
@@ -101,8 +99,10 @@ Flags:
 	if err != nil {
 		return err
 	}
+	var capped *capListener
 	if *maxConns > 0 {
-		ln = netutil.LimitListener(ln, *maxConns)
+		capped = newCapListener(ln, *maxConns)
+		ln = capped
 	}
 	// Scripts and tests wait for this line to learn the address.
 	if _, err := fmt.Fprintf(stdout, "agentregistry-server listening on http://%s\n", ln.Addr()); err != nil {
@@ -115,6 +115,9 @@ Flags:
 		ReadTimeout:       *readTimeout,
 		WriteTimeout:      *writeTimeout,
 		IdleTimeout:       *idleTimeout,
+	}
+	if capped != nil {
+		hs.ConnState = capped.connState
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

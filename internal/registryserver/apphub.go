@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -120,6 +121,56 @@ func validateAgentProperties(em apphub.ExtendedMetadata) (json.RawMessage, []fie
 	return compact.Bytes(), nil
 }
 
+// Caps on a workload's attributes, which App Hub's document leaves open:
+// owners per list, and the lengths of a contact's name and email.
+const (
+	maxOwners       = 16
+	maxEmailLength  = 254 // RFC 5321's path limit
+	criticalityEnum = "TYPE_UNSPECIFIED MISSION_CRITICAL HIGH MEDIUM LOW"
+	environmentEnum = "TYPE_UNSPECIFIED PRODUCTION STAGING TEST DEVELOPMENT"
+)
+
+// validateAttributes checks a workload's attributes: the types are the
+// discovery document's enums, and every string and list has a cap.
+func validateAttributes(a *apphub.Attributes) []fieldViolation {
+	if a == nil {
+		return nil
+	}
+	var v []fieldViolation
+	enum := func(field, typ, values string) {
+		if typ != "" && !slices.Contains(strings.Fields(values), typ) {
+			v = append(v, fieldViolation{Field: field, Description: fmt.Sprintf("must be one of %s, got %q", strings.ReplaceAll(values, " ", ", "), clip(typ))})
+		}
+	}
+	if a.Criticality != nil {
+		enum("attributes.criticality.type", a.Criticality.Type, criticalityEnum)
+	}
+	if a.Environment != nil {
+		enum("attributes.environment.type", a.Environment.Type, environmentEnum)
+	}
+	for field, owners := range map[string][]*apphub.ContactInfo{"business_owners": a.BusinessOwners,
+		"developer_owners": a.DeveloperOwners, "operator_owners": a.OperatorOwners} {
+		if len(owners) > maxOwners {
+			v = append(v, fieldViolation{Field: "attributes." + field, Description: fmt.Sprintf("must hold at most %d contacts, got %d", maxOwners, len(owners))})
+			continue
+		}
+		for i, c := range owners {
+			f := fmt.Sprintf("attributes.%s[%d]", field, i)
+			if c == nil {
+				continue
+			}
+			if n := utf8.RuneCountInString(c.DisplayName); n > maxDisplayName {
+				v = append(v, fieldViolation{Field: f + ".display_name", Description: fmt.Sprintf("must be at most %d characters, got %d", maxDisplayName, n)})
+			}
+			if len(c.Email) > maxEmailLength {
+				v = append(v, fieldViolation{Field: f + ".email", Description: fmt.Sprintf("must be at most %d bytes, got %d", maxEmailLength, len(c.Email))})
+			}
+		}
+	}
+	slices.SortFunc(v, func(a, b fieldViolation) int { return strings.Compare(a.Field, b.Field) })
+	return v
+}
+
 func cloneWorkload(w *apphub.Workload) *apphub.Workload {
 	b, _ := json.Marshal(w)
 	var out apphub.Workload
@@ -129,17 +180,40 @@ func cloneWorkload(w *apphub.Workload) *apphub.Workload {
 
 func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name string) {
 	q := r.URL.Query()
-	reqID := q.Get("requestId")
 	allowMissing := q.Get("allowMissing") == "true"
 	var in apphub.Workload
 	if err := readJSON(w, r, &in); err != nil {
 		s.writeError(w, err)
 		return
 	}
-	// Classify the mask before taking the lock: it depends on the request only.
+	rawMask := q.Get("updateMask")
+	mask, ignored := s.ignoreOutputOnly(splitMask(rawMask), &in)
+	paths, entry, v := workloadPatchPaths(mask, rawMask == "", &in)
+	if n := utf8.RuneCountInString(in.DisplayName); n > maxDisplayName {
+		v = append(v, fieldViolation{Field: "display_name", Description: fmt.Sprintf("must be at most %d characters, got %d", maxDisplayName, n)})
+	}
+	v = append(v, validateAttributes(in.Attributes)...)
+	if n := utf8.RuneCountInString(in.Description); n > maxDescription {
+		v = append(v, fieldViolation{Field: "description", Description: fmt.Sprintf("must be at most %d characters, got %d", maxDescription, n)})
+	}
+	if len(v) > 0 {
+		s.writeError(w, errViolations(violationMessage("workload update", v), v))
+		return
+	}
+
+	s.write(w, newWriteReq(r, "update", name), func() (*change, error) {
+		return s.planWorkloadPatch(name, workloadPatch{allowMissing: allowMissing, ignored: ignored, in: &in, paths: paths, entry: entry})
+	})
+}
+
+// workloadPatchPaths classifies a workload patch's mask (before the lock is
+// taken: it depends on the request only; noMask when the request had none,
+// so the fields present are written) and checks the AgentProperties entry of
+// the body when the mask touches it: the paths, the checked entry (nil to
+// remove it) and the violations.
+func workloadPatchPaths(mask []string, noMask bool, in *apphub.Workload) ([]string, json.RawMessage, []fieldViolation) {
 	var paths []string
 	var v []fieldViolation
-	mask, ignored := s.ignoreOutputOnly(splitMask(q.Get("updateMask")), &in)
 	for _, p := range mask {
 		if p == "*" {
 			paths = append(paths, "display_name", "description", "attributes", "metadata")
@@ -152,7 +226,7 @@ func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name stri
 		}
 		paths = append(paths, c)
 	}
-	if q.Get("updateMask") == "" {
+	if noMask {
 		if in.DisplayName != "" {
 			paths = append(paths, "display_name")
 		}
@@ -187,23 +261,24 @@ func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name stri
 		entry, ev = validateAgentProperties(*bodyEntry)
 		v = append(v, ev...)
 	}
-	if n := utf8.RuneCountInString(in.DisplayName); n > maxDisplayName {
-		v = append(v, fieldViolation{Field: "display_name", Description: fmt.Sprintf("must be at most %d characters, got %d", maxDisplayName, n)})
-	}
-	if n := utf8.RuneCountInString(in.Description); n > maxDescription {
-		v = append(v, fieldViolation{Field: "description", Description: fmt.Sprintf("must be at most %d characters, got %d", maxDescription, n)})
-	}
-	if len(v) > 0 {
-		s.writeError(w, errViolations(violationMessage("workload update", v), v))
-		return
-	}
+	return paths, entry, v
+}
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if op, err := s.replay(reqID, "update", name); err != nil || op != nil {
-		s.respondOp(w, op, err)
-		return
-	}
+// workloadPatch is a checked workload PATCH: the fields of in that paths name
+// (entry the checked AgentProperties, nil to remove it), whether a missing
+// workload may be created, and whether output-only fields were ignored.
+type workloadPatch struct {
+	allowMissing, ignored bool
+	in                    *apphub.Workload
+	paths                 []string
+	entry                 json.RawMessage
+}
+
+// planWorkloadPatch is the change a patch makes to the workload name,
+// creating the workload when it is missing and allowMissing is set. Call with
+// s.mu held.
+func (s *Server) planWorkloadPatch(name string, p workloadPatch) (*change, error) {
+	rp := s.workloadRepo()
 	old, exists := s.workloads.get(name)
 	var upd *apphub.Workload
 	now := s.timestamp()
@@ -211,17 +286,29 @@ func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name stri
 	if exists {
 		upd = cloneWorkload(old)
 	} else {
-		if !allowMissing {
-			s.writeError(w, errNotFound("Workload %q was not found; set allowMissing=true to create it.", name))
-			return
+		if !p.allowMissing {
+			return nil, errNotFound("Workload %q was not found; set allowMissing=true to create it.", name)
 		}
-		if ignored && len(paths) == 0 {
-			s.writeError(w, ignoredOnlyNotFound(name))
-			return
+		if p.ignored && len(p.paths) == 0 {
+			return nil, ignoredOnlyNotFound(name)
+		}
+		if err := s.workloads.full(name, "workloads", maxWorkloadsPerLocation); err != nil {
+			return nil, err
 		}
 		verb = "create"
 		upd = &apphub.Workload{Name: name, CreateTime: now, State: "ACTIVE", Uid: uidFor(name, now)}
 	}
+	applyWorkloadPaths(upd, p.in, p.paths, p.entry)
+	if len(p.paths) > 0 || !exists { // a PATCH that writes nothing leaves the workload as it was
+		upd.UpdateTime = now
+	}
+	// The request id is recorded as "update" (what the client called), while
+	// the operation's verb says whether the patch created the workload.
+	return rp.put(verb, name, old, upd, exists)
+}
+
+// applyWorkloadPaths copies the fields of in that paths name into upd.
+func applyWorkloadPaths(upd, in *apphub.Workload, paths []string, entry json.RawMessage) {
 	for _, p := range paths {
 		switch p {
 		case "display_name":
@@ -251,57 +338,16 @@ func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name stri
 		upd.WorkloadProperties.FunctionalType == nil && upd.WorkloadProperties.GcpProject == "" {
 		upd.WorkloadProperties = nil
 	}
-	if len(paths) > 0 || !exists { // a PATCH that writes nothing leaves the workload as it was
-		upd.UpdateTime = now
-	}
-	s.commitWorkloadWrite(w, verb, name, reqID, upd)
 }
 
-func (s *Server) commitWorkloadWrite(w http.ResponseWriter, verb, name, reqID string, upd *apphub.Workload) {
-	ms, resp, err := writeMutation(bucketWorkloads, name, typeWorkload, upd)
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	// The replay key is always "update"/"delete" (what the client called),
-	// while the operation's verb says whether the patch created the workload.
-	replayVerb := "update"
-	if upd == nil {
-		replayVerb = "delete"
-	}
-	op, rr, opMs, err := s.newOperation(familyAppHub, verb, name, reqID, resp)
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	if rr != nil {
-		rr.Verb = replayVerb
-		rb, _ := json.Marshal(rr)
-		opMs[len(opMs)-1].Value = rb
-	}
-	err = s.commitOperation(op, rr, append(ms, opMs...), func() {
-		if upd != nil {
-			s.workloads.put(name, upd)
-		} else {
-			s.workloads.delete(name)
-		}
-	})
-	s.respondOp(w, op, err)
+// workloadRepo is the workloads' part of the write pipeline.
+func (s *Server) workloadRepo() *repo[*apphub.Workload] {
+	return &repo[*apphub.Workload]{s: s, c: s.workloads, bucket: bucketWorkloads, typeURL: typeWorkload, title: "Workload",
+		plural: "workloads", fam: familyAppHub, max: maxWorkloadsPerLocation}
 }
 
 func (s *Server) deleteWorkload(w http.ResponseWriter, r *http.Request, name string) {
-	reqID := r.URL.Query().Get("requestId")
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if op, err := s.replay(reqID, "delete", name); err != nil || op != nil {
-		s.respondOp(w, op, err)
-		return
-	}
-	if _, ok := s.workloads.get(name); !ok {
-		s.writeError(w, errNotFound("Workload %q was not found.", name))
-		return
-	}
-	s.commitWorkloadWrite(w, "delete", name, reqID, nil)
+	s.workloadRepo().delete(w, r, name)
 }
 
 // workloadFields and workloadOrder are what workloads.list filters and orders by.
@@ -310,9 +356,21 @@ var (
 	workloadOrder  = []string{"name", "displayName", "description", "state", "createTime", "updateTime"}
 )
 
-func workloadValues(wl *apphub.Workload) sortValues {
-	return sortValues{"name": wl.Name, "displayName": wl.DisplayName, "description": wl.Description, "state": wl.State,
-		"createTime": timeKey(wl.CreateTime), "updateTime": timeKey(wl.UpdateTime)}
+// workloadKey is a workload's sort key in one of workloadOrder's fields.
+func workloadKey(wl *apphub.Workload, field string) string {
+	switch field {
+	case "displayName":
+		return wl.DisplayName
+	case "description":
+		return wl.Description
+	case "state":
+		return wl.State
+	case "createTime":
+		return timeKey(wl.CreateTime)
+	case "updateTime":
+		return timeKey(wl.UpdateTime)
+	}
+	return wl.Name
 }
 
 func (s *Server) listWorkloads(w http.ResponseWriter, r *http.Request, app string) {
@@ -323,7 +381,7 @@ func (s *Server) listWorkloads(w http.ResponseWriter, r *http.Request, app strin
 		s.writeError(w, err)
 		return
 	}
-	page, next, err := listOrdered(s, r, s.workloads, app, "workloads", filter, match, workloadOrder, workloadValues,
+	page, next, err := listOrdered(s, r, s.workloads, app, "workloads", filter, match, workloadOrder, workloadKey,
 		func(wl *apphub.Workload) string { return wl.Name })
 	if err != nil {
 		s.writeError(w, err)

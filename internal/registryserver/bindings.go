@@ -13,7 +13,6 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -93,93 +92,55 @@ func validateAuthProviderBinding(a *agentregistry.AuthProviderBinding) []fieldVi
 	return v
 }
 
-func (s *Server) createBinding(w http.ResponseWriter, r *http.Request, parent string) {
-	var in agentregistry.Binding
-	c := createRequest{idParam: "bindingId", rule: bindingRule, collection: "bindings", title: "Binding",
-		exists: func(name string) bool { _, ok := s.bindings.get(name); return ok }}
-	name, reqID, ok := s.beginCreate(w, r, parent, &in, c)
-	if !ok {
-		return
-	}
-	defer s.mu.Unlock()
-	now := s.timestamp()
-	b := &agentregistry.Binding{
-		Name: name, DisplayName: in.DisplayName, Description: in.Description,
-		Source: in.Source, Target: in.Target, AuthProviderBinding: in.AuthProviderBinding,
-		CreateTime: now, UpdateTime: now,
-	}
-	if v := validateBinding(b); len(v) > 0 {
-		s.writeError(w, errViolations(violationMessage("binding", v), v))
-		return
-	}
-	s.commitBindingWrite(w, "create", name, reqID, b)
+// bindingRepo is the bindings' part of the write pipeline.
+func (s *Server) bindingRepo() *repo[*agentregistry.Binding] {
+	return &repo[*agentregistry.Binding]{s: s, c: s.bindings, bucket: bucketBindings, typeURL: typeBinding, title: "Binding",
+		plural: "bindings", fam: familyAgentRegistry, max: maxBindingsPerLocation}
 }
 
-// commitBindingWrite persists b (nil = delete name) with its operation.
-func (s *Server) commitBindingWrite(w http.ResponseWriter, verb, name, reqID string, b *agentregistry.Binding) {
-	ms, resp, err := writeMutation(bucketBindings, name, typeBinding, b)
+func (s *Server) createBinding(w http.ResponseWriter, r *http.Request, parent string) {
+	var in agentregistry.Binding
+	name, err := readCreate(w, r, parent, "bindings", "bindingId", bindingRule, &in)
 	if err != nil {
 		s.writeError(w, err)
 		return
 	}
-	op, rr, opMs, err := s.newOperation(familyAgentRegistry, verb, name, reqID, resp)
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	err = s.commitOperation(op, rr, append(ms, opMs...), func() {
-		if b != nil {
-			s.bindings.put(name, b)
-		} else {
-			s.bindings.delete(name)
+	s.bindingRepo().create(w, r, name, func() (*agentregistry.Binding, error) {
+		now := s.timestamp()
+		b := &agentregistry.Binding{
+			Name: name, DisplayName: in.DisplayName, Description: in.Description,
+			Source: in.Source, Target: in.Target, AuthProviderBinding: in.AuthProviderBinding,
+			CreateTime: now, UpdateTime: now,
 		}
+		if v := validateBinding(b); len(v) > 0 {
+			return nil, errViolations(violationMessage("binding", v), v)
+		}
+		return b, nil
 	})
-	s.respondOp(w, op, err)
 }
 
 // patchBinding applies the fields of the update mask (every field present
 // in the request without one, AIP-134).
 func (s *Server) patchBinding(w http.ResponseWriter, r *http.Request, name string) {
-	q := r.URL.Query()
 	var in agentregistry.Binding
-	old, reqID, ok := beginChange(s, w, r, "update", name, "Binding", &in, s.bindings.get)
-	if !ok {
+	if err := readJSON(w, r, &in); err != nil {
+		s.writeError(w, err)
 		return
 	}
-	defer s.mu.Unlock()
-	upd := *old
-	if v := applyBindingMask(&upd, &in, bindingMaskPaths(q.Get("updateMask"), &in)); len(v) > 0 {
-		s.writeError(w, errViolations(violationMessage("update", v), v))
-		return
-	}
-	if v := validateBinding(&upd); len(v) > 0 {
-		s.writeError(w, errViolations(violationMessage("binding", v), v))
-		return
-	}
-	upd.UpdateTime = s.timestamp()
-	s.commitBindingWrite(w, "update", name, reqID, &upd)
-}
-
-// bindingMaskPaths is the update mask in snake_case, or the fields present in
-// the request when there is none.
-func bindingMaskPaths(mask string, in *agentregistry.Binding) []string {
-	if paths := maskPaths(mask); len(paths) > 0 {
-		if slices.Contains(paths, "*") {
-			return []string{"display_name", "description", "source", "target", "auth_provider_binding"}
+	paths := updatePaths(r.URL.Query().Get("updateMask"), []string{"display_name", "description", "source", "target", "auth_provider_binding"},
+		map[string]bool{"display_name": in.DisplayName != "", "description": in.Description != "", "source": in.Source != nil,
+			"target": in.Target != nil, "auth_provider_binding": in.AuthProviderBinding != nil})
+	s.bindingRepo().update(w, r, name, func(old *agentregistry.Binding) (*agentregistry.Binding, error) {
+		upd := *old
+		if v := applyBindingMask(&upd, &in, paths); len(v) > 0 {
+			return nil, errViolations(violationMessage("update", v), v)
 		}
-		return paths
-	}
-	var paths []string
-	for field, set := range map[string]bool{
-		"display_name": in.DisplayName != "", "description": in.Description != "", "source": in.Source != nil,
-		"target": in.Target != nil, "auth_provider_binding": in.AuthProviderBinding != nil,
-	} {
-		if set {
-			paths = append(paths, field)
+		if v := validateBinding(&upd); len(v) > 0 {
+			return nil, errViolations(violationMessage("binding", v), v)
 		}
-	}
-	slices.Sort(paths)
-	return paths
+		upd.UpdateTime = s.timestamp()
+		return &upd, nil
+	})
 }
 
 // applyBindingMask copies the masked fields of in into upd. Sub-messages are
@@ -210,12 +171,7 @@ func applyBindingMask(upd, in *agentregistry.Binding, paths []string) []fieldVio
 }
 
 func (s *Server) deleteBinding(w http.ResponseWriter, r *http.Request, name string) {
-	_, reqID, ok := beginChange(s, w, r, "delete", name, "Binding", nil, s.bindings.get)
-	if !ok {
-		return
-	}
-	defer s.mu.Unlock()
-	s.commitBindingWrite(w, "delete", name, reqID, nil)
+	s.bindingRepo().delete(w, r, name)
 }
 
 func bindingDoc(b *agentregistry.Binding) docFields {
@@ -232,9 +188,19 @@ func bindingDoc(b *agentregistry.Binding) docFields {
 	return d
 }
 
-func bindingValues(b *agentregistry.Binding) sortValues {
-	return sortValues{"name": b.Name, "displayName": b.DisplayName, "description": b.Description,
-		"createTime": timeKey(b.CreateTime), "updateTime": timeKey(b.UpdateTime)}
+// bindingKey is a binding's sort key in one of bindingOrder's fields.
+func bindingKey(b *agentregistry.Binding, field string) string {
+	switch field {
+	case "displayName":
+		return b.DisplayName
+	case "description":
+		return b.Description
+	case "createTime":
+		return timeKey(b.CreateTime)
+	case "updateTime":
+		return timeKey(b.UpdateTime)
+	}
+	return b.Name
 }
 
 func (s *Server) listBindings(w http.ResponseWriter, r *http.Request, parent string) {
@@ -243,7 +209,7 @@ func (s *Server) listBindings(w http.ResponseWriter, r *http.Request, parent str
 		s.writeError(w, err)
 		return
 	}
-	page, next, err := listOrdered(s, r, s.bindings, parent, "bindings.list", filter, match, bindingOrder, bindingValues,
+	page, next, err := listOrdered(s, r, s.bindings, parent, "bindings.list", filter, match, bindingOrder, bindingKey,
 		func(b *agentregistry.Binding) string { return b.Name })
 	if err != nil {
 		s.writeError(w, err)

@@ -2,6 +2,7 @@ package registryserver
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
@@ -16,17 +17,44 @@ type collection[T any] struct {
 	byName map[string]T
 	order  map[string][]string // group -> names, sorted
 	group  func(name string) string
+	perLoc map[string]int // projects/{p}/locations/{l} -> how many records it holds
+	// weights are the records' sizes (their JSON, or weigh's measure),
+	// which bound a list page's bytes (maxPageBytes).
+	weights map[string]int
+	weigh   func(T) int
+}
+
+// maxPageBytes bounds the records of one list page: a page stops before
+// the record that would take it past this (it always holds one), and its
+// next_page_token continues from there. Records are bounded (every string
+// has a cap), so a page is too, whatever pageSize asks.
+const maxPageBytes = 4 << 20
+
+// jsonWeight is a record's size as JSON.
+func jsonWeight[T any](v T) int {
+	b, _ := json.Marshal(v)
+	return len(b)
 }
 
 // newCollection returns an empty collection whose list pages are the
 // records under the part of their name before sep (e.g. "/services/").
 func newCollection[T any](sep string) *collection[T] {
-	return &collection[T]{byName: map[string]T{}, order: map[string][]string{}, group: func(name string) string {
+	return &collection[T]{byName: map[string]T{}, order: map[string][]string{}, perLoc: map[string]int{}, weights: map[string]int{}, weigh: jsonWeight[T], group: func(name string) string {
 		if i := strings.LastIndex(name, sep); i >= 0 {
 			return name[:i]
 		}
 		return ""
 	}}
+}
+
+// full refuses a create in the location of name when it holds max records
+// already: what one client can make the server hold (and a list scan) is
+// bounded per location.
+func (c *collection[T]) full(name, what string, max int) error {
+	if c.perLoc[parentOf(name)] >= max {
+		return errExhausted("the bundled server keeps at most %d %s per location; delete some first", max, what)
+	}
+	return nil
 }
 
 func (c *collection[T]) get(name string) (T, bool) {
@@ -40,8 +68,10 @@ func (c *collection[T]) put(name string, v T) {
 		names := c.order[g]
 		i, _ := slices.BinarySearch(names, name)
 		c.order[g] = slices.Insert(names, i, name)
+		c.perLoc[parentOf(name)]++
 	}
 	c.byName[name] = v
+	c.weights[name] = c.weigh(v)
 }
 
 func (c *collection[T]) delete(name string) {
@@ -49,6 +79,12 @@ func (c *collection[T]) delete(name string) {
 		return
 	}
 	delete(c.byName, name)
+	delete(c.weights, name)
+	if loc := parentOf(name); c.perLoc[loc] > 1 {
+		c.perLoc[loc]--
+	} else {
+		delete(c.perLoc, loc)
+	}
 	g := c.group(name)
 	names := c.order[g]
 	if i, found := slices.BinarySearch(names, name); found {
@@ -64,6 +100,12 @@ func (c *collection[T]) delete(name string) {
 // page returns the first n records of group whose names sort strictly after
 // `after`, in name order, with their names.
 func (c *collection[T]) page(group, after string, n int) ([]string, []T) {
+	names, vals, _ := c.pageWeighed(group, after, n)
+	return names, vals
+}
+
+// pageWeighed is page with the records' weights.
+func (c *collection[T]) pageWeighed(group, after string, n int) ([]string, []T, []int) {
 	names := c.order[group]
 	i, found := slices.BinarySearch(names, after)
 	if found {
@@ -71,10 +113,11 @@ func (c *collection[T]) page(group, after string, n int) ([]string, []T) {
 	}
 	names = slices.Clone(names[i:min(i+n, len(names))])
 	vals := make([]T, len(names))
+	weights := make([]int, len(names))
 	for k, name := range names {
-		vals[k] = c.byName[name]
+		vals[k], weights[k] = c.byName[name], c.weights[name]
 	}
-	return names, vals
+	return names, vals, weights
 }
 
 // listPage returns one page of group's records in c that match (all of them
@@ -100,14 +143,23 @@ func listPage[T any](s *Server, r *http.Request, c *collection[T], group, method
 	}
 	var names []string
 	var page []T
-	err = scanGroup(s, r, c, group, after, chunk, func(name string, v T) bool {
-		if match == nil || match(v) {
-			names, page = append(names, name), append(page, v)
+	bytes, cut := 0, false
+	err = scanGroup(s, r, c, group, after, chunk, func(name string, v T, w int) bool {
+		switch {
+		case match != nil && !match(v):
+			return true
+		case len(page) > 0 && len(page) < size && bytes+w > maxPageBytes:
+			cut = true // the page is full by bytes; this record starts the next
+			return false
 		}
+		names, page, bytes = append(names, name), append(page, v), bytes+w
 		return len(page) <= size
 	})
 	if err != nil {
 		return nil, "", err
+	}
+	if cut {
+		return page, encodePageToken(names[len(names)-1], qh), nil
 	}
 	if len(page) > size {
 		return page[:size], encodePageToken(names[size-1], qh), nil
@@ -120,7 +172,7 @@ func listPage[T any](s *Server, r *http.Request, c *collection[T], group, method
 // records are taken chunk at a time under the read lock and given to keep
 // outside it, so that a costly keep never holds up a write; the scan stops
 // when r's context or the server's time limit ends.
-func scanGroup[T any](s *Server, r *http.Request, c *collection[T], group, after string, chunk int, keep func(name string, v T) bool) error {
+func scanGroup[T any](s *Server, r *http.Request, c *collection[T], group, after string, chunk int, keep func(name string, v T, weight int) bool) error {
 	ctx, cancel := context.WithTimeout(r.Context(), s.searchTimeout())
 	defer cancel()
 	for {
@@ -128,10 +180,10 @@ func scanGroup[T any](s *Server, r *http.Request, c *collection[T], group, after
 			return s.searchAborted(r, "list", err)
 		}
 		s.mu.RLock()
-		ns, vals := c.page(group, after, chunk)
+		ns, vals, ws := c.pageWeighed(group, after, chunk)
 		s.mu.RUnlock()
 		for i, v := range vals {
-			if !keep(ns[i], v) {
+			if !keep(ns[i], v, ws[i]) {
 				return nil
 			}
 		}

@@ -138,6 +138,38 @@ func binding(t string) string {
 	return "JSONRPC"
 }
 
+// cardProtocol is the A2A protocol of a card (content): its version, and
+// its URLs (urls, as spec parsed them) with the binding the card gives each.
+func cardProtocol(content []byte, a2aVersion string, urls []string) *agentregistry.Protocol {
+	var ct cardTransports
+	_ = json.Unmarshal(content, &ct)
+	p := &agentregistry.Protocol{Type: "A2A_AGENT", ProtocolVersion: ct.ProtocolVersion}
+	if p.ProtocolVersion == "" {
+		p.ProtocolVersion = a2aVersion
+	}
+	bind := map[string]string{}
+	if ct.URL != "" {
+		bind[ct.URL] = binding(ct.PreferredTransport)
+	}
+	for _, ai := range ct.AdditionalInterfaces {
+		if _, ok := bind[ai.URL]; !ok {
+			bind[ai.URL] = binding(ai.Transport)
+		}
+	}
+	for _, si := range ct.SupportedInterfacesProtoNames {
+		ct.SupportedInterfaces = append(ct.SupportedInterfaces, cardInterface10(si))
+	}
+	for _, si := range ct.SupportedInterfaces {
+		if _, ok := bind[si.URL]; !ok {
+			bind[si.URL] = binding(si.ProtocolBinding)
+		}
+	}
+	for _, u := range urls {
+		p.Interfaces = append(p.Interfaces, &agentregistry.Interface{Url: u, ProtocolBinding: bind[u]})
+	}
+	return p
+}
+
 func deriveAgent(svc *agentregistry.Service) (*agentregistry.Agent, docFields) {
 	id := lastSegment(svc.Name)
 	a := &agentregistry.Agent{
@@ -167,33 +199,7 @@ func deriveAgent(svc *agentregistry.Service) (*agentregistry.Agent, docFields) {
 					Id: sk.ID, Name: sk.Name, Description: sk.Description, Tags: sk.Tags, Examples: sk.Examples,
 				})
 			}
-			var ct cardTransports
-			_ = json.Unmarshal(content, &ct)
-			p := &agentregistry.Protocol{Type: "A2A_AGENT", ProtocolVersion: ct.ProtocolVersion}
-			if p.ProtocolVersion == "" {
-				p.ProtocolVersion = card.A2AVersion
-			}
-			bind := map[string]string{}
-			if ct.URL != "" {
-				bind[ct.URL] = binding(ct.PreferredTransport)
-			}
-			for _, ai := range ct.AdditionalInterfaces {
-				if _, ok := bind[ai.URL]; !ok {
-					bind[ai.URL] = binding(ai.Transport)
-				}
-			}
-			for _, si := range ct.SupportedInterfacesProtoNames {
-				ct.SupportedInterfaces = append(ct.SupportedInterfaces, cardInterface10(si))
-			}
-			for _, si := range ct.SupportedInterfaces {
-				if _, ok := bind[si.URL]; !ok {
-					bind[si.URL] = binding(si.ProtocolBinding)
-				}
-			}
-			for _, u := range card.URLs {
-				p.Interfaces = append(p.Interfaces, &agentregistry.Interface{Url: u, ProtocolBinding: bind[u]})
-			}
-			a.Protocols = []*agentregistry.Protocol{p}
+			a.Protocols = []*agentregistry.Protocol{cardProtocol(content, card.A2AVersion, card.URLs)}
 		}
 	} else if len(svc.Interfaces) > 0 {
 		a.Protocols = []*agentregistry.Protocol{{Type: "CUSTOM", Interfaces: svc.Interfaces}}
@@ -350,7 +356,7 @@ func (s *Server) removeDerived(svc *agentregistry.Service) {
 func (s *Server) cacheJSON(name string, v any) ([]byte, bool) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		s.log.Error("encode derived record", "name", name, "err", err)
+		s.log.Error("encode derived record", "name", clip(name), "err", clip(err.Error()))
 		delete(s.encoded, name)
 		return nil, false
 	}

@@ -65,7 +65,7 @@ func errInternal(format string, args ...any) *apiError {
 func (s *Server) writeError(w http.ResponseWriter, err error) {
 	var ae *apiError
 	if !errors.As(err, &ae) {
-		s.log.Error("internal error", "err", err)
+		s.log.Error("internal error", "err", clip(err.Error()))
 		ae = errInternal("internal error: %v", err)
 	}
 	if ae.RetryAfter > 0 {

@@ -38,6 +38,12 @@ const allField = ""
 // over and over.
 const compactAfter = 1024
 
+// compactBytes is the least number of bytes of dead versions (their JSON
+// and field values) that triggers a rebuild when they also outweigh the
+// live ones: a few large records patched over and over must not pin their
+// old versions, which the count alone (compactAfter) would let pile up.
+const compactBytes = 1 << 20
+
 // posting lists the documents that contain one term: their ids, ascending,
 // and, in word tables, the positions of the term in each (pos[ends[i-1]:ends[i]]
 // for ids[i]). Only appended to.
@@ -156,8 +162,10 @@ type index struct {
 	recs  [][]byte     // id -> the record's JSON, as search returns it; append-only
 	vals  []sortValues // id -> the record's values of its orderBy fields; append-only
 	dead  int
-	words map[string]*termTable // field (base, composite or allField) -> word -> postings with positions
-	exact map[string]*termTable // field (base or composite) -> lower(value) -> postings
+	// liveBytes and deadBytes weigh the live and dead versions (docBytes).
+	liveBytes, deadBytes int
+	words                map[string]*termTable // field (base, composite or allField) -> word -> postings with positions
+	exact                map[string]*termTable // field (base or composite) -> lower(value) -> postings
 }
 
 func newIndex(fs *fieldSet) *index {
@@ -200,6 +208,7 @@ func (ix *index) put(name string, d docFields, rec []byte, v sortValues) *index 
 	ix.vals = append(ix.vals, v)
 	ix.ids[name] = id
 	ix.live.set(id)
+	ix.liveBytes += docBytes(d, rec)
 
 	// Positions run on across the values of one table, with a gap after
 	// each value so that no phrase spans two values.
@@ -247,7 +256,12 @@ func (ix *index) remove(name string) *index {
 	delete(ix.ids, name)
 	ix.live.clear(id)
 	ix.dead++
-	if ix.dead < compactAfter || ix.dead <= len(ix.ids) {
+	n := docBytes(ix.docs[id], ix.recs[id])
+	ix.liveBytes -= n
+	ix.deadBytes += n
+	byCount := ix.dead >= compactAfter && ix.dead > len(ix.ids)
+	byBytes := ix.deadBytes >= compactBytes && ix.deadBytes > ix.liveBytes
+	if !byCount && !byBytes {
 		return ix
 	}
 	// Rebuild with dense ids, in the order of the old ones.
@@ -256,6 +270,18 @@ func (ix *index) remove(name string) *index {
 		fresh.put(ix.names[id], ix.docs[id], ix.recs[id], ix.vals[id])
 	})
 	return fresh
+}
+
+// docBytes weighs one version: its JSON and its field values, which the
+// index keeps (its postings grow with the values too).
+func docBytes(d docFields, rec []byte) int {
+	n := len(rec)
+	for _, vs := range d {
+		for _, v := range vs {
+			n += len(v)
+		}
+	}
+	return n
 }
 
 func sortedKeys(d docFields) []string {

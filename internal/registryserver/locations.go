@@ -48,7 +48,7 @@ func (s *Server) listLocations(w http.ResponseWriter, r *http.Request, project s
 		}
 	}
 	page, next, err := pageOrdered(locs, nil, func(*agentregistry.Location) sortValues { return nil },
-		func(l *agentregistry.Location) string { return l.Name }, r.URL.Query().Get("pageToken"), queryHash("locations", project, filter), size)
+		func(l *agentregistry.Location) string { return l.Name }, nil, r.URL.Query().Get("pageToken"), queryHash("locations", project, filter), size)
 	if err != nil {
 		s.writeError(w, err)
 		return

@@ -61,6 +61,44 @@ type opRecord struct {
 	// list and cancel, and kept only so that a retry of its request (same
 	// request id) still gets it instead of being taken for a new request.
 	Deleted bool `json:"deleted,omitempty"`
+	// Ref names the resource whose current version is the response, when
+	// the written resource was larger than maxOpResponseBytes (RefType is
+	// its type URL): an operation never keeps a large copy.
+	Ref     string `json:"ref,omitempty"`
+	RefType string `json:"refType,omitempty"`
+
+	req *requestRecord // the request record that names the operation, if any
+}
+
+// Bounds on what operations keep, so that their memory follows what the
+// registry holds, never how many writes it was sent: a response of up to
+// maxOpResponseBytes is kept, a larger one becomes a reference; and a
+// location keeps at most maxOpsPerLocation operations and
+// maxOpBytesPerLocation bytes of them, forgetting the oldest first (with
+// their request ids) when a write would pass either.
+const (
+	maxOpResponseBytes    = 16 << 10
+	maxOpsPerLocation     = 1000
+	maxOpBytesPerLocation = 4 << 20
+)
+
+// weight is what the operation costs in memory, roughly.
+func (op *opRecord) weight() int {
+	return len(op.Name) + len(op.Metadata) + len(op.Response) + len(op.Ref) + len(op.RefType) + 64
+}
+
+// bound turns a response larger than maxOpResponseBytes into a reference
+// to target; true when it did.
+func (op *opRecord) bound(target string) bool {
+	if len(op.Response) <= maxOpResponseBytes {
+		return false
+	}
+	var head struct {
+		Type string `json:"@type"`
+	}
+	_ = json.Unmarshal(op.Response, &head)
+	op.Response, op.Ref, op.RefType = nil, target, head.Type
+	return true
 }
 
 func (op *opRecord) expired(now time.Time) bool { return !now.Before(op.DoneAt.Add(retention)) }
@@ -74,6 +112,19 @@ type requestRecord struct {
 	// key is the record's key in the data file: requestKey of the record,
 	// or the bare request id in files written before ids were scoped.
 	key string
+}
+
+// retarget records the request under verb and target (what the client
+// called, which may differ from the operation's) and rewrites its mutation,
+// the last of opMs.
+func (rr *requestRecord) retarget(opMs []mutation, verb, target string) error {
+	rr.Verb, rr.Target = verb, target
+	b, err := json.Marshal(rr)
+	if err != nil {
+		return err
+	}
+	opMs[len(opMs)-1].Value = b
+	return nil
 }
 
 func (rr *requestRecord) expired(now time.Time) bool { return !now.Before(rr.Time.Add(retention)) }
@@ -120,7 +171,7 @@ const (
 )
 
 // view renders the operation as the API returns it at time now.
-func (op *opRecord) view(now time.Time) map[string]any {
+func (op *opRecord) view(now time.Time, resolve func(ref, typ string) json.RawMessage) map[string]any {
 	out := map[string]any{"name": op.Name}
 	done := !now.Before(op.DoneAt)
 	md := op.Metadata
@@ -143,6 +194,10 @@ func (op *opRecord) view(now time.Time) map[string]any {
 		out["done"] = true
 		if op.Response != nil {
 			out["response"] = op.Response
+		} else if op.Ref != "" {
+			if resp := resolve(op.Ref, op.RefType); resp != nil {
+				out["response"] = resp
+			}
 		}
 	}
 	return out
@@ -176,6 +231,7 @@ func (s *Server) newOperation(fam apiFamily, verb, target, requestID string, res
 		Response: response,
 		DoneAt:   now.Add(s.opts.OperationDelay),
 	}
+	op.bound(target)
 	ob, err := json.Marshal(op)
 	if err != nil {
 		return nil, nil, nil, err
@@ -218,19 +274,27 @@ func (s *Server) commitOperation(op *opRecord, rr *requestRecord, ms []mutation,
 		}
 		n++
 	}
+	evicted := s.evictions(op, s.expiry[:n])
+	for _, old := range evicted {
+		sweep = append(sweep, old.deletion()...)
+	}
 	// The deletions go first: when this write reuses an expired request id,
 	// its new record has the key of the one swept, and must be the last word.
 	if err := s.store.commit(append(sweep, ms...)); err != nil {
 		return errInternal("cannot persist the write: %v", err)
 	}
 	for _, e := range s.expiry[:n] {
-		s.ops.delete(e.op)
+		s.dropOp(e.op)
 		if e.rr != nil && s.reqs[requestKey(e.rr.Target, e.rr.ID)] == e.rr {
 			delete(s.reqs, requestKey(e.rr.Target, e.rr.ID))
 		}
 	}
+	for _, old := range evicted {
+		s.forget(old)
+	}
 	s.expiry = s.expiry[n:]
-	s.ops.put(op.Name, op)
+	op.req = rr
+	s.putOp(op)
 	if rr != nil {
 		s.reqs[rr.key] = rr
 	}
@@ -241,6 +305,166 @@ func (s *Server) commitOperation(op *opRecord, rr *requestRecord, ms []mutation,
 		apply()
 	}
 	return nil
+}
+
+// evictions are the oldest operations of op's location to forget so that,
+// with op, it keeps at most maxOpsPerLocation operations and
+// maxOpBytesPerLocation bytes of them; swept are those this write deletes
+// as expired already. Call with s.mu held.
+func (s *Server) evictions(op *opRecord, swept []expiring) []*opRecord {
+	loc := parentOf(op.Name)
+	gone := map[string]bool{}
+	count, bytes := s.ops.perLoc[loc], s.opBytes[loc]
+	for _, e := range swept {
+		if old, ok := s.ops.get(e.op); ok && parentOf(e.op) == loc {
+			gone[e.op], count, bytes = true, count-1, bytes-old.weight()
+		}
+	}
+	var out []*opRecord
+	for _, name := range s.ops.order[loc] {
+		if count < maxOpsPerLocation && bytes+op.weight() <= maxOpBytesPerLocation {
+			break
+		}
+		if old, ok := s.ops.get(name); ok && !gone[name] {
+			out = append(out, old)
+			count, bytes = count-1, bytes-old.weight()
+		}
+	}
+	return out
+}
+
+// deletion is what forgetting op deletes from the data file: it and the
+// request record that names it.
+func (op *opRecord) deletion() []mutation {
+	ms := []mutation{{Bucket: bucketOperations, Key: op.Name}}
+	if op.req != nil {
+		ms = append(ms, mutation{Bucket: bucketRequests, Key: op.req.key})
+	}
+	return ms
+}
+
+// forget drops op and the request record that names it from memory: a
+// retry of its request is a new request. Its expiry entry stays, and
+// finds nothing to delete. Call with s.mu held.
+func (s *Server) forget(op *opRecord) {
+	s.dropOp(op.Name)
+	if rr := op.req; rr != nil && s.reqs[requestKey(rr.Target, rr.ID)] == rr {
+		delete(s.reqs, requestKey(rr.Target, rr.ID))
+	}
+}
+
+// putOp and dropOp keep s.ops and the bytes of each location's
+// operations. Call with s.mu held.
+func (s *Server) putOp(op *opRecord) {
+	if old, ok := s.ops.get(op.Name); ok {
+		s.opBytes[parentOf(op.Name)] -= old.weight()
+	}
+	s.ops.put(op.Name, op)
+	s.opBytes[parentOf(op.Name)] += op.weight()
+}
+
+func (s *Server) dropOp(name string) {
+	if old, ok := s.ops.get(name); ok {
+		loc := parentOf(name)
+		if s.opBytes[loc] -= old.weight(); s.opBytes[loc] <= 0 {
+			delete(s.opBytes, loc)
+		}
+		s.ops.delete(name)
+	}
+}
+
+// resolveRef is the current version of the resource ref, typed typ, as an
+// operation's response; nil when it is gone. Call with s.mu held.
+func (s *Server) resolveRef(ref, typ string) json.RawMessage {
+	var v any
+	var ok bool
+	switch {
+	case strings.Contains(ref, "/revisions/"):
+		v, ok = s.skills.revisions.get(ref)
+	case strings.Contains(ref, "/skills/"):
+		v, ok = s.skills.skills.get(ref)
+	case strings.Contains(ref, "/services/"):
+		v, ok = s.services.get(ref)
+	case strings.Contains(ref, "/bindings/"):
+		v, ok = s.bindings.get(ref)
+	case strings.Contains(ref, "/workloads/"):
+		v, ok = s.workloads.get(ref)
+	}
+	if !ok {
+		return nil
+	}
+	b, err := withType(typ, v)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// viewLocked renders op, taking the read lock for its reference.
+func (s *Server) viewLocked(op *opRecord, now time.Time) map[string]any {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return op.view(now, s.resolveRef)
+}
+
+// loadOperations loads the operations and request ids that are kept: not
+// expired, responses bounded, at most the caps' worth per location (the
+// newest), each request id with its operation. What is not kept is deleted
+// from the data file too, so that a restart costs what the registry holds.
+func (s *Server) loadOperations() error {
+	now := s.now()
+	var fix []mutation
+	err := s.store.load(bucketOperations, func(k, v []byte) error {
+		var op opRecord
+		if err := json.Unmarshal(v, &op); err != nil {
+			return fmt.Errorf("operation %s: %w", k, err)
+		}
+		if op.expired(now) {
+			fix = append(fix, mutation{Bucket: bucketOperations, Key: string(k)})
+			return nil
+		}
+		var m opMetadata
+		_ = json.Unmarshal(op.Metadata, &m)
+		if op.bound(m.Target) {
+			b, err := json.Marshal(&op)
+			if err != nil {
+				return err
+			}
+			fix = append(fix, mutation{Bucket: bucketOperations, Key: string(k), Value: b})
+		}
+		s.putOp(&op)
+		s.expiry = append(s.expiry, expiring{at: op.DoneAt.Add(retention), op: op.Name})
+		return nil
+	})
+	if err == nil {
+		err = s.store.load(bucketRequests, func(k, v []byte) error {
+			var rr requestRecord
+			if err := json.Unmarshal(v, &rr); err != nil {
+				return fmt.Errorf("request %s: %w", k, err)
+			}
+			rr.key = string(k)
+			op, ok := s.ops.get(rr.Operation)
+			if !ok || rr.expired(now) {
+				fix = append(fix, mutation{Bucket: bucketRequests, Key: rr.key})
+				return nil
+			}
+			op.req = &rr
+			s.reqs[requestKey(rr.Target, rr.ID)] = &rr
+			s.expiry = append(s.expiry, expiring{at: rr.Time.Add(retention), rr: &rr})
+			return nil
+		})
+	}
+	if err != nil {
+		return err
+	}
+	for loc := range s.ops.perLoc {
+		for s.ops.perLoc[loc] > maxOpsPerLocation || s.opBytes[loc] > maxOpBytesPerLocation {
+			oldest, _ := s.ops.get(s.ops.order[loc][0])
+			fix = append(fix, oldest.deletion()...)
+			s.forget(oldest)
+		}
+	}
+	return s.store.commit(fix)
 }
 
 var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
@@ -275,7 +499,7 @@ func (s *Server) replay(requestID, verb, target string) (*opRecord, error) {
 }
 
 func (s *Server) writeOperation(w http.ResponseWriter, op *opRecord) {
-	writeJSON(w, http.StatusOK, op.view(s.now()))
+	writeJSON(w, http.StatusOK, op.view(s.now(), s.resolveRef)) // with s.mu held
 }
 
 // readNow is the time a read of operations is answered at, with the creates
@@ -294,7 +518,7 @@ func (s *Server) getOperation(w http.ResponseWriter, r *http.Request, name strin
 		s.writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, op.view(now))
+	writeJSON(w, http.StatusOK, s.viewLocked(op, now))
 }
 
 // visibleOperation is the operation called name, or NOT_FOUND.
@@ -344,13 +568,25 @@ func (s *Server) listOperations(w http.ResponseWriter, r *http.Request, parent s
 		s.writeError(w, err)
 		return
 	}
-	views := make([]map[string]any, len(page))
+	// A response that is a reference is rendered here, so the page's byte
+	// bound is applied to what is sent.
+	views := make([]json.RawMessage, 0, len(page))
+	bytes := 0
 	for i, op := range page {
-		views[i] = op.view(now)
+		b, err := json.Marshal(s.viewLocked(op, now))
+		if err != nil {
+			s.writeError(w, err)
+			return
+		}
+		if i > 0 && bytes+len(b) > maxPageBytes {
+			next = encodePageToken(page[i-1].Name, queryHash("operations", parent, q.Get("filter")))
+			break
+		}
+		views, bytes = append(views, b), bytes+len(b)
 	}
 	writeJSON(w, http.StatusOK, struct {
-		Operations    []map[string]any `json:"operations,omitempty"`
-		NextPageToken string           `json:"nextPageToken,omitempty"`
+		Operations    []json.RawMessage `json:"operations,omitempty"`
+		NextPageToken string            `json:"nextPageToken,omitempty"`
 	}{views, next})
 }
 
@@ -405,7 +641,7 @@ func (s *Server) changeOperation(w http.ResponseWriter, name string, change func
 			s.writeError(w, errInternal("cannot persist the operation: %v", err))
 			return
 		}
-		s.ops.put(name, &upd)
+		s.putOp(&upd)
 	}
 	writeJSON(w, http.StatusOK, struct{}{})
 }

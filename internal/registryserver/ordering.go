@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 )
@@ -73,20 +72,6 @@ func parseOrderBy(orderBy string, fields []string) (ordering, error) {
 // spelling (display_name) as well as camelCase.
 func foldName(f string) string { return strings.ToLower(strings.ReplaceAll(f, "_", "")) }
 
-// compare orders two records by o, then by name.
-func (o ordering) compare(av sortValues, an string, bv sortValues, bn string) int {
-	for _, k := range o {
-		c := strings.Compare(av[k.field], bv[k.field])
-		if k.desc {
-			c = -c
-		}
-		if c != 0 {
-			return c
-		}
-	}
-	return strings.Compare(an, bn)
-}
-
 // timeKey writes an RFC 3339 time so that times compare as strings
 // (RFC3339Nano drops trailing zeros, so "…05Z" sorts after "…05.1Z").
 func timeKey(t string) string {
@@ -105,12 +90,8 @@ type orderedToken struct {
 	Query uint64   `json:"q"`
 }
 
-func encodeOrderedToken(o ordering, v sortValues, name string, qh uint64) string {
-	t := orderedToken{After: name, Query: qh}
-	for _, k := range o {
-		t.Keys = append(t.Keys, v[k.field])
-	}
-	b, _ := json.Marshal(t)
+func encodeOrderedToken(keys []string, name string, qh uint64) string {
+	b, _ := json.Marshal(orderedToken{After: name, Keys: keys, Query: qh})
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
@@ -138,33 +119,15 @@ func decodeOrderedToken(tok string, o ordering, qh uint64) (sortValues, string, 
 	return v, t.After, nil
 }
 
-// pageOrdered sorts items by o and returns the page of size after the
-// token tok (issued for the query hash qh), and the next page's token.
-func pageOrdered[T any](items []T, o ordering, vals func(T) sortValues, name func(T) string, tok string, qh uint64, size int) ([]T, string, error) {
-	afterVals, after, err := decodeOrderedToken(tok, o, qh)
-	if err != nil {
-		return nil, "", err
-	}
-	slices.SortFunc(items, func(a, b T) int { return o.compare(vals(a), name(a), vals(b), name(b)) })
-	start := 0
-	if tok != "" {
-		start = sort.Search(len(items), func(i int) bool { return o.compare(vals(items[i]), name(items[i]), afterVals, after) > 0 })
-	}
-	end := min(start+size, len(items))
-	page := items[start:end]
-	if end == len(items) {
-		return page, "", nil
-	}
-	last := page[len(page)-1]
-	return page, encodeOrderedToken(o, vals(last), name(last), qh), nil
-}
-
 // listOrdered is listPage with an orderBy (the request's, against fields):
-// without one it is listPage; with one it reads every matching record of
-// group (a chunk at a time under the read lock, as listPage does) and sorts
-// them.
+// without one it is listPage; with one it scans every matching record of
+// group (a chunk at a time under the read lock, as listPage does, and under
+// the list's deadline), computes each one's keys once, and keeps only the
+// page's worth that follow the token's position, in a heap: a page costs a
+// scan and O(n log page) comparisons, never a sort of the collection, and
+// the work stops when the deadline passes.
 func listOrdered[T any](s *Server, r *http.Request, c *collection[T], group, method, filter string, match func(T) bool,
-	fields []string, vals func(T) sortValues, name func(T) string) ([]T, string, error) {
+	fields []string, key func(v T, field string) string, name func(T) string) ([]T, string, error) {
 	orderBy := r.URL.Query().Get("orderBy")
 	o, err := parseOrderBy(orderBy, fields)
 	if err != nil || len(o) == 0 {
@@ -177,15 +140,166 @@ func listOrdered[T any](s *Server, r *http.Request, c *collection[T], group, met
 	if err != nil {
 		return nil, "", err
 	}
-	var all []T
-	err = scanGroup(s, r, c, group, "", 256, func(_ string, v T) bool {
-		if match == nil || match(v) {
-			all = append(all, v)
+	qh := queryHash(method, group, filter, orderBy)
+	tok := r.URL.Query().Get("pageToken")
+	afterVals, after, err := decodeOrderedToken(tok, o, qh)
+	if err != nil {
+		return nil, "", err
+	}
+	afterKeys := o.keysOf(afterVals)
+	top := &topK[T]{o: o, limit: size + 1}
+	err = scanGroup(s, r, c, group, "", 256, func(_ string, v T, w int) bool {
+		if match != nil && !match(v) {
+			return true
+		}
+		keys := make([]string, len(o))
+		for i, f := range o {
+			keys[i] = key(v, f.field)
+		}
+		k := keyed[T]{v: v, name: name(v), keys: keys, w: w}
+		if tok == "" || o.compareKeyed(k.keys, k.name, afterKeys, after) > 0 {
+			top.push(k)
 		}
 		return true
 	})
 	if err != nil {
 		return nil, "", err
 	}
-	return pageOrdered(all, o, vals, name, r.URL.Query().Get("pageToken"), queryHash(method, group, filter, orderBy), size)
+	page, next := top.page(size, qh)
+	return page, next, nil
+}
+
+// pageOrdered returns the page of size of items, ordered by o, after the
+// token tok (issued for the query hash qh), and the next page's token; like
+// listOrdered, it keeps only the page's worth, in a heap.
+func pageOrdered[T any](items []T, o ordering, vals func(T) sortValues, name func(T) string, weight func(T) int, tok string, qh uint64, size int) ([]T, string, error) {
+	afterVals, after, err := decodeOrderedToken(tok, o, qh)
+	if err != nil {
+		return nil, "", err
+	}
+	afterKeys := o.keysOf(afterVals)
+	top := &topK[T]{o: o, limit: size + 1}
+	for _, v := range items {
+		k := keyed[T]{v: v, name: name(v), keys: o.keysOf(vals(v))}
+		if tok == "" || o.compareKeyed(k.keys, k.name, afterKeys, after) > 0 {
+			if weight != nil {
+				k.w = weight(v)
+			}
+			top.push(k)
+		}
+	}
+	page, next := top.page(size, qh)
+	return page, next, nil
+}
+
+// page is the first size records kept, in order, at most maxPageBytes of
+// them (one at least), and the token of the next page ("" when they are
+// all).
+func (t *topK[T]) page(size int, qh uint64) ([]T, string) {
+	items := t.sorted()
+	page := make([]T, 0, min(size, len(items)))
+	bytes := 0
+	for _, k := range items[:min(size, len(items))] {
+		if len(page) > 0 && bytes+k.w > maxPageBytes {
+			break
+		}
+		page, bytes = append(page, k.v), bytes+k.w
+	}
+	if len(items) <= len(page) {
+		return page, ""
+	}
+	last := items[len(page)-1]
+	return page, encodeOrderedToken(last.keys, last.name, qh)
+}
+
+// topK keeps the limit smallest records pushed, by o: a max-heap, so the
+// largest kept is at the root and is what a smaller record replaces.
+type topK[T any] struct {
+	o     ordering
+	limit int
+	h     []keyed[T]
+}
+
+func (t *topK[T]) less(i, j int) bool { // i sorts after j: the heap's order
+	return t.o.compareKeyed(t.h[i].keys, t.h[i].name, t.h[j].keys, t.h[j].name) > 0
+}
+
+func (t *topK[T]) push(k keyed[T]) {
+	if len(t.h) < t.limit {
+		t.h = append(t.h, k)
+		for i := len(t.h) - 1; i > 0 && t.less(i, (i-1)/2); i = (i - 1) / 2 {
+			t.h[i], t.h[(i-1)/2] = t.h[(i-1)/2], t.h[i]
+		}
+		return
+	}
+	if t.o.compareKeyed(k.keys, k.name, t.h[0].keys, t.h[0].name) >= 0 {
+		return
+	}
+	t.h[0] = k
+	for i := 0; ; {
+		m, l, r := i, 2*i+1, 2*i+2
+		if l < len(t.h) && t.less(l, m) {
+			m = l
+		}
+		if r < len(t.h) && t.less(r, m) {
+			m = r
+		}
+		if m == i {
+			return
+		}
+		t.h[i], t.h[m] = t.h[m], t.h[i]
+		i = m
+	}
+}
+
+// sorted returns what is kept, in order.
+func (t *topK[T]) sorted() []keyed[T] {
+	slices.SortFunc(t.h, func(a, b keyed[T]) int { return t.o.compareKeyed(a.keys, a.name, b.keys, b.name) })
+	return t.h
+}
+
+// keyed is a record with its order keys, computed once: a comparison then
+// costs string compares, never a map built or a time parsed.
+type keyed[T any] struct {
+	v    T
+	name string
+	keys []string
+	w    int // its weight, for the page's byte bound
+}
+
+// keysOf are the values of v in o's fields, in o's order.
+func (o ordering) keysOf(v sortValues) []string {
+	keys := make([]string, len(o))
+	for i, k := range o {
+		keys[i] = v[k.field]
+	}
+	return keys
+}
+
+// compareKeyed orders two keyed records by o, then by name.
+func (o ordering) compareKeyed(ak []string, an string, bk []string, bn string) int {
+	for i, k := range o {
+		c := strings.Compare(ak[i], bk[i])
+		if k.desc {
+			c = -c
+		}
+		if c != 0 {
+			return c
+		}
+	}
+	return strings.Compare(an, bn)
+}
+
+// sortKeyed sorts items by o, computing each one's keys once.
+func sortKeyed[T any](items []T, o ordering, vals func(T) sortValues, name func(T) string) []T {
+	ks := make([]keyed[T], len(items))
+	for i, v := range items {
+		ks[i] = keyed[T]{v: v, name: name(v), keys: o.keysOf(vals(v))}
+	}
+	slices.SortFunc(ks, func(a, b keyed[T]) int { return o.compareKeyed(a.keys, a.name, b.keys, b.name) })
+	out := make([]T, len(ks))
+	for i, k := range ks {
+		out[i] = k.v
+	}
+	return out
 }

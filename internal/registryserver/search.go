@@ -145,21 +145,27 @@ func (s *Server) runQuery(w http.ResponseWriter, r *http.Request, dq derivedQuer
 		s.writeError(w, err)
 		return
 	}
+	writeRecords(w, k.collection(), sn.recs, ids, next)
+}
+
+// writeRecords answers a page of derived records: those of recs (their
+// JSON) at ids, under collection, and the next page's token.
+func writeRecords(w http.ResponseWriter, collection string, recs [][]byte, ids []uint32, next string) {
 	// Like Google (proto3 JSON), an empty list is omitted, not sent as [].
 	var buf bytes.Buffer
 	total := 64
 	for _, id := range ids {
-		total += len(sn.recs[id]) + 1
+		total += len(recs[id]) + 1
 	}
 	buf.Grow(total)
 	buf.WriteString("{")
 	if len(ids) > 0 {
-		buf.WriteString(`"` + k.collection() + `":[`)
+		buf.WriteString(`"` + collection + `":[`)
 		for i, id := range ids {
 			if i > 0 {
 				buf.WriteByte(',')
 			}
-			buf.Write(sn.recs[id])
+			buf.Write(recs[id])
 		}
 		buf.WriteString("]")
 	}
@@ -187,15 +193,28 @@ func (sn *snapshot) page(ctx context.Context, n queryNode, o ordering, tok strin
 		}
 		var ids []uint32
 		matches.each(func(id uint32) { ids = append(ids, id) })
-		return pageOrdered(ids, o, func(id uint32) sortValues { return sn.vals[id] }, func(id uint32) string { return sn.names[id] }, tok, qh, size)
+		return pageOrdered(ids, o, func(id uint32) sortValues { return sn.vals[id] }, func(id uint32) string { return sn.names[id] },
+			func(id uint32) int { return len(sn.recs[id]) }, tok, qh, size)
 	}
 	after, err := decodePageToken(tok, qh)
 	if err != nil {
 		return nil, "", err
 	}
 	ids, more, err := sn.search(ctx, n, after, size)
-	if err != nil || !more {
-		return ids, "", err
+	if err != nil {
+		return nil, "", err
+	}
+	// At most maxPageBytes of records (one at least), as every list.
+	bytes := 0
+	for i, id := range ids {
+		if i > 0 && bytes+len(sn.recs[id]) > maxPageBytes {
+			ids, more = ids[:i], true
+			break
+		}
+		bytes += len(sn.recs[id])
+	}
+	if !more {
+		return ids, "", nil
 	}
 	return ids, encodePageToken(sn.names[ids[len(ids)-1]], qh), nil
 }

@@ -24,6 +24,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
 	"google.golang.org/api/agentregistry/v1"
@@ -90,14 +91,15 @@ type Server struct {
 	workloads  *collection[*apphub.Workload]
 	bindings   *collection[*agentregistry.Binding]
 	ops        *collection[*opRecord]
+	opBytes    map[string]int            // location -> weight of its operations
 	reqs       map[string]*requestRecord // by requestKey
 	expiry     []expiring                // by time, oldest first
 	skills     *skillState
 	pending    []pendingCreate // creates not visible yet, by time (visibility.go)
 	nextDue    atomic.Int64    // when the first of pending is due, in Unix nanoseconds; 0 when none
 
-	inFlight chan struct{}  // one token per request being handled; nil without a cap
-	mux      *http.ServeMux // the routing table (routes.go)
+	mux     *http.ServeMux // the routing table (routes.go)
+	handler http.Handler   // the middleware (log, in-flight cap, token) around serve
 }
 
 // New returns a server, loading its state from Options.DataPath when set.
@@ -114,19 +116,19 @@ func New(opts Options) (*Server, error) {
 		workloads:  newCollection[*apphub.Workload]("/workloads/"),
 		bindings:   newCollection[*agentregistry.Binding]("/bindings/"),
 		ops:        newCollection[*opRecord]("/operations/"),
+		opBytes:    map[string]int{},
 		reqs:       map[string]*requestRecord{},
 		skills:     newSkillState(opts.MaxUploads),
 	}
+	s.ops.weigh = (*opRecord).weight
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	if s.now == nil {
 		s.now = time.Now
 	}
-	if opts.MaxInFlight > 0 {
-		s.inFlight = make(chan struct{}, opts.MaxInFlight)
-	}
 	s.mux = s.newRouter(slices.Clone(routes))
+	s.handler = s.logRequests(s.limitInFlight(s.requireToken(http.HandlerFunc(s.serve))))
 	if opts.DataPath != "" {
 		st, err := openStore(opts.DataPath)
 		if err != nil {
@@ -181,27 +183,7 @@ func (s *Server) loadState() error {
 		})
 	}
 	if err == nil {
-		err = s.store.load(bucketOperations, func(k, v []byte) error {
-			var op opRecord
-			if err := json.Unmarshal(v, &op); err != nil {
-				return fmt.Errorf("operation %s: %w", k, err)
-			}
-			s.ops.put(op.Name, &op)
-			s.expiry = append(s.expiry, expiring{at: op.DoneAt.Add(retention), op: op.Name})
-			return nil
-		})
-	}
-	if err == nil {
-		err = s.store.load(bucketRequests, func(k, v []byte) error {
-			var rr requestRecord
-			if err := json.Unmarshal(v, &rr); err != nil {
-				return fmt.Errorf("request %s: %w", k, err)
-			}
-			rr.key = string(k)
-			s.reqs[requestKey(rr.Target, rr.ID)] = &rr
-			s.expiry = append(s.expiry, expiring{at: rr.Time.Add(retention), rr: &rr})
-			return nil
-		})
+		err = s.loadOperations()
 	}
 	if err == nil {
 		err = s.loadSkills()
@@ -218,30 +200,57 @@ func (s *Server) loadState() error {
 // that remembered requests could be made to grow without bound, even by
 // clients without the token. Tests that need a request log or injected faults
 // wrap the server (see package registryservertest).
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	start := time.Now()
-	sw := &statusWriter{ResponseWriter: w}
-	defer func() {
-		s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", sw.status, "duration", time.Since(start))
-	}()
-	if s.inFlight != nil {
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// serve routes an accepted request, with the creates done by now applied.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	s.settle(s.now())
+	s.route(w, r)
+}
+
+// logRequests is the request log middleware: one line per request, every
+// value clipped.
+func (s *Server) logRequests(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w}
+		defer func() {
+			s.log.Info("request", "method", clip(r.Method), "path", clip(r.URL.Path), "status", sw.status, "duration", time.Since(start))
+		}()
+		next.ServeHTTP(sw, r)
+	})
+}
+
+// limitInFlight is the in-flight cap middleware: past Options.MaxInFlight
+// requests a request is answered 503 at once.
+func (s *Server) limitInFlight(next http.Handler) http.Handler {
+	if s.opts.MaxInFlight <= 0 {
+		return next
+	}
+	inFlight := make(chan struct{}, s.opts.MaxInFlight)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
-		case s.inFlight <- struct{}{}:
-			defer func() { <-s.inFlight }()
+		case inFlight <- struct{}{}:
+			defer func() { <-inFlight }()
+			next.ServeHTTP(w, r)
 		default:
-			s.writeError(sw, &apiError{HTTP: http.StatusServiceUnavailable, Status: "UNAVAILABLE", RetryAfter: time.Second,
+			s.writeError(w, &apiError{HTTP: http.StatusServiceUnavailable, Status: "UNAVAILABLE", RetryAfter: time.Second,
 				Message: fmt.Sprintf("the server is handling %d requests, its limit; retry shortly", s.opts.MaxInFlight)})
+		}
+	})
+}
+
+// requireToken is the authentication middleware (Authorized).
+func (s *Server) requireToken(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.Authorized(r) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="agentregistry-server"`)
+			s.writeError(w, &apiError{HTTP: http.StatusUnauthorized, Status: "UNAUTHENTICATED",
+				Message: "Request is missing a valid bearer token: send \"Authorization: Bearer <token>\" with the server's token."})
 			return
 		}
-	}
-	if !s.Authorized(r) {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="agentregistry-server"`)
-		s.writeError(sw, &apiError{HTTP: http.StatusUnauthorized, Status: "UNAUTHENTICATED",
-			Message: "Request is missing a valid bearer token: send \"Authorization: Bearer <token>\" with the server's token."})
-		return
-	}
-	s.settle(s.now())
-	s.route(sw, r)
+		next.ServeHTTP(w, r)
+	})
 }
 
 // Authorized reports whether r carries the server's token (always true for a
@@ -461,4 +470,21 @@ func withType(typeURL string, v any) (json.RawMessage, error) {
 		return json.RawMessage(head + "}"), nil
 	}
 	return json.RawMessage(head + "," + string(b[1:])), nil
+}
+
+// maxLogged is the most of one value a log line holds.
+const maxLogged = 256
+
+// clip is a value as logged: whole up to maxLogged bytes, else its first
+// maxLogged bytes (cut at a rune boundary) and its length, so that a log
+// line costs at most a few hundred bytes per value whatever a client sends.
+func clip(v string) string {
+	if len(v) <= maxLogged {
+		return v
+	}
+	cut := maxLogged
+	for cut > 0 && !utf8.RuneStart(v[cut]) {
+		cut--
+	}
+	return v[:cut] + "... (" + strconv.Itoa(len(v)) + " bytes)"
 }

@@ -13,7 +13,6 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -31,6 +30,13 @@ const (
 	// maxInterfaces bounds a service's interfaces: a service has a handful
 	// (one per protocol binding and version); thousands only cost memory.
 	maxInterfaces = 32
+
+	// maxServicesPerLocation, maxBindingsPerLocation and
+	// maxWorkloadsPerLocation bound what one client can make the server
+	// hold, and a list scan, per location (429 RESOURCE_EXHAUSTED beyond).
+	maxServicesPerLocation  = 50000
+	maxBindingsPerLocation  = 50000
+	maxWorkloadsPerLocation = 50000
 )
 
 var serviceIDRE = regexp.MustCompile(`^[a-z][a-z0-9-]{2,61}[a-z0-9]$`)
@@ -80,39 +86,18 @@ func specIn(s *agentregistry.Service, k specKind) (string, json.RawMessage, bool
 // validateService checks a complete service and normalises its spec content
 // in place (compact, keys sorted), which is how the registry sends it back.
 func validateService(svc *agentregistry.Service) []fieldViolation {
-	var v []fieldViolation
-	add := func(field, format string, args ...any) {
-		v = append(v, fieldViolation{Field: field, Description: fmt.Sprintf(format, args...)})
-	}
+	var v violations
 	if n := utf8.RuneCountInString(svc.DisplayName); n > maxDisplayName {
-		add("display_name", "must be at most %d characters, got %d", maxDisplayName, n)
+		v.add("display_name", "must be at most %d characters, got %d", maxDisplayName, n)
 	}
 	if n := utf8.RuneCountInString(svc.Description); n > maxDescription {
-		add("description", "must be at most %d characters, got %d", maxDescription, n)
+		v.add("description", "must be at most %d characters, got %d", maxDescription, n)
 	}
 	if n := len(svc.Interfaces); n > maxInterfaces {
-		add("interfaces", "must hold at most %d interfaces, got %d", maxInterfaces, n)
+		v.add("interfaces", "must hold at most %d interfaces, got %d", maxInterfaces, n)
 		return v
 	}
-	for i, in := range svc.Interfaces {
-		f := fmt.Sprintf("interfaces[%d]", i)
-		if in == nil {
-			add(f, "must not be null")
-			continue
-		}
-		// An interface is where clients reach the service: only web URLs,
-		// never javascript:, file: or data: that a consumer might follow.
-		if u, err := url.Parse(in.Url); in.Url == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			add(f+".url", "must be an absolute http:// or https:// URL, got %q", in.Url)
-		}
-		switch in.ProtocolBinding {
-		case "JSONRPC", "GRPC", "HTTP_JSON":
-		case "", "PROTOCOL_BINDING_UNSPECIFIED":
-			add(f+".protocol_binding", "is required: one of JSONRPC, GRPC, HTTP_JSON")
-		default:
-			add(f+".protocol_binding", "must be one of JSONRPC, GRPC, HTTP_JSON, got %q", in.ProtocolBinding)
-		}
-	}
+	validateInterfaces(&v, svc.Interfaces)
 	n := 0
 	for _, set := range []bool{svc.AgentSpec != nil, svc.McpServerSpec != nil, svc.EndpointSpec != nil} {
 		if set {
@@ -120,76 +105,119 @@ func validateService(svc *agentregistry.Service) []fieldViolation {
 		}
 	}
 	if n != 1 {
-		add("agent_spec", "exactly one of agent_spec, mcp_server_spec and endpoint_spec must be set, got %d", n)
+		v.add("agent_spec", "exactly one of agent_spec, mcp_server_spec and endpoint_spec must be set, got %d", n)
 		return v
 	}
-	kind := serviceKind(svc)
-	typ, content := specOf(svc)
-	content = trimNull(content)
-	var allowed []string
-	var validate func([]byte) *spec.Result
+	validateSpec(&v, svc)
+	return v
+}
+
+// violations collects field violations.
+type violations []fieldViolation
+
+func (v *violations) add(field, format string, args ...any) {
+	*v = append(*v, fieldViolation{Field: field, Description: fmt.Sprintf(format, args...)})
+}
+
+// validateInterfaces checks a service's interfaces: where clients reach the
+// service, so only web URLs of bounded length, never javascript:, file: or
+// data: that a consumer might follow.
+func validateInterfaces(v *violations, ifs []*agentregistry.Interface) {
+	for i, in := range ifs {
+		f := fmt.Sprintf("interfaces[%d]", i)
+		if in == nil {
+			v.add(f, "must not be null")
+			continue
+		}
+		if len(in.Url) > maxURILength {
+			v.add(f+".url", "must be at most %d bytes, got %d", maxURILength, len(in.Url))
+		} else if u, err := url.Parse(in.Url); in.Url == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			v.add(f+".url", "must be an absolute http:// or https:// URL, got %q", in.Url)
+		}
+		switch in.ProtocolBinding {
+		case "JSONRPC", "GRPC", "HTTP_JSON":
+		case "", "PROTOCOL_BINDING_UNSPECIFIED":
+			v.add(f+".protocol_binding", "is required: one of JSONRPC, GRPC, HTTP_JSON")
+		default:
+			v.add(f+".protocol_binding", "must be one of JSONRPC, GRPC, HTTP_JSON, got %q", in.ProtocolBinding)
+		}
+	}
+}
+
+// specRule is what a spec kind allows: its types, and the validator of
+// the documents of type typ (nil: the type has no document).
+func specRule(kind specKind, typ string) (allowed []string, validate func([]byte) *spec.Result) {
 	switch kind {
 	case specAgent:
-		allowed = []string{"NO_SPEC", "A2A_AGENT_CARD"}
 		if typ == "A2A_AGENT_CARD" {
 			validate = spec.ValidateAgentCard
-			if len(svc.Interfaces) > 0 {
-				add("interfaces", "must be empty when agent_spec.type is A2A_AGENT_CARD: the interfaces come from the agent card")
-			}
 		}
+		return []string{"NO_SPEC", "A2A_AGENT_CARD"}, validate
 	case specMCP:
-		allowed = []string{"NO_SPEC", "TOOL_SPEC"}
 		if typ == "TOOL_SPEC" {
 			validate = spec.ValidateToolSpec
 		}
-	case specEndpoint:
-		allowed = []string{"NO_SPEC"}
+		return []string{"NO_SPEC", "TOOL_SPEC"}, validate
+	}
+	return []string{"NO_SPEC"}, nil
+}
+
+// validateSpec checks the one spec of svc: its type, and its document
+// through internal/spec, which it normalises in place.
+func validateSpec(v *violations, svc *agentregistry.Service) {
+	kind := serviceKind(svc)
+	typ, content := specOf(svc)
+	content = trimNull(content)
+	allowed, validate := specRule(kind, typ)
+	if kind == specAgent && typ == "A2A_AGENT_CARD" && len(svc.Interfaces) > 0 {
+		v.add("interfaces", "must be empty when agent_spec.type is A2A_AGENT_CARD: the interfaces come from the agent card")
 	}
 	field := string(kind)
-	if !slices.Contains(allowed, typ) {
-		if typ == "" || typ == "TYPE_UNSPECIFIED" {
-			add(field+".type", "is required: one of %s", strings.Join(allowed, ", "))
-		} else {
-			add(field+".type", "must be one of %s, got %q", strings.Join(allowed, ", "), typ)
-		}
-		return v
-	}
-	if validate == nil {
+	switch {
+	case !slices.Contains(allowed, typ) && (typ == "" || typ == "TYPE_UNSPECIFIED"):
+		v.add(field+".type", "is required: one of %s", strings.Join(allowed, ", "))
+	case !slices.Contains(allowed, typ):
+		v.add(field+".type", "must be one of %s, got %q", strings.Join(allowed, ", "), typ)
+	case validate == nil:
 		if len(content) > 0 {
-			add(field+".content", "must be empty when %s.type is NO_SPEC", field)
+			v.add(field+".content", "must be empty when %s.type is NO_SPEC", field)
 		}
 		setContent(svc, nil)
-		return v
+	case len(content) == 0:
+		v.add(field+".content", "is required when %s.type is %s", field, typ)
+	default:
+		validateDocument(v, svc, field, content, validate)
 	}
-	if len(content) == 0 {
-		add(field+".content", "is required when %s.type is %s", field, typ)
-		return v
-	}
+}
+
+// validateDocument checks a spec's document: a JSON object of at most
+// spec.MaxDocumentBytes, valid for its type; when it is, the service
+// carries its normal form.
+func validateDocument(v *violations, svc *agentregistry.Service, field string, content json.RawMessage, validate func([]byte) *spec.Result) {
 	if content[0] != '{' {
-		add(field+".content", "must be a JSON object")
-		return v
+		v.add(field+".content", "must be a JSON object")
+		return
 	}
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, content); err != nil {
-		add(field+".content", "is not valid JSON: %v", err)
-		return v
+		v.add(field+".content", "is not valid JSON: %v", err)
+		return
 	}
 	if compact.Len() > spec.MaxDocumentBytes {
-		add(field+".content", "is %d bytes of compact JSON; the limit is %d bytes (10 KB)", compact.Len(), spec.MaxDocumentBytes)
-		return v
+		v.add(field+".content", "is %d bytes of compact JSON; the limit is %d bytes (10 KB)", compact.Len(), spec.MaxDocumentBytes)
+		return
 	}
 	res := validate(compact.Bytes())
 	for _, p := range res.Errors() {
-		add(field+".content"+p.Pointer, "%s", p.Message)
+		v.add(field+".content"+p.Pointer, "%s", p.Message)
 	}
-	if len(v) == 0 {
+	if len(*v) == 0 {
 		norm := res.Compact
 		if len(norm) == 0 {
 			norm = compact.Bytes()
 		}
 		setContent(svc, norm)
 	}
-	return v
 }
 
 func trimNull(b json.RawMessage) json.RawMessage {
@@ -221,91 +249,53 @@ func cloneService(s *agentregistry.Service) *agentregistry.Service {
 	return &out
 }
 
-// createRequest describes a create method's id and collection to beginCreate.
-type createRequest struct {
-	idParam, collection, title string
-	rule                       segmentRule
-	exists                     func(name string) bool // called with s.mu held
+// serviceRepo is the services' part of the write pipeline: a service's
+// derived record and its index entry follow it.
+func (s *Server) serviceRepo() *repo[*agentregistry.Service] {
+	return &repo[*agentregistry.Service]{s: s, c: s.services, bucket: bucketServices, typeURL: typeService, title: "Service",
+		plural: "services", fam: familyAgentRegistry, max: maxServicesPerLocation,
+		onPut: func(old, svc *agentregistry.Service, had bool) {
+			if had {
+				s.removeDerived(old)
+			}
+			s.putDerived(svc)
+		},
+		onDelete: s.removeDerived}
 }
 
-// beginCreate reads the body into in, checks the id, takes s.mu for writing
-// and checks the request id and that the name is free. When ok, the caller
-// holds s.mu and releases it; otherwise the response is written and the
-// lock is not held.
-func (s *Server) beginCreate(w http.ResponseWriter, r *http.Request, parent string, in any, c createRequest) (name, reqID string, ok bool) {
-	q := r.URL.Query()
-	id := q.Get(c.idParam)
-	reqID = q.Get("requestId")
+// readCreate reads a create's body into in and checks its id (the query
+// parameter idParam, by rule): the name to create, or the error.
+func readCreate(w http.ResponseWriter, r *http.Request, parent, collection, idParam string, rule segmentRule, in any) (string, error) {
 	if err := readJSON(w, r, in); err != nil {
-		s.writeError(w, err)
-		return "", "", false
+		return "", err
 	}
-	if err := c.rule.check(id); err != nil {
-		s.writeError(w, err)
-		return "", "", false
+	id := r.URL.Query().Get(idParam)
+	if err := rule.check(id); err != nil {
+		return "", err
 	}
-	name = parent + "/" + c.collection + "/" + id
-	s.mu.Lock()
-	if op, err := s.replay(reqID, "create", name); err != nil || op != nil {
-		s.mu.Unlock()
-		s.respondOp(w, op, err)
-		return "", "", false
-	}
-	if c.exists(name) {
-		s.mu.Unlock()
-		s.writeError(w, errAlreadyExists("%s %q already exists.", c.title, name))
-		return "", "", false
-	}
-	return name, reqID, true
+	return parent + "/" + collection + "/" + id, nil
 }
 
 func (s *Server) createService(w http.ResponseWriter, r *http.Request, parent string) {
 	var in agentregistry.Service
-	c := createRequest{idParam: "serviceId", rule: serviceRule, collection: "services", title: "Service",
-		exists: func(name string) bool { _, ok := s.services.get(name); return ok }}
-	name, reqID, ok := s.beginCreate(w, r, parent, &in, c)
-	if !ok {
-		return
-	}
-	defer s.mu.Unlock()
-	now := s.timestamp()
-	svc := &agentregistry.Service{
-		Name: name, DisplayName: in.DisplayName, Description: in.Description, Interfaces: in.Interfaces,
-		AgentSpec: in.AgentSpec, McpServerSpec: in.McpServerSpec, EndpointSpec: in.EndpointSpec,
-		CreateTime: now, UpdateTime: now,
-	}
-	if v := validateService(svc); len(v) > 0 {
-		s.writeError(w, errViolations(violationMessage("service", v), v))
-		return
-	}
-	svc.RegistryResource = registryResource(svc)
-	s.commitServiceWrite(w, "create", name, reqID, svc, nil)
-}
-
-// commitServiceWrite persists newSvc (nil = delete old) with its operation.
-func (s *Server) commitServiceWrite(w http.ResponseWriter, verb, name, reqID string, newSvc, old *agentregistry.Service) {
-	ms, resp, err := writeMutation(bucketServices, name, typeService, newSvc)
+	name, err := readCreate(w, r, parent, "services", "serviceId", serviceRule, &in)
 	if err != nil {
 		s.writeError(w, err)
 		return
 	}
-	op, rr, opMs, err := s.newOperation(familyAgentRegistry, verb, name, reqID, resp)
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	err = s.commitOperation(op, rr, append(ms, opMs...), func() {
-		if old != nil {
-			s.removeDerived(old)
+	s.serviceRepo().create(w, r, name, func() (*agentregistry.Service, error) {
+		now := s.timestamp()
+		svc := &agentregistry.Service{
+			Name: name, DisplayName: in.DisplayName, Description: in.Description, Interfaces: in.Interfaces,
+			AgentSpec: in.AgentSpec, McpServerSpec: in.McpServerSpec, EndpointSpec: in.EndpointSpec,
+			CreateTime: now, UpdateTime: now,
 		}
-		if newSvc != nil {
-			s.services.put(name, newSvc)
-			s.putDerived(newSvc)
-		} else {
-			s.services.delete(name)
+		if v := validateService(svc); len(v) > 0 {
+			return nil, errViolations(violationMessage("service", v), v)
 		}
+		svc.RegistryResource = registryResource(svc)
+		return svc, nil
 	})
-	s.respondOp(w, op, err)
 }
 
 func (s *Server) respondOp(w http.ResponseWriter, op *opRecord, err error) {
@@ -362,67 +352,33 @@ func maskPaths(mask string) []string {
 	return out
 }
 
-// beginChange starts a patch (in set: the body is read into it) or a delete
-// (in nil) of name: it takes s.mu for writing, answers a replayed request id,
-// and finds the record. When ok, the caller holds s.mu and releases it;
-// otherwise the response is written and the lock is not held.
-func beginChange[T any](s *Server, w http.ResponseWriter, r *http.Request, verb, name, title string, in any, get func(string) (T, bool)) (old T, reqID string, ok bool) {
-	reqID = r.URL.Query().Get("requestId")
-	if in != nil {
-		if err := readJSON(w, r, in); err != nil {
-			s.writeError(w, err)
-			return old, "", false
-		}
-	}
-	s.mu.Lock()
-	if op, err := s.replay(reqID, verb, name); err != nil || op != nil {
-		s.mu.Unlock()
-		s.respondOp(w, op, err)
-		return old, "", false
-	}
-	if old, ok = get(name); !ok {
-		s.mu.Unlock()
-		s.writeError(w, errNotFound("%s %q was not found.", title, name))
-	}
-	return old, reqID, ok
-}
-
 func (s *Server) patchService(w http.ResponseWriter, r *http.Request, name string) {
-	q := r.URL.Query()
 	var in agentregistry.Service
-	old, reqID, ok := beginChange(s, w, r, "update", name, "Service", &in, s.services.get)
-	if !ok {
+	if err := readJSON(w, r, &in); err != nil {
+		s.writeError(w, err)
 		return
 	}
-	defer s.mu.Unlock()
-	paths := maskPaths(q.Get("updateMask"))
-	if len(paths) == 0 {
-		// AIP-134: without a mask, every field present in the request is updated.
-		if in.DisplayName != "" {
-			paths = append(paths, "display_name")
+	s.serviceRepo().update(w, r, name, func(old *agentregistry.Service) (*agentregistry.Service, error) {
+		paths := updatePaths(r.URL.Query().Get("updateMask"), []string{"display_name", "description", "interfaces", string(serviceKind(old))},
+			map[string]bool{"display_name": in.DisplayName != "", "description": in.Description != "", "interfaces": in.Interfaces != nil,
+				string(specAgent): in.AgentSpec != nil, string(specMCP): in.McpServerSpec != nil, string(specEndpoint): in.EndpointSpec != nil})
+		upd := cloneService(old)
+		if v := applyServiceMask(upd, old, &in, paths); len(v) > 0 {
+			return nil, errViolations(violationMessage("update", v), v)
 		}
-		if in.Description != "" {
-			paths = append(paths, "description")
+		if v := validateService(upd); len(v) > 0 {
+			return nil, errViolations(violationMessage("service", v), v)
 		}
-		if in.Interfaces != nil {
-			paths = append(paths, "interfaces")
-		}
-		for k, set := range map[specKind]bool{specAgent: in.AgentSpec != nil, specMCP: in.McpServerSpec != nil, specEndpoint: in.EndpointSpec != nil} {
-			if set {
-				paths = append(paths, string(k))
-			}
-		}
-		sort.Strings(paths)
-	} else if slices.Contains(paths, "*") {
-		paths = []string{"display_name", "description", "interfaces", string(serviceKind(old))}
-	}
-	upd := cloneService(old)
-	oldKind := serviceKind(old)
-	oldType, _ := specOf(old)
-	var v []fieldViolation
-	immutable := func(field, desc string) {
-		v = append(v, fieldViolation{Field: field, Description: desc})
-	}
+		upd.UpdateTime = s.timestamp()
+		upd.RegistryResource = registryResource(upd)
+		return upd, nil
+	})
+}
+
+// applyServiceMask copies the fields of in that paths name into upd, a
+// copy of old; the spec type is immutable.
+func applyServiceMask(upd, old, in *agentregistry.Service, paths []string) []fieldViolation {
+	var v violations
 	for _, p := range paths {
 		switch p {
 		case "display_name":
@@ -434,69 +390,40 @@ func (s *Server) patchService(w http.ResponseWriter, r *http.Request, name strin
 		case "agent_spec", "mcp_server_spec", "endpoint_spec",
 			"agent_spec.type", "mcp_server_spec.type", "endpoint_spec.type",
 			"agent_spec.content", "mcp_server_spec.content", "endpoint_spec.content":
-			kind := specKind(strings.SplitN(p, ".", 2)[0])
-			if kind != oldKind {
-				immutable(p, fmt.Sprintf("the spec type is immutable: this service has %s, it cannot be changed to %s; delete and re-create the service", oldKind, kind))
-				continue
-			}
-			// The value comes from the request's field of the same kind,
-			// never from another spec the request happens to carry.
-			newType, newContent, present := specIn(&in, kind)
-			switch {
-			case !present && strings.HasSuffix(p, ".content"):
-				immutable(p, fmt.Sprintf("is in the update mask but the request has no %s; send the new content in %s.content", kind, kind))
-				continue
-			case !present:
-				immutable(p, fmt.Sprintf("the spec type is immutable: %s is in the update mask but missing from the request; it cannot be removed", kind))
-				continue
-			}
-			if !strings.HasSuffix(p, ".content") && newType != oldType {
-				immutable(string(kind)+".type", fmt.Sprintf("the spec type is immutable: it is %s and cannot be changed to %q; delete and re-create the service", oldType, newType))
-				continue
-			}
-			if !strings.HasSuffix(p, ".type") {
-				setContent(upd, []byte(newContent))
-			}
+			applySpecPath(&v, upd, old, in, p)
 		case "name", "create_time", "update_time", "registry_resource":
-			immutable(p, "is output only or immutable and cannot be in the update mask")
+			v.add(p, "is output only or immutable and cannot be in the update mask")
 		default:
-			immutable(p, "is not a field of Service that can be updated; updatable fields: display_name, description, interfaces, agent_spec, mcp_server_spec, endpoint_spec")
+			v.add(p, "is not a field of Service that can be updated; updatable fields: display_name, description, interfaces, agent_spec, mcp_server_spec, endpoint_spec")
 		}
 	}
-	if len(v) > 0 {
-		s.writeError(w, errViolations(violationMessage("update", v), v))
+	return v
+}
+
+// applySpecPath applies one mask path of a spec. The value comes from the
+// request's field of the same kind, never from another spec the request
+// happens to carry.
+func applySpecPath(v *violations, upd, old, in *agentregistry.Service, p string) {
+	oldKind := serviceKind(old)
+	oldType, _ := specOf(old)
+	kind := specKind(strings.SplitN(p, ".", 2)[0])
+	if kind != oldKind {
+		v.add(p, "%s", fmt.Sprintf("the spec type is immutable: this service has %s, it cannot be changed to %s; delete and re-create the service", oldKind, kind))
 		return
 	}
-	if v := validateService(upd); len(v) > 0 {
-		s.writeError(w, errViolations(violationMessage("service", v), v))
-		return
+	newType, newContent, present := specIn(in, kind)
+	switch {
+	case !present && strings.HasSuffix(p, ".content"):
+		v.add(p, "%s", fmt.Sprintf("is in the update mask but the request has no %s; send the new content in %s.content", kind, kind))
+	case !present:
+		v.add(p, "%s", fmt.Sprintf("the spec type is immutable: %s is in the update mask but missing from the request; it cannot be removed", kind))
+	case !strings.HasSuffix(p, ".content") && newType != oldType:
+		v.add(string(kind)+".type", "%s", fmt.Sprintf("the spec type is immutable: it is %s and cannot be changed to %q; delete and re-create the service", oldType, newType))
+	case !strings.HasSuffix(p, ".type"):
+		setContent(upd, []byte(newContent))
 	}
-	upd.UpdateTime = s.timestamp()
-	upd.RegistryResource = registryResource(upd)
-	s.commitServiceWrite(w, "update", name, reqID, upd, old)
 }
 
 func (s *Server) deleteService(w http.ResponseWriter, r *http.Request, name string) {
-	old, reqID, ok := beginChange(s, w, r, "delete", name, "Service", nil, s.services.get)
-	if !ok {
-		return
-	}
-	defer s.mu.Unlock()
-	s.commitServiceWrite(w, "delete", name, reqID, nil, old)
-}
-
-// writeMutation is the store mutation and the operation response of one write:
-// v stored under key (typed typeURL in the response), or, when v is nil, key
-// deleted with an empty response.
-func writeMutation[T any](bucket, key, typeURL string, v *T) ([]mutation, json.RawMessage, error) {
-	if v == nil {
-		resp, err := withType(typeEmpty, struct{}{})
-		return []mutation{{Bucket: bucket, Key: key}}, resp, err
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, nil, err
-	}
-	resp, err := withType(typeURL, v)
-	return []mutation{{Bucket: bucket, Key: key, Value: b}}, resp, err
+	s.serviceRepo().delete(w, r, name)
 }

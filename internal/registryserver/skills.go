@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -114,20 +115,49 @@ func (s *Server) loadSkills() error {
 	if err != nil {
 		return err
 	}
-	uids := map[string]bool{}
+	uids := map[string]string{} // uid -> revision name
 	err = s.store.load(bucketSkillRevisions, func(k, v []byte) error {
 		var rev agentregistry.SkillRevision
 		if err := json.Unmarshal(v, &rev); err != nil {
 			return fmt.Errorf("skill revision %s: %w", k, err)
 		}
 		s.skills.revisions.put(rev.Name, &rev)
-		uids[rev.Uid] = true
+		uids[rev.Uid] = rev.Name
 		return nil
 	})
 	if err == nil {
-		s.skills.archives, err = openArchives(s.opts.DataPath, func(uid string) bool { return uids[uid] })
+		s.skills.archives, err = openArchives(s.opts.DataPath, func(uid string) bool { return uids[uid] != "" })
+	}
+	if err == nil {
+		err = s.checkArchives(uids)
 	}
 	return err
+}
+
+// checkArchives refuses a data file with a revision whose archive is
+// missing (neither in the archives folder nor, for files of earlier
+// versions, in the data file): the server would serve a revision whose
+// package is lost as if it were whole. The error names them (the first
+// ten, and how many) and says what to do.
+func (s *Server) checkArchives(uids map[string]string) error {
+	legacy := map[string]bool{}
+	if err := s.store.load(bucketSkillArchives, func(k, _ []byte) error { legacy[string(k)] = true; return nil }); err != nil {
+		return err
+	}
+	var missing []string
+	for uid, name := range uids {
+		if !legacy[name] && !s.skills.archives.has(uid) {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	slices.Sort(missing)
+	shown := missing[:min(10, len(missing))]
+	return fmt.Errorf("%d skill revisions have no archive in %s (%s%s): the data file and its archives folder do not match; "+
+		"restore the folder from the same backup as the data file, or start on a copy of the data file without those revisions",
+		len(missing), s.skills.archives.dir, strings.Join(shown, ", "), map[bool]string{true: ", ...", false: ""}[len(missing) > len(shown)])
 }
 
 func newUID() string {
@@ -169,7 +199,7 @@ func (s *Server) createSkill(w http.ResponseWriter, r *http.Request, parent stri
 	}
 	defer release()
 	q := r.URL.Query()
-	id, reqID := q.Get("skillId"), q.Get("requestId")
+	id := q.Get("skillId")
 	var in agentregistry.Skill
 	if err := readJSONLimit(w, r, &in, maxSkillBodyBytes); err != nil {
 		s.writeError(w, err)
@@ -180,14 +210,9 @@ func (s *Server) createSkill(w http.ResponseWriter, r *http.Request, parent stri
 		return
 	}
 	name := parent + "/skills/" + id
-	now := s.timestamp()
-	sk := &agentregistry.Skill{
-		Name: name, SkillId: skillURN(parent, id), Uid: newUID(), DisplayName: in.DisplayName, Description: in.Description,
-		Type: in.Type, TargetState: in.TargetState, ScanningConfig: in.ScanningConfig, Publisher: in.Publisher,
-		State: targetStates[in.TargetState], CreateTime: now, UpdateTime: now,
-	}
-	if v := validateSkill(sk); len(v) > 0 {
-		s.writeError(w, errViolations(violationMessage("skill", v), v))
+	sk, err := s.newSkill(parent, id, &in)
+	if err != nil {
+		s.writeError(w, err)
 		return
 	}
 	var rev *agentregistry.SkillRevision
@@ -206,21 +231,42 @@ func (s *Server) createSkill(w http.ResponseWriter, r *http.Request, parent stri
 		}
 		sk.DefaultRevision, sk.Frontmatter = rev.Name, rev.Frontmatter
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if op, err := s.replay(reqID, "create", name); err != nil || op != nil {
-		s.respondOp(w, op, err)
-		return
+	s.write(w, newWriteReq(r, "create", name), func() (*change, error) {
+		rp := s.skillRepo()
+		if err := rp.free(name); err != nil {
+			return nil, err
+		}
+		c, err := rp.put("create", name, nil, sk, false)
+		if err == nil && rev != nil {
+			c.ms = append(c.ms, revisionMutation(rev))
+			put := c.apply
+			c.apply = func() { put(); s.skills.revisions.put(rev.Name, rev) }
+		}
+		if err == nil {
+			c.files = ch
+		}
+		return c, err
+	})
+}
+
+// skillRepo is the skills' part of the write pipeline.
+func (s *Server) skillRepo() *repo[*agentregistry.Skill] {
+	return &repo[*agentregistry.Skill]{s: s, c: s.skills.skills, bucket: bucketSkills, typeURL: typeSkill, title: "Skill",
+		plural: "skills", fam: familyAgentRegistry, max: maxSkillsPerParent}
+}
+
+// newSkill is the skill id of parent that in describes, checked.
+func (s *Server) newSkill(parent, id string, in *agentregistry.Skill) (*agentregistry.Skill, error) {
+	now := s.timestamp()
+	sk := &agentregistry.Skill{
+		Name: parent + "/skills/" + id, SkillId: skillURN(parent, id), Uid: newUID(), DisplayName: in.DisplayName, Description: in.Description,
+		Type: in.Type, TargetState: in.TargetState, ScanningConfig: in.ScanningConfig, Publisher: in.Publisher,
+		State: targetStates[in.TargetState], CreateTime: now, UpdateTime: now,
 	}
-	if _, exists := s.skills.skills.get(name); exists {
-		s.writeError(w, errAlreadyExists("Skill %q already exists.", name))
-		return
+	if v := validateSkill(sk); len(v) > 0 {
+		return nil, errViolations(violationMessage("skill", v), v)
 	}
-	if len(s.skills.skills.order[parent]) >= maxSkillsPerParent {
-		s.writeError(w, errExhausted("the bundled server keeps at most %d skills per location", maxSkillsPerParent))
-		return
-	}
-	s.commitSkillWrite(w, "create", reqID, sk, nil, rev, ch)
+	return sk, nil
 }
 
 // defaultMaxUploads is the upload cap when Options.MaxUploads is 0.
@@ -246,48 +292,6 @@ func errExhausted(format string, args ...any) *apiError {
 	return &apiError{HTTP: http.StatusTooManyRequests, Status: "RESOURCE_EXHAUSTED", Message: fmt.Sprintf(format, args...)}
 }
 
-// commitSkillWrite persists the skill sk (nil with old set = delete old and
-// its revisions) and, when rev is set, a new revision (whose archive ch
-// holds), with the operation; the operation's response is the skill.
-func (s *Server) commitSkillWrite(w http.ResponseWriter, verb, reqID string, sk, old *agentregistry.Skill, rev *agentregistry.SkillRevision, ch *archiveChange) {
-	target := sk
-	if sk == nil {
-		target = old
-	}
-	ms, resp, err := writeMutation(bucketSkills, target.Name, typeSkill, sk)
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	var gone []string
-	if sk == nil {
-		gone, _ = s.skills.revisions.page(old.Name, "", maxRevisionsPerSkill+1)
-		for _, n := range gone {
-			ms = append(ms, revisionDeletion(n)...)
-		}
-	}
-	if rev != nil {
-		ms = append(ms, revisionMutation(rev))
-	}
-	s.commitSkillOp(w, verb, target.Name, reqID, resp, ms, func() {
-		ch.committed = true
-		if sk == nil {
-			s.skills.skills.delete(old.Name)
-			for _, n := range gone {
-				if r, ok := s.skills.revisions.get(n); ok {
-					ch.removed = append(ch.removed, r.Uid)
-				}
-				s.skills.revisions.delete(n)
-			}
-			return
-		}
-		s.skills.skills.put(sk.Name, sk)
-		if rev != nil {
-			s.skills.revisions.put(rev.Name, rev)
-		}
-	})
-}
-
 func revisionMutation(rev *agentregistry.SkillRevision) mutation {
 	b, _ := json.Marshal(rev)
 	return mutation{Bucket: bucketSkillRevisions, Key: rev.Name, Value: b}
@@ -299,30 +303,6 @@ func revisionDeletion(name string) []mutation {
 	return []mutation{{Bucket: bucketSkillRevisions, Key: name}, {Bucket: bucketSkillArchives, Key: name}}
 }
 
-func (s *Server) commitSkillOp(w http.ResponseWriter, verb, target, reqID string, resp json.RawMessage, ms []mutation, apply func()) {
-	op, rr, opMs, err := s.newOperation(familyAgentRegistry, verb, target, reqID, resp)
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	s.respondOp(w, op, s.commitOperation(op, rr, append(ms, opMs...), apply))
-}
-
-// skillForWrite answers a retried request (by its request id) or returns the
-// skill a patch or delete applies to; false when the response is written.
-// Call with s.mu held.
-func (s *Server) skillForWrite(w http.ResponseWriter, verb, name, reqID string) (*agentregistry.Skill, bool) {
-	if op, err := s.replay(reqID, verb, name); err != nil || op != nil {
-		s.respondOp(w, op, err)
-		return nil, false
-	}
-	sk, ok := s.skills.skills.get(name)
-	if !ok {
-		s.writeError(w, errNotFound("Skill %q was not found.", name))
-	}
-	return sk, ok
-}
-
 // skillMutable are the fields a patch may change, by snake_case mask path.
 var skillMutable = map[string]func(dst, src *agentregistry.Skill){
 	"display_name":     func(d, s *agentregistry.Skill) { d.DisplayName = s.DisplayName },
@@ -332,49 +312,18 @@ var skillMutable = map[string]func(dst, src *agentregistry.Skill){
 	"default_revision": func(d, s *agentregistry.Skill) { d.DefaultRevision = s.DefaultRevision },
 }
 
-// skillFieldsSet are the mutable fields the body of a patch without an
-// update mask carries, which are the ones it changes (AIP-134), as for
-// services, bindings and workloads.
-func skillFieldsSet(in *agentregistry.Skill) []string {
-	var paths []string
-	for _, f := range []struct {
-		path string
-		set  bool
-	}{
-		{"display_name", in.DisplayName != ""}, {"description", in.Description != ""}, {"target_state", in.TargetState != ""},
-		{"scanning_config", in.ScanningConfig != nil}, {"default_revision", in.DefaultRevision != ""},
-	} {
-		if f.set {
-			paths = append(paths, f.path)
-		}
-	}
-	return paths
-}
-
 func (s *Server) patchSkill(w http.ResponseWriter, r *http.Request, name string) {
-	q := r.URL.Query()
-	reqID := q.Get("requestId")
 	var in agentregistry.Skill
 	if err := readJSON(w, r, &in); err != nil {
 		s.writeError(w, err)
 		return
 	}
-	paths := maskPaths(q.Get("updateMask"))
-	if len(paths) == 0 {
-		paths = skillFieldsSet(&in)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	old, ok := s.skillForWrite(w, "update", name, reqID)
-	if !ok {
-		return
-	}
-	sk, err := s.patchedSkill(old, &in, paths)
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	s.commitSkillWrite(w, "update", reqID, sk, nil, nil, s.archiveChange())
+	paths := updatePaths(r.URL.Query().Get("updateMask"), []string{"display_name", "description", "target_state", "scanning_config", "default_revision"}, map[string]bool{
+		"display_name": in.DisplayName != "", "description": in.Description != "", "target_state": in.TargetState != "",
+		"scanning_config": in.ScanningConfig != nil, "default_revision": in.DefaultRevision != ""})
+	s.skillRepo().update(w, r, name, func(old *agentregistry.Skill) (*agentregistry.Skill, error) {
+		return s.patchedSkill(old, &in, paths)
+	})
 }
 
 // patchedSkill is old with the masked fields of in, checked. Call with s.mu held.
@@ -404,23 +353,38 @@ func (s *Server) patchedSkill(old, in *agentregistry.Skill, paths []string) (*ag
 }
 
 func (s *Server) deleteSkill(w http.ResponseWriter, r *http.Request, name string) {
-	q := r.URL.Query()
-	reqID := q.Get("requestId")
-	force, _ := strconv.ParseBool(q.Get("force"))
+	force, _ := strconv.ParseBool(r.URL.Query().Get("force"))
 	ch := s.archiveChange()
 	defer ch.finish()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	old, ok := s.skillForWrite(w, "delete", name, reqID)
-	if !ok {
-		return
-	}
-	if n := len(s.skills.revisions.order[name]); n > 0 && !force {
-		s.writeError(w, &apiError{HTTP: http.StatusBadRequest, Status: "FAILED_PRECONDITION",
-			Message: fmt.Sprintf("Skill %q has %d revisions; delete them first or set force=true", name, n)})
-		return
-	}
-	s.commitSkillWrite(w, "delete", reqID, nil, old, nil, ch)
+	s.write(w, newWriteReq(r, "delete", name), func() (*change, error) {
+		rp := s.skillRepo()
+		old, err := rp.found(name)
+		if err != nil {
+			return nil, err
+		}
+		if n := len(s.skills.revisions.order[name]); n > 0 && !force {
+			return nil, &apiError{HTTP: http.StatusBadRequest, Status: "FAILED_PRECONDITION",
+				Message: fmt.Sprintf("Skill %q has %d revisions; delete them first or set force=true", name, n)}
+		}
+		c, err := rp.remove(name, old)
+		if err != nil {
+			return nil, err
+		}
+		gone, revs := s.skills.revisions.page(name, "", maxRevisionsPerSkill+1)
+		for i, n := range gone {
+			c.ms = append(c.ms, revisionDeletion(n)...)
+			ch.removed = append(ch.removed, revs[i].Uid)
+		}
+		del := c.apply
+		c.apply = func() {
+			del()
+			for _, n := range gone {
+				s.skills.revisions.delete(n)
+			}
+		}
+		c.files = ch
+		return c, nil
+	})
 }
 
 // skillHash is the sha256Hash of an archive, as hex.

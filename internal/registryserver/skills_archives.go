@@ -70,6 +70,12 @@ func (a *archiveStore) put(uid string, archive []byte) error {
 	return nil
 }
 
+// has reports whether the archive of the revision uid is in the folder.
+func (a *archiveStore) has(uid string) bool {
+	_, err := os.Stat(filepath.Join(a.dir, uid))
+	return err == nil
+}
+
 func writeSynced(path string, b []byte) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {

@@ -133,7 +133,7 @@ func (s *Server) createRevision(w http.ResponseWriter, r *http.Request, skill st
 	}
 	defer release()
 	q := r.URL.Query()
-	id, reqID := q.Get("skillRevisionId"), q.Get("requestId")
+	id := q.Get("skillRevisionId")
 	var in agentregistry.SkillRevision
 	if err := readJSONLimit(w, r, &in, maxSkillBodyBytes); err != nil {
 		s.writeError(w, err)
@@ -159,45 +159,51 @@ func (s *Server) createRevision(w http.ResponseWriter, r *http.Request, skill st
 		s.writeError(w, err)
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if op, err := s.replay(reqID, "create", skill+"/revisions"); err != nil || op != nil {
-		s.respondOp(w, op, err)
-		return
+	// The request id is recorded against what the client named: the
+	// revision when it chose the id, else the collection.
+	replayTarget := skill + "/revisions"
+	if id != "" {
+		replayTarget += "/" + id
 	}
-	sk, ok := s.skills.skills.get(skill)
-	if !ok {
-		s.writeError(w, errNotFound("Skill %q was not found.", skill))
-		return
+	s.write(w, newWriteReq(r, "create", replayTarget), func() (*change, error) {
+		return s.planRevision(skill, id, uid, up, ch)
+	})
+}
+
+// planRevision is the change that adds the revision id (chosen by the
+// server when "") of skill, whose archive ch holds, and makes it the
+// skill's default. Call with s.mu held.
+func (s *Server) planRevision(skill, id, uid string, up *upload, ch *archiveChange) (*change, error) {
+	sk, err := s.skillRepo().found(skill)
+	if err != nil {
+		return nil, err
 	}
 	if len(s.skills.revisions.order[skill]) >= maxRevisionsPerSkill {
-		s.writeError(w, errExhausted("the bundled server keeps at most %d revisions per skill; delete old ones first", maxRevisionsPerSkill))
-		return
+		return nil, errExhausted("the bundled server keeps at most %d revisions per skill; delete old ones first", maxRevisionsPerSkill)
 	}
 	if id == "" {
 		id = s.nextRevisionID(skill)
 	}
 	if _, exists := s.skills.revisions.get(skill + "/revisions/" + id); exists {
-		s.writeError(w, errAlreadyExists("Skill revision %q already exists.", skill+"/revisions/"+id))
-		return
+		return nil, errAlreadyExists("Skill revision %q already exists.", skill+"/revisions/"+id)
 	}
 	rev := s.newRevision(skill+"/revisions/"+id, uid, up, sk)
 	updated := *sk
 	updated.DefaultRevision, updated.Frontmatter, updated.UpdateTime = rev.Name, rev.Frontmatter, s.timestamp()
 	skb, err := jsonBytes(&updated)
-	if err == nil {
-		var resp []byte
-		if resp, err = withType(typeSkillRevision, rev); err == nil {
-			ms := []mutation{revisionMutation(rev), {Bucket: bucketSkills, Key: skill, Value: skb}}
-			s.commitSkillOp(w, "create", rev.Name, reqID, resp, ms, func() {
-				ch.committed = true
-				s.skills.revisions.put(rev.Name, rev)
-				s.skills.skills.put(skill, &updated)
-			})
-			return
-		}
+	if err != nil {
+		return nil, err
 	}
-	s.writeError(w, err)
+	resp, err := withType(typeSkillRevision, rev)
+	if err != nil {
+		return nil, err
+	}
+	return &change{fam: familyAgentRegistry, verb: "create", target: rev.Name, resp: resp, files: ch,
+		ms: []mutation{revisionMutation(rev), {Bucket: bucketSkills, Key: skill, Value: skb}},
+		apply: func() {
+			s.skills.revisions.put(rev.Name, rev)
+			s.skills.skills.put(skill, &updated)
+		}}, nil
 }
 
 func (s *Server) listRevisions(w http.ResponseWriter, r *http.Request, skill string) {
@@ -219,29 +225,21 @@ func (s *Server) listRevisions(w http.ResponseWriter, r *http.Request, skill str
 // deleteRevision removes a revision that is not the skill's default: the
 // default is what the skill serves, so it must be moved first.
 func (s *Server) deleteRevision(w http.ResponseWriter, r *http.Request, name string) {
-	reqID := r.URL.Query().Get("requestId")
 	ch := s.archiveChange()
 	defer ch.finish()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if op, err := s.replay(reqID, "delete", name); err != nil || op != nil {
-		s.respondOp(w, op, err)
-		return
-	}
-	rev, ok := s.skills.revisions.get(name)
-	if !ok {
-		s.writeError(w, errNotFound("Skill revision %q was not found.", name))
-		return
-	}
-	skill := name[:strings.LastIndex(name, "/revisions/")]
-	if sk, ok := s.skills.skills.get(skill); ok && sk.DefaultRevision == name {
-		s.writeError(w, &apiError{HTTP: http.StatusBadRequest, Status: "FAILED_PRECONDITION",
-			Message: fmt.Sprintf("revision %q is the skill's default revision; make another the default first", name)})
-		return
-	}
-	resp, _ := withType(typeEmpty, struct{}{})
-	s.commitSkillOp(w, "delete", name, reqID, resp, revisionDeletion(name), func() {
-		ch.committed, ch.removed = true, []string{rev.Uid}
-		s.skills.revisions.delete(name)
+	s.write(w, newWriteReq(r, "delete", name), func() (*change, error) {
+		rev, ok := s.skills.revisions.get(name)
+		if !ok {
+			return nil, errNotFound("Skill revision %q was not found.", name)
+		}
+		skill := name[:strings.LastIndex(name, "/revisions/")]
+		if sk, ok := s.skills.skills.get(skill); ok && sk.DefaultRevision == name {
+			return nil, &apiError{HTTP: http.StatusBadRequest, Status: "FAILED_PRECONDITION",
+				Message: fmt.Sprintf("revision %q is the skill's default revision; make another the default first", name)}
+		}
+		resp, err := withType(typeEmpty, struct{}{})
+		ch.removed = []string{rev.Uid}
+		return &change{fam: familyAgentRegistry, verb: "delete", target: name, resp: resp, files: ch, ms: revisionDeletion(name),
+			apply: func() { s.skills.revisions.delete(name) }}, err
 	})
 }

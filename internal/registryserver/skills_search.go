@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -57,24 +58,12 @@ func (s *Server) listSkills(w http.ResponseWriter, r *http.Request, parent strin
 		s.writeError(w, err)
 		return
 	}
-	query, mode := "", "list"
-	if search {
-		query, mode = q.Get("searchString"), q.Get("searchType")
-		if mode == "" || mode == "SEARCH_TYPE_UNSPECIFIED" {
-			mode = "KEYWORD"
-		}
-		if mode != "KEYWORD" && mode != "SEMANTIC" {
-			s.writeError(w, errViolations("search_type must be KEYWORD or SEMANTIC, got "+strconv.Quote(mode),
-				[]fieldViolation{{"search_type", "KEYWORD or SEMANTIC"}}))
-			return
-		}
-	}
-	filter, err := parseSkillFilter(q.Get("filter"))
+	query, mode, filter, order, err := skillQuery(q, search)
 	if err != nil {
-		s.writeError(w, queryError("filter", err))
+		s.writeError(w, err)
 		return
 	}
-	qh := queryHash("skills", parent, mode, query, q.Get("filter"))
+	qh := queryHash("skills", parent, mode, query, q.Get("filter"), q.Get("orderBy"))
 	offset, err := decodeOffset(q.Get("pageToken"), qh)
 	if err != nil {
 		s.writeError(w, err)
@@ -99,6 +88,9 @@ func (s *Server) listSkills(w http.ResponseWriter, r *http.Request, parent strin
 		s.writeError(w, err)
 		return
 	}
+	if len(order) > 0 {
+		hits = sortKeyed(hits, order, skillValues, func(sk *agentregistry.Skill) string { return sk.Name })
+	}
 	page, next := offsetPage(hits, offset, size)
 	tok := ""
 	if next > 0 {
@@ -109,6 +101,38 @@ func (s *Server) listSkills(w http.ResponseWriter, r *http.Request, parent strin
 		return
 	}
 	writeJSON(w, http.StatusOK, &agentregistry.ListSkillsResponse{Skills: page, NextPageToken: tok})
+}
+
+// skillOrder are the fields skills.list orders by.
+var skillOrder = []string{"name", "displayName", "description", "state", "targetState", "createTime", "updateTime"}
+
+func skillValues(sk *agentregistry.Skill) sortValues {
+	return sortValues{"name": sk.Name, "displayName": sk.DisplayName, "description": sk.Description, "state": sk.State,
+		"targetState": sk.TargetState, "createTime": timeKey(sk.CreateTime), "updateTime": timeKey(sk.UpdateTime)}
+}
+
+// skillQuery parses the parameters of skills.list (search false) or
+// skills:search: the search string and type ("list" for a list), the
+// filter, and the order (lists only).
+func skillQuery(q url.Values, search bool) (query, mode string, filter skillFilter, order ordering, err error) {
+	mode = "list"
+	if search {
+		query, mode = q.Get("searchString"), q.Get("searchType")
+		if mode == "" || mode == "SEARCH_TYPE_UNSPECIFIED" {
+			mode = "KEYWORD"
+		}
+		if mode != "KEYWORD" && mode != "SEMANTIC" {
+			return "", "", filter, nil, errViolations("search_type must be KEYWORD or SEMANTIC, got "+strconv.Quote(mode),
+				[]fieldViolation{{"search_type", "KEYWORD or SEMANTIC"}})
+		}
+	}
+	if filter, err = parseSkillFilter(q.Get("filter")); err != nil {
+		return "", "", filter, nil, queryError("filter", err)
+	}
+	if !search {
+		order, err = parseOrderBy(q.Get("orderBy"), skillOrder)
+	}
+	return query, mode, filter, order, err
 }
 
 // offsetPage returns the page of hits at offset and the offset of the next

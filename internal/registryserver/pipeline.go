@@ -1,0 +1,196 @@
+package registryserver
+
+// The write pipeline. Every write of every collection goes through write:
+// it takes the server's lock, answers a retried request with its first
+// operation (replay), otherwise asks the handler's plan for the change
+// (checked against the state under the lock), commits the change with its
+// operation in one store transaction, and only then applies it to memory and
+// keeps its files. Handlers parse and validate (pure functions per kind)
+// before, and respond after; a repo holds what one collection adds to that:
+// its bucket, type, cap and what a put or delete does to memory.
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+)
+
+// writeReq is what the client asked, against which its request id is
+// recorded: the verb it called and the name it gave (a revision create
+// without an id names the collection).
+type writeReq struct {
+	id, verb, target string
+}
+
+func newWriteReq(r *http.Request, verb, target string) writeReq {
+	return writeReq{id: r.URL.Query().Get("requestId"), verb: verb, target: target}
+}
+
+// change is what a planned write does.
+type change struct {
+	fam          apiFamily
+	verb, target string          // the operation's (a patch that creates says create)
+	ms           []mutation      // the store mutations, committed with the operation
+	resp         json.RawMessage // the operation's response
+	apply        func()          // applies the change to memory once committed
+	files        *archiveChange  // archives kept exactly when the commit succeeds; may be nil
+}
+
+// write runs one write and answers it (see the top of this file).
+func (s *Server) write(w http.ResponseWriter, req writeReq, plan func() (*change, error)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	op, err := s.replay(req.id, req.verb, req.target)
+	if err == nil && op == nil {
+		var c *change
+		if c, err = plan(); err == nil {
+			op, err = s.commitChange(req, c)
+		}
+	}
+	s.respondOp(w, op, err)
+}
+
+// commitChange commits c with its operation and request record. Call with
+// s.mu held.
+func (s *Server) commitChange(req writeReq, c *change) (*opRecord, error) {
+	op, rr, opMs, err := s.newOperation(c.fam, c.verb, c.target, req.id, c.resp)
+	if err == nil && rr != nil && (req.verb != c.verb || req.target != c.target) {
+		err = rr.retarget(opMs, req.verb, req.target)
+	}
+	if err == nil {
+		err = s.commitOperation(op, rr, append(c.ms, opMs...), c.apply)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if c.files != nil {
+		c.files.committed = true
+	}
+	return op, nil
+}
+
+// repo is one collection's part of the pipeline.
+type repo[T any] struct {
+	s                      *Server
+	c                      *collection[T]
+	bucket, typeURL, title string
+	plural                 string // for the cap's message
+	fam                    apiFamily
+	max                    int                      // records per location
+	onPut                  func(old, v T, had bool) // memory beside the collection (derived records); may be nil
+	onDelete               func(old T)              // may be nil
+}
+
+// put is the change that stores v as name (old the record it replaces,
+// when had), under the operation verb.
+func (rp *repo[T]) put(verb, name string, old, v T, had bool) (*change, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := withType(rp.typeURL, v)
+	if err != nil {
+		return nil, err
+	}
+	return &change{fam: rp.fam, verb: verb, target: name, ms: []mutation{{Bucket: rp.bucket, Key: name, Value: b}}, resp: resp,
+		apply: func() {
+			rp.c.put(name, v)
+			if rp.onPut != nil {
+				rp.onPut(old, v, had)
+			}
+		}}, nil
+}
+
+// remove is the change that deletes old, called name.
+func (rp *repo[T]) remove(name string, old T) (*change, error) {
+	resp, err := withType(typeEmpty, struct{}{})
+	if err != nil {
+		return nil, err
+	}
+	return &change{fam: rp.fam, verb: "delete", target: name, ms: []mutation{{Bucket: rp.bucket, Key: name}}, resp: resp,
+		apply: func() {
+			rp.c.delete(name)
+			if rp.onDelete != nil {
+				rp.onDelete(old)
+			}
+		}}, nil
+}
+
+// free refuses a create of name that exists, or in a location at its cap.
+// Call with s.mu held.
+func (rp *repo[T]) free(name string) error {
+	if _, ok := rp.c.get(name); ok {
+		return errAlreadyExists("%s %q already exists.", rp.title, name)
+	}
+	return rp.c.full(name, rp.plural, rp.max)
+}
+
+// found is the record name, or NOT_FOUND. Call with s.mu held.
+func (rp *repo[T]) found(name string) (T, error) {
+	v, ok := rp.c.get(name)
+	if !ok {
+		return v, errNotFound("%s %q was not found.", rp.title, name)
+	}
+	return v, nil
+}
+
+// create writes the record build returns as name, a new one.
+func (rp *repo[T]) create(w http.ResponseWriter, r *http.Request, name string, build func() (T, error)) {
+	rp.s.write(w, newWriteReq(r, "create", name), func() (*change, error) {
+		var zero T
+		if err := rp.free(name); err != nil {
+			return nil, err
+		}
+		v, err := build()
+		if err != nil {
+			return nil, err
+		}
+		return rp.put("create", name, zero, v, false)
+	})
+}
+
+// update writes what edit makes of the record name.
+func (rp *repo[T]) update(w http.ResponseWriter, r *http.Request, name string, edit func(old T) (T, error)) {
+	rp.s.write(w, newWriteReq(r, "update", name), func() (*change, error) {
+		old, err := rp.found(name)
+		if err != nil {
+			return nil, err
+		}
+		v, err := edit(old)
+		if err != nil {
+			return nil, err
+		}
+		return rp.put("update", name, old, v, true)
+	})
+}
+
+// delete deletes the record name.
+func (rp *repo[T]) delete(w http.ResponseWriter, r *http.Request, name string) {
+	rp.s.write(w, newWriteReq(r, "delete", name), func() (*change, error) {
+		old, err := rp.found(name)
+		if err != nil {
+			return nil, err
+		}
+		return rp.remove(name, old)
+	})
+}
+
+// updatePaths is the update mask rule of AIP-134, for every collection: the
+// mask as given (snake_case); "*" is every field in all; no mask is the
+// fields the body carries (those present marks), sorted.
+func updatePaths(mask string, all []string, present map[string]bool) []string {
+	paths := maskPaths(mask)
+	if slices.Contains(paths, "*") {
+		return slices.Clone(all)
+	}
+	if len(paths) > 0 {
+		return paths
+	}
+	for f, set := range present {
+		if set {
+			paths = append(paths, f)
+		}
+	}
+	slices.Sort(paths)
+	return paths
+}
