@@ -36,7 +36,9 @@ func TestAccAgentPropertiesResource_verify(t *testing.T) {
 	derived := resProperties("1.0.0")
 	stale := resProperties("0.9.0")
 	stale["description"] = "An older description."
-	stale["skills"].([]any)[0].(map[string]any)["tags"] = []string{"billing", "legacy"}
+	skills, _ := stale["skills"].([]any)
+	skill, _ := skills[0].(map[string]any)
+	skill["tags"] = []string{"billing", "legacy"}
 	redeployed := resProperties("1.1.0")
 	cfg := func(props map[string]any) string {
 		return resPropertiesConfig(r, resWorkload, "jsonencode("+resJSON(props)+")")
