@@ -36,11 +36,11 @@ func spec(tools ...string) string { return `{"tools":[` + strings.Join(tools, ",
 // Each field of a tool, changed, is named with the tool; texts show the
 // approved and the current value, structured fields the JSON pointer inside.
 func TestCompareNamesToolAndField(t *testing.T) {
-	change := func(old, new string) string {
+	change := func(old, replacement string) string {
 		if !strings.Contains(approvedTool, old) {
 			t.Fatalf("the approved tool has no %s", old)
 		}
-		return spec(strings.Replace(approvedTool, old, new, 1))
+		return spec(strings.Replace(approvedTool, old, replacement, 1))
 	}
 	const tool = `tool "get_forecast", `
 	for _, tc := range []struct {
