@@ -222,7 +222,7 @@ func (p *serverProcess) exitedEarly() string {
 	}
 	var ee *exec.ExitError
 	if errors.As(p.waitErr, &ee) {
-		return "exited (" + ee.ProcessState.String() + ")"
+		return "exited (" + ee.String() + ")"
 	}
 	return "ended: " + p.waitErr.Error()
 }
