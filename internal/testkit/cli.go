@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 
@@ -104,11 +105,15 @@ func (c CLI) SkipUnless(t testing.TB, what, terraform, opentofu string) {
 	if c.AtLeast(terraform, opentofu) {
 		return
 	}
-	need := "Terraform " + terraform + "+"
-	if opentofu != "" {
-		need += " or OpenTofu " + opentofu + "+"
-	} else {
-		need += " (not OpenTofu)"
+	var need []string
+	if terraform != "" {
+		need = append(need, "Terraform "+terraform+"+")
 	}
-	t.Skipf("%s needs %s; this run's CLI is %s %s", what, need, c.Flavour, c.Version)
+	if opentofu != "" {
+		need = append(need, "OpenTofu "+opentofu+"+")
+	}
+	if terraform == "" || opentofu == "" {
+		need[0] += " (only)"
+	}
+	t.Skipf("%s needs %s; this run's CLI is %s %s", what, strings.Join(need, " or "), c.Flavour, c.Version)
 }
