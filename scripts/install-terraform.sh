@@ -11,9 +11,10 @@
 # Cached as $(go env GOPATH)/bin/terraform-$TERRAFORM_VERSION (TERRAFORM_BIN_DIR picks another folder).
 # Prints the path of the binary. A no-op when the cached binary is already there.
 set -euo pipefail
+# shellcheck source=cached-go-build.sh
 . "$(dirname "$0")/cached-go-build.sh"
 
-TERRAFORM_VERSION="${TERRAFORM_VERSION:-v1.15.0}"
+TERRAFORM_VERSION="${TERRAFORM_VERSION:-v1.16.3}"
 cached_bin terraform "$TERRAFORM_VERSION" "${TERRAFORM_BIN_DIR:-}"
 echo "building Terraform $TERRAFORM_VERSION from the Go module proxy (a few minutes the first time)..." >&2
 module_copy github.com/hashicorp/terraform "$TERRAFORM_VERSION"
@@ -32,7 +33,7 @@ if grep -qE "remote-state/($dropped)\"|internal/legacy" "$work/go.mod" "$init_go
   exit 1
 fi
 
-# version.dev=no: the binary reports its release (1.15.0), not 1.15.0-dev.
+# version.dev=no: the binary reports its release (1.16.3), not 1.16.3-dev.
 (cd "$work" && CGO_ENABLED=0 GOFLAGS=-mod=mod go build -trimpath \
   -ldflags "-s -w -X github.com/hashicorp/terraform/version.dev=no" -o "$bin.tmp" .)
 mv "$bin.tmp" "$bin"
