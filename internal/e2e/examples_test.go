@@ -103,7 +103,7 @@ func exampleRun(t *testing.T, cli testkit.CLI, folders ...string) (h *testkit.Ha
 	t.Helper()
 	root, tree = testkit.Root(t), t.TempDir()
 	copyTree(t, root, tree, folders...)
-	return devOverridesRun(t, cli, nil), root, tree
+	return devOverridesRun(t, cli), root, tree
 }
 
 // completeExample gives the example in h.Dir the provider's source when it

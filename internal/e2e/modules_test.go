@@ -17,7 +17,7 @@ import (
 func TestAccModules_nativeTests(t *testing.T) {
 	cli := testkit.CLIFromEnv(t)
 	root := testkit.Root(t)
-	h := devOverridesRun(t, cli, nil)
+	h := devOverridesRun(t, cli)
 	h.Dir = filepath.Join(root, "modules")
 	h.MustRun(t, "fmt", "-check", "-diff", "-recursive")
 	tests, _ := filepath.Glob(filepath.Join(root, "modules", "*", "tests"))
