@@ -25,44 +25,25 @@ kinds="provider floor"
 [ -n "$BASELINE" ] && kinds="provider baseline floor"
 
 work=$(mktemp -d)
-server_pid=""
-cleanup() {
-  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
+# shellcheck source=lib.sh
+. "$root/scripts/lib.sh"
+trap 'stop_registry_server; rm -rf "$work"' EXIT
 
 echo "building the provider and the server..." >&2
-mkdir -p "$work/plugins-provider" "$work/plugins-floor" "$work/bin"
-(cd "$root" && go build -o "$work/plugins-provider/terraform-provider-agentregistry" . &&
-  go build -o "$work/bin/agentregistry-server" ./cmd/agentregistry-server)
+build_provider "$work/plugins-provider"
+build_server "$work/bin"
+mkdir -p "$work/plugins-floor"
 if [ -n "$BASELINE" ]; then
   echo "building the baseline provider at $BASELINE..." >&2
-  mkdir -p "$work/baseline-src" "$work/plugins-baseline"
+  mkdir -p "$work/baseline-src"
   (cd "$root" && git archive "$BASELINE" | tar -x -C "$work/baseline-src")
-  (cd "$work/baseline-src" && go build -o "$work/plugins-baseline/terraform-provider-agentregistry" .)
+  build_provider "$work/plugins-baseline" "$work/baseline-src"
 fi
-
-"$work/bin/agentregistry-server" -listen 127.0.0.1:0 >"$work/server.log" 2>&1 &
-server_pid=$!
-endpoint=""
-for _ in $(seq 1 100); do
-  endpoint=$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$work/server.log" | head -1)
-  [ -n "$endpoint" ] && break
-  sleep 0.1
-done
-[ -n "$endpoint" ] || { cat "$work/server.log"; echo "the server did not start" >&2; exit 1; }
+start_registry_server "$work/bin/agentregistry-server" "$work/server.log"
 
 # One CLI configuration per kind, each overriding the provider with its build.
 for kind in $kinds; do
-  cat > "$work/tofurc-$kind" <<RC
-provider_installation {
-  dev_overrides {
-    "registry.opentofu.org/agentregistry/agentregistry" = "$work/plugins-$kind"
-  }
-  direct {}
-}
-RC
+  write_dev_overrides "$work/tofurc-$kind" "$work/plugins-$kind"
 done
 export CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1
 # tf KIND ARGS...: OpenTofu with the provider build of KIND.
@@ -155,7 +136,7 @@ peak_rss_kb() {
 provider_cpu_seconds() {
   local total=0 f line
   for f in "$work"/prof/*.prof; do
-    line=$(cd "$root" && go tool pprof -top "$f" 2>/dev/null | grep -o 'Total samples = [0-9.]*[a-z]*' || true)
+    line=$( (cd "$root" && go tool pprof -top "$f" 2>/dev/null) | grep -o 'Total samples = [0-9.]*[a-z]*' || true)
     case "$line" in
       *mins) total=$(calc "$total + ${line//[^0-9.]/} * 60") ;;
       *ms) total=$(calc "$total + ${line//[^0-9.]/} / 1000") ;;
@@ -220,6 +201,7 @@ for n in $N_LIST; do
   done
 done
 
+# shellcheck disable=SC2086 # N_LIST is a list of numbers
 largest=$(printf '%s\n' $N_LIST | sort -n | tail -1)
 for run in $(seq 1 "$SPLIT_RUNS"); do
   echo "N=$largest CPU split (profiled run $run/$SPLIT_RUNS of each kind)..." >&2
@@ -264,6 +246,7 @@ table() {
 }
 table wall "Wall time, seconds"
 table cpu "CPU time (user+sys of OpenTofu and the provider), seconds"
+# shellcheck disable=SC2086 # N_LIST is a list of numbers
 smallest=$(printf '%s\n' $N_LIST | sort -n | head -1)
 if [ "$smallest" != "$largest" ]; then
   echo
@@ -279,6 +262,7 @@ split_row() {
   for step in $steps; do
     # shellcheck disable=SC2086 # the samples are words
     total=$(median ${cpu[$2,$step]}) own=$(median ${cpu[$2-own,$step]})
+    # shellcheck disable=SC2086 # cpu[...] holds a list of figures, one per run
     printf '%-9s %-8s %10.2f %18.2f %14.2f %16.2f\n' "$1" "$step" "$(median ${cpu[floor,$step]})" "$total" "$own" "$(calc "$total - $own")"
   done
 }

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the scripts that build a tool from the Go module proxy and cache it
 # outside the clone (install-tofu.sh, install-terraform.sh,
 # install-golangci-lint.sh). Not run on its own.

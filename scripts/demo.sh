@@ -43,45 +43,23 @@ esac
 echo "using $tf_version ($tf_bin); CLI=terraform or CLI=tofu picks the other"
 
 work=$(mktemp -d)
-server_pid=""
-cleanup() {
-  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
+# shellcheck source=lib.sh
+. "$root/scripts/lib.sh"
+trap 'stop_registry_server; rm -rf "$work"' EXIT
 
 step "Building the provider and the registry server"
-mkdir -p "$work/plugins" "$work/bin"
-(cd "$root" && go build -o "$work/plugins/terraform-provider-agentregistry" . &&
-  go build -o "$work/bin/agentregistry-server" ./cmd/agentregistry-server)
+build_provider "$work/plugins"
+build_server "$work/bin"
 
 step "Starting the bundled registry server on loopback (data file $work/registry.db)"
 # -apphub-writable lets this script play App Hub's part below; without it the
 # server ignores AgentProperties writes, as Google's App Hub does.
-"$work/bin/agentregistry-server" -listen 127.0.0.1:0 -apphub-writable -data "$work/registry.db" >"$work/server.log" 2>&1 &
-server_pid=$!
-endpoint=""
-for _ in $(seq 1 100); do
-  endpoint=$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$work/server.log" | head -1)
-  [ -n "$endpoint" ] && break
-  kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log"; echo "the server exited" >&2; exit 1; }
-  sleep 0.1
-done
-[ -n "$endpoint" ] || { cat "$work/server.log"; echo "the server did not start" >&2; exit 1; }
+start_registry_server "$work/bin/agentregistry-server" "$work/server.log" -apphub-writable -data "$work/registry.db"
 echo "registry server at $endpoint"
 
 # dev_overrides makes the CLI use the provider just built, with no init and no
-# registry download: Terraform looks the provider up as
-# registry.terraform.io/agentregistry/agentregistry, OpenTofu as registry.opentofu.org/...
-cat > "$work/cli.tfrc" <<RC
-provider_installation {
-  dev_overrides {
-    "registry.terraform.io/agentregistry/agentregistry" = "$work/plugins"
-    "registry.opentofu.org/agentregistry/agentregistry" = "$work/plugins"
-  }
-  direct {}
-}
-RC
+# registry download.
+write_dev_overrides "$work/cli.tfrc" "$work/plugins"
 export TF_CLI_CONFIG_FILE="$work/cli.tfrc" CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1
 export TF_VAR_endpoint="$endpoint"
 cp -r "$root/examples/demo" "$work/demo"
@@ -136,5 +114,5 @@ step "$name destroy"
 tf destroy -auto-approve -no-color | tail -1
 
 step "Stopping the registry server"
-kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
+stop_registry_server
 echo "demo finished"

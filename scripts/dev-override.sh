@@ -6,21 +6,12 @@
 # point TF_CLI_CONFIG_FILE at the file written (the path depends on the clone).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-version=$("$root/scripts/version.sh")
-mkdir -p "$root/bin"
-(cd "$root" && go build -trimpath -ldflags "-X main.version=$version" -o bin/terraform-provider-agentregistry .)
+# shellcheck source=lib.sh
+. "$root/scripts/lib.sh"
+version=$(provider_version)
+build_provider "$root/bin"
 rc="$root/bin/dev-overrides.tfrc"
-cat > "$rc" <<RC
-# Written by make dev-override: use the provider built in $root/bin.
-provider_installation {
-  dev_overrides {
-    "registry.terraform.io/agentregistry/agentregistry" = "$root/bin" # Terraform
-    "registry.opentofu.org/agentregistry/agentregistry" = "$root/bin" # OpenTofu
-  }
-  # Every other provider installs as usual.
-  direct {}
-}
-RC
+write_dev_overrides "$rc" "$root/bin"
 cat "$rc"
 echo
 echo "wrote $rc (provider version $version). Use it in this shell with:"

@@ -5,6 +5,7 @@
 # together with the provider's and move their versions.
 # Prints the path of the binary. A no-op when the cached binary is already there.
 set -euo pipefail
+# shellcheck source=cached-go-build.sh
 . "$(dirname "$0")/cached-go-build.sh"
 
 GOLANGCI_LINT_VERSION="${GOLANGCI_LINT_VERSION:-v2.15.0}"

@@ -11,6 +11,7 @@
 # Cached as $(go env GOPATH)/bin/terraform-$TERRAFORM_VERSION (TERRAFORM_BIN_DIR picks another folder).
 # Prints the path of the binary. A no-op when the cached binary is already there.
 set -euo pipefail
+# shellcheck source=cached-go-build.sh
 . "$(dirname "$0")/cached-go-build.sh"
 
 TERRAFORM_VERSION="${TERRAFORM_VERSION:-v1.16.3}"

@@ -4,6 +4,7 @@
 # Terraform cannot be downloaded on these machines; OpenTofu can be built from source.
 # Prints the path of the binary. A no-op when the cached binary is already there.
 set -euo pipefail
+# shellcheck source=cached-go-build.sh
 . "$(dirname "$0")/cached-go-build.sh"
 
 TOFU_VERSION="${TOFU_VERSION:-v1.12.6}"

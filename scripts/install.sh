@@ -32,11 +32,12 @@ if [ "${1:-install}" = uninstall ]; then
   exit 0
 fi
 
-version=$("$root/scripts/version.sh")
+# shellcheck source=lib.sh
+. "$root/scripts/lib.sh"
+version=$(provider_version)
 os_arch="$(go env GOOS)_$(go env GOARCH)"
 bin="$root/bin/terraform-provider-agentregistry"
-mkdir -p "$root/bin"
-(cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=$version" -o "$bin" .)
+CGO_ENABLED=0 PROVIDER_LDFLAGS="-s -w" build_provider "$root/bin"
 
 for host in "${hosts[@]}"; do
   base="$plugins_dir/$host/agentregistry/agentregistry"

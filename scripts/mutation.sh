@@ -82,7 +82,7 @@ for spec in "$@"; do
   fi
   secs=$(($(date +%s) - start))
   # Lines such as "      LIVED CONDITIONALS_BOUNDARY at client.go:129:22".
-  read -r killed lived equiv timedout notcov unmeasured notviable stale < <(
+  read -r killed lived equiv timedout notcov unmeasured _notviable stale < <(
     awk -v pkg="$pkg" -v eqfile="$equivalent" '
       # Marks the lines of file where Go coverage has no block, so that gremlins
       # reports a mutant there as NOT COVERED whatever the tests run: the

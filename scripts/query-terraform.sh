@@ -6,7 +6,7 @@
 # line (a CLI may print configuration warnings before it).
 set -euo pipefail
 for cli in "${TERRAFORM_QUERY:-}" "${TERRAFORM:-}" "$(go env GOPATH)/bin/terraform-v1.16.3"; do
-  [ -n "$cli" ] && [ -x "$(command -v "$cli" || true)" ] || continue
+  if [ -z "$cli" ] || [ ! -x "$(command -v "$cli" || true)" ]; then continue; fi
   # The output first, then grep: grep -q would stop reading, and pipefail fail the pipe.
   v=$("$cli" version 2>/dev/null || true)
   if grep -qE '^Terraform v(1\.(1[4-9]|[2-9][0-9])|[2-9])\.' <<<"$v"; then

@@ -24,7 +24,7 @@ import (
 func TestAccDocs_matchTheSchema(t *testing.T) {
 	cli := docsTerraform(t)
 	root := testkit.Root(t)
-	h := devOverridesRun(t, cli, nil)
+	h := devOverridesRun(t, cli)
 	h.Dir = t.TempDir()
 	h.Write(t, "main.tf", `terraform {
   required_providers {
@@ -44,7 +44,7 @@ func TestAccDocs_matchTheSchema(t *testing.T) {
 		`"registry.terraform.io/agentregistry/agentregistry":`, `"agentregistry":`, 1))
 	// tfplugindocs resolves --rendered-website-dir against the provider's
 	// folder: it renders into a scratch folder inside the repository.
-	out, err := os.MkdirTemp(root, ".docs-check-")
+	out, err := os.MkdirTemp(root, ".docs-check-") //nolint:usetesting // inside the repository, where tfplugindocs renders
 	if err != nil {
 		t.Fatal(err)
 	}

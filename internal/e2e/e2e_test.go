@@ -12,6 +12,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -31,7 +32,7 @@ func cliEnv(set map[string]string, drop ...string) []string {
 	env := []string{"CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1"}
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
-		if _, ok := set[name]; !ok && !contains(drop, name) {
+		if _, ok := set[name]; !ok && !slices.Contains(drop, name) {
 			env = append(env, kv)
 		}
 	}
@@ -39,15 +40,6 @@ func cliEnv(set map[string]string, drop ...string) []string {
 		env = append(env, k+"="+v)
 	}
 	return env
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // copyTree copies the repository's folders into dst, keeping their relative
@@ -61,14 +53,10 @@ func copyTree(t *testing.T, root, dst string, folders ...string) {
 	}
 }
 
-// devOverridesRun is the environment and harness of a test that runs the
-// provider built from the repository through dev_overrides.
-func devOverridesRun(t *testing.T, cli testkit.CLI, set map[string]string) *testkit.Harness {
+// devOverridesRun is the harness of a test that runs the provider built from
+// the repository through dev_overrides (its folder is the test's to set).
+func devOverridesRun(t *testing.T, cli testkit.CLI) *testkit.Harness {
 	t.Helper()
-	p := testkit.BuildProvider(t)
-	if set == nil {
-		set = map[string]string{}
-	}
-	set["TF_CLI_CONFIG_FILE"] = testkit.DevOverrides(t, t.TempDir(), p.Dir)
-	return &testkit.Harness{Bin: cli.Path, Host: cli.Host(), Env: cliEnv(set)}
+	rc := testkit.DevOverrides(t, t.TempDir(), testkit.BuildProvider(t).Dir)
+	return &testkit.Harness{Bin: cli.Path, Host: cli.Host(), Env: cliEnv(map[string]string{"TF_CLI_CONFIG_FILE": rc})}
 }

@@ -27,10 +27,7 @@ func TestAccExamples_validateAndFormat(t *testing.T) {
 	cli := testkit.CLIFromEnv(t)
 	// The examples show what the newest CLIs accept: an import block by identity.
 	cli.SkipUnless(t, "the examples (import blocks by identity)", "1.12.0", "1.12.0")
-	root := testkit.Root(t)
-	h := devOverridesRun(t, cli, nil)
-	tree := t.TempDir()
-	copyTree(t, root, tree, "examples", "modules")
+	h, root, tree := exampleRun(t, cli, "examples", "modules")
 	dirs := folders(t, root, "examples", ".tf")
 	for _, dir := range dirs {
 		t.Run(dir, func(t *testing.T) {
@@ -50,11 +47,7 @@ func TestAccExamples_validateAndFormat(t *testing.T) {
 // address, each alone.
 func validateExample(t *testing.T, h *testkit.Harness) {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(h.Dir, "*.tf"))
-	if !anyContains(t, files, "required_providers") {
-		h.Write(t, "zz_required_providers.tf", exampleRequired)
-	}
-	if anyContains(t, files, "\nmodule ") {
+	if files := completeExample(t, h); anyContains(t, files, "\nmodule ") {
 		h.MustRun(t, "get")
 	}
 	variants := []string{""}
@@ -86,19 +79,13 @@ func validateExample(t *testing.T, h *testkit.Harness) {
 func TestAccExamples_queryFiles(t *testing.T) {
 	cli := testkit.CLIFromEnv(t)
 	cli.SkipUnless(t, "query files (list blocks)", "1.14.0", "")
-	root := testkit.Root(t)
-	h := devOverridesRun(t, cli, nil)
-	tree := t.TempDir()
-	copyTree(t, root, tree, "examples")
+	h, root, tree := exampleRun(t, cli, "examples")
 	dirs := folders(t, root, "examples", ".tfquery.hcl")
 	for _, dir := range dirs {
 		t.Run(dir, func(t *testing.T) {
 			h := *h
 			h.Dir = filepath.Join(tree, dir)
-			files, _ := filepath.Glob(filepath.Join(h.Dir, "*.tf"))
-			if !anyContains(t, files, "required_providers") {
-				h.Write(t, "zz_required_providers.tf", exampleRequired)
-			}
+			completeExample(t, &h)
 			h.MustRun(t, "validate", "-query")
 			h.Dir = filepath.Join(root, dir)
 			h.MustRun(t, "fmt", "-check", "-diff")
@@ -107,6 +94,27 @@ func TestAccExamples_queryFiles(t *testing.T) {
 	if len(dirs) == 0 {
 		t.Fatal("no query file under examples/")
 	}
+}
+
+// exampleRun copies the repository's folders into a scratch tree, where the
+// CLI may write, and returns a harness that runs the provider built from the
+// repository (dev_overrides), the repository's root and the tree.
+func exampleRun(t *testing.T, cli testkit.CLI, folders ...string) (h *testkit.Harness, root, tree string) {
+	t.Helper()
+	root, tree = testkit.Root(t), t.TempDir()
+	copyTree(t, root, tree, folders...)
+	return devOverridesRun(t, cli), root, tree
+}
+
+// completeExample gives the example in h.Dir the provider's source when it
+// has no required_providers, and returns its .tf files.
+func completeExample(t *testing.T, h *testkit.Harness) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(h.Dir, "*.tf"))
+	if !anyContains(t, files, "required_providers") {
+		h.Write(t, "zz_required_providers.tf", exampleRequired)
+	}
+	return files
 }
 
 // folders lists the folders under root/dir (relative to root) holding a file

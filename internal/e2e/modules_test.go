@@ -17,7 +17,7 @@ import (
 func TestAccModules_nativeTests(t *testing.T) {
 	cli := testkit.CLIFromEnv(t)
 	root := testkit.Root(t)
-	h := devOverridesRun(t, cli, nil)
+	h := devOverridesRun(t, cli)
 	h.Dir = filepath.Join(root, "modules")
 	h.MustRun(t, "fmt", "-check", "-diff", "-recursive")
 	tests, _ := filepath.Glob(filepath.Join(root, "modules", "*", "tests"))
@@ -27,7 +27,8 @@ func TestAccModules_nativeTests(t *testing.T) {
 	for _, dir := range tests {
 		module := filepath.Base(filepath.Dir(dir))
 		t.Run(module, func(t *testing.T) {
-			registry := testkit.StartRegistry(t, registryserver.Options{})
+			// The fleet tests seed what App Hub derives (tests/seed), as -apphub-writable lets them.
+			registry := testkit.StartRegistry(t, registryserver.Options{AppHubWritable: true})
 			h := *h
 			h.Dir = t.TempDir()
 			copyTree(t, root, h.Dir, filepath.Join("modules", module))

@@ -17,7 +17,7 @@ func specDir(t testing.TB) string {
 		dir = filepath.Join("..", "..", "..", "shared", "spec")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "examples")); err != nil {
-		t.Skipf("spec corpus not found at %s (set AGENTREGISTRY_SPEC_DIR): %v", dir, err)
+		t.Skipf("optional: the official spec corpus is not at %s (../shared/spec beside the clone, or AGENTREGISTRY_SPEC_DIR): %v", dir, err)
 	}
 	return dir
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 
@@ -33,7 +34,9 @@ var clis sync.Map // path -> CLI: each binary is asked once per process
 // DetectCLI runs `path version` and reads its flavour and version.
 func DetectCLI(path string) (CLI, error) {
 	if c, ok := clis.Load(path); ok {
-		return c.(CLI), nil
+		if cli, ok := c.(CLI); ok {
+			return cli, nil
+		}
 	}
 	out, err := exec.Command(path, "version").Output()
 	if err != nil {
@@ -87,14 +90,14 @@ func (c CLI) Host() string {
 	return "registry.terraform.io"
 }
 
-// AtLeast tells whether the CLI is its flavour's release min ("1.12.0") or
-// later; min "" means no release of that flavour qualifies.
+// AtLeast tells whether the CLI is at least the release given for its flavour
+// ("1.12.0"); "" means no release of that flavour qualifies.
 func (c CLI) AtLeast(terraform, opentofu string) bool {
-	min := terraform
+	first := terraform
 	if c.Flavour == OpenTofu {
-		min = opentofu
+		first = opentofu
 	}
-	return min != "" && !c.Version.Core().LessThan(version.Must(version.NewVersion(min)))
+	return first != "" && !c.Version.Core().LessThan(version.Must(version.NewVersion(first)))
 }
 
 // SkipUnless skips the test, saying why in one line, unless the CLI is at
@@ -104,11 +107,15 @@ func (c CLI) SkipUnless(t testing.TB, what, terraform, opentofu string) {
 	if c.AtLeast(terraform, opentofu) {
 		return
 	}
-	need := "Terraform " + terraform + "+"
-	if opentofu != "" {
-		need += " or OpenTofu " + opentofu + "+"
-	} else {
-		need += " (not OpenTofu)"
+	var need []string
+	if terraform != "" {
+		need = append(need, "Terraform "+terraform+"+")
 	}
-	t.Skipf("%s needs %s; this run's CLI is %s %s", what, need, c.Flavour, c.Version)
+	if opentofu != "" {
+		need = append(need, "OpenTofu "+opentofu+"+")
+	}
+	if terraform == "" || opentofu == "" {
+		need[0] += " (only)"
+	}
+	t.Skipf("%s needs %s; this run's CLI is %s %s", what, strings.Join(need, " or "), c.Flavour, c.Version)
 }

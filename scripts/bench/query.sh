@@ -25,23 +25,17 @@ if [ -z "$TERRAFORM" ]; then
 fi
 
 work=$(mktemp -d)
-. "$root/scripts/registry-server.sh"
+# shellcheck source=../lib.sh
+. "$root/scripts/lib.sh"
 trap 'stop_registry_server; rm -rf "$work"' EXIT
 
 plugins="${QUERY_PLUGINS:-$work/plugins}"
-mkdir -p "$plugins" "$work/bin"
 echo "query bench: building..." >&2
-(cd "$root" && { [ -n "${QUERY_PLUGINS:-}" ] || go build -o "$plugins/terraform-provider-agentregistry" .; } &&
-  go build -o "$work/bin/agentregistry-server" ./cmd/agentregistry-server && go build -o "$work/bin/seed" ./scripts/bench/seed)
+[ -n "${QUERY_PLUGINS:-}" ] || build_provider "$plugins"
+build_server "$work/bin"
+(cd "$root" && go build -o "$work/bin/seed" ./scripts/bench/seed)
 start_registry_server "$work/bin/agentregistry-server" "$work/server.log"
-cat >"$work/cli.tfrc" <<RC
-provider_installation {
-  dev_overrides {
-    "registry.terraform.io/agentregistry/agentregistry" = "$plugins"
-  }
-  direct {}
-}
-RC
+write_dev_overrides "$work/cli.tfrc" "$plugins"
 export TF_CLI_CONFIG_FILE="$work/cli.tfrc" CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1
 # tf -chdir=DIR COMMAND ARGS...: Terraform without colours.
 tf() { "$TERRAFORM" "$1" "$2" -no-color "${@:3}"; }
@@ -111,7 +105,9 @@ done
 # provider; the server apart) and the provider's own (from the CPU profiles it
 # writes, AGENTREGISTRY_CPUPROFILE); its largest profile is kept for the hot
 # spots.
+# shellcheck disable=SC2086 # N_LIST is a list of numbers
 largest=$(printf '%s\n' $N_LIST | sort -n | tail -1)
+# shellcheck disable=SC2086 # N_LIST is a list of numbers
 smallest=$(printf '%s\n' $N_LIST | sort -n | head -1)
 declare -A cpu
 cpu_split() {
@@ -122,7 +118,7 @@ cpu_split() {
   t=$( { time AGENTREGISTRY_CPUPROFILE="$work/prof/cpu-%p.prof" tf "$@" >"$work/last.log" 2>&1; } 2>&1 ) ||
     { cat "$work/last.log" >&2; echo "failed: $*" >&2; exit 1; }
   for f in "$work"/prof/*.prof; do
-    line=$(cd "$root" && go tool pprof -top "$f" 2>/dev/null | grep -o 'Total samples = [0-9.]*[a-z]*' || true)
+    line=$( (cd "$root" && go tool pprof -top "$f" 2>/dev/null) | grep -o 'Total samples = [0-9.]*[a-z]*' || true)
     case "$line" in
       *ms) own=$(calc "$own + ${line//[^0-9.]/} / 1000") ;;
       *s) own=$(calc "$own + ${line//[^0-9.]/}") ;;
@@ -130,6 +126,7 @@ cpu_split() {
   done
   cpu[$step,total]=$(calc "${t% *} + ${t#* }")
   cpu[$step,provider]=$own
+  # shellcheck disable=SC2012 # ls -S: the largest profile; the names are the script's own
   cp "$(ls -S "$work"/prof/*.prof | head -1)" "$work/$step.prof"
 }
 cpu_split query -chdir="$work/n$largest/adopt" query

@@ -1,5 +1,5 @@
 # Registers a fleet against the bundled registry server and checks what
-# adding or removing a file plans. scripts/test-modules.sh starts the server
+# adding or removing a file plans. TestAccModules_nativeTests (internal/e2e) starts the server
 # on loopback, runs `tofu get` and `tofu test -var endpoint=http://127.0.0.1:PORT`.
 
 variables {

@@ -1,5 +1,5 @@
 # A bad file fails `plan` before anything reaches the registry, and the error
-# names the file. expect_failures pins which check fails; scripts/test-modules.sh
+# names the file. expect_failures pins which check fails; TestAccModules_nativeTests
 # also runs a plain `plan` on the bad-card fixture and looks for the file name
 # and the problem in the error.
 
