@@ -128,7 +128,7 @@ func (g *guideRun) startServer(body, dir string) {
 	go func() { exited <- cmd.Wait() }()
 	t.Cleanup(func() {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) // make and the server it runs
-		<-exited
+		t.Logf("the bundled server stopped: %v", <-exited)
 		_ = log.Close()
 	})
 	deadline := time.Now().Add(5 * time.Minute) // `make server` builds the server first
