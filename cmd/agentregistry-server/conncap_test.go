@@ -22,7 +22,7 @@ func TestIdleConnectionsGiveWayAtTheCap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer c.Close()
+		defer func() { _ = c.Close() }()
 		if _, err := c.Write([]byte("GET /v1/" + parent + "/services HTTP/1.1\r\nHost: x\r\n\r\n")); err != nil {
 			t.Fatal(err)
 		}

@@ -28,8 +28,8 @@ type capListener struct {
 	once   sync.Once
 }
 
-func newCapListener(l net.Listener, max int) *capListener {
-	return &capListener{Listener: l, max: max, idle: map[*trackedConn]time.Time{},
+func newCapListener(l net.Listener, limit int) *capListener {
+	return &capListener{Listener: l, max: limit, idle: map[*trackedConn]time.Time{},
 		freed: make(chan struct{}, 1), closed: make(chan struct{})}
 }
 

@@ -99,6 +99,34 @@ func (r *testRegistry) createService(id string, svc *agentregistry.Service) {
 	}
 }
 
+// editCard changes the card of the agent service name behind Terraform's
+// back, through the official client, as a REST call would, and waits for the
+// operation.
+func (r *testRegistry) editCard(t *testing.T, name string, edit func(card map[string]any)) {
+	t.Helper()
+	svc, err := r.api.Projects.Locations.Services.Get(name).Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var card map[string]any
+	if err := json.Unmarshal(svc.AgentSpec.Content, &card); err != nil {
+		t.Fatal(err)
+	}
+	edit(card)
+	raw, _ := json.Marshal(card)
+	op, err := r.api.Projects.Locations.Services.Patch(name,
+		&agentregistry.Service{AgentSpec: &agentregistry.AgentSpec{Type: "A2A_AGENT_CARD", Content: raw}}).
+		UpdateMask("agentSpec").Context(context.Background()).Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for !op.Done {
+		if op, err = r.api.Projects.Locations.Operations.Get(op.Name).Do(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // agent registers an A2A agent from a card.
 func (r *testRegistry) agent(id string, card map[string]any) {
 	r.t.Helper()

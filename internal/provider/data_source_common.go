@@ -132,8 +132,6 @@ var agentResultAttrTypes = map[string]attr.Type{
 	"attributes_json": types.StringType,
 }
 
-var agentResultObjectType = types.ObjectType{AttrTypes: agentResultAttrTypes}
-
 // agentResultAttributes are the computed attributes of one agent, shared by
 // agentregistry_agents (per element) and agentregistry_agent (top level).
 func agentResultAttributes() map[string]schema.Attribute {

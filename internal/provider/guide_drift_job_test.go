@@ -1,20 +1,17 @@
 package provider
 
 import (
-	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"google.golang.org/api/agentregistry/v1"
 )
 
-// guideBlock returns the first fenced block of lang after the heading in a
-// guide's template, as a reader copies it.
-func guideBlock(t *testing.T, guide, heading, lang string, text ...string) string {
+// guideBlock returns the first ```sh block after the heading in a guide's
+// template, as a reader copies it.
+func guideBlock(t *testing.T, guide, heading string, text ...string) string {
+	const lang = "sh"
 	t.Helper()
 	s := readGuide(t, guide)
 	if len(text) > 0 {
@@ -85,7 +82,7 @@ func TestAccGuideDriftJob(t *testing.T) {
 	if _, err := exec.LookPath("jq"); err != nil {
 		t.Skip("the drift job needs jq")
 	}
-	script := guideBlock(t, "drift-detection-in-ci", "## The job", "sh")
+	script := guideBlock(t, "drift-detection-in-ci", "## The job")
 	r := startRegistry(t)
 	// An agent another configuration registered.
 	r.agent("partner-fx", map[string]any{
@@ -118,27 +115,7 @@ resource "agentregistry_binding" "support_desk_to_partner" {
 
 	// A change behind Terraform's back, through the REST API.
 	name := testParent + "/services/order-tracker"
-	svc, err := r.api.Projects.Locations.Services.Get(name).Do()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var card map[string]any
-	if err := json.Unmarshal(svc.AgentSpec.Content, &card); err != nil {
-		t.Fatal(err)
-	}
-	card["description"] = "Edited outside Terraform."
-	raw, _ := json.Marshal(card)
-	op, err := r.api.Projects.Locations.Services.Patch(name,
-		&agentregistry.Service{AgentSpec: &agentregistry.AgentSpec{Type: "A2A_AGENT_CARD", Content: raw}}).
-		UpdateMask("agentSpec").Context(context.Background()).Do()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for !op.Done {
-		if op, err = r.api.Projects.Locations.Operations.Get(op.Name).Do(); err != nil {
-			t.Fatal(err)
-		}
-	}
+	r.editCard(t, name, func(card map[string]any) { card["description"] = "Edited outside Terraform." })
 
 	out, code = h.runGuideScript(t, "registry-drift.sh", script)
 	if code != 2 {

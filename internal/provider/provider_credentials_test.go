@@ -15,7 +15,7 @@ func withoutCredentials(t *testing.T) {
 	for _, v := range []string{"AGENTREGISTRY_ENDPOINT", "AGENTREGISTRY_APPHUB_ENDPOINT", "AGENTREGISTRY_ACCESS_TOKEN",
 		"AGENTREGISTRY_PROJECT", "AGENTREGISTRY_LOCATION", "GOOGLE_CLOUD_PROJECT", "CLOUDSDK_CONFIG"} {
 		t.Setenv(v, "")
-		os.Unsetenv(v)
+		_ = os.Unsetenv(v) // unset, not empty: an empty AGENTREGISTRY_* still counts as set
 	}
 	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", filepath.Join(t.TempDir(), "no-such-adc.json"))
 }

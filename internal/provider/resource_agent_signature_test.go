@@ -309,7 +309,7 @@ func TestAccProvider_trustedKeysRefused(t *testing.T) {
 			// A key without a kid is trusted under its RFC 7638 thumbprint (issue 36): the unsigned card is then
 			// what require refuses, not the keys.
 			{Config: cfg(string(noKid)), ExpectError: relWords("the agent card is not signed and the signature policy is require")},
-			{Config: cfg(string(privatePEM)), ExpectError: relWords("Invalid Trusted Keys", "is not a public key")},
+			{Config: cfg(privatePEM), ExpectError: relWords("Invalid Trusted Keys", "is not a public key")},
 			{Config: cfg(`{"keys": 1}`), ExpectError: relWords("Invalid Trusted Keys", "expected a JWKS")},
 			{Config: sigProvider("http://127.0.0.1:1", "", "strict") + sigAgent("x", "x-agent", fmt.Sprintf("%q", liveCardCanonical), ""),
 				ExpectError: relWords("signature_policy", "value must be one of")},

@@ -1,13 +1,11 @@
 package provider
 
 import (
-	"context"
 	"encoding/json"
+	"fmt"
 	"os/exec"
 	"strings"
 	"testing"
-
-	"google.golang.org/api/agentregistry/v1"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/cardsig"
 )
@@ -30,7 +28,7 @@ func TestAccAgentResource_signingKeyPEMFromTheGuide(t *testing.T) {
 	h := newCLIHarness(t)
 	section := "### Making a signing key"
 	for _, dir := range []string{".", "ssh"} {
-		script := guideBlock(t, "register-what-you-deploy", section, "sh")
+		script := guideBlock(t, "register-what-you-deploy", section)
 		if dir == "ssh" {
 			script = secondBlock(t, "register-what-you-deploy", section)
 		}
@@ -99,37 +97,19 @@ output "ssh_signed_kids" {
 		t.Errorf("sign_agent_card with the ssh-keygen key verifies as %v, want [%s]", got, sshKid)
 	}
 	var jwks struct{ Keys []map[string]any }
-	if err := json.Unmarshal([]byte(outputs["jwks"].Value.(string)), &jwks); err != nil || len(jwks.Keys) != 1 || jwks.Keys[0]["kid"] != kid {
+	if err := json.Unmarshal([]byte(fmt.Sprint(outputs["jwks"].Value)), &jwks); err != nil || len(jwks.Keys) != 1 || jwks.Keys[0]["kid"] != kid {
 		t.Errorf("public_jwks = %v (%v), want one key with kid %s", outputs["jwks"].Value, err, kid)
 	}
 	h.mustExit(t, 0, "plan", "-detailed-exitcode", "-input=false")
 
 	// The signed card edited in the registry, its signatures kept.
 	name := testParent + "/services/pem-agent"
-	svc, err := r.api.Projects.Locations.Services.Get(name).Do()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var card map[string]any
-	if err := json.Unmarshal(svc.AgentSpec.Content, &card); err != nil {
-		t.Fatal(err)
-	}
-	if card["signatures"] == nil {
-		t.Fatal("the registry's card is not signed")
-	}
-	card["description"] = "Edited outside Terraform."
-	raw, _ := json.Marshal(card)
-	op, err := r.api.Projects.Locations.Services.Patch(name,
-		&agentregistry.Service{AgentSpec: &agentregistry.AgentSpec{Type: "A2A_AGENT_CARD", Content: raw}}).
-		UpdateMask("agentSpec").Context(context.Background()).Do()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for !op.Done {
-		if op, err = r.api.Projects.Locations.Operations.Get(op.Name).Do(); err != nil {
-			t.Fatal(err)
+	r.editCard(t, name, func(card map[string]any) {
+		if card["signatures"] == nil {
+			t.Fatal("the registry's card is not signed")
 		}
-	}
+		card["description"] = "Edited outside Terraform."
+	})
 	out := h.mustExit(t, 2, "plan", "-detailed-exitcode", "-input=false")
 	if !containsAll(strings.Join(strings.Fields(out), " "), "Signed Agent Card Changed in the Registry",
 		"Apply signs the configured card again with signing_key_wo and sends the signed card") {
@@ -137,7 +117,7 @@ output "ssh_signed_kids" {
 	}
 	h.mustRun(t, "apply", "-auto-approve", "-input=false")
 	h.mustExit(t, 0, "plan", "-detailed-exitcode", "-input=false")
-	svc, err = r.api.Projects.Locations.Services.Get(name).Do()
+	svc, err := r.api.Projects.Locations.Services.Get(name).Do()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,11 +129,11 @@ output "ssh_signed_kids" {
 // secondBlock is the second ```sh block after heading in a guide.
 func secondBlock(t *testing.T, guide, heading string) string {
 	t.Helper()
-	first := guideBlock(t, guide, heading, "sh")
+	first := guideBlock(t, guide, heading)
 	b := readGuide(t, guide)
 	i := strings.Index(b, "\n"+heading+"\n")
 	j := strings.Index(b[i:], first)
-	return guideBlock(t, guide, "", "sh", b[i+j+len(first):])
+	return guideBlock(t, guide, "", b[i+j+len(first):])
 }
 
 func mkdirCd(dir string) string {

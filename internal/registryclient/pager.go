@@ -140,8 +140,8 @@ func readPages[T any](ctx context.Context, lim PageLimits, read string,
 			waited         time.Duration
 			token          string
 		)
-		stop := func(cap string, limit int64) {
-			yield(nil, &PageLimitError{Read: read, Cap: cap, Limit: limit, Pages: pages, Records: records, Bytes: budget.used.Load()})
+		stop := func(reached string, limit int64) {
+			yield(nil, &PageLimitError{Read: read, Cap: reached, Limit: limit, Pages: pages, Records: records, Bytes: budget.used.Load()})
 		}
 		for {
 			if pages >= lim.Pages {

@@ -89,14 +89,14 @@ func pagedReads() map[string]func(ctx context.Context, c *Client) error {
 }
 
 // limitError asserts err is a *PageLimitError at cap and returns it.
-func limitError(t *testing.T, err error, cap string) *PageLimitError {
+func limitError(t *testing.T, err error, want string) *PageLimitError {
 	t.Helper()
 	var le *PageLimitError
 	if !errors.As(err, &le) {
-		t.Fatalf("error %v (%T), want a *PageLimitError at the %s cap", err, err, cap)
+		t.Fatalf("error %v (%T), want a *PageLimitError at the %s cap", err, err, want)
 	}
-	if le.Cap != cap {
-		t.Fatalf("stopped at the %s cap (%v), want the %s cap", le.Cap, le, cap)
+	if le.Cap != want {
+		t.Fatalf("stopped at the %s cap (%v), want the %s cap", le.Cap, le, want)
 	}
 	if !strings.Contains(le.Error(), "cap of") {
 		t.Errorf("message %q does not name the cap", le.Error())
@@ -154,7 +154,7 @@ func TestHostileEndlessEmptyPagesStopAtThePageCap(t *testing.T) {
 	for name, read := range pagedReads() {
 		t.Run(name, func(t *testing.T) {
 			before := requests.Load()
-			limitError(t, read(testCtx(t), c), CapPages)
+			_ = limitError(t, read(testCtx(t), c), CapPages)
 			if sent := requests.Load() - before; sent != 50 {
 				t.Errorf("%d requests, want the cap of 50", sent)
 			}

@@ -47,12 +47,12 @@ func newCollection[T any](sep string) *collection[T] {
 	}}
 }
 
-// full refuses a create in the location of name when it holds max records
+// full refuses a create in the location of name when it holds limit records
 // already: what one client can make the server hold (and a list scan) is
 // bounded per location.
-func (c *collection[T]) full(name, what string, max int) error {
-	if c.perLoc[parentOf(name)] >= max {
-		return errExhausted("the bundled server keeps at most %d %s per location; delete some first", max, what)
+func (c *collection[T]) full(name, what string, limit int) error {
+	if c.perLoc[parentOf(name)] >= limit {
+		return errExhausted("the bundled server keeps at most %d %s per location; delete some first", limit, what)
 	}
 	return nil
 }

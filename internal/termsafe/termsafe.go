@@ -95,7 +95,7 @@ func clean(s string, multiline bool) string {
 func needsCleaning(s string, multiline bool) bool {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || (isControl(r) && !(multiline && (r == '\n' || r == '\t'))) {
+		if (r == utf8.RuneError && size == 1) || (isControl(r) && (!multiline || (r != '\n' && r != '\t'))) {
 			return true
 		}
 		i += size
@@ -143,15 +143,15 @@ func skipCSI(s string, i int) int {
 func skipString(s string, i int) int {
 	for i < len(s) {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == bel || r == c1ST:
+		switch r {
+		case bel, c1ST:
 			return i + size
-		case r == esc:
+		case esc:
 			if i+1 < len(s) && s[i+1] == '\\' {
 				return i + 2
 			}
 			return i + 1
-		case r == '\n':
+		case '\n':
 			return i
 		}
 		i += size
