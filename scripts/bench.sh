@@ -282,4 +282,9 @@ echo "Go benchmarks (validation, search on 10,000 agents, the provider's request
   grep -E '^(Benchmark|ok|FAIL)')
 
 echo
+echo "Operation polling (issue 35): n services whose operations take d, applied 10 at once, against the floor of ceil(n/10) waves of d:"
+(cd "$root" && go test -run '^$' -bench OperationPolling -benchtime 1x -count 1 -v ./internal/registryclient/ 2>&1 |
+  grep -E '^(Benchmark|ok|FAIL)|floor|polls')
+
+echo
 QUERY_PLUGINS="$work/plugins-provider" "$root/scripts/bench/query.sh"
