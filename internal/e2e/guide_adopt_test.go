@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -54,7 +53,7 @@ func newGuideRun(t *testing.T, cli testkit.CLI) *guideRun {
 		shell:    &docShell{t: t, dir: work, env: env, replace: strings.NewReplacer("127.0.0.1:8787", addr)},
 		cli:      &testkit.Harness{Bin: cli.Path, Dir: work, Env: env},
 		registry: registry,
-		blocks:   testkit.DocBlocks(string(guide), nil, nil),
+		blocks:   testkit.DocBlocks(terraformPart(string(guide)), nil, nil),
 	}
 	r.cli.Write(t, "main.tf", r.shell.replace.Replace(r.cli.ReadFile(t, "main.tf")))
 	return r
@@ -106,7 +105,7 @@ func TestAccGuideAdopt_terraform(t *testing.T) {
 
 // runCommands runs a block's commands one by one and returns what they
 // printed. The guide's server start is the in-process server; the OpenTofu
-// section's commands are TestAccGuideAdopt_openTofu's.
+// section's commands are TestAccGuideAdoptOpenTofu's (internal/provider).
 func (r *guideRun) runCommands(t *testing.T, block string) string {
 	t.Helper()
 	var out strings.Builder
@@ -183,34 +182,13 @@ func (r *guideRun) checkProse(t *testing.T) {
 	r.cli.MustRun(t, "plan", "-detailed-exitcode")
 }
 
-// The guide's OpenTofu section: with the records the guide registers, one
-// import block per record by identity, `tofu plan -generate-config-out`
-// imports all seven and writes documents as jsonencode({...}) and the skill
-// without a source; after `tofu apply`, the plan is empty.
-func TestAccGuideAdopt_openTofu(t *testing.T) {
-	cli := testkit.CLIFromEnv(t)
-	cli.SkipUnless(t, "the guide's OpenTofu section (import blocks by identity)", "", "1.12.0")
-	r := newGuideRun(t, cli)
-	r.shell.mustRun(r.seedBlock(t))
-	var imports strings.Builder
-	for _, id := range []string{"service:agentregistry_agent:fx-agent", "service:agentregistry_agent:travel-agent",
-		"service:agentregistry_agent:legacy-agent", "service:agentregistry_mcp_server:weather-tools",
-		"service:agentregistry_endpoint:billing-api", "binding:agentregistry_binding:planner-weather",
-		"skill:agentregistry_skill:pdf-tools"} {
-		p := strings.Split(id, ":")
-		fmt.Fprintf(&imports, "import {\n  to       = %s.%s\n  identity = { %s_id = %q }\n}\n", p[1], strings.ReplaceAll(p[2], "-", "_"), p[0], p[2])
+// terraformPart is the guide up to its OpenTofu section, which
+// TestAccGuideAdoptOpenTofu (internal/provider) follows word for word.
+func terraformPart(guide string) string {
+	if i := strings.Index(guide, "\n## With OpenTofu"); i >= 0 {
+		return guide[:i]
 	}
-	r.cli.Write(t, "imports.tf", imports.String())
-	r.cli.MustRun(t, "init", "-input=false")
-	if out := r.cli.MustRun(t, "plan", "-input=false", "-generate-config-out=generated.tf"); !strings.Contains(out, "Plan: 7 to import, 0 to add, 0 to change, 0 to destroy.") {
-		t.Fatalf("OpenTofu's plan does not only import the seven records:\n%s", out)
-	}
-	generated := r.cli.ReadFile(t, "generated.tf")
-	if !regexp.MustCompile(`agent_card *= jsonencode\(\{`).MatchString(generated) || !regexp.MustCompile(`source_dir *= null`).MatchString(generated) {
-		t.Fatalf("OpenTofu's generated configuration is not in the form the guide says:\n%s", generated)
-	}
-	r.cli.MustRun(t, "apply", "-input=false", "-auto-approve")
-	r.cli.MustRun(t, "plan", "-input=false", "-detailed-exitcode")
+	return guide
 }
 
 func firstLineWith(text, s string) string {

@@ -440,22 +440,11 @@ type run struct {
 // of word j: one, or for a prefix every term it starts) occur at adjacent
 // positions: word j at p+j for some p.
 func (sn *snapshot) phrase(ctx context.Context, cand bitset, views [][]postingView) (bitset, error) {
-	limit := uint32(len(sn.names))
 	// The first word is never a prefix, so views[0] is one posting and cur
 	// ascends by id; so does every later round but the last, whose word
 	// alone may be a prefix.
-	cur := sn.runs[:0]
+	cur := sn.firstRuns(cand, views[0])
 	defer func() { sn.runs = cur[:0] }()
-	for _, v := range views[0] {
-		for i, id := range v.ids {
-			if id >= limit {
-				break
-			}
-			if cand.has(id) {
-				cur = append(cur, run{id, v.positions(i)})
-			}
-		}
-	}
 	out := newBitset(len(sn.names))
 	last := len(views) - 1
 	if sn.at == nil {
@@ -465,47 +454,83 @@ func (sn *snapshot) phrase(ctx context.Context, cand bitset, views [][]postingVi
 		for k, r := range cur {
 			sn.at[r.id] = int32(k) + 1
 		}
-		var next []run
-		work := 0
-		for _, v := range views[j] {
-			for i, id := range v.ids {
-				if id >= limit {
-					break
-				}
-				k := sn.at[id] - 1
-				if k < 0 {
-					continue
-				}
-				var kept []uint32
-				for _, p := range v.positions(i) {
-					if p < uint32(j) {
-						continue
-					}
-					if _, found := slices.BinarySearch(cur[k].starts, p-uint32(j)); !found {
-						continue
-					}
-					if j == last {
-						out.set(id)
-						break
-					}
-					kept = append(kept, p-uint32(j))
-				}
-				if len(kept) > 0 {
-					next = append(next, run{id, kept})
-				}
-			}
-			if work += len(v.ids); work >= ctxEvery {
-				work = 0
-				if err := ctx.Err(); err != nil {
-					sn.clearAt(cur)
-					return nil, err
-				}
-			}
-		}
+		next, err := sn.nextRuns(ctx, cur, views[j], j, j == last, out)
 		sn.clearAt(cur)
+		if err != nil {
+			return nil, err
+		}
 		cur = next
 	}
 	return out, nil
+}
+
+// firstRuns are the candidates' positions of a phrase's first word.
+func (sn *snapshot) firstRuns(cand bitset, views []postingView) []run {
+	limit := uint32(len(sn.names))
+	cur := sn.runs[:0]
+	for _, v := range views {
+		for i, id := range v.ids {
+			if id >= limit {
+				break
+			}
+			if cand.has(id) {
+				cur = append(cur, run{id, v.positions(i)})
+			}
+		}
+	}
+	return cur
+}
+
+// nextRuns extends the runs of cur (indexed by sn.at) with the phrase's j-th
+// word: the records where it follows, with the starts that still match; in
+// the last round, the records it completes are set in out instead.
+func (sn *snapshot) nextRuns(ctx context.Context, cur []run, views []postingView, j int, last bool, out bitset) ([]run, error) {
+	limit := uint32(len(sn.names))
+	var next []run
+	work := 0
+	for _, v := range views {
+		for i, id := range v.ids {
+			if id >= limit {
+				break
+			}
+			k := sn.at[id] - 1
+			if k < 0 {
+				continue
+			}
+			if kept := extendRun(cur[k].starts, v.positions(i), uint32(j), last); last && kept != nil {
+				out.set(id)
+			} else if len(kept) > 0 {
+				next = append(next, run{id, kept})
+			}
+		}
+		if work += len(v.ids); work >= ctxEvery {
+			work = 0
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return next, nil
+}
+
+// extendRun keeps the starts of a run that the word at positions continues at
+// offset j. In the last round one match is enough: it returns a non-nil empty
+// slice as soon as one is found.
+func extendRun(starts, positions []uint32, j uint32, last bool) []uint32 {
+	var kept []uint32
+	for _, p := range positions {
+		if p < j {
+			continue
+		}
+		if _, found := slices.BinarySearch(starts, p-j); !found {
+			continue
+		}
+		if last {
+			return []uint32{}
+		}
+		kept = append(kept, p-j)
+	}
+	return kept
 }
 
 // clearAt resets the entries of sn.at that cur set.
