@@ -157,8 +157,54 @@ run "a_lock_pins_the_approved_tools" {
   command = plan
 
   variables {
-    # The lock provider::agentregistry::tool_lock made of weather-tools.json.
-    tool_locks           = { weather-tools = file("tests/fixtures/fleet/locks/weather-tools.lock.json") }
+    # The lock provider::agentregistry::tool_lock made of weather-tools.json
+    # (tests/fixtures/fleet/locks/weather-tools.lock.json), written out: OpenTofu
+    # 1.10 calls no function in a run's variables.
+    tool_locks = {
+      weather-tools = <<-EOT
+        {
+          "tools": {
+            "get_alerts": {
+              "definition": {
+                "description": "Lists active weather alerts for a region.",
+                "inputSchema": {
+                  "properties": {
+                    "region": {
+                      "type": "string"
+                    }
+                  },
+                  "type": "object"
+                },
+                "name": "get_alerts"
+              },
+              "sha256": "e6d625c090363ac94b2cebd9ca5afae2c16a010313f8f7c3fc2afe8b6039a42a"
+            },
+            "get_forecast": {
+              "definition": {
+                "annotations": {
+                  "readOnlyHint": true
+                },
+                "description": "Returns the forecast for a city.",
+                "inputSchema": {
+                  "properties": {
+                    "city": {
+                      "type": "string"
+                    }
+                  },
+                  "required": [
+                    "city"
+                  ],
+                  "type": "object"
+                },
+                "name": "get_forecast"
+              },
+              "sha256": "b6caf15e2fe6724bd85d7ba157fff284a2d83039f4ef9325c2afb8282c241b32"
+            }
+          },
+          "version": 1
+        }
+      EOT
+    }
     tool_approval_policy = "warn"
   }
 
