@@ -125,51 +125,8 @@ run "tool_locks_must_name_an_mcp_server_of_tool_specs_dir" {
 
   variables {
     tool_specs_dir = "tests/fixtures/fleet/tools"
-    tool_locks = {
-      no-such-server = <<-EOT
-        {
-          "tools": {
-            "get_alerts": {
-              "definition": {
-                "description": "Lists active weather alerts for a region.",
-                "inputSchema": {
-                  "properties": {
-                    "region": {
-                      "type": "string"
-                    }
-                  },
-                  "type": "object"
-                },
-                "name": "get_alerts"
-              },
-              "sha256": "e6d625c090363ac94b2cebd9ca5afae2c16a010313f8f7c3fc2afe8b6039a42a"
-            },
-            "get_forecast": {
-              "definition": {
-                "annotations": {
-                  "readOnlyHint": true
-                },
-                "description": "Returns the forecast for a city.",
-                "inputSchema": {
-                  "properties": {
-                    "city": {
-                      "type": "string"
-                    }
-                  },
-                  "required": [
-                    "city"
-                  ],
-                  "type": "object"
-                },
-                "name": "get_forecast"
-              },
-              "sha256": "b6caf15e2fe6724bd85d7ba157fff284a2d83039f4ef9325c2afb8282c241b32"
-            }
-          },
-          "version": 1
-        }
-      EOT
-    }
+    # Only the key is checked here: the lock's content is never read.
+    tool_locks = { no-such-server = "{}" }
   }
 
   expect_failures = [agentregistry_mcp_server.this]
