@@ -69,7 +69,7 @@ func liveAttributes(what, urlDescription string) map[string]schema.Attribute {
 			Optional: true,
 			MarkdownDescription: "How long the whole fetch may take, redirects included, as a Go duration such as " +
 				"`10s` or `1m30s`. Defaults to `10s`; at most `2m`, so that a slow server cannot hold a plan for longer.",
-			Validators: []validator.String{durationValidator{}},
+			Validators: []validator.String{validators.Duration(livedoc.MaxTimeout)},
 		},
 	}
 }
@@ -94,7 +94,7 @@ func liveOptions(ctx context.Context, headers types.Map, timeout types.String, d
 		diags.Append(headers.ElementsAs(ctx, &opts.Headers, false)...)
 	}
 	if !timeout.IsNull() {
-		opts.Timeout, _ = time.ParseDuration(timeout.ValueString()) // checked by durationValidator
+		opts.Timeout, _ = time.ParseDuration(timeout.ValueString()) // checked by validators.Duration
 	}
 	return opts
 }
@@ -161,23 +161,4 @@ func terraformSafe(doc []byte) string {
 		}
 	}
 	return b.String()
-}
-
-// durationValidator accepts a positive Go duration of at most livedoc.MaxTimeout.
-type durationValidator struct{}
-
-func (durationValidator) Description(context.Context) string {
-	return "must be a positive duration of at most " + livedoc.MaxTimeout.String() + ", such as 10s, 500ms or 1m30s"
-}
-
-func (v durationValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (v durationValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if d, err := time.ParseDuration(req.ConfigValue.ValueString()); err != nil || d <= 0 || d > livedoc.MaxTimeout {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Timeout",
-			fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
-	}
 }

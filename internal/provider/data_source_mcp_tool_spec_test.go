@@ -150,7 +150,7 @@ resource "agentregistry_mcp_server" "same" {
 			step(url(hugeEvent.URL), "sent an event of the stream answering POST "+hugeEvent.URL+" over the 1048576-byte (1 MiB) limit"),
 			step(url(pages.URL), "stopped reading the tools of "+pages.URL+" at page 20", "largest tools so far: page000001 (",
 				"include_tools or exclude_tools", "drop_output_schemas"),
-			step(url(slow.URL)+"\ntimeout = \"2m1s\"", "Invalid Timeout", "must be a positive duration of at most 2m0s"),
+			step(url(slow.URL)+"\ntimeout = \"2m1s\"", "Invalid Timeout", "is not a positive duration of at most 2m0s"),
 		},
 	})
 }

@@ -54,6 +54,7 @@ type providerModel struct {
 	AccessToken     types.String `tfsdk:"access_token"`
 	TrustedKeys     types.String `tfsdk:"trusted_keys"`
 	SignaturePolicy types.String `tfsdk:"signature_policy"`
+	RequestTimeout  types.String `tfsdk:"request_timeout"`
 }
 
 // providerData is what Configure hands to every resource and data source.
@@ -190,6 +191,17 @@ func (p *agentRegistryProvider) Schema(_ context.Context, _ provider.SchemaReque
 					"`AGENTREGISTRY_SIGNATURE_POLICY`. `agentregistry_agent` and `agentregistry_agent_card` can override it.",
 				Validators: []validator.String{signaturePolicyValidator()},
 			},
+			"request_timeout": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "The most one HTTP request to the registry may take, from sending it to the last " +
+					"byte of the answer, as a duration such as `30s`: default `1m`, at most `10m`; environment variable " +
+					"`AGENTREGISTRY_REQUEST_TIMEOUT`. A request that takes longer is abandoned and retried like a dropped " +
+					"connection (a retried write carries the same request id, so it is not applied twice); after 7 attempts " +
+					"the plan or apply fails with an error that names this setting. It bounds what has no `timeouts` " +
+					"block (data sources, refresh, `terraform query`) against a registry that accepts connections and " +
+					"never answers; a resource's `timeouts` still bound its whole create, update or delete.",
+				Validators: []validator.String{validators.Duration(maxRequestTimeout)},
+			},
 		},
 	}
 }
@@ -216,6 +228,7 @@ func (p *agentRegistryProvider) Configure(ctx context.Context, req provider.Conf
 			AccessToken:    settings.accessToken,
 			UseADC:         settings.accessToken == "" && isGoogleEndpoint(settings.endpoint),
 			UserAgent:      "terraform-provider-agentregistry/" + p.version,
+			RequestTimeout: settings.requestTimeout,
 		})
 		if err != nil {
 			data.configErrors.AddError("Cannot Create Agent Registry Client", err.Error())

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -15,7 +16,13 @@ import (
 // settings is the provider configuration after environment variables and defaults.
 type settings struct {
 	endpoint, appHubEndpoint, project, location, accessToken string
+	// requestTimeout bounds one HTTP attempt; zero takes the client's default.
+	requestTimeout time.Duration
 }
+
+// maxRequestTimeout is the longest request_timeout accepted: a registry that
+// needs longer to answer one request is not answering.
+const maxRequestTimeout = 10 * time.Minute
 
 // resolveSettings applies environment variables and defaults to the configuration
 // and reports, at plan time, what is malformed or missing.
@@ -38,6 +45,14 @@ func resolveSettings(cfg providerModel) (settings, diag.Diagnostics) {
 			diags.AddAttributeError(path.Root(e.attr), "Invalid Endpoint URL",
 				fmt.Sprintf("The provider's %s (from the configuration or AGENTREGISTRY_%s): %v", e.attr, strings.ToUpper(e.attr), err))
 		}
+	}
+	if raw := envOr(cfg.RequestTimeout, "", "AGENTREGISTRY_REQUEST_TIMEOUT"); raw != "" {
+		d, err := validators.ParseDuration(raw, maxRequestTimeout)
+		if err != nil {
+			diags.AddAttributeError(path.Root("request_timeout"), "Invalid Request Timeout",
+				"The provider's request_timeout (from the configuration or AGENTREGISTRY_REQUEST_TIMEOUT): "+err.Error()+".")
+		}
+		s.requestTimeout = d
 	}
 	if s.project == "" {
 		diags.AddAttributeError(path.Root("project"), "Missing Project",

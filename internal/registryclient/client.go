@@ -34,6 +34,7 @@ const (
 	defaultRetryWaitMax    = 10 * time.Second
 	defaultPollInterval    = 500 * time.Millisecond
 	defaultPollMaxInterval = 5 * time.Second
+	defaultRequestTimeout  = time.Minute
 )
 
 // Config configures a Client. Zero values select the documented defaults.
@@ -54,6 +55,12 @@ type Config struct {
 	// A negative RetryMax disables retries.
 	RetryMax                   int
 	RetryWaitMin, RetryWaitMax time.Duration
+	// RequestTimeout is the most one HTTP attempt may take, from sending the
+	// request to the last byte of the response (default 1 minute). An attempt
+	// that takes longer is abandoned and retried like a dropped connection, so
+	// a registry that accepts connections and never answers ends a call after
+	// at most RetryMax+1 attempts instead of hanging it.
+	RequestTimeout time.Duration
 	// PollInterval is the scale of the first wait before an operations.get poll
 	// of a kind of operation not yet seen finished (default 500ms; the first
 	// poll comes after 1 to 2 times it, the next at 3 times the first, then
@@ -143,6 +150,9 @@ func withDefaults(cfg Config) Config {
 	}
 	if cfg.RetryWaitMax < cfg.RetryWaitMin {
 		cfg.RetryWaitMax = cfg.RetryWaitMin
+	}
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = defaultRequestTimeout
 	}
 	if cfg.PollInterval <= 0 {
 		cfg.PollInterval = defaultPollInterval

@@ -64,7 +64,7 @@ func keepCredentialsHome(req *http.Request, via []*http.Request) error {
 //	    -> response buffering (a connection dropped mid-body becomes a retryable error)
 //	    -> pooled net/http transport
 func newHTTPClient(ctx context.Context, cfg Config) (*http.Client, error) {
-	var rt http.RoundTripper = &bufferingTransport{base: cleanhttp.DefaultPooledTransport()}
+	var rt http.RoundTripper = &bufferingTransport{base: cleanhttp.DefaultPooledTransport(), attemptTimeout: cfg.RequestTimeout}
 
 	var secret string
 	switch {
@@ -281,11 +281,32 @@ func (t *userAgentTransport) RoundTrip(req *http.Request) (*http.Response, error
 // bufferingTransport reads each response body completely before returning,
 // so that a connection reset or EOF in the middle of a body is a transport
 // error, which retryablehttp retries, rather than a JSON decoding failure.
+// It also bounds each attempt: sending, waiting for the answer and reading
+// its body take at most attemptTimeout (none when zero).
 type bufferingTransport struct {
-	base http.RoundTripper
+	base           http.RoundTripper
+	attemptTimeout time.Duration
 }
 
+// errAttemptTimeout is an attempt that took longer than the request timeout;
+// checkRetry retries it like a dropped connection.
+var errAttemptTimeout = errors.New("the registry did not answer within the request timeout")
+
 func (t *bufferingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if t.attemptTimeout <= 0 {
+		return t.roundTrip(req)
+	}
+	ctx, cancel := context.WithTimeoutCause(req.Context(), t.attemptTimeout, errAttemptTimeout)
+	defer cancel() // the body is in memory by then
+	resp, err := t.roundTrip(req.WithContext(ctx))
+	if err != nil && req.Context().Err() == nil && errors.Is(context.Cause(ctx), errAttemptTimeout) {
+		// The caller's error names the method and URL already.
+		return nil, fmt.Errorf("%w of %s (the provider's request_timeout)", errAttemptTimeout, t.attemptTimeout)
+	}
+	return resp, err
+}
+
+func (t *bufferingTransport) roundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(req)
 	if err != nil || resp.Body == nil || resp.Body == http.NoBody {
 		return resp, err

@@ -1,0 +1,97 @@
+package provider
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+)
+
+// A registry that accepts connections and never answers ends a single read
+// (here a data source by name, which is not paged and has no timeouts block)
+// at request_timeout per attempt, with an error that names the setting,
+// instead of hanging the plan.
+func TestAccProvider_requestTimeoutEndsASilentRegistry(t *testing.T) {
+	var requests atomic.Int64
+	release := make(chan struct{})
+	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(silent.Close)
+	t.Cleanup(func() { close(release) })
+	began := time.Now()
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "agentregistry" {
+  endpoint        = %q
+  project         = "p"
+  request_timeout = "200ms"
+}
+data "agentregistry_agent" "one" {
+  name = "projects/p/locations/global/agents/planner"
+}
+`, silent.URL),
+			ExpectError: regexp.MustCompile(`giving\s+up\s+after\s+7\s+attempt\(s\):\s+the\s+registry\s+did\s+not\s+answer\s+within\s+the\s+request\s+timeout\s+of\s+200ms\s+\(the\s+provider's\s+request_timeout\)`),
+		}},
+	})
+	// 7 attempts (1 + 6 retries) per read; the CLI may read more than once.
+	if n := requests.Load(); n < 7 {
+		t.Errorf("the silent registry saw %d requests, want at least the 7 attempts of one read", n)
+	}
+	t.Logf("%d requests, %s", requests.Load(), time.Since(began).Round(time.Millisecond))
+}
+
+func TestAccProvider_requestTimeoutIsValidated(t *testing.T) {
+	for value, want := range map[string]string{
+		`request_timeout = "soon"`: `"soon" is not a positive duration of at most 10m0s`,
+		`request_timeout = "11m"`:  `"11m" is not a positive duration of at most 10m0s`,
+	} {
+		t.Run(value, func(t *testing.T) {
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProviderFactories,
+				Steps: []resource.TestStep{{
+					Config: `
+provider "agentregistry" {
+  endpoint = "http://127.0.0.1:1"
+  project  = "p"
+  ` + value + `
+}
+data "agentregistry_agents" "all" {
+  query = "anything"
+}
+`,
+					ExpectError: regexp.MustCompile(regexp.QuoteMeta(want)),
+				}},
+			})
+		})
+	}
+	t.Run("environment", func(t *testing.T) {
+		t.Setenv("AGENTREGISTRY_REQUEST_TIMEOUT", "-1s")
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: testAccProviderFactories,
+			Steps: []resource.TestStep{{
+				Config: `
+provider "agentregistry" {
+  endpoint = "http://127.0.0.1:1"
+  project  = "p"
+}
+data "agentregistry_agents" "all" {
+  query = "anything"
+}
+`,
+				ExpectError: regexp.MustCompile(`(?s)Invalid Request Timeout.*AGENTREGISTRY_REQUEST_TIMEOUT`),
+			}},
+		})
+	})
+}
