@@ -7,33 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit"
 )
-
-// guideBlocks are the fenced blocks of a guide's text, in order.
-type guideFence struct{ lang, body string }
-
-func guideFences(text string) []guideFence {
-	var out []guideFence
-	for {
-		i := strings.Index(text, "\n```")
-		if i < 0 {
-			return out
-		}
-		text = text[i+4:]
-		nl := strings.Index(text, "\n")
-		if nl < 0 {
-			return out
-		}
-		lang := strings.TrimSpace(text[:nl])
-		text = text[nl+1:]
-		end := strings.Index(text, "\n```")
-		if end < 0 {
-			return out
-		}
-		out = append(out, guideFence{lang, text[:end+1]})
-		text = text[end+4:]
-	}
-}
 
 // The guide "Adopt an existing registry", section "With OpenTofu", word for
 // word: the registry seeded with the guide's curl commands, discover.tf
@@ -67,13 +43,8 @@ func TestAccGuideAdoptOpenTofu(t *testing.T) {
 	}
 	// The registry, seeded as the guide does (its second ```sh block).
 	var seed string
-	for i, n := 0, 0; i < len(guideFences(guide)); i++ {
-		if f := guideFences(guide)[i]; f.lang == "sh" {
-			if n++; n == 2 {
-				seed = f.body
-				break
-			}
-		}
+	if sh := testkit.Blocks(testkit.DocBlocks(guide, nil, nil), "sh"); len(sh) > 1 {
+		seed = sh[1].Text
 	}
 	if !strings.Contains(seed, "curl") {
 		t.Fatalf("the guide's second sh block is not the seeding one:\n%s", seed)
@@ -86,25 +57,25 @@ func TestAccGuideAdoptOpenTofu(t *testing.T) {
 	h.write(t, "main.tf", strings.ReplaceAll(string(main), "127.0.0.1:8787", u.Host))
 
 	terraformBlocks, last := 0, ""
-	for _, f := range guideFences(guide[start:]) {
-		switch f.lang {
+	for _, f := range testkit.DocBlocks(guide[start:], nil, nil) {
+		switch f.Lang {
 		case "terraform":
 			terraformBlocks++
 			switch terraformBlocks {
 			case 1:
-				h.write(t, "discover.tf", f.body)
+				h.write(t, "discover.tf", f.Text)
 			case 2:
 				b, err := os.ReadFile(filepath.Join(h.dir, "imports.tf"))
 				if err != nil {
 					t.Fatalf("imports.tf was not written: %v", err)
 				}
-				h.write(t, "imports.tf", string(b)+"\n"+f.body)
+				h.write(t, "imports.tf", string(b)+"\n"+f.Text)
 			}
 		case "sh":
-			last = run("step.sh", f.body)
+			last = run("step.sh", f.Text)
 		case "text":
-			if !strings.Contains(strings.Join(strings.Fields(last), " "), strings.Join(strings.Fields(f.body), " ")) {
-				t.Fatalf("the guide shows\n%s\nbut the commands before it printed\n%s", f.body, last)
+			if !strings.Contains(strings.Join(strings.Fields(last), " "), strings.Join(strings.Fields(f.Text), " ")) {
+				t.Fatalf("the guide shows\n%s\nbut the commands before it printed\n%s", f.Text, last)
 			}
 		}
 	}
@@ -127,11 +98,11 @@ func TestAccGuideAdoptForEachImport(t *testing.T) {
 		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
 	}
 	skipUnless(t, capIdentity)
-	fences := guideFences(readGuide(t, "adopt-an-existing-registry"))
+	fences := testkit.DocBlocks(readGuide(t, "adopt-an-existing-registry"), nil, nil)
 	var block string
 	for _, f := range fences {
-		if f.lang == "terraform" && strings.Contains(f.body, "for_each = local.cards") {
-			block = f.body
+		if f.Lang == "terraform" && strings.Contains(f.Text, "for_each = local.cards") {
+			block = f.Text
 		}
 	}
 	if block == "" {

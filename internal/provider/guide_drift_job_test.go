@@ -6,35 +6,19 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit"
 )
 
-// guideBlock returns the first ```sh block after the heading in a guide's
-// template, as a reader copies it.
-func guideBlock(t *testing.T, guide, heading string, text ...string) string {
-	const lang = "sh"
+// guideShBlock returns the nth (from 0) ```sh block of a section of a
+// guide's template, as a reader copies it.
+func guideShBlock(t *testing.T, guide, heading string, n int) string {
 	t.Helper()
-	s := readGuide(t, guide)
-	if len(text) > 0 {
-		s = text[0]
+	blocks := testkit.Blocks(testkit.SectionBlocks(readGuide(t, guide), heading), "sh")
+	if n >= len(blocks) {
+		t.Fatalf("the guide %s has %d ```sh blocks under %q, want at least %d", guide, len(blocks), heading, n+1)
 	}
-	if heading != "" {
-		i := strings.Index(s, "\n"+heading+"\n")
-		if i < 0 {
-			t.Fatalf("the guide %s has no heading %q", guide, heading)
-		}
-		s = s[i:]
-	}
-	open := "\n```" + lang + "\n"
-	j := strings.Index(s, open)
-	if j < 0 {
-		t.Fatalf("the guide %s has no ```%s block after %q", guide, lang, heading)
-	}
-	s = s[j+len(open):]
-	k := strings.Index(s, "\n```")
-	if k < 0 {
-		t.Fatalf("the ```%s block after %q in %s is not closed", lang, heading, guide)
-	}
-	return s[:k+1]
+	return blocks[n].Text
 }
 
 // readGuide reads a guide's template.
@@ -82,7 +66,7 @@ func TestAccGuideDriftJob(t *testing.T) {
 	if _, err := exec.LookPath("jq"); err != nil {
 		t.Skip("the drift job needs jq")
 	}
-	script := guideBlock(t, "drift-detection-in-ci", "## The job")
+	script := guideShBlock(t, "drift-detection-in-ci", "## The job", 0)
 	r := startRegistry(t)
 	// An agent another configuration registered.
 	r.agent("partner-fx", map[string]any{

@@ -18,48 +18,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit"
 )
-
-const pinGuide = "../../templates/guides/pin-approved-mcp-tools.md.tmpl"
-
-// docBlock is a fenced block of a document: its language, its text and the
-// heading of the section it is in.
-type docBlock struct {
-	lang, text, section string
-}
-
-var fenceOpen = regexp.MustCompile("^```([a-z]+) *$")
-
-// docBlocks reads the fenced blocks of a Markdown document, in order.
-func docBlocks(t *testing.T, file string) []docBlock {
-	t.Helper()
-	raw, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var blocks []docBlock
-	var open *docBlock
-	section := ""
-	for _, line := range strings.Split(string(raw), "\n") {
-		switch m := fenceOpen.FindStringSubmatch(line); {
-		case open == nil && m != nil:
-			open = &docBlock{lang: m[1], section: section}
-		case open != nil && strings.TrimSpace(line) == "```":
-			blocks = append(blocks, *open)
-			open = nil
-		case open != nil:
-			open.text += line + "\n"
-		case strings.HasPrefix(line, "## "):
-			section = line
-		}
-	}
-	return blocks
-}
 
 // normalizeSpacing collapses runs of spaces and tabs, as the guide's reader
 // does not count them.
@@ -83,30 +48,30 @@ func TestAccGuide_pinApprovedMcpTools(t *testing.T) {
 				`{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer","maximum":7}},"required":["city"]}`)}, nil)
 		},
 	}
-	blocks := docBlocks(t, pinGuide)
+	blocks := testkit.DocBlocks(readGuide(t, "pin-approved-mcp-tools"), nil, nil)
 	var printed string
 	seen := map[string]bool{}
 	for i, b := range blocks {
 		for prefix, change := range happens {
-			if strings.HasPrefix(b.section, prefix) && !seen[prefix] {
+			if strings.HasPrefix(b.Section, prefix) && !seen[prefix] {
 				seen[prefix] = true
 				change()
 			}
 		}
-		switch b.lang {
+		switch b.Lang {
 		case "hcl":
-			writeGuideFile(t, h, b.text, local)
+			writeGuideFile(t, h, b.Text, local)
 		case "sh":
-			fails := i+1 < len(blocks) && blocks[i+1].lang == "text" && strings.Contains(blocks[i+1].text, "Error:")
-			printed = runGuideBlock(t, h, b.text, fails)
+			fails := i+1 < len(blocks) && blocks[i+1].Lang == "text" && strings.Contains(blocks[i+1].Text, "Error:")
+			printed = runGuideBlock(t, h, b.Text, fails)
 		case "text":
-			for _, line := range strings.Split(b.text, "\n") {
+			for _, line := range strings.Split(b.Text, "\n") {
 				if want := normalizeSpacing(line); want != "" && !strings.Contains(normalizeSpacing(printed), want) {
 					t.Fatalf("the guide says this appears, and it does not:\n  %s\n--- output:\n%s", line, printed)
 				}
 			}
 		default:
-			t.Fatalf("a ```%s block: the guide's blocks are hcl, sh and text", b.lang)
+			t.Fatalf("a ```%s block: the guide's blocks are hcl, sh and text", b.Lang)
 		}
 	}
 	if len(seen) != len(happens) {

@@ -28,9 +28,9 @@ func TestAccAgentResource_signingKeyPEMFromTheGuide(t *testing.T) {
 	h := newCLIHarness(t)
 	section := "### Making a signing key"
 	for _, dir := range []string{".", "ssh"} {
-		script := guideBlock(t, "register-what-you-deploy", section)
+		script := guideShBlock(t, "register-what-you-deploy", section, 0)
 		if dir == "ssh" {
-			script = secondBlock(t, "register-what-you-deploy", section)
+			script = guideShBlock(t, "register-what-you-deploy", section, 1)
 		}
 		if out, code := h.runGuideScript(t, "make-key-"+strings.Trim(dir, ".")+".sh", "set -e\n"+mkdirCd(dir)+script); code != 0 {
 			t.Fatalf("the guide's key commands (%s) failed:\n%s", dir, out)
@@ -124,16 +124,6 @@ output "ssh_signed_kids" {
 	if kids, err := cardsig.Verify(svc.AgentSpec.Content, []byte(pub), cardsig.PolicyRequire); err != nil || len(kids) != 1 || kids[0] != kid {
 		t.Errorf("after apply, the registry's card verifies as %v, %v; want [%s]", kids, err, kid)
 	}
-}
-
-// secondBlock is the second ```sh block after heading in a guide.
-func secondBlock(t *testing.T, guide, heading string) string {
-	t.Helper()
-	first := guideBlock(t, guide, heading)
-	b := readGuide(t, guide)
-	i := strings.Index(b, "\n"+heading+"\n")
-	j := strings.Index(b[i:], first)
-	return guideBlock(t, guide, "", b[i+j+len(first):])
 }
 
 func mkdirCd(dir string) string {

@@ -7,11 +7,13 @@ import (
 )
 
 // Block is a fenced block of a Markdown document: its language (sh, text,
-// terraform) and its lines, with the indentation of a block inside a list
-// item (three spaces) removed.
+// terraform), its lines, with the indentation of a block inside a list item
+// (three spaces) removed, and the last level-two heading before it ("## 3.
+// Approve", "" before the first).
 type Block struct {
-	Lang string
-	Text string
+	Lang    string
+	Text    string
+	Section string
 }
 
 var (
@@ -26,14 +28,18 @@ func DocBlocks(doc string, from, to *regexp.Regexp) []Block {
 	var blocks []Block
 	var cur *Block
 	inside := from == nil
+	section := ""
 	for _, line := range strings.Split(doc, "\n") {
+		if cur == nil && strings.HasPrefix(line, "## ") {
+			section = line
+		}
 		switch {
 		case !inside:
 			inside = from.MatchString(line)
 		case from != nil && cur == nil && to.MatchString(line):
 			return blocks
 		case cur == nil && fenceOpen.MatchString(line):
-			cur = &Block{Lang: fenceOpen.FindStringSubmatch(line)[1]}
+			cur = &Block{Lang: fenceOpen.FindStringSubmatch(line)[1], Section: section}
 		case cur != nil && fenceClose.MatchString(line):
 			blocks = append(blocks, *cur)
 			cur = nil
@@ -42,6 +48,27 @@ func DocBlocks(doc string, from, to *regexp.Regexp) []Block {
 		}
 	}
 	return blocks
+}
+
+// SectionBlocks returns the fenced blocks of a document's section: from the
+// line that is heading (such as "### Making a signing key") to the next
+// heading of the same level or higher.
+func SectionBlocks(doc, heading string) []Block {
+	level := len(heading) - len(strings.TrimLeft(heading, "#"))
+	from := regexp.MustCompile("^" + regexp.QuoteMeta(heading) + " *$")
+	to := regexp.MustCompile(fmt.Sprintf("^#{1,%d} ", level))
+	return DocBlocks(doc, from, to)
+}
+
+// Blocks returns the blocks of one language, in order.
+func Blocks(blocks []Block, lang string) []Block {
+	var out []Block
+	for _, b := range blocks {
+		if b.Lang == lang {
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 var ansiEscape = regexp.MustCompile("\x1b\\[[0-9;]*m")

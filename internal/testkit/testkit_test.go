@@ -31,12 +31,31 @@ func TestVersionAsTheScript(t *testing.T) {
 func TestDocBlocks(t *testing.T) {
 	doc := "# A\n```sh\necho a\n```\n## B\n1. step\n   ```text\n   a  b\n   ```\n## C\n```sh\nno\n```\n"
 	all := DocBlocks(doc, nil, nil)
-	if len(all) != 3 || all[0] != (Block{"sh", "echo a\n"}) || all[1] != (Block{"text", "a  b\n"}) {
+	if len(all) != 3 || all[0] != (Block{"sh", "echo a\n", ""}) || all[1] != (Block{"text", "a  b\n", "## B"}) ||
+		all[2].Section != "## C" {
 		t.Fatalf("blocks = %q", all)
 	}
 	section := DocBlocks(doc, regexp.MustCompile(`^## B`), regexp.MustCompile(`^##`))
 	if len(section) != 1 || section[0].Lang != "text" {
 		t.Fatalf("the blocks of section B = %q", section)
+	}
+}
+
+func TestSectionBlocks(t *testing.T) {
+	doc := "## A\n### A1\n```sh\none\n```\n```text\nout\n```\n```sh\n# not a heading\ntwo\n```\n" +
+		"#### deeper\n```sh\nthree\n```\n### A2\n```sh\nfour\n```\n## B\n```sh\nfive\n```\n"
+	var got []string
+	for _, b := range Blocks(SectionBlocks(doc, "### A1"), "sh") {
+		got = append(got, strings.TrimSpace(b.Text))
+	}
+	if strings.Join(got, ",") != "one,# not a heading\ntwo,three" {
+		t.Errorf("the sh blocks of ### A1 = %q, want its three, not A2's or B's", got)
+	}
+	if n := len(SectionBlocks(doc, "## A")); n != 5 {
+		t.Errorf("## A has %d blocks, want 5 (its subsections' included)", n)
+	}
+	if n := len(SectionBlocks(doc, "## Missing")); n != 0 {
+		t.Errorf("a missing heading has %d blocks", n)
 	}
 }
 
