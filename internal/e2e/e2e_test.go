@@ -2,7 +2,7 @@
 // (OpenTofu or Terraform) as users do: every example validates and is
 // formatted, docs/ is what the schema renders, the provider installs through
 // the implied mirror, -plugin-dir and filesystem_mirror offline, the modules'
-// native tests pass, and the guide and the README's REST section hold word
+// native tests pass, and the guides and the server guide's REST section hold word
 // for word. Each runs with the CLI of the run (TF_ACC=1,
 // TF_ACC_TERRAFORM_PATH), as the acceptance tests do, against the bundled
 // registry server started in process on loopback, and is skipped, in one line

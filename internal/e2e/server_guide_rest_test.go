@@ -12,24 +12,24 @@ import (
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit"
 )
 
-// The README's "Its REST API, with curl" holds word for word: its ```sh
+// The server guide's "Its REST API, with curl" holds word for word: its ```sh
 // blocks run in order, each in bash with the variables the blocks before it
 // set (R=...), against the bundled server started in process (its address in
 // place of 127.0.0.1:8787), and every line of the ```text block after each one
 // is in what that block printed, spacing aside. The blocks use curl and jq,
-// as the README shows them.
-func TestREADME_restSection(t *testing.T) {
+// as the guide shows them.
+func TestServerGuide_restSection(t *testing.T) {
 	for _, tool := range []string{"bash", "curl", "jq"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("the README's REST blocks run %s, which is not on the PATH (Debian package %s)", tool, tool)
+			t.Skipf("the server guide's REST blocks run %s, which is not on the PATH (Debian package %s)", tool, tool)
 		}
 	}
 	root := testkit.Root(t)
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	guide, err := os.ReadFile(filepath.Join(root, "docs", "guides", "the-bundled-registry-server.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks := testkit.DocBlocks(string(readme), regexp.MustCompile(`^### Its REST API, with curl`), regexp.MustCompile(`^##`))
+	blocks := testkit.SectionBlocks(string(guide), "## Its REST API, with curl")
 	registry := testkit.StartRegistry(t, registryserver.Options{})
 	shell := &docShell{t: t, dir: t.TempDir(), replace: strings.NewReplacer("http://127.0.0.1:8787", registry.URL)}
 	ran, checked := 0, 0
@@ -52,9 +52,9 @@ func TestREADME_restSection(t *testing.T) {
 		}
 	}
 	if ran == 0 || checked == 0 {
-		t.Fatalf("the README's REST section has %d sh blocks and %d outputs: the section or its heading moved", ran, checked)
+		t.Fatalf("the server guide's REST section has %d sh blocks and %d outputs: the section or its heading moved", ran, checked)
 	}
-	t.Logf("the README's REST section holds: %d blocks run, %d outputs as shown", ran, checked)
+	t.Logf("the server guide's REST section holds: %d blocks run, %d outputs as shown", ran, checked)
 }
 
 // docShell runs a document's shell commands in one folder, carrying the
