@@ -52,12 +52,21 @@ data "agentregistry_agent" "one" {
 	t.Logf("%d requests, %s", requests.Load(), time.Since(began).Round(time.Millisecond))
 }
 
+// A request_timeout that is no positive duration of at most 10 minutes is a
+// configuration error, whether it comes from the provider block or from
+// AGENTREGISTRY_REQUEST_TIMEOUT.
 func TestAccProvider_requestTimeoutIsValidated(t *testing.T) {
-	for value, want := range map[string]string{
-		`request_timeout = "soon"`: `"soon" is not a positive duration of at most 10m0s`,
-		`request_timeout = "11m"`:  `"11m" is not a positive duration of at most 10m0s`,
+	for _, c := range []struct{ setting, env, want string }{
+		{setting: `request_timeout = "soon"`, want: `"soon" is not a positive duration of at most 10m0s`},
+		{setting: `request_timeout = "11m"`, want: `"11m" is not a positive duration of at most 10m0s`},
+		{env: "-1s", want: `(?s)Invalid Request Timeout.*AGENTREGISTRY_REQUEST_TIMEOUT.*"-1s" is not a positive`},
 	} {
-		t.Run(value, func(t *testing.T) {
+		t.Run(c.setting+c.env, func(t *testing.T) {
+			t.Setenv("AGENTREGISTRY_REQUEST_TIMEOUT", c.env)
+			want := c.want
+			if c.env == "" {
+				want = regexp.QuoteMeta(want)
+			}
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: testAccProviderFactories,
 				Steps: []resource.TestStep{{
@@ -65,33 +74,15 @@ func TestAccProvider_requestTimeoutIsValidated(t *testing.T) {
 provider "agentregistry" {
   endpoint = "http://127.0.0.1:1"
   project  = "p"
-  ` + value + `
+  ` + c.setting + `
 }
 data "agentregistry_agents" "all" {
   query = "anything"
 }
 `,
-					ExpectError: regexp.MustCompile(regexp.QuoteMeta(want)),
+					ExpectError: regexp.MustCompile(want),
 				}},
 			})
 		})
 	}
-	t.Run("environment", func(t *testing.T) {
-		t.Setenv("AGENTREGISTRY_REQUEST_TIMEOUT", "-1s")
-		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: testAccProviderFactories,
-			Steps: []resource.TestStep{{
-				Config: `
-provider "agentregistry" {
-  endpoint = "http://127.0.0.1:1"
-  project  = "p"
-}
-data "agentregistry_agents" "all" {
-  query = "anything"
-}
-`,
-				ExpectError: regexp.MustCompile(`(?s)Invalid Request Timeout.*AGENTREGISTRY_REQUEST_TIMEOUT`),
-			}},
-		})
-	})
 }
