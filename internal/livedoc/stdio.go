@@ -95,7 +95,7 @@ func FetchToolSpecCommand(ctx context.Context, c Command, opts ToolSpecOptions) 
 	f.tools = &rawToolsTransport{Transport: &mcp.IOTransport{Reader: proc.stdout, Writer: proc.stdin, MaxLineLength: MaxResponseBytes + 1}}
 	session, err := mcp.NewClient(clientInfo(), nil).Connect(ctx, f.tools, &mcp.ClientSessionOptions{ProtocolVersion: offeredVersion})
 	if err != nil {
-		return nil, f.fail("initialize", err)
+		return nil, f.fail(handshake, err)
 	}
 	defer func() { _ = session.Close() }() // the tools are read; stop() ends the process whatever Close says
 	return f.collect(ctx, session, filter, opts.DropOutputSchemas)

@@ -106,7 +106,7 @@ func TestFetchToolSpecCommandStopsAServerThatNeverAnswers(t *testing.T) {
 		t.Fatal("want an error")
 	}
 	msg := err.Error()
-	wantContains(t, msg, "did not answer initialize within 3s; stopped it; the end of its stderr:\nchild ", "waiting for nothing")
+	wantContains(t, msg, "did not answer server/discover or initialize within 3s; stopped it; the end of its stderr:\nchild ", "waiting for nothing")
 	// The child it started was killed with it (its process group).
 	var pid int
 	if _, err := fmt.Sscanf(msg[strings.Index(msg, "child "):], "child %d", &pid); err != nil {
@@ -145,7 +145,7 @@ func TestFetchToolSpecCommandQuotesTheStderrOfAServerThatExits(t *testing.T) {
 		t.Fatal("want an error")
 	}
 	msg := err.Error()
-	wantContains(t, msg, "(run as a process) exited (exit status 3) before answering initialize; the end of its stderr:\n",
+	wantContains(t, msg, "(run as a process) exited (exit status 3) before answering server/discover or initialize; the end of its stderr:\n",
 		"fatal: ?[31mMEMORY_API_TOKEN?[0m is not set", "token tried: (a value of env)")
 	if strings.Contains(msg, "s3cret") {
 		t.Errorf("a value of env is quoted: %s", msg)

@@ -129,7 +129,7 @@ func (f *mcpFetch) connect(ctx context.Context, u *url.URL, opts ToolSpecOptions
 	c := mcp.NewClient(clientInfo(), nil)
 	session, err := c.Connect(ctx, f.tools, &mcp.ClientSessionOptions{ProtocolVersion: offeredVersion})
 	if err != nil {
-		return nil, f.fail("initialize", err)
+		return nil, f.fail(handshake, err)
 	}
 	f.http.connected(session.InitializeResult().ProtocolVersion)
 	return session, nil
@@ -202,6 +202,11 @@ func (f *mcpFetch) listAll(ctx context.Context, session *mcp.ClientSession, filt
 // transport error. The SDK wraps a failed HTTP exchange in its own JSON-RPC
 // error (-32005, "rejected by transport"), so a url.Error or our deadline in
 // the chain means the server never answered.
+// handshake names the first step of a fetch in errors: the SDK's Connect
+// sends server/discover (MCP 2026-07-28) and falls back to initialize, and
+// either may be the one that failed or timed out.
+const handshake = "server/discover or initialize"
+
 func (f *mcpFetch) fail(step string, err error) error {
 	if f.proc != nil {
 		if perr := f.proc.explain(f, step); perr != nil {

@@ -241,7 +241,7 @@ func TestFetchToolSpecTimeout(t *testing.T) {
 	srv := serveMCP(t, newMCPServer(0, namedTools("a")...), false, slow)
 	start := time.Now()
 	wantContains(t, fetchToolsErr(t, srv.URL, ToolSpecOptions{Options: Options{Timeout: 200 * time.Millisecond}}),
-		"MCP initialize: timed out after 200ms waiting for "+srv.URL)
+		"MCP server/discover or initialize: timed out after 200ms waiting for "+srv.URL)
 	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("took %s", d)
 	}
@@ -252,7 +252,7 @@ func TestFetchToolSpecUntrustedTLS(t *testing.T) {
 	srv := httptest.NewTLSServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
 	t.Cleanup(srv.Close)
 	wantContains(t, fetchToolsErr(t, srv.URL, ToolSpecOptions{}),
-		"MCP initialize: TLS error talking to "+srv.URL, "certificate signed by unknown authority")
+		"MCP server/discover or initialize: TLS error talking to "+srv.URL, "certificate signed by unknown authority")
 	if _, err := FetchToolSpec(context.Background(), srv.URL, ToolSpecOptions{Options: Options{Transport: srv.Client().Transport}}); err != nil {
 		t.Errorf("trusted server: %v", err)
 	}

@@ -130,7 +130,7 @@ func TestAccMcpToolSpecDataSource_refusals(t *testing.T) {
 				"the MCP server "+guarded.URL+" refused the request: POST "+guarded.URL+" answered 401 Unauthorized",
 				"check the credentials given in headers"),
 			step(url(guarded.URL), "answered 401 Unauthorized", "check the credentials given in headers"),
-			step(url(slow.URL)+"\ntimeout = \"300ms\"", "MCP initialize: timed out after 300ms waiting for "+slow.URL),
+			step(url(slow.URL)+"\ntimeout = \"300ms\"", "MCP server/discover or initialize: timed out after 300ms waiting for "+slow.URL),
 			step(url(web.URL+"/mcp"), web.URL+"/mcp does not look like an MCP server: POST "+web.URL+"/mcp answered 200 OK",
 				`content type "text/html"`, `body starting "<!doctype html><title>Welcome</title>"`),
 			step(url(invalid.URL), "Invalid MCP Tool Spec", "The document served at "+invalid.URL, "/tools/0/inputSchema/type"),
