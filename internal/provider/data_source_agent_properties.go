@@ -117,7 +117,7 @@ func (d *agentPropertiesDataSource) Read(ctx context.Context, req datasource.Rea
 	m.Exists = types.BoolValue(entry != nil)
 	m.DisplayName, m.Description, m.Version = optionalString(doc.DisplayName), optionalString(doc.Description), optionalString(doc.Version)
 	m.Framework, m.AgentCardURI = optionalString(doc.Framework), optionalString(doc.AgentCardURI)
-	skills, diags := skillsValue(doc.Skills)
+	skills, diags := types.ListValueFrom(ctx, skillObjectType, flattenSkills(doc.Skills))
 	resp.Diagnostics.Append(diags...)
 	m.Skills = skills
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)

@@ -81,7 +81,7 @@ func (d *availableBindingsDataSource) Read(ctx context.Context, req datasource.R
 			d.data.parent(m.Project, m.Location), err))
 		return
 	}
-	list, diags := dsBindingsValue(bs)
+	list, diags := dsBindingsValue(ctx, bs)
 	resp.Diagnostics.Append(diags...)
 	m.Bindings = list
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
