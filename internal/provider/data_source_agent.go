@@ -59,5 +59,5 @@ func (d *agentDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 		agentLookup.readError(&resp.Diagnostics, name, err)
 		return
 	}
-	resp.Diagnostics.Append(setLookupResult(ctx, &resp.State, sel, agentResultObjectType, flattenAgent(a))...)
+	resp.Diagnostics.Append(setLookupResult(ctx, &resp.State, sel, agentResults.Object(flattenAgent(a)))...)
 }

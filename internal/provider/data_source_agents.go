@@ -86,9 +86,7 @@ func (d *agentsDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	for _, a := range agents {
 		results = append(results, agentsResultModel{flattenAgent(a), serviceIDsOf(a.Name, services[a.Name])})
 	}
-	list, diags := types.ListValueFrom(ctx, agentsResultObjectType, results)
-	resp.Diagnostics.Append(diags...)
-	m.Agents = list
+	m.Agents = agentsResults.List(results)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
@@ -119,7 +117,7 @@ type agentsResultModel struct {
 	serviceIDsModel
 }
 
-var agentsResultObjectType = objectTypeOf[agentsResultModel]()
+var agentsResults = modelOf[agentsResultModel]()
 
 // agentsResultAttributes are the attributes of one agent of the search, with
 // the record's name described as what it is.

@@ -6,7 +6,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"google.golang.org/api/agentregistry/v1"
 )
@@ -44,7 +43,7 @@ type bindingResultModel struct {
 	UpdateTime   string   `tfsdk:"update_time"`
 }
 
-var bindingResultObjectType = objectTypeOf[bindingResultModel]()
+var bindingResults = modelOf[bindingResultModel]()
 
 // dsBindingsAttribute is the computed list of bindings the binding data sources return.
 func dsBindingsAttribute(description string) schema.ListNestedAttribute {
@@ -71,13 +70,13 @@ func dsBindingsAttribute(description string) schema.ListNestedAttribute {
 }
 
 // dsBindingsValue converts bindings, sorted by name, to their list.
-func dsBindingsValue(ctx context.Context, bs []*agentregistry.Binding) (types.List, diag.Diagnostics) {
+func dsBindingsValue(bs []*agentregistry.Binding) types.List {
 	sort.SliceStable(bs, func(i, j int) bool { return bs[i].Name < bs[j].Name })
 	models := make([]bindingResultModel, 0, len(bs))
 	for _, b := range bs {
 		models = append(models, flattenBinding(b))
 	}
-	return types.ListValueFrom(ctx, bindingResultObjectType, models)
+	return bindingResults.List(models)
 }
 
 func flattenBinding(b *agentregistry.Binding) bindingResultModel {
@@ -132,8 +131,6 @@ func (d *bindingsDataSource) Read(ctx context.Context, req datasource.ReadReques
 		addSearchError(&resp.Diagnostics, "bindings", filter, err, "`max_results`, `source`, `target` or `filter`")
 		return
 	}
-	list, diags := dsBindingsValue(ctx, bs)
-	resp.Diagnostics.Append(diags...)
-	m.Bindings = list
+	m.Bindings = dsBindingsValue(bs)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -132,7 +132,7 @@ type agentResultModel struct {
 	AttributesJSON types.String      `tfsdk:"attributes_json"`
 }
 
-var agentResultObjectType = objectTypeOf[agentResultModel]()
+var agentResults = modelOf[agentResultModel]()
 
 // agentResultAttributes are the computed attributes of one agent, shared by
 // agentregistry_agents (per element) and agentregistry_agent (top level).

@@ -45,7 +45,7 @@ type endpointResultModel struct {
 	AttributesJSON types.String      `tfsdk:"attributes_json"`
 }
 
-var endpointResultObjectType = objectTypeOf[endpointResultModel]()
+var endpointResults = modelOf[endpointResultModel]()
 
 // endpointResultAttributes are the attributes of one Endpoint record that the
 // data sources return.
@@ -116,7 +116,7 @@ func (d *endpointDataSource) Read(ctx context.Context, req datasource.ReadReques
 		endpointLookup.readError(&resp.Diagnostics, name, err)
 		return
 	}
-	resp.Diagnostics.Append(setLookupResult(ctx, &resp.State, sel, endpointResultObjectType, flattenEndpoint(e))...)
+	resp.Diagnostics.Append(setLookupResult(ctx, &resp.State, sel, endpointResults.Object(flattenEndpoint(e)))...)
 }
 
 // dsAttributesJSONAttribute is a record's output-only `attributes` map (such

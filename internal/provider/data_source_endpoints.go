@@ -72,8 +72,6 @@ func (d *endpointsDataSource) Read(ctx context.Context, req datasource.ReadReque
 	for _, e := range eps {
 		results = append(results, flattenEndpoint(e))
 	}
-	list, diags := types.ListValueFrom(ctx, endpointResultObjectType, results)
-	resp.Diagnostics.Append(diags...)
-	m.Endpoints = list
+	m.Endpoints = endpointResults.List(results)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

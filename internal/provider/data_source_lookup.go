@@ -176,15 +176,11 @@ func (l derivedLookup) readError(diags *diag.Diagnostics, name string, err error
 	diags.AddError("Cannot Read "+l.title, apiErrorDetail("read", name, err))
 }
 
-// setLookupResult writes the selector and the record's attributes (its model,
-// of object type typ) to state.
+// setLookupResult writes the selector and the record's attributes (obj) to state.
 func setLookupResult(ctx context.Context, state interface {
 	SetAttribute(context.Context, path.Path, interface{}) diag.Diagnostics
-}, sel lookupSelector, typ types.ObjectType, model any) diag.Diagnostics {
-	obj, diags := types.ObjectValueFrom(ctx, typ.AttrTypes, model)
-	if diags.HasError() {
-		return diags
-	}
+}, sel lookupSelector, obj types.Object) diag.Diagnostics {
+	var diags diag.Diagnostics
 	diags.Append(state.SetAttribute(ctx, path.Root("service_id"), sel.ServiceID)...)
 	diags.Append(state.SetAttribute(ctx, path.Root("filter"), sel.Filter)...)
 	diags.Append(state.SetAttribute(ctx, path.Root("project"), sel.Project)...)

@@ -57,5 +57,5 @@ func (d *mcpServerDataSource) Read(ctx context.Context, req datasource.ReadReque
 		mcpServerLookup.readError(&resp.Diagnostics, name, err)
 		return
 	}
-	resp.Diagnostics.Append(setLookupResult(ctx, &resp.State, sel, mcpServerResultObjectType, flattenMcpServer(s))...)
+	resp.Diagnostics.Append(setLookupResult(ctx, &resp.State, sel, mcpServerResults.Object(flattenMcpServer(s)))...)
 }

@@ -45,7 +45,7 @@ type mcpServerResultModel struct {
 	AttributesJSON types.String      `tfsdk:"attributes_json"`
 }
 
-var mcpServerResultObjectType = objectTypeOf[mcpServerResultModel]()
+var mcpServerResults = modelOf[mcpServerResultModel]()
 
 // mcpServersResultModel is one result of agentregistry_mcp_servers: an MCP
 // server, and the service that registered it.
@@ -54,7 +54,7 @@ type mcpServersResultModel struct {
 	serviceIDsModel
 }
 
-var mcpServersResultObjectType = objectTypeOf[mcpServersResultModel]()
+var mcpServersResults = modelOf[mcpServersResultModel]()
 
 func (d *mcpServersDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_mcp_servers"
@@ -115,9 +115,7 @@ func (d *mcpServersDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	for _, s := range servers {
 		results = append(results, mcpServersResultModel{flattenMcpServer(s), serviceIDsOf(s.Name, services[s.Name])})
 	}
-	list, diags := types.ListValueFrom(ctx, mcpServersResultObjectType, results)
-	resp.Diagnostics.Append(diags...)
-	m.McpServers = list
+	m.McpServers = mcpServersResults.List(results)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 

@@ -2,13 +2,16 @@ package provider
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"google.golang.org/api/agentregistry/v1"
+	"google.golang.org/api/googleapi"
 )
 
 // dataSourceSchemaType is the object type of every attribute of a data
@@ -44,15 +47,15 @@ func TestDataSourceModels_matchTheirSchemas(t *testing.T) {
 		name         string
 		schema, want attr.Type
 	}{
-		{"agentregistry_agent", dataSourceSchemaType(t, NewAgentDataSource(), selector...), agentResultObjectType},
-		{"agentregistry_agents", attrOf(NewAgentsDataSource(), "agents"), list(agentsResultObjectType)},
-		{"agentregistry_mcp_server", dataSourceSchemaType(t, NewMcpServerDataSource(), selector...), mcpServerResultObjectType},
-		{"agentregistry_mcp_servers", attrOf(NewMcpServersDataSource(), "mcp_servers"), list(mcpServersResultObjectType)},
-		{"agentregistry_endpoint", dataSourceSchemaType(t, NewEndpointDataSource(), selector...), endpointResultObjectType},
-		{"agentregistry_endpoints", attrOf(NewEndpointsDataSource(), "endpoints"), list(endpointResultObjectType)},
-		{"agentregistry_bindings", attrOf(NewBindingsDataSource(), "bindings"), list(bindingResultObjectType)},
-		{"agentregistry_available_bindings", attrOf(NewAvailableBindingsDataSource(), "bindings"), list(bindingResultObjectType)},
-		{"agentregistry_skills", attrOf(NewSkillsDataSource(), "skills"), list(skillsResultObjectType)},
+		{"agentregistry_agent", dataSourceSchemaType(t, NewAgentDataSource(), selector...), agentResults.ObjectType()},
+		{"agentregistry_agents", attrOf(NewAgentsDataSource(), "agents"), list(agentsResults.ObjectType())},
+		{"agentregistry_mcp_server", dataSourceSchemaType(t, NewMcpServerDataSource(), selector...), mcpServerResults.ObjectType()},
+		{"agentregistry_mcp_servers", attrOf(NewMcpServersDataSource(), "mcp_servers"), list(mcpServersResults.ObjectType())},
+		{"agentregistry_endpoint", dataSourceSchemaType(t, NewEndpointDataSource(), selector...), endpointResults.ObjectType()},
+		{"agentregistry_endpoints", attrOf(NewEndpointsDataSource(), "endpoints"), list(endpointResults.ObjectType())},
+		{"agentregistry_bindings", attrOf(NewBindingsDataSource(), "bindings"), list(bindingResults.ObjectType())},
+		{"agentregistry_available_bindings", attrOf(NewAvailableBindingsDataSource(), "bindings"), list(bindingResults.ObjectType())},
+		{"agentregistry_skills", attrOf(NewSkillsDataSource(), "skills"), list(skillsResults.ObjectType())},
 		{"agentregistry_agent_properties", attrOf(NewAgentPropertiesDataSource(), "skills"), list(skillObjectType)},
 		{"search_cards", searchCardsReturnType(t), types.MapType{ElemType: searchCardsResultObjectType}},
 		{"the resources' interfaces", interfacesAttribute("").GetType(), list(interfaceObjectType)},
@@ -76,37 +79,78 @@ func searchCardsReturnType(t *testing.T) attr.Type {
 	return resp.Definition.Return.GetType()
 }
 
+// modelCase is the value a model converts a record's flatten to, and the
+// value the framework's reflection makes of it.
+type modelCase struct {
+	name              string
+	object, framework types.Object
+	diags             diag.Diagnostics
+	wantNull          []string
+}
+
+func newModelCase[T any](name string, m model[T], v T, wantNull ...string) modelCase {
+	framework, diags := types.ObjectValueFrom(context.Background(), m.ObjectType().AttrTypes, v)
+	return modelCase{name: name, object: m.Object(v), framework: framework, diags: diags, wantNull: wantNull}
+}
+
 // A record with nothing set flattens to empty lists and maps, never null ones
 // (a nil slice or map in a model is null), and to null for what the schema
-// says is null when absent.
+// says is null when absent; a model builds the value the framework would.
 func TestDataSourceModels_emptyRecordIsEmptyNotNull(t *testing.T) {
-	ctx := context.Background()
-	tests := []struct {
-		name     string
-		typ      types.ObjectType
-		model    any
-		wantNull map[string]bool
-	}{
-		{"agent", agentResultObjectType, flattenAgent(&agentregistry.Agent{}), map[string]bool{"framework": true, "attributes_json": true}},
-		{"agents result", agentsResultObjectType, agentsResultModel{flattenAgent(&agentregistry.Agent{}), serviceIDsOf("", "")},
-			map[string]bool{"framework": true, "attributes_json": true, "service_id": true, "project": true, "location": true}},
-		{"MCP server", mcpServerResultObjectType, flattenMcpServer(&agentregistry.McpServer{}), map[string]bool{"attributes_json": true}},
-		{"endpoint", endpointResultObjectType, flattenEndpoint(&agentregistry.Endpoint{}), map[string]bool{"attributes_json": true}},
-		{"binding", bindingResultObjectType, flattenBinding(&agentregistry.Binding{}), nil},
-		{"standalone skill", skillsResultObjectType, flattenStandaloneSkill(&agentregistry.Skill{}),
-			map[string]bool{"agent_name": true, "agent_id": true, "agent_display_name": true}},
+	tests := []modelCase{
+		newModelCase("agent", agentResults, flattenAgent(&agentregistry.Agent{}), "framework", "attributes_json"),
+		newModelCase("agents result", agentsResults, agentsResultModel{flattenAgent(&agentregistry.Agent{}), serviceIDsOf("", "")},
+			"framework", "attributes_json", "service_id", "project", "location"),
+		newModelCase("MCP server", mcpServerResults, flattenMcpServer(&agentregistry.McpServer{}), "attributes_json"),
+		newModelCase("endpoint", endpointResults, flattenEndpoint(&agentregistry.Endpoint{}), "attributes_json"),
+		newModelCase("binding", bindingResults, flattenBinding(&agentregistry.Binding{})),
+		newModelCase("standalone skill", skillsResults, flattenStandaloneSkill(&agentregistry.Skill{}), "agent_name", "agent_id", "agent_display_name"),
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			obj, diags := types.ObjectValueFrom(ctx, tt.typ.AttrTypes, tt.model)
-			if diags.HasError() {
-				t.Fatal(diags)
+			if tt.diags.HasError() || !tt.object.Equal(tt.framework) {
+				t.Fatalf("the model builds\n%s\nthe framework (%v)\n%s", tt.object, tt.diags, tt.framework)
 			}
-			for name, v := range obj.Attributes() {
-				if v.IsNull() != tt.wantNull[name] {
-					t.Errorf("%s is %s; want null: %v", name, v, tt.wantNull[name])
+			for name, v := range tt.object.Attributes() {
+				if want := slices.Contains(tt.wantNull, name); v.IsNull() != want {
+					t.Errorf("%s is %s; want null: %v", name, v, want)
 				}
 			}
 		})
 	}
+}
+
+// benchAgentCard is an A2A 0.3 card with two interfaces and two skills.
+const benchAgentCard = `{"name":"Travel","description":"Books trips","version":"1.2.3","protocolVersion":"0.3.0",
+"url":"https://t.example.com/a2a","additionalInterfaces":[{"url":"https://t.example.com/a2a","transport":"JSONRPC"},
+{"url":"https://t.example.com/grpc","transport":"GRPC"}],"capabilities":{},"defaultInputModes":["text"],
+"defaultOutputModes":["text"],"skills":[{"id":"book","name":"Book","description":"Books","tags":["travel","fx"],
+"examples":["book a flight"]},{"id":"cancel","name":"Cancel","description":"Cancels","tags":["travel"]}]}`
+
+// The results of agentregistry_agents for 200 agents, built by the model
+// and, for comparison, by the framework's reflection (object_type.go).
+func BenchmarkAgentsResults(b *testing.B) {
+	a := &agentregistry.Agent{Name: "projects/p/locations/l/agents/a1", AgentId: "urn:a1", DisplayName: "A1",
+		Card:       &agentregistry.Card{Content: googleapi.RawMessage(benchAgentCard)},
+		Attributes: map[string]googleapi.RawMessage{frameworkKey: googleapi.RawMessage(`{"framework":"google-adk"}`)},
+		Protocols: []*agentregistry.Protocol{{Type: "A2A_AGENT", ProtocolVersion: "0.3",
+			Interfaces: []*agentregistry.Interface{{Url: "https://t.example.com/a2a", ProtocolBinding: "JSONRPC"}}}}}
+	results := make([]agentsResultModel, 200)
+	for i := range results {
+		results[i] = agentsResultModel{flattenAgent(a), serviceIDsOf(a.Name, "projects/p/locations/l/services/s")}
+	}
+	b.Run("model", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			agentsResults.List(results)
+		}
+	})
+	b.Run("ListValueFrom", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, diags := types.ListValueFrom(context.Background(), agentsResults.ObjectType(), results); diags.HasError() {
+				b.Fatal(diags)
+			}
+		}
+	})
 }

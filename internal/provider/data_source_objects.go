@@ -26,7 +26,9 @@ type a2aSkillModel struct {
 	Examples    []string `tfsdk:"examples"`
 }
 
-var skillObjectType = objectTypeOf[a2aSkillModel]()
+var a2aSkills = modelOf[a2aSkillModel]()
+
+var skillObjectType = a2aSkills.ObjectType()
 
 // flattenSkill is the model of one skill (empty lists, never null, so that
 // plans and state agree).

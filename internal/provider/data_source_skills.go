@@ -56,7 +56,7 @@ type skillsResultModel struct {
 	SkillName        types.String `tfsdk:"skill_name"`
 }
 
-var skillsResultObjectType = objectTypeOf[skillsResultModel]()
+var skillsResults = modelOf[skillsResultModel]()
 
 func (d *skillsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_skills"
@@ -185,9 +185,7 @@ func (d *skillsDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	list, diags := types.ListValueFrom(ctx, skillsResultObjectType, results)
-	resp.Diagnostics.Append(diags...)
-	m.Skills = list
+	m.Skills = skillsResults.List(results)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 

@@ -28,7 +28,7 @@ type objectTypeSample struct {
 	Name     string                    `tfsdk:"name"`
 	Nullable types.String              `tfsdk:"nullable"`
 	Count    int64                     `tfsdk:"count"`
-	Ratio    *float64                  `tfsdk:"ratio"`
+	Ratio    float64                   `tfsdk:"ratio"`
 	Flag     types.Bool                `tfsdk:"flag"`
 	Tags     []string                  `tfsdk:"tags"`
 	Leaves   []objectTypeLeaf          `tfsdk:"leaves"`
@@ -40,7 +40,7 @@ type objectTypeSample struct {
 	private  string
 }
 
-func TestObjectTypeOf_derivesEveryFieldKind(t *testing.T) {
+func TestModelOf_derivesEveryFieldKind(t *testing.T) {
 	leaf := types.ObjectType{AttrTypes: map[string]attr.Type{"url": types.StringType}}
 	want := types.ObjectType{AttrTypes: map[string]attr.Type{
 		"project":  types.StringType,
@@ -63,31 +63,42 @@ func TestObjectTypeOf_derivesEveryFieldKind(t *testing.T) {
 	}
 }
 
-// The framework's reflection reads a model as objectTypeOf does: a value
-// built from the model with the derived type has the model's values, and
-// nil slices and maps are null.
-func TestObjectTypeOf_agreesWithObjectValueFrom(t *testing.T) {
-	ratio := 0.5
-	m := objectTypeSample{
-		objectTypeEmbedded: objectTypeEmbedded{Project: types.StringValue("p"), Location: "l"},
-		Name:               "n", Nullable: types.StringNull(), Count: 3, Ratio: &ratio, Flag: types.BoolValue(true),
-		Tags: []string{}, Leaves: []objectTypeLeaf{{URL: types.StringValue("https://x")}},
-		One: objectTypeLeaf{URL: types.StringNull()}, Skipped: "not an attribute", private: "not an attribute",
+// A model builds the value the framework's reflection makes of the same
+// struct with the derived type: nil slices and maps are null, embedded
+// fields promoted.
+func TestModelOf_agreesWithObjectValueFrom(t *testing.T) {
+	leaf := func(url string) objectTypeLeaf { return objectTypeLeaf{URL: types.StringValue(url)} }
+	samples := map[string]objectTypeSample{
+		"zero":         {},
+		"nil and null": {Nullable: types.StringNull(), One: objectTypeLeaf{URL: types.StringNull()}},
+		"empty":        {Tags: []string{}, Leaves: []objectTypeLeaf{}, Nested: [][]objectTypeLeaf{}, Labels: map[string]string{}, ByKey: map[string]objectTypeLeaf{}},
+		"full": {
+			objectTypeEmbedded:         objectTypeEmbedded{Project: types.StringValue("p"), Location: "l"},
+			ObjectTypeExportedEmbedded: ObjectTypeExportedEmbedded{Extra: true},
+			Name:                       "n", Nullable: types.StringValue("v"), Count: 3, Ratio: 0.5, Flag: types.BoolValue(true),
+			Tags: []string{"a", "b"}, Leaves: []objectTypeLeaf{leaf("https://x"), leaf("https://y")},
+			Nested: [][]objectTypeLeaf{nil, {leaf("https://z")}}, Labels: map[string]string{"k": "v"},
+			ByKey: map[string]objectTypeLeaf{"k": leaf("https://k")}, One: leaf("https://one"),
+			Skipped: "not an attribute", private: "not an attribute",
+		},
 	}
-	typ := objectTypeOf[objectTypeSample]()
-	obj, diags := types.ObjectValueFrom(context.Background(), typ.AttrTypes, m)
-	if diags.HasError() {
-		t.Fatalf("ObjectValueFrom with the derived type: %v", diags)
+	m := modelOf[objectTypeSample]()
+	for name, sample := range samples {
+		t.Run(name, func(t *testing.T) {
+			want, diags := types.ObjectValueFrom(context.Background(), m.ObjectType().AttrTypes, sample)
+			if diags.HasError() {
+				t.Fatalf("ObjectValueFrom with the derived type: %v", diags)
+			}
+			if got := m.Object(sample); !got.Equal(want) {
+				t.Fatalf("the model builds\n%s\nthe framework\n%s", got, want)
+			}
+		})
 	}
-	attrs := obj.Attributes()
-	checks := map[string]string{
-		"project": `"p"`, "location": `"l"`, "extra": "false", "nullable": "<null>", "ratio": "0.500000",
-		"tags": "[]", "leaves": `[{"url":"https://x"}]`, "nested": "<null>", "labels": "<null>", "one": `{"url":<null>}`,
+	if got := m.List(nil); !got.IsNull() || !got.ElementType(context.Background()).Equal(m.ObjectType()) {
+		t.Errorf("List(nil) = %s of %s, want a null list of the model's type", got, got.ElementType(context.Background()))
 	}
-	for name, want := range checks {
-		if got := attrs[name].String(); got != want {
-			t.Errorf("%s = %s, want %s", name, got, want)
-		}
+	if got := m.List([]objectTypeSample{samples["full"]}); len(got.Elements()) != 1 || !got.Elements()[0].Equal(m.Object(samples["full"])) {
+		t.Errorf("List of one = %s", got)
 	}
 }
 
@@ -112,6 +123,10 @@ type objectTypeDuplicate struct {
 	Project string `tfsdk:"project"`
 }
 
+type objectTypePointer struct {
+	Name *string `tfsdk:"name"`
+}
+
 type objectTypeIntKeys struct {
 	ByID map[int]string `tfsdk:"by_id"`
 }
@@ -120,7 +135,7 @@ type objectTypeTaggedEmbed struct {
 	objectTypeEmbedded `tfsdk:"embedded"`
 }
 
-func TestObjectTypeOf_panicsOnWhatItCannotDerive(t *testing.T) {
+func TestModelOf_panicsOnWhatItCannotDerive(t *testing.T) {
 	tests := []struct {
 		name   string
 		derive func()
@@ -128,12 +143,13 @@ func TestObjectTypeOf_panicsOnWhatItCannotDerive(t *testing.T) {
 	}{
 		{"types.List has no element type", func() { objectTypeOf[objectTypeUntypedList]() }, `objectTypeUntypedList.Items ("items") is a basetypes.ListValue`},
 		{"a channel", func() { objectTypeOf[objectTypeChannel]() }, `objectTypeChannel.C ("c") is a chan int`},
+		{"a pointer", func() { objectTypeOf[objectTypePointer]() }, `objectTypePointer.Name ("name") is a *string`},
 		{"a field without a tag", func() { objectTypeOf[objectTypeUntagged]() }, "objectTypeUntagged.Name has no tfsdk tag"},
 		{"an embedded pointer", func() { objectTypeOf[objectTypePointerEmbed]() }, "embeds *provider.objectTypeEmbedded"},
 		{"an embedded struct with a tag", func() { objectTypeOf[objectTypeTaggedEmbed]() }, "embeds provider.objectTypeEmbedded"},
 		{"a tag twice", func() { objectTypeOf[objectTypeDuplicate]() }, `two fields tagged "project"`},
 		{"a map with int keys", func() { objectTypeOf[objectTypeIntKeys]() }, `objectTypeIntKeys.ByID ("by_id") is a map[int]string`},
-		{"not a struct", func() { objectTypeOf[string]() }, "string is not a struct"},
+		{"not a struct", func() { objectTypeOf[string]() }, "modelOf: string is not a struct"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
