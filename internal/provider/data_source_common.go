@@ -115,21 +115,20 @@ func dsSortAgents(agents []*agentregistry.Agent) {
 
 // agentResultModel is one Agent record, as agentregistry_agent returns it.
 type agentResultModel struct {
-	Name           string            `tfsdk:"name"`
-	AgentID        string            `tfsdk:"agent_id"`
-	URN            string            `tfsdk:"urn"`
-	DisplayName    string            `tfsdk:"display_name"`
-	Description    string            `tfsdk:"description"`
-	Version        string            `tfsdk:"version"`
-	Framework      types.String      `tfsdk:"framework"`
-	URLs           []string          `tfsdk:"urls"`
-	Protocols      []protocolModel   `tfsdk:"protocols"`
-	Skills         []a2aSkillModel   `tfsdk:"skills"`
-	CardJSON       string            `tfsdk:"card_json"`
-	CreateTime     string            `tfsdk:"create_time"`
-	UpdateTime     string            `tfsdk:"update_time"`
-	Attributes     map[string]string `tfsdk:"attributes"`
-	AttributesJSON types.String      `tfsdk:"attributes_json"`
+	Name        string          `tfsdk:"name"`
+	AgentID     string          `tfsdk:"agent_id"`
+	URN         string          `tfsdk:"urn"`
+	DisplayName string          `tfsdk:"display_name"`
+	Description string          `tfsdk:"description"`
+	Version     string          `tfsdk:"version"`
+	Framework   types.String    `tfsdk:"framework"`
+	URLs        []string        `tfsdk:"urls"`
+	Protocols   []protocolModel `tfsdk:"protocols"`
+	Skills      []a2aSkillModel `tfsdk:"skills"`
+	CardJSON    string          `tfsdk:"card_json"`
+	CreateTime  string          `tfsdk:"create_time"`
+	UpdateTime  string          `tfsdk:"update_time"`
+	attributesModel
 }
 
 var agentResults = modelOf[agentResultModel]()
@@ -262,20 +261,19 @@ func flattenAgent(a *agentregistry.Agent) agentResultModel {
 		cardJSON = string(a.Card.Content)
 	}
 	return agentResultModel{
-		Name:           a.Name,
-		AgentID:        a.AgentId,
-		URN:            a.AgentId,
-		DisplayName:    a.DisplayName,
-		Description:    a.Description,
-		Version:        dsAgentVersion(a, card),
-		Framework:      dsFramework(a.Attributes),
-		URLs:           dsAgentURLs(a, card),
-		Protocols:      flattenProtocols(a.Protocols),
-		Skills:         flattenSkills(dsAgentSkills(a, card)),
-		CardJSON:       cardJSON,
-		CreateTime:     a.CreateTime,
-		UpdateTime:     a.UpdateTime,
-		Attributes:     dsAttributes(a.Attributes),
-		AttributesJSON: dsAttributesJSON(a.Attributes),
+		Name:            a.Name,
+		AgentID:         a.AgentId,
+		URN:             a.AgentId,
+		DisplayName:     a.DisplayName,
+		Description:     a.Description,
+		Version:         dsAgentVersion(a, card),
+		Framework:       dsFramework(a.Attributes),
+		URLs:            dsAgentURLs(a, card),
+		Protocols:       flattenProtocols(a.Protocols),
+		Skills:          flattenSkills(dsAgentSkills(a, card)),
+		CardJSON:        cardJSON,
+		CreateTime:      a.CreateTime,
+		UpdateTime:      a.UpdateTime,
+		attributesModel: flattenAttributes(a.Attributes),
 	}
 }

@@ -32,17 +32,15 @@ var endpointLookup = derivedLookup{title: "Endpoint", noun: "endpoint", collecti
 
 // endpointResultModel is one Endpoint record.
 type endpointResultModel struct {
-	Name           string            `tfsdk:"name"`
-	EndpointID     string            `tfsdk:"endpoint_id"`
-	URN            string            `tfsdk:"urn"`
-	DisplayName    string            `tfsdk:"display_name"`
-	Description    string            `tfsdk:"description"`
-	URLs           []string          `tfsdk:"urls"`
-	Interfaces     []interfaceModel  `tfsdk:"interfaces"`
-	CreateTime     string            `tfsdk:"create_time"`
-	UpdateTime     string            `tfsdk:"update_time"`
-	Attributes     map[string]string `tfsdk:"attributes"`
-	AttributesJSON types.String      `tfsdk:"attributes_json"`
+	Name        string `tfsdk:"name"`
+	EndpointID  string `tfsdk:"endpoint_id"`
+	URN         string `tfsdk:"urn"`
+	DisplayName string `tfsdk:"display_name"`
+	Description string `tfsdk:"description"`
+	interfacesModel
+	CreateTime string `tfsdk:"create_time"`
+	UpdateTime string `tfsdk:"update_time"`
+	attributesModel
 }
 
 var endpointResults = modelOf[endpointResultModel]()
@@ -68,19 +66,16 @@ func endpointResultAttributes() map[string]schema.Attribute {
 }
 
 func flattenEndpoint(e *agentregistry.Endpoint) endpointResultModel {
-	urls, ifaces := flattenInterfaces(e.Interfaces)
 	return endpointResultModel{
-		Name:           e.Name,
-		EndpointID:     e.EndpointId,
-		URN:            e.EndpointId,
-		DisplayName:    e.DisplayName,
-		Description:    e.Description,
-		URLs:           urls,
-		Interfaces:     ifaces,
-		CreateTime:     e.CreateTime,
-		UpdateTime:     e.UpdateTime,
-		Attributes:     dsAttributes(e.Attributes),
-		AttributesJSON: dsAttributesJSON(e.Attributes),
+		Name:            e.Name,
+		EndpointID:      e.EndpointId,
+		URN:             e.EndpointId,
+		DisplayName:     e.DisplayName,
+		Description:     e.Description,
+		interfacesModel: flattenInterfaces(e.Interfaces),
+		CreateTime:      e.CreateTime,
+		UpdateTime:      e.UpdateTime,
+		attributesModel: flattenAttributes(e.Attributes),
 	}
 }
 

@@ -31,18 +31,16 @@ type mcpServersDataSourceModel struct {
 // mcpServerResultModel is one McpServer record, as agentregistry_mcp_server
 // returns it.
 type mcpServerResultModel struct {
-	Name           string            `tfsdk:"name"`
-	McpServerID    string            `tfsdk:"mcp_server_id"`
-	URN            string            `tfsdk:"urn"`
-	DisplayName    string            `tfsdk:"display_name"`
-	Description    string            `tfsdk:"description"`
-	URLs           []string          `tfsdk:"urls"`
-	Interfaces     []interfaceModel  `tfsdk:"interfaces"`
-	Tools          []toolModel       `tfsdk:"tools"`
-	CreateTime     string            `tfsdk:"create_time"`
-	UpdateTime     string            `tfsdk:"update_time"`
-	Attributes     map[string]string `tfsdk:"attributes"`
-	AttributesJSON types.String      `tfsdk:"attributes_json"`
+	Name        string `tfsdk:"name"`
+	McpServerID string `tfsdk:"mcp_server_id"`
+	URN         string `tfsdk:"urn"`
+	DisplayName string `tfsdk:"display_name"`
+	Description string `tfsdk:"description"`
+	interfacesModel
+	Tools      []toolModel `tfsdk:"tools"`
+	CreateTime string      `tfsdk:"create_time"`
+	UpdateTime string      `tfsdk:"update_time"`
+	attributesModel
 }
 
 var mcpServerResults = modelOf[mcpServerResultModel]()
@@ -120,7 +118,6 @@ func (d *mcpServersDataSource) Read(ctx context.Context, req datasource.ReadRequ
 }
 
 func flattenMcpServer(s *agentregistry.McpServer) mcpServerResultModel {
-	urls, ifaces := flattenInterfaces(s.Interfaces)
 	tools := []toolModel{}
 	for _, t := range s.Tools {
 		if t != nil {
@@ -128,18 +125,16 @@ func flattenMcpServer(s *agentregistry.McpServer) mcpServerResultModel {
 		}
 	}
 	return mcpServerResultModel{
-		Name:           s.Name,
-		McpServerID:    s.McpServerId,
-		URN:            s.McpServerId,
-		DisplayName:    s.DisplayName,
-		Description:    s.Description,
-		URLs:           urls,
-		Interfaces:     ifaces,
-		Tools:          tools,
-		CreateTime:     s.CreateTime,
-		UpdateTime:     s.UpdateTime,
-		Attributes:     dsAttributes(s.Attributes),
-		AttributesJSON: dsAttributesJSON(s.Attributes),
+		Name:            s.Name,
+		McpServerID:     s.McpServerId,
+		URN:             s.McpServerId,
+		DisplayName:     s.DisplayName,
+		Description:     s.Description,
+		interfacesModel: flattenInterfaces(s.Interfaces),
+		Tools:           tools,
+		CreateTime:      s.CreateTime,
+		UpdateTime:      s.UpdateTime,
+		attributesModel: flattenAttributes(s.Attributes),
 	}
 }
 
@@ -189,17 +184,22 @@ func dsInterfacesAttribute(description string) schema.ListNestedAttribute {
 	}
 }
 
-// flattenInterfaces are the URLs and the models of interfaces.
-func flattenInterfaces(in []*agentregistry.Interface) ([]string, []interfaceModel) {
-	urls := []string{}
-	ifaces := []interfaceModel{}
+// interfacesModel is how to reach an MCP server or an endpoint: its
+// interfaces, and their URLs alone.
+type interfacesModel struct {
+	URLs       []string         `tfsdk:"urls"`
+	Interfaces []interfaceModel `tfsdk:"interfaces"`
+}
+
+func flattenInterfaces(in []*agentregistry.Interface) interfacesModel {
+	out := interfacesModel{URLs: []string{}, Interfaces: []interfaceModel{}}
 	for _, i := range in {
 		if i != nil {
-			urls = append(urls, i.Url)
-			ifaces = append(ifaces, interfaceModel{URL: types.StringValue(i.Url), ProtocolBinding: types.StringValue(i.ProtocolBinding)})
+			out.URLs = append(out.URLs, i.Url)
+			out.Interfaces = append(out.Interfaces, interfaceModel{URL: types.StringValue(i.Url), ProtocolBinding: types.StringValue(i.ProtocolBinding)})
 		}
 	}
-	return urls, ifaces
+	return out
 }
 
 // mcpServersResultAttributes are the attributes of one MCP server of the

@@ -124,8 +124,7 @@ func flattenProtocols(ps []*agentregistry.Protocol) []protocolModel {
 	out := []protocolModel{}
 	for _, p := range ps {
 		if p != nil {
-			_, ifaces := flattenInterfaces(p.Interfaces)
-			out = append(out, protocolModel{Type: p.Type, ProtocolVersion: p.ProtocolVersion, Interfaces: ifaces})
+			out = append(out, protocolModel{Type: p.Type, ProtocolVersion: p.ProtocolVersion, Interfaces: flattenInterfaces(p.Interfaces).Interfaces})
 		}
 	}
 	return out
@@ -140,13 +139,20 @@ func dsAttributesAttribute(what string) schema.MapAttribute {
 			"gives them: `jsondecode(...[\"agentregistry.googleapis.com/system/RuntimeReference\"]).uri`. Empty when it has none."}
 }
 
-// dsAttributes are a record's attributes, each as canonical JSON (an empty
-// map for none).
-func dsAttributes(attrs map[string]googleapi.RawMessage) map[string]string {
-	out := map[string]string{}
+// attributesModel is a record's output-only attributes, by key and as a
+// whole (dsAttributesAttribute, dsAttributesJSONAttribute).
+type attributesModel struct {
+	Attributes     map[string]string `tfsdk:"attributes"`
+	AttributesJSON types.String      `tfsdk:"attributes_json"`
+}
+
+// flattenAttributes is attrs by key, each as canonical JSON (an empty map for
+// none), and as a whole (null for none).
+func flattenAttributes(attrs map[string]googleapi.RawMessage) attributesModel {
+	out := attributesModel{Attributes: map[string]string{}, AttributesJSON: dsAttributesJSON(attrs)}
 	for k, v := range attrs {
 		if b, err := jsoncanon.Canonical(v); err == nil {
-			out[k] = string(b)
+			out.Attributes[k] = string(b)
 		}
 	}
 	return out
