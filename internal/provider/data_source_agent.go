@@ -59,9 +59,5 @@ func (d *agentDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 		agentLookup.readError(&resp.Diagnostics, name, err)
 		return
 	}
-	obj, diags := agentResultValue(a)
-	resp.Diagnostics.Append(diags...)
-	if !resp.Diagnostics.HasError() {
-		resp.Diagnostics.Append(setLookupResult(ctx, &resp.State, sel, obj)...)
-	}
+	resp.Diagnostics.Append(setLookupResult(ctx, &resp.State, sel, agentResults.Object(flattenAgent(a)))...)
 }

@@ -117,8 +117,6 @@ func (d *agentPropertiesDataSource) Read(ctx context.Context, req datasource.Rea
 	m.Exists = types.BoolValue(entry != nil)
 	m.DisplayName, m.Description, m.Version = optionalString(doc.DisplayName), optionalString(doc.Description), optionalString(doc.Version)
 	m.Framework, m.AgentCardURI = optionalString(doc.Framework), optionalString(doc.AgentCardURI)
-	skills, diags := skillsValue(doc.Skills)
-	resp.Diagnostics.Append(diags...)
-	m.Skills = skills
+	m.Skills = a2aSkills.List(flattenSkills(doc.Skills))
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -83,20 +82,11 @@ func (d *agentsDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		}
 	}
 	dsSortAgents(agents)
-	elems := make([]attr.Value, 0, len(agents))
+	results := make([]agentsResultModel, 0, len(agents))
 	for _, a := range agents {
-		obj, diags := agentResultValue(a)
-		resp.Diagnostics.Append(diags...)
-		if diags.HasError() {
-			return
-		}
-		obj, diags = addServiceIDs(obj, agentsResultAttrTypes, a.Name, services[a.Name])
-		resp.Diagnostics.Append(diags...)
-		elems = append(elems, obj)
+		results = append(results, agentsResultModel{flattenAgent(a), serviceIDsOf(a.Name, services[a.Name])})
 	}
-	list, diags := types.ListValue(types.ObjectType{AttrTypes: agentsResultAttrTypes}, elems)
-	resp.Diagnostics.Append(diags...)
-	m.Agents = list
+	m.Agents = agentsResults.List(results)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
@@ -120,9 +110,14 @@ func dsSameConfigurationNote(what string) string {
 		"when the registry does."
 }
 
-// agentsResultAttrTypes are the attribute types of one agentregistry_agents
-// result: an agent, and the service that registered it.
-var agentsResultAttrTypes = withServiceIDs(agentResultAttrTypes)
+// agentsResultModel is one result of agentregistry_agents: an agent, and the
+// service that registered it.
+type agentsResultModel struct {
+	agentResultModel
+	serviceIDsModel
+}
+
+var agentsResults = modelOf[agentsResultModel]()
 
 // agentsResultAttributes are the attributes of one agent of the search, with
 // the record's name described as what it is.

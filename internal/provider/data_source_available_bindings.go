@@ -81,8 +81,6 @@ func (d *availableBindingsDataSource) Read(ctx context.Context, req datasource.R
 			d.data.parent(m.Project, m.Location), err))
 		return
 	}
-	list, diags := dsBindingsValue(bs)
-	resp.Diagnostics.Append(diags...)
-	m.Bindings = list
+	m.Bindings = dsBindingsValue(bs)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -4,10 +4,8 @@ import (
 	"context"
 	"sort"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"google.golang.org/api/agentregistry/v1"
 )
@@ -30,19 +28,22 @@ type bindingsDataSourceModel struct {
 	Bindings   types.List   `tfsdk:"bindings"`
 }
 
-var dsBindingAttrTypes = map[string]attr.Type{
-	"name":          types.StringType,
-	"binding_id":    types.StringType,
-	"display_name":  types.StringType,
-	"description":   types.StringType,
-	"source":        types.StringType,
-	"target":        types.StringType,
-	"auth_provider": types.StringType,
-	"scopes":        types.ListType{ElemType: types.StringType},
-	"continue_uri":  types.StringType,
-	"create_time":   types.StringType,
-	"update_time":   types.StringType,
+// bindingResultModel is one Binding record.
+type bindingResultModel struct {
+	Name         string   `tfsdk:"name"`
+	BindingID    string   `tfsdk:"binding_id"`
+	DisplayName  string   `tfsdk:"display_name"`
+	Description  string   `tfsdk:"description"`
+	Source       string   `tfsdk:"source"`
+	Target       string   `tfsdk:"target"`
+	AuthProvider string   `tfsdk:"auth_provider"`
+	Scopes       []string `tfsdk:"scopes"`
+	ContinueURI  string   `tfsdk:"continue_uri"`
+	CreateTime   string   `tfsdk:"create_time"`
+	UpdateTime   string   `tfsdk:"update_time"`
 }
+
+var bindingResults = modelOf[bindingResultModel]()
 
 // dsBindingsAttribute is the computed list of bindings the binding data sources return.
 func dsBindingsAttribute(description string) schema.ListNestedAttribute {
@@ -69,36 +70,28 @@ func dsBindingsAttribute(description string) schema.ListNestedAttribute {
 }
 
 // dsBindingsValue converts bindings, sorted by name, to their list.
-func dsBindingsValue(bs []*agentregistry.Binding) (types.List, diag.Diagnostics) {
+func dsBindingsValue(bs []*agentregistry.Binding) types.List {
 	sort.SliceStable(bs, func(i, j int) bool { return bs[i].Name < bs[j].Name })
-	var diags diag.Diagnostics
-	elems := make([]attr.Value, 0, len(bs))
+	models := make([]bindingResultModel, 0, len(bs))
 	for _, b := range bs {
-		var source, target string
-		if b.Source != nil {
-			source = b.Source.Identifier
-		}
-		if b.Target != nil {
-			target = b.Target.Identifier
-		}
-		a := b.AuthProviderBinding
-		if a == nil {
-			a = &agentregistry.AuthProviderBinding{}
-		}
-		obj, d := types.ObjectValue(dsBindingAttrTypes, map[string]attr.Value{
-			"name": types.StringValue(b.Name), "binding_id": types.StringValue(lastSegment(b.Name)),
-			"display_name": types.StringValue(b.DisplayName), "description": types.StringValue(b.Description),
-			"source": types.StringValue(source), "target": types.StringValue(target),
-			"auth_provider": types.StringValue(a.AuthProvider), "scopes": stringList(a.Scopes),
-			"continue_uri": types.StringValue(a.ContinueUri),
-			"create_time":  types.StringValue(b.CreateTime), "update_time": types.StringValue(b.UpdateTime),
-		})
-		diags.Append(d...)
-		elems = append(elems, obj)
+		models = append(models, flattenBinding(b))
 	}
-	list, d := types.ListValue(types.ObjectType{AttrTypes: dsBindingAttrTypes}, elems)
-	diags.Append(d...)
-	return list, diags
+	return bindingResults.List(models)
+}
+
+func flattenBinding(b *agentregistry.Binding) bindingResultModel {
+	m := bindingResultModel{Name: b.Name, BindingID: lastSegment(b.Name), DisplayName: b.DisplayName, Description: b.Description,
+		Scopes: []string{}, CreateTime: b.CreateTime, UpdateTime: b.UpdateTime}
+	if b.Source != nil {
+		m.Source = b.Source.Identifier
+	}
+	if b.Target != nil {
+		m.Target = b.Target.Identifier
+	}
+	if a := b.AuthProviderBinding; a != nil {
+		m.AuthProvider, m.Scopes, m.ContinueURI = a.AuthProvider, orEmpty(a.Scopes), a.ContinueUri
+	}
+	return m
 }
 
 func (d *bindingsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -138,8 +131,6 @@ func (d *bindingsDataSource) Read(ctx context.Context, req datasource.ReadReques
 		addSearchError(&resp.Diagnostics, "bindings", filter, err, "`max_results`, `source`, `target` or `filter`")
 		return
 	}
-	list, diags := dsBindingsValue(bs)
-	resp.Diagnostics.Append(diags...)
-	m.Bindings = list
+	m.Bindings = dsBindingsValue(bs)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

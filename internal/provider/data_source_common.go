@@ -10,7 +10,6 @@ import (
 	"sort"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -114,23 +113,25 @@ func dsSortAgents(agents []*agentregistry.Agent) {
 
 // --- one agent as a Terraform object ----------------------------------------
 
-var agentResultAttrTypes = map[string]attr.Type{
-	"name":            types.StringType,
-	"agent_id":        types.StringType,
-	"urn":             types.StringType,
-	"display_name":    types.StringType,
-	"description":     types.StringType,
-	"version":         types.StringType,
-	"framework":       types.StringType,
-	"urls":            types.ListType{ElemType: types.StringType},
-	"protocols":       types.ListType{ElemType: protocolObjectType},
-	"skills":          types.ListType{ElemType: skillObjectType},
-	"card_json":       types.StringType,
-	"create_time":     types.StringType,
-	"update_time":     types.StringType,
-	"attributes":      types.MapType{ElemType: types.StringType},
-	"attributes_json": types.StringType,
+// agentResultModel is one Agent record, as agentregistry_agent returns it.
+type agentResultModel struct {
+	Name        string          `tfsdk:"name"`
+	AgentID     string          `tfsdk:"agent_id"`
+	URN         string          `tfsdk:"urn"`
+	DisplayName string          `tfsdk:"display_name"`
+	Description string          `tfsdk:"description"`
+	Version     string          `tfsdk:"version"`
+	Framework   types.String    `tfsdk:"framework"`
+	URLs        []string        `tfsdk:"urls"`
+	Protocols   []protocolModel `tfsdk:"protocols"`
+	Skills      []a2aSkillModel `tfsdk:"skills"`
+	CardJSON    string          `tfsdk:"card_json"`
+	CreateTime  string          `tfsdk:"create_time"`
+	UpdateTime  string          `tfsdk:"update_time"`
+	attributesModel
 }
+
+var agentResults = modelOf[agentResultModel]()
 
 // agentResultAttributes are the computed attributes of one agent, shared by
 // agentregistry_agents (per element) and agentregistry_agent (top level).
@@ -186,7 +187,7 @@ func dsSkillsNestedAttribute(desc string) schema.ListNestedAttribute {
 	}
 }
 
-// dsSkillAttributes are the attributes of one skill; they match skillAttrTypes.
+// dsSkillAttributes are the attributes of one skill (a2aSkillModel).
 func dsSkillAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"id":          schema.StringAttribute{Computed: true, MarkdownDescription: "Skill id, unique within its agent."},
@@ -253,37 +254,26 @@ func dsAgentVersion(a *agentregistry.Agent, card *spec.AgentCard) string {
 	return a.Version
 }
 
-func agentResultValue(a *agentregistry.Agent) (types.Object, diag.Diagnostics) {
-	var diags diag.Diagnostics
+func flattenAgent(a *agentregistry.Agent) agentResultModel {
 	card := dsAgentCard(a)
-	urls := stringList(dsAgentURLs(a, card))
-	skills, d := skillsValue(dsAgentSkills(a, card))
-	diags.Append(d...)
 	cardJSON := ""
 	if a.Card != nil {
 		cardJSON = string(a.Card.Content)
 	}
-	protocols, d := dsProtocolsValue(a.Protocols)
-	diags.Append(d...)
-	attrs, d := dsAttributesValue(a.Attributes)
-	diags.Append(d...)
-	obj, d := types.ObjectValue(agentResultAttrTypes, map[string]attr.Value{
-		"name":            types.StringValue(a.Name),
-		"agent_id":        types.StringValue(a.AgentId),
-		"urn":             types.StringValue(a.AgentId),
-		"display_name":    types.StringValue(a.DisplayName),
-		"description":     types.StringValue(a.Description),
-		"version":         types.StringValue(dsAgentVersion(a, card)),
-		"framework":       dsFramework(a.Attributes),
-		"urls":            urls,
-		"protocols":       protocols,
-		"skills":          skills,
-		"card_json":       types.StringValue(cardJSON),
-		"create_time":     types.StringValue(a.CreateTime),
-		"update_time":     types.StringValue(a.UpdateTime),
-		"attributes":      attrs,
-		"attributes_json": dsAttributesJSON(a.Attributes),
-	})
-	diags.Append(d...)
-	return obj, diags
+	return agentResultModel{
+		Name:            a.Name,
+		AgentID:         a.AgentId,
+		URN:             a.AgentId,
+		DisplayName:     a.DisplayName,
+		Description:     a.Description,
+		Version:         dsAgentVersion(a, card),
+		Framework:       dsFramework(a.Attributes),
+		URLs:            dsAgentURLs(a, card),
+		Protocols:       flattenProtocols(a.Protocols),
+		Skills:          flattenSkills(dsAgentSkills(a, card)),
+		CardJSON:        cardJSON,
+		CreateTime:      a.CreateTime,
+		UpdateTime:      a.UpdateTime,
+		attributesModel: flattenAttributes(a.Attributes),
+	}
 }

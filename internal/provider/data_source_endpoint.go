@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"google.golang.org/api/agentregistry/v1"
 	"google.golang.org/api/googleapi"
@@ -32,19 +30,20 @@ var endpointLookup = derivedLookup{title: "Endpoint", noun: "endpoint", collecti
 		return namesBy(func(r *agentregistry.Endpoint) string { return r.Name })(c.ListEndpoints(ctx, parent, filter, limit))
 	}}
 
-var dsEndpointAttrTypes = map[string]attr.Type{
-	"name":            types.StringType,
-	"endpoint_id":     types.StringType,
-	"urn":             types.StringType,
-	"display_name":    types.StringType,
-	"description":     types.StringType,
-	"urls":            types.ListType{ElemType: types.StringType},
-	"interfaces":      types.ListType{ElemType: types.ObjectType{AttrTypes: dsInterfaceAttrTypes}},
-	"create_time":     types.StringType,
-	"update_time":     types.StringType,
-	"attributes":      types.MapType{ElemType: types.StringType},
-	"attributes_json": types.StringType,
+// endpointResultModel is one Endpoint record.
+type endpointResultModel struct {
+	Name        string `tfsdk:"name"`
+	EndpointID  string `tfsdk:"endpoint_id"`
+	URN         string `tfsdk:"urn"`
+	DisplayName string `tfsdk:"display_name"`
+	Description string `tfsdk:"description"`
+	interfacesModel
+	CreateTime string `tfsdk:"create_time"`
+	UpdateTime string `tfsdk:"update_time"`
+	attributesModel
 }
+
+var endpointResults = modelOf[endpointResultModel]()
 
 // endpointResultAttributes are the attributes of one Endpoint record that the
 // data sources return.
@@ -66,25 +65,18 @@ func endpointResultAttributes() map[string]schema.Attribute {
 	}
 }
 
-func endpointResultValue(ctx context.Context, e *agentregistry.Endpoint) (types.Object, diag.Diagnostics) {
-	urls, ifaces, diags := dsInterfacesValue(ctx, e.Interfaces)
-	attrs, d := dsAttributesValue(e.Attributes)
-	diags.Append(d...)
-	obj, d := types.ObjectValue(dsEndpointAttrTypes, map[string]attr.Value{
-		"name":            types.StringValue(e.Name),
-		"endpoint_id":     types.StringValue(e.EndpointId),
-		"urn":             types.StringValue(e.EndpointId),
-		"attributes":      attrs,
-		"display_name":    types.StringValue(e.DisplayName),
-		"description":     types.StringValue(e.Description),
-		"urls":            urls,
-		"interfaces":      ifaces,
-		"create_time":     types.StringValue(e.CreateTime),
-		"update_time":     types.StringValue(e.UpdateTime),
-		"attributes_json": dsAttributesJSON(e.Attributes),
-	})
-	diags.Append(d...)
-	return obj, diags
+func flattenEndpoint(e *agentregistry.Endpoint) endpointResultModel {
+	return endpointResultModel{
+		Name:            e.Name,
+		EndpointID:      e.EndpointId,
+		URN:             e.EndpointId,
+		DisplayName:     e.DisplayName,
+		Description:     e.Description,
+		interfacesModel: flattenInterfaces(e.Interfaces),
+		CreateTime:      e.CreateTime,
+		UpdateTime:      e.UpdateTime,
+		attributesModel: flattenAttributes(e.Attributes),
+	}
 }
 
 func (d *endpointDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -119,11 +111,7 @@ func (d *endpointDataSource) Read(ctx context.Context, req datasource.ReadReques
 		endpointLookup.readError(&resp.Diagnostics, name, err)
 		return
 	}
-	obj, diags := endpointResultValue(ctx, e)
-	resp.Diagnostics.Append(diags...)
-	if !resp.Diagnostics.HasError() {
-		resp.Diagnostics.Append(setLookupResult(ctx, &resp.State, sel, obj)...)
-	}
+	resp.Diagnostics.Append(setLookupResult(ctx, &resp.State, sel, endpointResults.Object(flattenEndpoint(e)))...)
 }
 
 // dsAttributesJSONAttribute is a record's output-only `attributes` map (such

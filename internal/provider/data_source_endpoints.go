@@ -4,7 +4,6 @@ import (
 	"context"
 	"sort"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -69,14 +68,10 @@ func (d *endpointsDataSource) Read(ctx context.Context, req datasource.ReadReque
 		return
 	}
 	sort.SliceStable(eps, func(i, j int) bool { return eps[i].Name < eps[j].Name })
-	elems := make([]attr.Value, 0, len(eps))
+	results := make([]endpointResultModel, 0, len(eps))
 	for _, e := range eps {
-		obj, diags := endpointResultValue(ctx, e)
-		resp.Diagnostics.Append(diags...)
-		elems = append(elems, obj)
+		results = append(results, flattenEndpoint(e))
 	}
-	list, diags := types.ListValue(types.ObjectType{AttrTypes: dsEndpointAttrTypes}, elems)
-	resp.Diagnostics.Append(diags...)
-	m.Endpoints = list
+	m.Endpoints = endpointResults.List(results)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -57,9 +57,5 @@ func (d *mcpServerDataSource) Read(ctx context.Context, req datasource.ReadReque
 		mcpServerLookup.readError(&resp.Diagnostics, name, err)
 		return
 	}
-	obj, diags := mcpServerResultValue(ctx, s)
-	resp.Diagnostics.Append(diags...)
-	if !resp.Diagnostics.HasError() {
-		resp.Diagnostics.Append(setLookupResult(ctx, &resp.State, sel, obj)...)
-	}
+	resp.Diagnostics.Append(setLookupResult(ctx, &resp.State, sel, mcpServerResults.Object(flattenMcpServer(s)))...)
 }

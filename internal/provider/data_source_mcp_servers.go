@@ -4,14 +4,10 @@ import (
 	"context"
 	"sort"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"google.golang.org/api/agentregistry/v1"
-
-	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
 )
 
 var (
@@ -32,25 +28,31 @@ type mcpServersDataSourceModel struct {
 	McpServers types.List   `tfsdk:"mcp_servers"`
 }
 
-var dsInterfaceAttrTypes = map[string]attr.Type{
-	"url":              types.StringType,
-	"protocol_binding": types.StringType,
+// mcpServerResultModel is one McpServer record, as agentregistry_mcp_server
+// returns it.
+type mcpServerResultModel struct {
+	Name        string `tfsdk:"name"`
+	McpServerID string `tfsdk:"mcp_server_id"`
+	URN         string `tfsdk:"urn"`
+	DisplayName string `tfsdk:"display_name"`
+	Description string `tfsdk:"description"`
+	interfacesModel
+	Tools      []toolModel `tfsdk:"tools"`
+	CreateTime string      `tfsdk:"create_time"`
+	UpdateTime string      `tfsdk:"update_time"`
+	attributesModel
 }
 
-var dsMcpServerAttrTypes = map[string]attr.Type{
-	"name":            types.StringType,
-	"mcp_server_id":   types.StringType,
-	"urn":             types.StringType,
-	"display_name":    types.StringType,
-	"description":     types.StringType,
-	"urls":            types.ListType{ElemType: types.StringType},
-	"interfaces":      types.ListType{ElemType: types.ObjectType{AttrTypes: dsInterfaceAttrTypes}},
-	"tools":           types.ListType{ElemType: toolObjectType},
-	"create_time":     types.StringType,
-	"update_time":     types.StringType,
-	"attributes":      types.MapType{ElemType: types.StringType},
-	"attributes_json": types.StringType,
+var mcpServerResults = modelOf[mcpServerResultModel]()
+
+// mcpServersResultModel is one result of agentregistry_mcp_servers: an MCP
+// server, and the service that registered it.
+type mcpServersResultModel struct {
+	mcpServerResultModel
+	serviceIDsModel
 }
+
+var mcpServersResults = modelOf[mcpServersResultModel]()
 
 func (d *mcpServersDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_mcp_servers"
@@ -107,59 +109,33 @@ func (d *mcpServersDataSource) Read(ctx context.Context, req datasource.ReadRequ
 		}
 	}
 	sort.SliceStable(servers, func(i, j int) bool { return servers[i].Name < servers[j].Name })
-	elems := make([]attr.Value, 0, len(servers))
+	results := make([]mcpServersResultModel, 0, len(servers))
 	for _, s := range servers {
-		obj, diags := mcpServerResultValue(ctx, s)
-		resp.Diagnostics.Append(diags...)
-		if diags.HasError() {
-			return
-		}
-		obj, diags = addServiceIDs(obj, mcpServersResultAttrTypes, s.Name, services[s.Name])
-		resp.Diagnostics.Append(diags...)
-		elems = append(elems, obj)
+		results = append(results, mcpServersResultModel{flattenMcpServer(s), serviceIDsOf(s.Name, services[s.Name])})
 	}
-	list, diags := types.ListValue(types.ObjectType{AttrTypes: mcpServersResultAttrTypes}, elems)
-	resp.Diagnostics.Append(diags...)
-	m.McpServers = list
+	m.McpServers = mcpServersResults.List(results)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
-func mcpServerResultValue(ctx context.Context, s *agentregistry.McpServer) (types.Object, diag.Diagnostics) {
-	urlList, ifaceList, diags := dsInterfacesValue(ctx, s.Interfaces)
-	tools := make([]spec.Tool, 0, len(s.Tools))
+func flattenMcpServer(s *agentregistry.McpServer) mcpServerResultModel {
+	tools := []toolModel{}
 	for _, t := range s.Tools {
-		if t == nil {
-			continue
+		if t != nil {
+			tools = append(tools, flattenTool(t))
 		}
-		// MCP defaults for a tool without annotations.
-		tool := spec.Tool{Name: t.Name, Description: t.Description, DestructiveHint: true, OpenWorldHint: true}
-		if a := t.Annotations; a != nil {
-			tool.Title = a.Title
-			tool.ReadOnlyHint, tool.DestructiveHint = a.ReadOnlyHint, a.DestructiveHint
-			tool.IdempotentHint, tool.OpenWorldHint = a.IdempotentHint, a.OpenWorldHint
-		}
-		tools = append(tools, tool)
 	}
-	toolList, d := toolsValue(tools)
-	diags.Append(d...)
-	attrs, d := dsAttributesValue(s.Attributes)
-	diags.Append(d...)
-	obj, d := types.ObjectValue(dsMcpServerAttrTypes, map[string]attr.Value{
-		"name":            types.StringValue(s.Name),
-		"mcp_server_id":   types.StringValue(s.McpServerId),
-		"urn":             types.StringValue(s.McpServerId),
-		"attributes":      attrs,
-		"display_name":    types.StringValue(s.DisplayName),
-		"description":     types.StringValue(s.Description),
-		"urls":            urlList,
-		"interfaces":      ifaceList,
-		"tools":           toolList,
-		"create_time":     types.StringValue(s.CreateTime),
-		"update_time":     types.StringValue(s.UpdateTime),
-		"attributes_json": dsAttributesJSON(s.Attributes),
-	})
-	diags.Append(d...)
-	return obj, diags
+	return mcpServerResultModel{
+		Name:            s.Name,
+		McpServerID:     s.McpServerId,
+		URN:             s.McpServerId,
+		DisplayName:     s.DisplayName,
+		Description:     s.Description,
+		interfacesModel: flattenInterfaces(s.Interfaces),
+		Tools:           tools,
+		CreateTime:      s.CreateTime,
+		UpdateTime:      s.UpdateTime,
+		attributesModel: flattenAttributes(s.Attributes),
+	}
 }
 
 // mcpServerResultAttributes are the attributes of one MCP server that the
@@ -208,34 +184,23 @@ func dsInterfacesAttribute(description string) schema.ListNestedAttribute {
 	}
 }
 
-// dsInterfacesValue converts interfaces to their URLs and interface objects.
-func dsInterfacesValue(ctx context.Context, in []*agentregistry.Interface) (types.List, types.List, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	urls := []string{}
-	ifaces := []attr.Value{}
-	for _, i := range in {
-		if i == nil {
-			continue
-		}
-		urls = append(urls, i.Url)
-		obj, d := types.ObjectValue(dsInterfaceAttrTypes, map[string]attr.Value{
-			"url":              types.StringValue(i.Url),
-			"protocol_binding": types.StringValue(i.ProtocolBinding),
-		})
-		diags.Append(d...)
-		ifaces = append(ifaces, obj)
-	}
-	urlList, d := types.ListValueFrom(ctx, types.StringType, urls)
-	diags.Append(d...)
-	ifaceList, d := types.ListValue(types.ObjectType{AttrTypes: dsInterfaceAttrTypes}, ifaces)
-	diags.Append(d...)
-	return urlList, ifaceList, diags
+// interfacesModel is how to reach an MCP server or an endpoint: its
+// interfaces, and their URLs alone.
+type interfacesModel struct {
+	URLs       []string         `tfsdk:"urls"`
+	Interfaces []interfaceModel `tfsdk:"interfaces"`
 }
 
-// mcpServersResultAttrTypes are the attribute types of one
-// agentregistry_mcp_servers result: an MCP server, and the service that
-// registered it.
-var mcpServersResultAttrTypes = withServiceIDs(dsMcpServerAttrTypes)
+func flattenInterfaces(in []*agentregistry.Interface) interfacesModel {
+	out := interfacesModel{URLs: []string{}, Interfaces: []interfaceModel{}}
+	for _, i := range in {
+		if i != nil {
+			out.URLs = append(out.URLs, i.Url)
+			out.Interfaces = append(out.Interfaces, interfaceModel{URL: types.StringValue(i.Url), ProtocolBinding: types.StringValue(i.ProtocolBinding)})
+		}
+	}
+	return out
+}
 
 // mcpServersResultAttributes are the attributes of one MCP server of the
 // search, with the record's name described as what it is.

@@ -1,12 +1,10 @@
 package provider
 
 import (
-	"context"
 	"encoding/json"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"google.golang.org/api/agentregistry/v1"
 	"google.golang.org/api/googleapi"
@@ -15,77 +13,69 @@ import (
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
 )
 
-// Object types of the skills and tools that the data sources return (and that
-// the resources' state kept at schema version 0, see service_state_upgrade.go).
+// The skills and tools that the data sources return (and that the resources'
+// state kept at schema version 0, see service_state_upgrade.go).
 
-var skillAttrTypes = map[string]attr.Type{
-	"id":          types.StringType,
-	"name":        types.StringType,
-	"description": types.StringType,
-	"tags":        types.ListType{ElemType: types.StringType},
-	"examples":    types.ListType{ElemType: types.StringType},
+// a2aSkillModel is one A2A skill: of an agent's card, of agent properties, of a
+// card that search_cards matched.
+type a2aSkillModel struct {
+	ID          string   `tfsdk:"id"`
+	Name        string   `tfsdk:"name"`
+	Description string   `tfsdk:"description"`
+	Tags        []string `tfsdk:"tags"`
+	Examples    []string `tfsdk:"examples"`
 }
 
-var skillObjectType = types.ObjectType{AttrTypes: skillAttrTypes}
+var a2aSkills = modelOf[a2aSkillModel]()
 
-var toolAttrTypes = map[string]attr.Type{
-	"name":             types.StringType,
-	"title":            types.StringType,
-	"description":      types.StringType,
-	"read_only_hint":   types.BoolType,
-	"destructive_hint": types.BoolType,
-	"idempotent_hint":  types.BoolType,
-	"open_world_hint":  types.BoolType,
+var skillObjectType = a2aSkills.ObjectType()
+
+// flattenSkill is the model of one skill (empty lists, never null, so that
+// plans and state agree).
+func flattenSkill(s spec.Skill) a2aSkillModel {
+	return a2aSkillModel{ID: s.ID, Name: s.Name, Description: s.Description, Tags: orEmpty(s.Tags), Examples: orEmpty(s.Examples)}
 }
 
-var toolObjectType = types.ObjectType{AttrTypes: toolAttrTypes}
-
-// skillValue converts one skill to its Terraform object (empty lists, never null,
-// so that plans and state agree).
-func skillValue(s spec.Skill) (types.Object, diag.Diagnostics) {
-	return types.ObjectValue(skillAttrTypes, map[string]attr.Value{
-		"id":          types.StringValue(s.ID),
-		"name":        types.StringValue(s.Name),
-		"description": types.StringValue(s.Description),
-		"tags":        stringList(s.Tags),
-		"examples":    stringList(s.Examples),
-	})
-}
-
-// skillsValue converts skills to a list of skill objects.
-func skillsValue(skills []spec.Skill) (types.List, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	elems := make([]attr.Value, 0, len(skills))
+func flattenSkills(skills []spec.Skill) []a2aSkillModel {
+	out := make([]a2aSkillModel, 0, len(skills))
 	for _, s := range skills {
-		obj, d := skillValue(s)
-		diags.Append(d...)
-		elems = append(elems, obj)
+		out = append(out, flattenSkill(s))
 	}
-	list, d := types.ListValue(skillObjectType, elems)
-	diags.Append(d...)
-	return list, diags
+	return out
 }
 
-// toolsValue converts tools (MCP defaults already applied) to a list of tool objects.
-func toolsValue(tools []spec.Tool) (types.List, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	elems := make([]attr.Value, 0, len(tools))
-	for _, t := range tools {
-		obj, d := types.ObjectValue(toolAttrTypes, map[string]attr.Value{
-			"name":             types.StringValue(t.Name),
-			"title":            types.StringValue(t.Title),
-			"description":      types.StringValue(t.Description),
-			"read_only_hint":   types.BoolValue(t.ReadOnlyHint),
-			"destructive_hint": types.BoolValue(t.DestructiveHint),
-			"idempotent_hint":  types.BoolValue(t.IdempotentHint),
-			"open_world_hint":  types.BoolValue(t.OpenWorldHint),
-		})
-		diags.Append(d...)
-		elems = append(elems, obj)
+// toolModel is one tool of an MCP server.
+type toolModel struct {
+	Name            string `tfsdk:"name"`
+	Title           string `tfsdk:"title"`
+	Description     string `tfsdk:"description"`
+	ReadOnlyHint    bool   `tfsdk:"read_only_hint"`
+	DestructiveHint bool   `tfsdk:"destructive_hint"`
+	IdempotentHint  bool   `tfsdk:"idempotent_hint"`
+	OpenWorldHint   bool   `tfsdk:"open_world_hint"`
+}
+
+var toolObjectType = objectTypeOf[toolModel]()
+
+// flattenTool is the model of one tool of an McpServer record, with the MCP
+// defaults for a tool without annotations.
+func flattenTool(t *agentregistry.Tool) toolModel {
+	m := toolModel{Name: t.Name, Description: t.Description, DestructiveHint: true, OpenWorldHint: true}
+	if a := t.Annotations; a != nil {
+		m.Title = a.Title
+		m.ReadOnlyHint, m.DestructiveHint = a.ReadOnlyHint, a.DestructiveHint
+		m.IdempotentHint, m.OpenWorldHint = a.IdempotentHint, a.OpenWorldHint
 	}
-	list, d := types.ListValue(toolObjectType, elems)
-	diags.Append(d...)
-	return list, diags
+	return m
+}
+
+// orEmpty is s, or an empty slice for nil: the model of a list that is
+// empty, not null (see object_type.go).
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }
 
 // stringList is a list of strings, empty (never null) for none. Built directly:
@@ -104,11 +94,12 @@ func stringList(ss []string) types.List {
 // frameworkKey is the attribute in which the registry reports an agent's framework.
 const frameworkKey = "agentregistry.googleapis.com/system/Framework"
 
-var protocolObjectType = types.ObjectType{AttrTypes: map[string]attr.Type{
-	"type":             types.StringType,
-	"protocol_version": types.StringType,
-	"interfaces":       types.ListType{ElemType: types.ObjectType{AttrTypes: dsInterfaceAttrTypes}},
-}}
+// protocolModel is one protocol of an Agent record.
+type protocolModel struct {
+	Type            string           `tfsdk:"type"`
+	ProtocolVersion string           `tfsdk:"protocol_version"`
+	Interfaces      []interfaceModel `tfsdk:"interfaces"`
+}
 
 // dsURNAttribute is a record's id under the name the Google provider gives it.
 func dsURNAttribute(what, idAttr, googleType string) schema.StringAttribute {
@@ -129,26 +120,14 @@ func dsProtocolsAttribute() schema.ListNestedAttribute {
 	}
 }
 
-func dsProtocolsValue(ps []*agentregistry.Protocol) (types.List, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	elems := []attr.Value{}
+func flattenProtocols(ps []*agentregistry.Protocol) []protocolModel {
+	out := []protocolModel{}
 	for _, p := range ps {
-		if p == nil {
-			continue
+		if p != nil {
+			out = append(out, protocolModel{Type: p.Type, ProtocolVersion: p.ProtocolVersion, Interfaces: flattenInterfaces(p.Interfaces).Interfaces})
 		}
-		_, ifaces, d := dsInterfacesValue(context.Background(), p.Interfaces)
-		diags.Append(d...)
-		obj, d := types.ObjectValue(protocolObjectType.AttrTypes, map[string]attr.Value{
-			"type":             types.StringValue(p.Type),
-			"protocol_version": types.StringValue(p.ProtocolVersion),
-			"interfaces":       ifaces,
-		})
-		diags.Append(d...)
-		elems = append(elems, obj)
 	}
-	list, d := types.ListValue(protocolObjectType, elems)
-	diags.Append(d...)
-	return list, diags
+	return out
 }
 
 // dsAttributesAttribute is a record's attributes as the Google provider gives
@@ -160,14 +139,23 @@ func dsAttributesAttribute(what string) schema.MapAttribute {
 			"gives them: `jsondecode(...[\"agentregistry.googleapis.com/system/RuntimeReference\"]).uri`. Empty when it has none."}
 }
 
-func dsAttributesValue(attrs map[string]googleapi.RawMessage) (types.Map, diag.Diagnostics) {
-	vals := map[string]attr.Value{}
+// attributesModel is a record's output-only attributes, by key and as a
+// whole (dsAttributesAttribute, dsAttributesJSONAttribute).
+type attributesModel struct {
+	Attributes     map[string]string `tfsdk:"attributes"`
+	AttributesJSON types.String      `tfsdk:"attributes_json"`
+}
+
+// flattenAttributes is attrs by key, each as canonical JSON (an empty map for
+// none), and as a whole (null for none).
+func flattenAttributes(attrs map[string]googleapi.RawMessage) attributesModel {
+	out := attributesModel{Attributes: map[string]string{}, AttributesJSON: dsAttributesJSON(attrs)}
 	for k, v := range attrs {
 		if b, err := jsoncanon.Canonical(v); err == nil {
-			vals[k] = types.StringValue(string(b))
+			out.Attributes[k] = string(b)
 		}
 	}
-	return types.MapValue(types.StringType, vals)
+	return out
 }
 
 // dsFramework is the framework the registry reports for an agent, null when none.

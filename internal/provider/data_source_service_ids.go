@@ -12,30 +12,15 @@ import (
 	"context"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// serviceIDAttrTypes are the attributes a search result gains.
-var serviceIDAttrTypes = map[string]attr.Type{
-	"service_id": types.StringType,
-	"project":    types.StringType,
-	"location":   types.StringType,
-}
-
-// withServiceIDs adds service_id, project and location to the attribute
-// types of a result.
-func withServiceIDs(base map[string]attr.Type) map[string]attr.Type {
-	out := make(map[string]attr.Type, len(base)+len(serviceIDAttrTypes))
-	for k, v := range base {
-		out[k] = v
-	}
-	for k, v := range serviceIDAttrTypes {
-		out[k] = v
-	}
-	return out
+// serviceIDsModel is what a search result gains; a result model embeds it.
+type serviceIDsModel struct {
+	ServiceID types.String `tfsdk:"service_id"`
+	Project   types.String `tfsdk:"project"`
+	Location  types.String `tfsdk:"location"`
 }
 
 // withServiceIDAttributes adds the schema of service_id, project and
@@ -70,11 +55,11 @@ func (b *dataSourceBase) serviceIndex(ctx context.Context, parent string) (map[s
 	return index, nil
 }
 
-// serviceIDValues are service_id, project and location of the record named
+// serviceIDsOf are service_id, project and location of the record named
 // name, registered by the service svcName ("" when unknown: then project and
 // location come from the record's own name).
-func serviceIDValues(name, svcName string) map[string]attr.Value {
-	out := map[string]attr.Value{"service_id": types.StringNull(), "project": types.StringNull(), "location": types.StringNull()}
+func serviceIDsOf(name, svcName string) serviceIDsModel {
+	out := serviceIDsModel{ServiceID: types.StringNull(), Project: types.StringNull(), Location: types.StringNull()}
 	from := name
 	if svcName != "" {
 		from = svcName
@@ -82,23 +67,11 @@ func serviceIDValues(name, svcName string) map[string]attr.Value {
 	// projects/{project}/locations/{location}/{collection}/{id}
 	parts := strings.Split(from, "/")
 	if len(parts) == 6 && parts[0] == "projects" && parts[2] == "locations" {
-		out["project"] = types.StringValue(parts[1])
-		out["location"] = types.StringValue(parts[3])
+		out.Project = types.StringValue(parts[1])
+		out.Location = types.StringValue(parts[3])
 		if svcName != "" && parts[4] == "services" {
-			out["service_id"] = types.StringValue(parts[5])
+			out.ServiceID = types.StringValue(parts[5])
 		}
 	}
 	return out
-}
-
-// addServiceIDs is obj with the service attributes added.
-func addServiceIDs(obj types.Object, attrTypes map[string]attr.Type, name, svcName string) (types.Object, diag.Diagnostics) {
-	vals := make(map[string]attr.Value, len(attrTypes))
-	for k, v := range obj.Attributes() {
-		vals[k] = v
-	}
-	for k, v := range serviceIDValues(name, svcName) {
-		vals[k] = v
-	}
-	return types.ObjectValue(attrTypes, vals)
 }

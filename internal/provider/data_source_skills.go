@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -45,19 +44,19 @@ type skillsDataSourceModel struct {
 	Skills     types.List   `tfsdk:"skills"`
 }
 
-var dsSkillResultAttrTypes = map[string]attr.Type{
-	"id":                 types.StringType,
-	"name":               types.StringType,
-	"description":        types.StringType,
-	"tags":               types.ListType{ElemType: types.StringType},
-	"examples":           types.ListType{ElemType: types.StringType},
-	"agent_name":         types.StringType,
-	"agent_id":           types.StringType,
-	"agent_display_name": types.StringType,
-	"agent_urls":         types.ListType{ElemType: types.StringType},
-	"source":             types.StringType,
-	"skill_name":         types.StringType,
+// skillsResultModel is one result of agentregistry_skills: a skill, of an
+// agent's card or standalone, and where it comes from.
+type skillsResultModel struct {
+	a2aSkillModel
+	AgentName        types.String `tfsdk:"agent_name"`
+	AgentID          types.String `tfsdk:"agent_id"`
+	AgentDisplayName types.String `tfsdk:"agent_display_name"`
+	AgentURLs        []string     `tfsdk:"agent_urls"`
+	Source           string       `tfsdk:"source"`
+	SkillName        types.String `tfsdk:"skill_name"`
 }
+
+var skillsResults = modelOf[skillsResultModel]()
 
 func (d *skillsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_skills"
@@ -176,25 +175,23 @@ func (d *skillsDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	}
 	query := m.Query.ValueString()
 	limit := int(m.MaxResults.ValueInt64())
-	elems := []attr.Value{}
+	results := []skillsResultModel{}
 	if src := m.Source.ValueString(); src == skillsSourceAgents || src == skillsSourceAll || src == "" {
-		elems = d.agentSkills(ctx, &m, query, tags, limit, &resp.Diagnostics)
+		results = append(results, d.agentSkills(ctx, &m, query, tags, limit, &resp.Diagnostics)...)
 	}
 	if src := m.Source.ValueString(); !resp.Diagnostics.HasError() && (src == skillsSourceStandalone || src == skillsSourceAll) {
-		elems = append(elems, d.standaloneSkills(ctx, &m, query, tags, limit-len(elems), &resp.Diagnostics)...)
+		results = append(results, d.standaloneSkills(ctx, &m, query, tags, limit-len(results), &resp.Diagnostics)...)
 	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	list, diags := types.ListValue(types.ObjectType{AttrTypes: dsSkillResultAttrTypes}, elems)
-	resp.Diagnostics.Append(diags...)
-	m.Skills = list
+	m.Skills = skillsResults.List(results)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
 // agentSkills are the skills of the registry's agents that the query and
 // tags select, in agent name and card order.
-func (d *skillsDataSource) agentSkills(ctx context.Context, m *skillsDataSourceModel, query string, tags []string, limit int, diags *diag.Diagnostics) []attr.Value {
+func (d *skillsDataSource) agentSkills(ctx context.Context, m *skillsDataSourceModel, query string, tags []string, limit int, diags *diag.Diagnostics) []skillsResultModel {
 	q, err := searchquery.Parse(query, searchquery.Agents)
 	if err != nil {
 		diags.AddAttributeError(path.Root("query"), "Invalid Search Query", invalidQueryDetail(query, err))
@@ -208,24 +205,22 @@ func (d *skillsDataSource) agentSkills(ctx context.Context, m *skillsDataSourceM
 		return nil
 	}
 	dsSortAgents(agents)
-	elems := []attr.Value{}
+	results := []skillsResultModel{}
 collect:
 	for _, a := range agents {
 		card := dsAgentCard(a)
-		urls := stringList(dsAgentURLs(a, card))
+		urls := dsAgentURLs(a, card)
 		for _, s := range dsAgentSkills(a, card) {
 			if !q.Match(skillView{agent: a, skill: s}) || !hasAllTags(s.Tags, tags) {
 				continue
 			}
-			if limit > 0 && len(elems) >= limit {
+			if limit > 0 && len(results) >= limit {
 				break collect
 			}
-			obj, d := skillResultValue(a, s, urls)
-			diags.Append(d...)
-			elems = append(elems, obj)
+			results = append(results, flattenAgentSkill(a, s, urls))
 		}
 	}
-	return elems
+	return results
 }
 
 // skillsServerQuery is the agents:search string: the query, relaxed so that
@@ -354,21 +349,16 @@ func (v skillView) Values(field string) []string {
 	return nil
 }
 
-func skillResultValue(a *agentregistry.Agent, s spec.Skill, urls types.List) (types.Object, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	obj, d := types.ObjectValue(dsSkillResultAttrTypes, map[string]attr.Value{
-		"id":                 types.StringValue(s.ID),
-		"name":               types.StringValue(s.Name),
-		"description":        types.StringValue(s.Description),
-		"tags":               stringList(s.Tags),
-		"examples":           stringList(s.Examples),
-		"agent_name":         types.StringValue(a.Name),
-		"agent_id":           types.StringValue(a.AgentId),
-		"agent_display_name": types.StringValue(a.DisplayName),
-		"agent_urls":         urls,
-		"source":             types.StringValue("agent"),
-		"skill_name":         types.StringNull(),
-	})
-	diags.Append(d...)
-	return obj, diags
+// flattenAgentSkill is the result of the skill s of the agent a, whose
+// endpoint URLs are urls.
+func flattenAgentSkill(a *agentregistry.Agent, s spec.Skill, urls []string) skillsResultModel {
+	return skillsResultModel{
+		a2aSkillModel:    flattenSkill(s),
+		AgentName:        types.StringValue(a.Name),
+		AgentID:          types.StringValue(a.AgentId),
+		AgentDisplayName: types.StringValue(a.DisplayName),
+		AgentURLs:        urls,
+		Source:           "agent",
+		SkillName:        types.StringNull(),
+	}
 }

@@ -7,7 +7,6 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -15,6 +14,7 @@ import (
 	"google.golang.org/api/agentregistry/v1"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/searchquery"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
 )
 
 const (
@@ -76,7 +76,7 @@ func schemaHint(s *searchquery.Schema) string {
 
 // standaloneSkills runs skills:search; limit <= 0 with max_results set means
 // the agents' skills already filled it.
-func (d *skillsDataSource) standaloneSkills(ctx context.Context, m *skillsDataSourceModel, query string, tags []string, limit int, diags *diag.Diagnostics) []attr.Value {
+func (d *skillsDataSource) standaloneSkills(ctx context.Context, m *skillsDataSourceModel, query string, tags []string, limit int, diags *diag.Diagnostics) []skillsResultModel {
 	if len(tags) > 0 || (!m.MaxResults.IsNull() && m.MaxResults.ValueInt64() > 0 && limit <= 0) {
 		return nil
 	}
@@ -88,16 +88,16 @@ func (d *skillsDataSource) standaloneSkills(ctx context.Context, m *skillsDataSo
 		addSearchError(diags, "skills", query, err, "`max_results` or a narrower `query`")
 		return nil
 	}
-	elems := make([]attr.Value, 0, len(found))
+	results := make([]skillsResultModel, 0, len(found))
 	for _, sk := range found {
-		obj, d := standaloneSkillValue(sk)
-		diags.Append(d...)
-		elems = append(elems, obj)
+		results = append(results, flattenStandaloneSkill(sk))
 	}
-	return elems
+	return results
 }
 
-func standaloneSkillValue(sk *agentregistry.Skill) (types.Object, diag.Diagnostics) {
+// flattenStandaloneSkill is the result of a Skill record: no tags, examples
+// or agent.
+func flattenStandaloneSkill(sk *agentregistry.Skill) skillsResultModel {
 	name, desc := sk.DisplayName, sk.Description
 	if fm := sk.Frontmatter; fm != nil {
 		name = fm.Name
@@ -105,26 +105,13 @@ func standaloneSkillValue(sk *agentregistry.Skill) (types.Object, diag.Diagnosti
 			desc = fm.Description
 		}
 	}
-	return types.ObjectValue(dsSkillResultAttrTypes, map[string]attr.Value{
-		"id":                 types.StringValue(lastPathSegment(sk.Name)),
-		"name":               types.StringValue(name),
-		"description":        types.StringValue(desc),
-		"tags":               stringList(nil),
-		"examples":           stringList(nil),
-		"agent_name":         types.StringNull(),
-		"agent_id":           types.StringNull(),
-		"agent_display_name": types.StringNull(),
-		"agent_urls":         stringList(nil),
-		"source":             types.StringValue("standalone"),
-		"skill_name":         types.StringValue(sk.Name),
-	})
-}
-
-func lastPathSegment(name string) string {
-	for i := len(name) - 1; i >= 0; i-- {
-		if name[i] == '/' {
-			return name[i+1:]
-		}
+	return skillsResultModel{
+		a2aSkillModel:    flattenSkill(spec.Skill{ID: lastSegment(sk.Name), Name: name, Description: desc}),
+		AgentName:        types.StringNull(),
+		AgentID:          types.StringNull(),
+		AgentDisplayName: types.StringNull(),
+		AgentURLs:        []string{},
+		Source:           "standalone",
+		SkillName:        types.StringValue(sk.Name),
 	}
-	return name
 }

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -19,18 +18,13 @@ func NewSearchCardsFunction() function.Function { return &searchCardsFunction{} 
 
 type searchCardsFunction struct{}
 
-var searchCardsSkillType = types.ObjectType{AttrTypes: map[string]attr.Type{
-	"id":          types.StringType,
-	"name":        types.StringType,
-	"description": types.StringType,
-	"tags":        types.ListType{ElemType: types.StringType},
-	"examples":    types.ListType{ElemType: types.StringType},
-}}
+// searchCardsResultModel is what search_cards returns for one matching card.
+type searchCardsResultModel struct {
+	SkillIDs []string        `tfsdk:"skill_ids"`
+	Skills   []a2aSkillModel `tfsdk:"skills"`
+}
 
-var searchCardsResultType = types.ObjectType{AttrTypes: map[string]attr.Type{
-	"skill_ids": types.ListType{ElemType: types.StringType},
-	"skills":    types.ListType{ElemType: searchCardsSkillType},
-}}
+var searchCardsResultObjectType = objectTypeOf[searchCardsResultModel]()
 
 func (f *searchCardsFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
 	resp.Name = "search_cards"
@@ -56,7 +50,7 @@ func (f *searchCardsFunction) Definition(_ context.Context, _ function.Definitio
 				MarkdownDescription: "The agent cards, as a map of key (a service id, a file name...) to card JSON string."},
 			function.StringParameter{Name: "query", MarkdownDescription: "The search string, in the registry's grammar (`\"\"` matches everything)."},
 		},
-		Return: function.MapReturn{ElementType: searchCardsResultType},
+		Return: function.MapReturn{ElementType: searchCardsResultObjectType},
 	}
 }
 
@@ -72,23 +66,16 @@ func (f *searchCardsFunction) Run(ctx context.Context, req function.RunRequest, 
 		resp.Error = ferr
 		return
 	}
-	out := map[string]attr.Value{}
+	out := make(map[string]searchCardsResultModel, len(matches))
 	for k, skills := range matches {
-		ids := make([]attr.Value, 0, len(skills))
-		objs := make([]attr.Value, 0, len(skills))
+		r := searchCardsResultModel{SkillIDs: make([]string, 0, len(skills)), Skills: make([]a2aSkillModel, 0, len(skills))}
 		for _, s := range skills {
-			ids = append(ids, types.StringValue(s.ID))
-			objs = append(objs, types.ObjectValueMust(searchCardsSkillType.AttrTypes, map[string]attr.Value{
-				"id": types.StringValue(s.ID), "name": types.StringValue(s.Name), "description": types.StringValue(s.Description),
-				"tags": stringList(s.Tags), "examples": stringList(s.Examples),
-			}))
+			r.SkillIDs = append(r.SkillIDs, s.ID)
+			r.Skills = append(r.Skills, flattenSkill(spec.Skill(s)))
 		}
-		out[k] = types.ObjectValueMust(searchCardsResultType.AttrTypes, map[string]attr.Value{
-			"skill_ids": types.ListValueMust(types.StringType, ids),
-			"skills":    types.ListValueMust(searchCardsSkillType, objs),
-		})
+		out[k] = r
 	}
-	resp.Error = resp.Result.Set(ctx, types.MapValueMust(searchCardsResultType, out))
+	resp.Error = resp.Result.Set(ctx, out)
 }
 
 // searchCards returns the keys of the cards that match query, as

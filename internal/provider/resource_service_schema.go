@@ -9,7 +9,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -203,10 +202,7 @@ type interfaceModel struct {
 	ProtocolBinding types.String `tfsdk:"protocol_binding"`
 }
 
-var interfaceObjectType = types.ObjectType{AttrTypes: map[string]attr.Type{
-	"url":              types.StringType,
-	"protocol_binding": types.StringType,
-}}
+var interfaceObjectType = objectTypeOf[interfaceModel]()
 
 // interfacesAttribute is the `interfaces` attribute: how to reach what is registered.
 func interfacesAttribute(description string) schema.ListNestedAttribute {
