@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -85,7 +86,8 @@ func agentSchema(ctx context.Context) schema.Schema {
 	interfaces := interfacesAttribute("How to reach an agent registered without a card (agentSpec type `NO_SPEC`). " +
 		"Exactly one of `agent_card` and `interfaces` must be set: the registry takes a carded agent's " +
 		"interfaces from its card and refuses both.")
-	return serviceSchema(ctx, "agent", agentDescription, 1, interfaces, map[string]schema.Attribute{
+	own := agentSignatureAttributes()
+	maps.Copy(own, map[string]schema.Attribute{
 		"agent_card": schema.StringAttribute{
 			CustomType: jsondoc.Type{},
 			Optional:   true,
@@ -128,6 +130,14 @@ func agentSchema(ctx context.Context) schema.Schema {
 				"resources and modules can use them in the same plan. For a skill's name, tags or examples use " +
 				"`jsondecode(agentregistry_agent.NAME.agent_card).skills`, or the `agentregistry_skills` data source.",
 		},
+	})
+	return serviceSchema(ctx, "agent", agentDescription, 1, interfaces, own)
+}
+
+// agentSignatureAttributes are the attributes of the card's signatures:
+// signing it with a write-only key, and checking it against trusted_keys.
+func agentSignatureAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
 		"signing_key_wo": schema.StringAttribute{
 			Optional:  true,
 			WriteOnly: true,
@@ -170,7 +180,7 @@ func agentSchema(ctx context.Context) schema.Schema {
 				"of the card's `signatures`. Null for an agent without a card; empty when the card is unsigned or the policy is `off` (nothing is " +
 				"checked). Known at plan time, so a `check` block or a precondition can demand a particular signer.",
 		},
-	})
+	}
 }
 
 const agentDescription = "Registers an A2A agent in the Agent Registry: a `Service` whose `agentSpec` is an " +

@@ -47,9 +47,11 @@ type serviceKind[M any] struct {
 	// prepare makes the document the kind sends in place of its attribute,
 	// with a write-only secret of the configuration (the agent signs its card
 	// with signing_key_wo): once per plan and once per write, before verify.
-	// The core passes the result to verify, driftNote, the kind's fill and
-	// recordSent. nil for a kind that sends its attributes as they are (the
-	// zero outgoing).
+	// A write prepares again rather than take the plan's document: the key
+	// is in no plan, and the framework gives Create no private state of its
+	// plan. The core passes the result to verify, driftNote, the kind's fill
+	// and recordSent. nil for a kind that sends its attributes as they are
+	// (the zero outgoing).
 	prepare func(ctx context.Context, config tfsdk.Config, m *M, diags *diag.Diagnostics) outgoing
 	// verify checks what the provider's configuration decides about the
 	// kind's own attributes (the agent's card signatures need the trusted
@@ -125,9 +127,11 @@ type kindModel[M any] interface {
 	// what depends on it, or on the interfaces when interfacesChanged.
 	// sentDigest is the digest recordSent kept of the document the last write
 	// sent in place of the attribute ("" for none): the registry holding it
-	// is no change. It returns what the registry holds for the attribute, as
-	// verify checks it on read: that document as out.doc, and the RFC 8785
-	// form the refresh made, so that each document is canonicalised once.
+	// is no change. It returns what verify checks on read: as out.doc, the
+	// registry's copy when it is that document; as out.canonical, the RFC
+	// 8785 form the refresh made of the registry's copy, when it is also the
+	// form of what the state now holds (else nil), so that each document is
+	// canonicalised once per read.
 	refresh(svc *agentregistry.Service, interfacesChanged bool, sentDigest string) (outgoing, diag.Diagnostics)
 	// fromGoogle takes the kind's own attributes from a
 	// google_agent_registry_service state (moves, see resource_service_move_state.go).
