@@ -116,7 +116,7 @@ func (m *mcpServerModel) derivedRecordID() *types.String { return &m.McpServerID
 // setDerived sets tool_names and tool_digests from the tool spec: empty for
 // no spec, unknown while the spec is unknown, null when it does not parse
 // (the validator has said why, and such a spec is never sent).
-func (m *mcpServerModel) setDerived() diag.Diagnostics {
+func (m *mcpServerModel) setDerived() diag.Diagnostics { //nolint:unparam // kindModel.setDerived; a tool spec derives nothing that can fail
 	m.ToolDigests = toolDigests(m.ToolSpec)
 	switch {
 	case m.ToolSpec.IsUnknown():
@@ -170,7 +170,7 @@ func (m *mcpServerModel) fill(svc *agentregistry.Service, _ outgoing) diag.Diagn
 // re-derives tool_names and tool_digests (the interfaces derive nothing), as
 // does a state written before tool_digests existed. Nothing is sent in place
 // of the spec, and verify checks nothing on read: it returns no document.
-func (m *mcpServerModel) refresh(svc *agentregistry.Service, _ bool, _ string) (outgoing, diag.Diagnostics) {
+func (m *mcpServerModel) refresh(svc *agentregistry.Service, _ bool, _ string) (outgoing, diag.Diagnostics) { //nolint:unparam // kindModel.refresh; the spec is sent as it is
 	var held canonicalDocument
 	if svc.McpServerSpec != nil && svc.McpServerSpec.Type == mcpSpecTypeToolSpec {
 		held = canonicalize(svc.McpServerSpec.Content)

@@ -128,7 +128,10 @@ func TestServiceKinds_agentRefresh(t *testing.T) {
 		if c.sent != "" {
 			digest = canonicalize([]byte(c.sent)).digest()
 		}
-		held, _ := m.refresh(&agentregistry.Service{AgentSpec: &agentregistry.AgentSpec{Type: agentSpecTypeCard, Content: []byte(c.registry)}}, false, digest)
+		held, diags := m.refresh(&agentregistry.Service{AgentSpec: &agentregistry.AgentSpec{Type: agentSpecTypeCard, Content: []byte(c.registry)}}, false, digest)
+		if diags.HasError() {
+			t.Errorf("%s: %v", c.name, diags)
+		}
 		if kept := m.AgentCard.ValueString() == kindCard; kept != c.keep {
 			t.Errorf("%s: card kept %v, want %v (state card %s)", c.name, kept, c.keep, m.AgentCard.ValueString())
 		}

@@ -37,6 +37,7 @@ func (c *hookCounts) want(t *testing.T, step string, prepares, verifies, readVer
 type countingProvider struct {
 	*agentRegistryProvider
 	counts *hookCounts
+	t      *testing.T
 }
 
 func (p countingProvider) Resources(ctx context.Context) []func() resource.Resource {
@@ -50,7 +51,7 @@ func (p countingProvider) Resources(ctx context.Context) []func() resource.Resou
 }
 
 func (p countingProvider) countedAgent() resource.Resource {
-	r := NewAgentResource().(*serviceResource[agentModel, *agentModel])
+	r := as[*serviceResource[agentModel, *agentModel]](p.t, NewAgentResource())
 	prepare, verify := r.kind.prepare, r.kind.verify
 	r.kind.prepare = func(ctx context.Context, config tfsdk.Config, m *agentModel, diags *diag.Diagnostics) outgoing {
 		p.counts.prepares.Add(1)
@@ -134,7 +135,8 @@ func TestServiceKinds_signedOncePerPlanAndPerWrite(t *testing.T) {
 	reg := startRegistry(t)
 	key := newWOKey(t, "signer")
 	counts := &hookCounts{}
-	server := configureProvider(t, countingProvider{New("test")().(*agentRegistryProvider), counts}, map[string]tftypes.Value{
+	counted := countingProvider{as[*agentRegistryProvider](t, New("test")()), counts, t}
+	server := configureProvider(t, counted, map[string]tftypes.Value{
 		"endpoint": tftypes.NewValue(tftypes.String, reg.URL), "project": tftypes.NewValue(tftypes.String, "test-project"),
 		"trusted_keys":     tftypes.NewValue(tftypes.String, woPublicJWKS(t, key)),
 		"signature_policy": tftypes.NewValue(tftypes.String, "require"),
