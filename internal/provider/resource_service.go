@@ -307,7 +307,7 @@ func (r *serviceResource[M, P]) Read(ctx context.Context, req resource.ReadReque
 	if !ok {
 		return
 	}
-	resp.Diagnostics.Append(r.fromService(ctx, state, svc, sentDigest(ctx, req.Private))...)
+	resp.Diagnostics.Append(r.fromService(ctx, state, svc, sentDigestOf(ctx, req.Private))...)
 	if !resp.Diagnostics.HasError() {
 		resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 	}
@@ -420,8 +420,8 @@ func recordSent(ctx context.Context, private privateState, out outgoing) diag.Di
 	return private.SetKey(ctx, sentKey, []byte(strconv.Quote(digest)))
 }
 
-// sentDigest is the digest recordSent kept, or "".
-func sentDigest(ctx context.Context, private privateState) string {
+// sentDigestOf is the digest recordSent kept in the private state, or "".
+func sentDigestOf(ctx context.Context, private privateState) string {
 	raw, _ := private.GetKey(ctx, sentKey)
 	digest, err := strconv.Unquote(string(raw))
 	if err != nil {
