@@ -54,13 +54,25 @@ type signature struct {
 // splitCard returns the JWS payload of a card (its canonical form without
 // signatures) and the signatures it carries.
 func splitCard(card []byte) ([]byte, []signature, error) {
-	if len(card) > MaxCardBytes {
-		return nil, nil, fmt.Errorf("the agent card is %d bytes; the limit is %d (1 MiB)", len(card), MaxCardBytes)
+	if err := checkCardSize(card); err != nil {
+		return nil, nil, err
 	}
 	canon, err := jsoncanon.Canonical(card)
 	if err != nil {
 		return nil, nil, fmt.Errorf("the agent card is not valid JSON: %v", err)
 	}
+	return splitCanonical(canon)
+}
+
+func checkCardSize(card []byte) error {
+	if len(card) > MaxCardBytes {
+		return fmt.Errorf("the agent card is %d bytes; the limit is %d (1 MiB)", len(card), MaxCardBytes)
+	}
+	return nil
+}
+
+// splitCanonical is splitCard for a card already in canonical form.
+func splitCanonical(canon []byte) ([]byte, []signature, error) {
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(canon, &members); err != nil {
 		return nil, nil, fmt.Errorf("the agent card is not a JSON object")

@@ -12,6 +12,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -22,6 +23,8 @@ import (
 	"testing"
 
 	"github.com/go-jose/go-jose/v4"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
 )
 
 const card = `{
@@ -183,6 +186,38 @@ func TestVerifyRefusesATamperedSignature(t *testing.T) {
 		sig["signature"] = base64.RawURLEncoding.EncodeToString(raw)
 		wantContains(t, verifyErr(t, must(json.Marshal(c)), allKeysJWKS(t), PolicyRequire),
 			`signature 1 (kid "`+k.kid+`", alg `+k.alg+`): bad signature`)
+	}
+}
+
+// Sign writes the card in its RFC 8785 form, and VerifyCanonical, given
+// that form, decides as Verify does on any spelling of the card: the same
+// kids, the same refusals.
+func TestVerifyCanonical(t *testing.T) {
+	jwks := allKeysJWKS(t)
+	signed := sign(t, []byte(card), keys()[0])
+	if canon := must(jsoncanon.Canonical(signed)); !bytes.Equal(canon, signed) {
+		t.Fatalf("Sign did not write the canonical form:\n%s\n%s", signed, canon)
+	}
+	tampered := bytes.Replace(signed, []byte(`"name":"weather"`), []byte(`"name":"weathr"`), 1)
+	unsigned := must(jsoncanon.Canonical([]byte(card)))
+	for _, c := range []struct {
+		name   string
+		card   []byte
+		policy Policy
+	}{
+		{"signed", signed, PolicyRequire},
+		{"tampered", tampered, PolicyVerifyIfPresent},
+		{"unsigned under require", unsigned, PolicyRequire},
+		{"unsigned", unsigned, PolicyVerifyIfPresent},
+	} {
+		kids, err := VerifyCanonical(c.card, jwks, c.policy)
+		wantKids, wantErr := Verify(c.card, jwks, c.policy)
+		if !slices.Equal(kids, wantKids) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Errorf("%s: VerifyCanonical = %v, %v; Verify = %v, %v", c.name, kids, err, wantKids, wantErr)
+		}
+	}
+	if kids, err := VerifyCanonical(signed, jwks, PolicyRequire); err != nil || !slices.Equal(kids, []string{keys()[0].kid}) {
+		t.Errorf("the signed card: %v, %v", kids, err)
 	}
 }
 

@@ -34,6 +34,24 @@ var allowedList = []jose.SignatureAlgorithm{jose.ES256, jose.ES384, jose.RS256, 
 // returned together. Under PolicyRequire an unsigned card is an error; under
 // PolicyOff nothing is read.
 func Verify(card, jwks []byte, policy Policy) ([]string, error) {
+	return verify(card, jwks, policy, splitCard)
+}
+
+// VerifyCanonical is Verify for a card already in its RFC 8785 form (as
+// jsoncanon.Canonical and Sign write it), which it does not canonicalise
+// again: a caller that has made that form for another use (a digest, a
+// comparison) passes it here rather than pay for it twice.
+func VerifyCanonical(card, jwks []byte, policy Policy) ([]string, error) {
+	return verify(card, jwks, policy, func(canon []byte) ([]byte, []signature, error) {
+		if err := checkCardSize(canon); err != nil {
+			return nil, nil, err
+		}
+		return splitCanonical(canon)
+	})
+}
+
+// verify is Verify with the way the card is split into payload and signatures.
+func verify(card, jwks []byte, policy Policy, split func([]byte) ([]byte, []signature, error)) ([]string, error) {
 	switch policy {
 	case PolicyOff:
 		return nil, nil
@@ -47,7 +65,7 @@ func Verify(card, jwks []byte, policy Policy) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	payload, sigs, err := splitCard(card)
+	payload, sigs, err := split(card)
 	if err != nil {
 		return nil, err
 	}

@@ -111,7 +111,7 @@ func (d *agentCardDataSource) Read(ctx context.Context, req datasource.ReadReque
 	for _, w := range validators.AgentCardDocument.Warnings(path.Root("url"), string(card.Body)) {
 		resp.Diagnostics.AddAttributeWarning(path.Root("url"), w.Summary(), "The document served at "+card.URL+":\n\n"+w.Detail())
 	}
-	m.VerifiedKeyIDs = verifyCardSignatures(d.signatures, canon, m.SignaturePolicy, "data source", path.Root("url"), &resp.Diagnostics)
+	m.VerifiedKeyIDs = verifyCardSignatures(d.signatures, canonicalDocument{raw: canon, canonical: canon}, m.SignaturePolicy, "data source", path.Root("url"), &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

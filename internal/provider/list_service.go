@@ -130,7 +130,7 @@ func (l *serviceList[M, P]) emit(ctx context.Context, s *listStream, svc *agentr
 			base.RegistryResource = types.StringValue(svc.RegistryResource)
 			*P(m).derivedRecordID() = types.StringValue(derivedID)
 		}
-	}, func(m *M) diag.Diagnostics { return l.res.fromService(ctx, m, svc) })
+	}, func(m *M) diag.Diagnostics { return l.res.fromService(ctx, m, svc, "") })
 	return s.emit(svc.Name, svc.DisplayName, fill), nil
 }
 

@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
@@ -57,9 +57,9 @@ func NewAgentResource() resource.Resource {
 			validators.WriteOnlyNeedsANewerCLI("signing_key_wo", "sign the card with "+
 				"provider::agentregistry::sign_agent_card instead (the key then passes through a variable)"),
 		},
+		prepare:         signAgentCard,
 		verify:          verifyAgentSignatures,
 		verifyUnchanged: agentNeedsVerifyUnchanged,
-		sign:            signAgentCard,
 		driftNote:       signedCardDriftNote,
 	})
 }
@@ -80,20 +80,14 @@ type agentModel struct {
 	// the configuration by signAgentCard.
 	SigningKeyWO        types.String `tfsdk:"signing_key_wo"`
 	SigningKeyWOVersion types.Int64  `tfsdk:"signing_key_wo_version"`
-
-	// signed is the card as it is sent, signed with signing_key_wo (nil
-	// without a key); signing is true while the key or the card is unknown.
-	// Set by signAgentCard, and on read to the registry's copy when it is
-	// what was sent.
-	signed  []byte
-	signing bool
 }
 
 func agentSchema(ctx context.Context) schema.Schema {
 	interfaces := interfacesAttribute("How to reach an agent registered without a card (agentSpec type `NO_SPEC`). " +
 		"Exactly one of `agent_card` and `interfaces` must be set: the registry takes a carded agent's " +
 		"interfaces from its card and refuses both.")
-	return serviceSchema(ctx, "agent", agentDescription, 1, interfaces, map[string]schema.Attribute{
+	own := agentSignatureAttributes()
+	maps.Copy(own, map[string]schema.Attribute{
 		"agent_card": schema.StringAttribute{
 			CustomType: jsondoc.Type{},
 			Optional:   true,
@@ -136,6 +130,14 @@ func agentSchema(ctx context.Context) schema.Schema {
 				"resources and modules can use them in the same plan. For a skill's name, tags or examples use " +
 				"`jsondecode(agentregistry_agent.NAME.agent_card).skills`, or the `agentregistry_skills` data source.",
 		},
+	})
+	return serviceSchema(ctx, "agent", agentDescription, 1, interfaces, own)
+}
+
+// agentSignatureAttributes are the attributes of the card's signatures:
+// signing it with a write-only key, and checking it against trusted_keys.
+func agentSignatureAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
 		"signing_key_wo": schema.StringAttribute{
 			Optional:  true,
 			WriteOnly: true,
@@ -178,7 +180,7 @@ func agentSchema(ctx context.Context) schema.Schema {
 				"of the card's `signatures`. Null for an agent without a card; empty when the card is unsigned or the policy is `off` (nothing is " +
 				"checked). Known at plan time, so a `check` block or a precondition can demand a particular signer.",
 		},
-	})
+	}
 }
 
 const agentDescription = "Registers an A2A agent in the Agent Registry: a `Service` whose `agentSpec` is an " +
@@ -273,16 +275,16 @@ func (m *agentModel) updateMask(prior *agentModel) []string {
 	return nil
 }
 
-// fill sends the card (A2A_AGENT_CARD; the interfaces are null: the API
-// refuses both), or no spec for a card-less agent (NO_SPEC, its interfaces).
-func (m *agentModel) fill(svc *agentregistry.Service) diag.Diagnostics {
+// fill sends the card, or the card as signAgentCard signed it (A2A_AGENT_CARD;
+// the interfaces are null: the API refuses both), or no spec for a card-less
+// agent (NO_SPEC, its interfaces).
+func (m *agentModel) fill(svc *agentregistry.Service, out outgoing) diag.Diagnostics {
 	if m.AgentCard.IsNull() {
 		svc.AgentSpec = &agentregistry.AgentSpec{Type: agentSpecTypeNoSpec}
 		return nil
 	}
-	if m.signed != nil {
-		svc.AgentSpec = &agentregistry.AgentSpec{Type: agentSpecTypeCard, Content: m.signed}
-		m.sent = m.signed
+	if out.doc != nil {
+		svc.AgentSpec = &agentregistry.AgentSpec{Type: agentSpecTypeCard, Content: out.doc}
 		return nil
 	}
 	var diags diag.Diagnostics
@@ -298,34 +300,29 @@ func (m *agentModel) fill(svc *agentregistry.Service) diag.Diagnostics {
 // refresh takes the registry's card. A card removed outside Terraform reads
 // as null, so the next plan shows the configured card (a replacement); a card
 // or interfaces the registry changed re-derive the computed attributes. The
-// registry holding the card as it was signed and sent is no change: the card
-// in state, as written, stands.
-func (m *agentModel) refresh(svc *agentregistry.Service, interfacesChanged bool) diag.Diagnostics {
-	var content []byte
+// registry holding the card as it was signed and sent (its digest is
+// sentDigest) is no change: the card in state, as written, stands, and the
+// registry's copy is what verify checks. The registry's card is
+// canonicalised once, for the digest, the comparison and verify.
+func (m *agentModel) refresh(svc *agentregistry.Service, interfacesChanged bool, sentDigest string) (outgoing, diag.Diagnostics) {
+	var held canonicalDocument
 	if svc.AgentSpec != nil && svc.AgentSpec.Type != agentSpecTypeNoSpec {
-		content = svc.AgentSpec.Content
+		held = canonicalize(svc.AgentSpec.Content)
 	}
-	if m.sentDigest != "" && content != nil && documentDigest(content) == m.sentDigest {
-		m.signed = content
+	if sentDigest != "" && held.raw != nil && held.digest() == sentDigest {
+		out := outgoing{doc: held.raw, canonical: held.canonical}
 		if interfacesChanged || m.SkillIDs.IsNull() {
-			return m.setDerived()
+			return out, m.setDerived()
 		}
-		return nil
+		return out, nil
 	}
 	prior := m.AgentCard
-	m.AgentCard = refreshDocument(m.AgentCard, content)
+	var out outgoing
+	m.AgentCard, out.canonical = refreshDocument(m.AgentCard, held)
 	if !m.AgentCard.Equal(prior) || interfacesChanged || m.SkillIDs.IsNull() {
-		return m.setDerived()
+		return out, m.setDerived()
 	}
-	return nil
-}
-
-// optionalString is null for "", else the string.
-func optionalString(s string) types.String {
-	if s == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(s)
+	return out, nil
 }
 
 // verifyAgentSignatures is the agent kind's verify hook: it checks the card's
@@ -333,7 +330,7 @@ func optionalString(s string) types.String {
 // reports nothing and keeps the prior value when the check fails or cannot
 // be made yet: refresh never fails on a card that no longer verifies, the
 // plan that follows reports it.
-func verifyAgentSignatures(data *providerData, m *agentModel, onRead bool, diags *diag.Diagnostics) {
+func verifyAgentSignatures(data *providerData, m *agentModel, out outgoing, onRead bool, diags *diag.Diagnostics) {
 	var s signatureSettings
 	if data != nil {
 		s = data.Signatures
@@ -342,13 +339,11 @@ func verifyAgentSignatures(data *providerData, m *agentModel, onRead bool, diags
 	switch {
 	case m.AgentCard.IsNull():
 		kids = types.ListNull(types.StringType)
-	case m.AgentCard.IsUnknown() || m.signing:
+	case m.AgentCard.IsUnknown() || out.unknown:
 		kids = types.ListUnknown(types.StringType)
 	default:
-		card := m.signed // the card as it is sent, when the provider signs it
-		if card == nil {
-			card = []byte(m.AgentCard.ValueString())
-		}
+		// The card as it is sent: signed, when the provider signs it.
+		card := out.checked(m.AgentCard.ValueString())
 		var checked diag.Diagnostics
 		kids = verifyCardSignatures(s, card, m.SignaturePolicy, "resource", path.Root("agent_card"), &checked)
 		if onRead && (checked.HasError() || kids.IsUnknown()) {
@@ -374,72 +369,36 @@ func agentNeedsVerifyUnchanged(ctx context.Context, data *providerData, plan tfs
 	return !override.IsNull() || !key.IsNull()
 }
 
-// signAgentCard is the agent kind's sign hook: with signing_key_wo in the
+// signAgentCard is the agent kind's prepare hook: with signing_key_wo in the
 // configuration, the card is sent signed with it (cardsig: a detached JWS
 // over the card's RFC 8785 form, the JWK's kid in its header). The signature
 // is deterministic where the algorithm allows (ES256 with RFC 6979 nonces,
 // EdDSA, RS256), so plans stay empty; the key is never in a plan or state.
-func signAgentCard(ctx context.Context, config tfsdk.Config, m *agentModel, diags *diag.Diagnostics) {
-	m.signed, m.signing = nil, false
+func signAgentCard(ctx context.Context, config tfsdk.Config, m *agentModel, diags *diag.Diagnostics) outgoing {
 	var key types.String
 	diags.Append(config.GetAttribute(ctx, path.Root("signing_key_wo"), &key)...)
 	switch {
 	case key.IsNull() || m.AgentCard.IsNull():
-		return
+		return outgoing{}
 	case key.IsUnknown() || m.AgentCard.IsUnknown():
-		m.signing = true // known at apply
-		return
+		return outgoing{unknown: true} // known at apply
 	}
 	sk, err := cardsig.ParseSigningKey([]byte(key.ValueString()))
+	var signed []byte
 	if err == nil {
-		m.signed, err = sk.Sign([]byte(m.AgentCard.ValueString()))
+		signed, err = sk.Sign([]byte(m.AgentCard.ValueString()))
 	}
-	if err == nil && len(m.signed) > spec.MaxDocumentBytes {
+	if err == nil && len(signed) > spec.MaxDocumentBytes {
 		err = fmt.Errorf("the signed card has %d bytes, over the registry's limit of %d bytes: trim the card to make "+
-			"room for the signature", len(m.signed), spec.MaxDocumentBytes)
+			"room for the signature", len(signed), spec.MaxDocumentBytes)
 	}
 	if err != nil {
-		m.signed = nil
 		// cardsig's messages never include key material.
 		diags.AddAttributeError(path.Root("signing_key_wo"), "Cannot Sign the Agent Card",
 			"The card could not be signed with signing_key_wo: "+err.Error()+". Nothing was sent to the registry.")
+		return outgoing{}
 	}
-}
-
-// verifyCardSignatures checks a card under the effective policy (override,
-// else the provider's) and returns the verified kids: an empty list under
-// off or for an unsigned card, unknown while a setting is. A failure is an
-// error on attr naming each bad signature's kid, algorithm and why. owner
-// says what the override is set on, for the message.
-func verifyCardSignatures(s signatureSettings, card []byte, override types.String, owner string, attr path.Path, diags *diag.Diagnostics) types.List {
-	if override.IsUnknown() {
-		return types.ListUnknown(types.StringType)
-	}
-	policy, from := s.policy, "the provider's signature_policy"
-	if !override.IsNull() {
-		policy, from = cardsig.Policy(override.ValueString()), "signature_policy of this "+owner
-	}
-	if policy == cardsig.PolicyOff {
-		return stringList(nil)
-	}
-	if s.unknown {
-		return types.ListUnknown(types.StringType)
-	}
-	if s.errs.HasError() {
-		diags.Append(s.errs...)
-		return types.ListNull(types.StringType)
-	}
-	kids, err := cardsig.Verify(card, s.keys, policy)
-	if err != nil {
-		diags.AddAttributeError(attr, "Agent Card Signature Not Verified", fmt.Sprintf(
-			"The agent card's signatures were checked against the provider's trusted_keys under signature_policy %q "+
-				"(%s):\n  - %s\n\nNothing was sent to the registry. Sign the card with a trusted key "+
-				"(provider::agentregistry::sign_agent_card), add the signer's public key to the provider's trusted_keys, "+
-				"or change signature_policy.",
-			policy, from, strings.ReplaceAll(err.Error(), "\n", "\n  - ")))
-		return types.ListNull(types.StringType)
-	}
-	return stringList(kids)
+	return outgoing{doc: signed, canonical: signed} // cardsig signs into the RFC 8785 form
 }
 
 // signedCardDriftNote explains the plan of an agent whose signed card was
@@ -447,8 +406,8 @@ func verifyCardSignatures(s signatureSettings, card []byte, override types.Strin
 // all, so the diff shows "- signatures", which reads as if apply would strip
 // the signature. It does the opposite: the configured card is signed again
 // with signing_key_wo and sent.
-func signedCardDriftNote(state, plan *agentModel, diags *diag.Diagnostics) {
-	if plan.signed == nil && !plan.signing {
+func signedCardDriftNote(state, plan *agentModel, out outgoing, diags *diag.Diagnostics) {
+	if !out.replaces() {
 		return // not signed by the provider
 	}
 	if state.AgentCard.IsNull() || state.AgentCard.IsUnknown() || plan.AgentCard.IsUnknown() {

@@ -197,7 +197,7 @@ func (r *agentPropertiesResource) Read(ctx context.Context, req resource.ReadReq
 	if state.Mode.IsNull() { // imported
 		state.Mode = types.StringValue(modeVerify)
 	}
-	state.Properties = refreshDocument(state.Properties, entry)
+	state.Properties, _ = refreshDocument(state.Properties, canonicalize(entry))
 	resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 }
 

@@ -72,9 +72,11 @@ func (m *endpointModel) keepDerived(*endpointModel)   {}
 // An endpoint has no document: its interfaces (shared) are all it is.
 func (m *endpointModel) updateMask(*endpointModel) []string { return nil }
 
-func (m *endpointModel) fill(svc *agentregistry.Service) diag.Diagnostics { //nolint:unparam // kindModel.fill; an endpoint has no document to refuse
+func (m *endpointModel) fill(svc *agentregistry.Service, _ outgoing) diag.Diagnostics { //nolint:unparam // kindModel.fill; an endpoint has no document to refuse
 	svc.EndpointSpec = &agentregistry.EndpointSpec{Type: endpointSpecTypeNoSpec}
 	return nil
 }
 
-func (m *endpointModel) refresh(*agentregistry.Service, bool) diag.Diagnostics { return nil }
+func (m *endpointModel) refresh(*agentregistry.Service, bool, string) (outgoing, diag.Diagnostics) { //nolint:unparam // kindModel.refresh
+	return outgoing{}, nil
+}

@@ -116,7 +116,7 @@ func (m *mcpServerModel) derivedRecordID() *types.String { return &m.McpServerID
 // setDerived sets tool_names and tool_digests from the tool spec: empty for
 // no spec, unknown while the spec is unknown, null when it does not parse
 // (the validator has said why, and such a spec is never sent).
-func (m *mcpServerModel) setDerived() diag.Diagnostics {
+func (m *mcpServerModel) setDerived() diag.Diagnostics { //nolint:unparam // kindModel.setDerived; a tool spec derives nothing that can fail
 	m.ToolDigests = toolDigests(m.ToolSpec)
 	switch {
 	case m.ToolSpec.IsUnknown():
@@ -149,7 +149,9 @@ func (m *mcpServerModel) updateMask(prior *mcpServerModel) []string {
 	return nil
 }
 
-func (m *mcpServerModel) fill(svc *agentregistry.Service) diag.Diagnostics {
+// fill sends the tool spec as it is (the kind prepares no other document),
+// or no spec (NO_SPEC, the interfaces).
+func (m *mcpServerModel) fill(svc *agentregistry.Service, _ outgoing) diag.Diagnostics {
 	if m.ToolSpec.IsNull() {
 		svc.McpServerSpec = &agentregistry.McpServerSpec{Type: mcpSpecTypeNoSpec}
 		return nil
@@ -166,16 +168,17 @@ func (m *mcpServerModel) fill(svc *agentregistry.Service) diag.Diagnostics {
 
 // refresh takes the registry's tool spec; a spec the registry changed
 // re-derives tool_names and tool_digests (the interfaces derive nothing), as
-// does a state written before tool_digests existed.
-func (m *mcpServerModel) refresh(svc *agentregistry.Service, _ bool) diag.Diagnostics {
-	var content []byte
+// does a state written before tool_digests existed. Nothing is sent in place
+// of the spec, and verify checks nothing on read: it returns no document.
+func (m *mcpServerModel) refresh(svc *agentregistry.Service, _ bool, _ string) (outgoing, diag.Diagnostics) { //nolint:unparam // kindModel.refresh; the spec is sent as it is
+	var held canonicalDocument
 	if svc.McpServerSpec != nil && svc.McpServerSpec.Type == mcpSpecTypeToolSpec {
-		content = svc.McpServerSpec.Content
+		held = canonicalize(svc.McpServerSpec.Content)
 	}
 	prior := m.ToolSpec
-	m.ToolSpec = refreshDocument(m.ToolSpec, content)
+	m.ToolSpec, _ = refreshDocument(m.ToolSpec, held)
 	if !m.ToolSpec.Equal(prior) || m.ToolNames.IsNull() || m.ToolDigests.IsNull() {
-		return m.setDerived()
+		return outgoing{}, m.setDerived()
 	}
-	return nil
+	return outgoing{}, nil
 }

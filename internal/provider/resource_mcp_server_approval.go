@@ -95,7 +95,7 @@ func toolDigests(spec jsondoc.Value) types.Map {
 // reports nothing on read (the plan that follows does), nor while the spec,
 // the lock or the policy is unknown (it runs again before the write), nor
 // for a spec or lock that does not parse (their validators say why).
-func verifyApprovedTools(_ *providerData, m *mcpServerModel, onRead bool, diags *diag.Diagnostics) {
+func verifyApprovedTools(_ *providerData, m *mcpServerModel, _ outgoing, onRead bool, diags *diag.Diagnostics) {
 	if onRead || !known(m.ApprovedTools.StringValue) || !known(m.ToolSpec.StringValue) || m.ApprovalPolicy.IsUnknown() {
 		return
 	}

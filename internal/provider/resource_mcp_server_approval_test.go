@@ -270,7 +270,7 @@ func TestVerifyApprovedTools(t *testing.T) {
 		{"no lock", &mcpServerModel{ToolSpec: jsondoc.NewValue(changed), ApprovedTools: jsondoc.NewNull()}, false, ""},
 	} {
 		var diags diag.Diagnostics
-		verifyApprovedTools(nil, tc.m, tc.onRead, &diags)
+		verifyApprovedTools(nil, tc.m, outgoing{}, tc.onRead, &diags)
 		got := ""
 		switch {
 		case diags.ErrorsCount() == 1 && diags.WarningsCount() == 0:

@@ -20,7 +20,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"google.golang.org/api/agentregistry/v1"
 
-	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsondoc"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/validators"
 )
@@ -45,28 +44,62 @@ type serviceKind[M any] struct {
 	upgraders func(context.Context) map[int64]resource.StateUpgrader
 	// configValidators check combinations of the kind's attributes at plan.
 	configValidators []resource.ConfigValidator
+	// prepare makes the document the kind sends in place of its attribute,
+	// with a write-only secret of the configuration (the agent signs its card
+	// with signing_key_wo): once per plan and once per write, before verify.
+	// A write prepares again rather than take the plan's document: the key
+	// is in no plan, and the framework gives Create no private state of its
+	// plan. The core passes the result to verify, driftNote, the kind's fill
+	// and recordSent. nil for a kind that sends its attributes as they are
+	// (the zero outgoing).
+	prepare func(ctx context.Context, config tfsdk.Config, m *M, diags *diag.Diagnostics) outgoing
 	// verify checks what the provider's configuration decides about the
 	// kind's own attributes (the agent's card signatures need the trusted
 	// keys, so they cannot be a validator, which runs before the provider is
-	// configured). It runs on every plan, before every write (a value unknown
-	// at plan is checked there) and, with onRead, after every read, where it
-	// reports nothing and keeps the prior value when the check fails. nil for
-	// a kind with nothing to check.
-	verify func(data *providerData, m *M, onRead bool, diags *diag.Diagnostics)
-	// verifyUnchanged tells whether an unchanged plan needs verify (and sign);
-	// without it, such a plan (every unchanged agent of a drift check) is not
-	// decoded.
+	// configured), as they are sent (out). It runs once per plan, once before
+	// every write (a value unknown at plan is checked there) and, with onRead,
+	// after every read, on what the kind's refresh returned; there it reports
+	// nothing and keeps the prior value when the check fails. nil for a kind
+	// with nothing to check.
+	verify func(data *providerData, m *M, out outgoing, onRead bool, diags *diag.Diagnostics)
+	// verifyUnchanged tells whether an unchanged plan needs verify (and
+	// prepare); without it, such a plan (every unchanged agent of a drift
+	// check) is not decoded.
 	verifyUnchanged func(ctx context.Context, data *providerData, plan tfsdk.Plan, config tfsdk.Config) bool
-	// sign turns the kind's document into the one to send, with a write-only
-	// secret of the configuration (the agent signs its card with
-	// signing_key_wo). It runs at plan, before verify, and before every write;
-	// the kind's fill then sends the result and records it in serviceModel.sent.
-	// nil for a kind that sends its document as it is.
-	sign func(ctx context.Context, config tfsdk.Config, m *M, diags *diag.Diagnostics)
 	// driftNote explains at plan an update of a record changed outside
-	// Terraform, when the diff alone would mislead (the agent's signed card);
-	// nil for a kind whose diff says it all.
-	driftNote func(state, plan *M, diags *diag.Diagnostics)
+	// Terraform, when the diff alone would mislead (the agent's signed card:
+	// out is what apply sends); nil for a kind whose diff says it all.
+	driftNote func(state, plan *M, out outgoing, diags *diag.Diagnostics)
+}
+
+// outgoing is what a kind sends for its document attribute, made once per
+// plan and once per write by the kind's prepare hook and passed, as a value,
+// to whatever checks, sends or records it; on read, the kind's refresh
+// returns the registry's copy of it. The zero value: the attribute is sent as
+// it is, and its RFC 8785 form is not made yet.
+type outgoing struct {
+	// doc is the document sent in place of the attribute (the card signed
+	// with signing_key_wo); nil when the attribute itself is sent.
+	doc []byte
+	// canonical is the RFC 8785 form of what is sent (doc, else the
+	// attribute) when it is already made, for verify and the digest; always
+	// set with doc.
+	canonical []byte
+	// unknown is set while doc cannot be made: the key or the card is
+	// unknown at plan (apply makes it).
+	unknown bool
+}
+
+// replaces tells whether something else than the attribute is sent.
+func (o outgoing) replaces() bool { return o.doc != nil || o.unknown }
+
+// checked is the document verify checks: doc, else the attribute's value,
+// with its RFC 8785 form when made.
+func (o outgoing) checked(attribute string) canonicalDocument {
+	if o.doc != nil {
+		return canonicalDocument{raw: o.doc, canonical: o.canonical}
+	}
+	return canonicalDocument{raw: []byte(attribute), canonical: o.canonical}
 }
 
 // kindModel is what a kind's model gives the core; M is the model struct and
@@ -87,11 +120,19 @@ type kindModel[M any] interface {
 	// updateMask lists the API fields of the kind's document that differ
 	// from the prior state (the shared fields are the core's).
 	updateMask(prior *M) []string
-	// fill writes the kind's spec into the Service to send.
-	fill(svc *agentregistry.Service) diag.Diagnostics
+	// fill writes the kind's spec into the Service to send: out.doc in place
+	// of the attribute when prepare made one.
+	fill(svc *agentregistry.Service, out outgoing) diag.Diagnostics
 	// refresh takes the kind's spec from the registry's copy and re-derives
 	// what depends on it, or on the interfaces when interfacesChanged.
-	refresh(svc *agentregistry.Service, interfacesChanged bool) diag.Diagnostics
+	// sentDigest is the digest recordSent kept of the document the last write
+	// sent in place of the attribute ("" for none): the registry holding it
+	// is no change. It returns what verify checks on read: as out.doc, the
+	// registry's copy when it is that document; as out.canonical, the RFC
+	// 8785 form the refresh made of the registry's copy, when it is also the
+	// form of what the state now holds (else nil), so that each document is
+	// canonicalised once per read.
+	refresh(svc *agentregistry.Service, interfacesChanged bool, sentDigest string) (outgoing, diag.Diagnostics)
 	// fromGoogle takes the kind's own attributes from a
 	// google_agent_registry_service state (moves, see resource_service_move_state.go).
 	fromGoogle(g *googleService)
@@ -156,17 +197,15 @@ func (r *serviceResource[M, P]) ModifyPlan(ctx context.Context, req resource.Mod
 			return
 		}
 	}
-	if r.kind.sign != nil {
-		r.kind.sign(ctx, req.Config, &plan, &resp.Diagnostics)
-	}
+	out := r.prepare(ctx, req.Config, &plan, &resp.Diagnostics)
 	if r.kind.driftNote != nil && !unchanged && !req.State.Raw.IsNull() && !resp.Diagnostics.HasError() {
 		var state M
 		if d := req.State.Get(ctx, &state); !d.HasError() {
-			r.kind.driftNote(&state, &plan, &resp.Diagnostics)
+			r.kind.driftNote(&state, &plan, out, &resp.Diagnostics)
 		}
 	}
 	if r.kind.verify != nil {
-		r.kind.verify(r.data, &plan, false, &resp.Diagnostics)
+		r.kind.verify(r.data, &plan, out, false, &resp.Diagnostics)
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
@@ -192,40 +231,34 @@ func (r *serviceResource[M, P]) planChange(ctx context.Context, req resource.Mod
 	}
 }
 
-// documentWarnings reports the warnings of the planned documents that are known.
-func documentWarnings(ctx context.Context, plan tfsdk.Plan, documents map[string]validators.Document) diag.Diagnostics {
-	var diags diag.Diagnostics
-	for name, d := range documents {
-		var doc jsondoc.Value
-		diags.Append(plan.GetAttribute(ctx, path.Root(name), &doc)...)
-		if !doc.IsNull() && !doc.IsUnknown() {
-			diags.Append(d.Warnings(path.Root(name), doc.ValueString())...)
-		}
-	}
-	return diags
-}
-
 // updateMask lists every API field that differs semantically between plan and state.
 func (r *serviceResource[M, P]) updateMask(ctx context.Context, plan P, state *M) []string {
 	return append(plan.service().updateMask(ctx, P(state).service()), plan.updateMask(state)...)
 }
 
-// toService is the Service to send for the model, once the kind's sign and
-// verify passed: the shared fields and the kind's spec.
-func (r *serviceResource[M, P]) toService(ctx context.Context, config tfsdk.Config, m *M, diags *diag.Diagnostics) *agentregistry.Service {
-	if r.kind.sign != nil {
-		r.kind.sign(ctx, config, m, diags)
+// prepare is the kind's prepare hook, or the zero outgoing for a kind without one.
+func (r *serviceResource[M, P]) prepare(ctx context.Context, config tfsdk.Config, m *M, diags *diag.Diagnostics) outgoing {
+	if r.kind.prepare == nil {
+		return outgoing{}
 	}
+	return r.kind.prepare(ctx, config, m, diags)
+}
+
+// toService is the Service to send for the model, once the document the kind
+// prepared passed verify: the shared fields and the kind's spec, and that
+// document, for recordSent.
+func (r *serviceResource[M, P]) toService(ctx context.Context, config tfsdk.Config, m *M, diags *diag.Diagnostics) (*agentregistry.Service, outgoing) {
+	out := r.prepare(ctx, config, m, diags)
 	if r.kind.verify != nil {
-		r.kind.verify(r.data, m, false, diags)
+		r.kind.verify(r.data, m, out, false, diags)
 	}
 	svc, d := P(m).service().toService(ctx)
 	diags.Append(d...)
-	diags.Append(P(m).fill(svc)...)
+	diags.Append(P(m).fill(svc, out)...)
 	if diags.HasError() {
-		return nil
+		return nil, out
 	}
-	return svc
+	return svc, out
 }
 
 func (r *serviceResource[M, P]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -234,7 +267,7 @@ func (r *serviceResource[M, P]) Create(ctx context.Context, req resource.CreateR
 		return
 	}
 	base := P(plan).service()
-	svc := r.toService(ctx, req.Config, plan, &resp.Diagnostics)
+	svc, out := r.toService(ctx, req.Config, plan, &resp.Diagnostics)
 	if svc == nil {
 		return
 	}
@@ -247,7 +280,7 @@ func (r *serviceResource[M, P]) Create(ctx context.Context, req resource.CreateR
 		return
 	}
 	base.setComputed(created)
-	resp.Diagnostics.Append(recordSent(ctx, resp.Private, base.sent)...)
+	resp.Diagnostics.Append(recordSent(ctx, resp.Private, out)...)
 	*P(plan).derivedRecordID() = types.StringValue(r.derivedID(ctx, created.RegistryResource))
 	resp.Diagnostics.Append(P(plan).setDerived()...)
 	r.save(ctx, &resp.State, resp.Identity, plan, created.Name, &resp.Diagnostics)
@@ -274,8 +307,7 @@ func (r *serviceResource[M, P]) Read(ctx context.Context, req resource.ReadReque
 	if !ok {
 		return
 	}
-	P(state).service().sentDigest = sentDigest(ctx, req.Private)
-	resp.Diagnostics.Append(r.fromService(ctx, state, svc)...)
+	resp.Diagnostics.Append(r.fromService(ctx, state, svc, sentDigestOf(ctx, req.Private))...)
 	if !resp.Diagnostics.HasError() {
 		resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 	}
@@ -283,9 +315,10 @@ func (r *serviceResource[M, P]) Read(ctx context.Context, req resource.ReadReque
 
 // fromService takes the registry's copy of the service into m, as Read
 // stores it: m holds the prior state (at least the name, after an import),
-// whose values stand where the registry's are the same. A service of another
-// kind is an error.
-func (r *serviceResource[M, P]) fromService(ctx context.Context, m *M, svc *agentregistry.Service) diag.Diagnostics {
+// whose values stand where the registry's are the same; sentDigest is the
+// private state's (see recordSent), "" where there is none. A service of
+// another kind is an error.
+func (r *serviceResource[M, P]) fromService(ctx context.Context, m *M, svc *agentregistry.Service, sentDigest string) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if kind := serviceKindOf(svc); kind != "" && kind != r.naming.typeSuffix {
 		diags.AddError("Service Is Another Kind",
@@ -301,9 +334,10 @@ func (r *serviceResource[M, P]) fromService(ctx context.Context, m *M, svc *agen
 	}
 	interfacesChanged, d := base.refresh(ctx, svc)
 	diags.Append(d...)
-	diags.Append(p.refresh(svc, interfacesChanged)...)
+	held, d := p.refresh(svc, interfacesChanged, sentDigest)
+	diags.Append(d...)
 	if r.kind.verify != nil {
-		r.kind.verify(r.data, m, true, &diags)
+		r.kind.verify(r.data, m, held, true, &diags)
 	}
 	return diags
 }
@@ -323,7 +357,7 @@ func (r *serviceResource[M, P]) Update(ctx context.Context, req resource.UpdateR
 		r.save(ctx, &resp.State, resp.Identity, plan, base.Name.ValueString(), &resp.Diagnostics)
 		return
 	}
-	svc := r.toService(ctx, req.Config, plan, &resp.Diagnostics)
+	svc, out := r.toService(ctx, req.Config, plan, &resp.Diagnostics)
 	if svc == nil {
 		return
 	}
@@ -335,7 +369,7 @@ func (r *serviceResource[M, P]) Update(ctx context.Context, req resource.UpdateR
 		return
 	}
 	base.applyUpdated(updated)
-	resp.Diagnostics.Append(recordSent(ctx, resp.Private, base.sent)...)
+	resp.Diagnostics.Append(recordSent(ctx, resp.Private, out)...)
 	if id := p.derivedRecordID(); id.IsUnknown() {
 		*id = types.StringValue(r.derivedID(ctx, updated.RegistryResource))
 	}
@@ -378,15 +412,16 @@ const sentKey = "sent_document_sha256"
 
 // recordSent keeps the digest of the document sent in place of the
 // attribute, or forgets it when the attribute itself was sent.
-func recordSent(ctx context.Context, private privateState, sent []byte) diag.Diagnostics {
-	if sent == nil {
+func recordSent(ctx context.Context, private privateState, out outgoing) diag.Diagnostics {
+	if out.doc == nil {
 		return private.SetKey(ctx, sentKey, nil)
 	}
-	return private.SetKey(ctx, sentKey, []byte(strconv.Quote(documentDigest(sent))))
+	digest := canonicalDocument{raw: out.doc, canonical: out.canonical}.digest()
+	return private.SetKey(ctx, sentKey, []byte(strconv.Quote(digest)))
 }
 
-// sentDigest is the digest recordSent kept, or "".
-func sentDigest(ctx context.Context, private privateState) string {
+// sentDigestOf is the digest recordSent kept in the private state, or "".
+func sentDigestOf(ctx context.Context, private privateState) string {
 	raw, _ := private.GetKey(ctx, sentKey)
 	digest, err := strconv.Unquote(string(raw))
 	if err != nil {

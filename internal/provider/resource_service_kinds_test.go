@@ -124,15 +124,30 @@ func TestServiceKinds_agentRefresh(t *testing.T) {
 	} {
 		m := &agentModel{serviceModel: kindBase("A", kindInterfaces()), AgentCard: jsondoc.NewValue(kindCard)}
 		m.setDerived()
+		var digest string
 		if c.sent != "" {
-			m.sentDigest = documentDigest([]byte(c.sent))
+			digest = canonicalize([]byte(c.sent)).digest()
 		}
-		m.refresh(&agentregistry.Service{AgentSpec: &agentregistry.AgentSpec{Type: agentSpecTypeCard, Content: []byte(c.registry)}}, false)
+		held, diags := m.refresh(&agentregistry.Service{AgentSpec: &agentregistry.AgentSpec{Type: agentSpecTypeCard, Content: []byte(c.registry)}}, false, digest)
+		if diags.HasError() {
+			t.Errorf("%s: %v", c.name, diags)
+		}
 		if kept := m.AgentCard.ValueString() == kindCard; kept != c.keep {
 			t.Errorf("%s: card kept %v, want %v (state card %s)", c.name, kept, c.keep, m.AgentCard.ValueString())
 		}
-		if c.keep && c.sent != "" && string(m.signed) != c.registry {
-			t.Errorf("%s: the card as sent is %q, want the registry's copy", c.name, m.signed)
+		if sent := c.keep && c.sent != ""; sent != (held.doc != nil) || sent && string(held.doc) != c.registry {
+			t.Errorf("%s: the card as sent is %q, want the registry's copy (%v)", c.name, held.doc, sent)
 		}
+		// The registry's card, canonicalised once, is what verify checks on
+		// read: its form is the state card's, kept or taken as drift.
+		if want := canonicalize([]byte(c.registry)).canonical; string(held.canonical) != string(want) {
+			t.Errorf("%s: the canonical form handed to verify is %q, want %q", c.name, held.canonical, want)
+		}
+	}
+	// An import takes the card in the form generated configuration evaluates
+	// to, whose canonical form may differ: verify makes its own.
+	imported := &agentModel{serviceModel: kindBase("A", kindInterfaces()), AgentCard: jsondoc.NewNull()}
+	if held, _ := imported.refresh(&agentregistry.Service{AgentSpec: &agentregistry.AgentSpec{Type: agentSpecTypeCard, Content: []byte(kindCard)}}, false, ""); held.canonical != nil || held.doc != nil {
+		t.Errorf("import: handed %+v to verify, want nothing", held)
 	}
 }

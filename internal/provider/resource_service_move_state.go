@@ -16,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	tfaddr "github.com/hashicorp/terraform-registry-address"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsondoc"
 )
@@ -101,23 +100,6 @@ func (r *serviceResource[M, P]) moveFromGoogle(ctx context.Context, req resource
 	}
 	resp.Diagnostics.Append(resp.TargetState.Set(ctx, &m)...)
 	resp.Diagnostics.Append(r.naming.setIdentityOf(ctx, resp.TargetIdentity, g.Name)...)
-}
-
-// isGoogleProvider tells the Google providers (hashicorp/google and
-// hashicorp/google-beta) in every form a CLI sends: Terraform sends the full
-// address (registry.terraform.io/hashicorp/google), OpenTofu the implied
-// provider's bare name ("google", whose namespace is unknown until a CLI
-// applies its default, hashicorp), and a source address may name another host.
-func isGoogleProvider(address string) bool {
-	p, err := tfaddr.ParseProviderSource(address)
-	if err != nil || (p.Type != "google" && p.Type != "google-beta") {
-		return false
-	}
-	switch p.Namespace {
-	case "hashicorp", tfaddr.UnknownProviderNamespace, tfaddr.LegacyProviderNamespace:
-		return true
-	}
-	return false
 }
 
 // serviceModel maps the shared attributes. The Google provider stores an

@@ -35,13 +35,6 @@ type serviceModel struct {
 	CreateTime       types.String   `tfsdk:"create_time"`
 	UpdateTime       types.String   `tfsdk:"update_time"`
 	Timeouts         timeouts.Value `tfsdk:"timeouts"`
-
-	// sent is the document the last write sent in place of the kind's
-	// attribute (a card signed with signing_key_wo), nil when it sent the
-	// attribute itself; sentDigest is its digest as kept in private state,
-	// for a refresh. Neither is an attribute.
-	sent       []byte
-	sentDigest string
 }
 
 // serviceSchema returns the schema of a service resource: the shared attributes

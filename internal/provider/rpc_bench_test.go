@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -37,14 +38,8 @@ func newAgentBench(b *testing.B) *agentBench {
 	ours := configuredServer(b, "bench", ts.URL)
 	schema := resourceSchemas(b, ours)["agentregistry_agent"]
 	typ := schema.ValueType()
-	attrs := map[string]tftypes.Value{}
-	for name, attrType := range as[tftypes.Object](b, typ).AttributeTypes {
-		attrs[name] = tftypes.NewValue(attrType, nil)
-	}
-	attrs["service_id"] = tftypes.NewValue(tftypes.String, "bench-agent")
-	attrs["agent_card"] = tftypes.NewValue(tftypes.String, string(card))
-	ab := &agentBench{ours: ours, typ: typ,
-		config: dynamicValue(b, typ, tftypes.NewValue(typ, attrs))}
+	ab := &agentBench{ours: ours, typ: typ, config: dynamicValue(b, typ, protoObject(b, typ, map[string]tftypes.Value{
+		"service_id": tftypes.NewValue(tftypes.String, "bench-agent"), "agent_card": tftypes.NewValue(tftypes.String, string(card))}))}
 
 	plan := ab.planCreate(b, ours)
 	applied, err := ours.ApplyResourceChange(context.Background(), &tfprotov6.ApplyResourceChangeRequest{
@@ -154,26 +149,38 @@ func BenchmarkAgentApplyCreate10KB(b *testing.B) {
 // registry at endpoint.
 func configuredServer(t testing.TB, project, endpoint string) tfprotov6.ProviderServer {
 	t.Helper()
-	s := providerserver.NewProtocol6(New("test")())()
+	return configureProvider(t, New("test")(), map[string]tftypes.Value{
+		"endpoint": tftypes.NewValue(tftypes.String, endpoint), "project": tftypes.NewValue(tftypes.String, project)})
+}
+
+// configureProvider is p's protocol 6 server, configured with settings (every
+// other attribute of the provider block null).
+func configureProvider(t testing.TB, p provider.Provider, settings map[string]tftypes.Value) tfprotov6.ProviderServer {
+	t.Helper()
+	s := providerserver.NewProtocol6(p)()
 	schemas, err := s.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
 	if err != nil || len(schemas.Diagnostics) > 0 {
 		t.Fatalf("GetProviderSchema: %v %v", err, schemas.Diagnostics)
 	}
 	typ := schemas.Provider.ValueType()
-	attrs := map[string]tftypes.Value{}
-	for name, attrType := range as[tftypes.Object](t, typ).AttributeTypes {
-		attrs[name] = tftypes.NewValue(attrType, nil)
-	}
-	attrs["endpoint"] = tftypes.NewValue(tftypes.String, endpoint)
-	attrs["project"] = tftypes.NewValue(tftypes.String, project)
 	resp, err := s.ConfigureProvider(context.Background(), &tfprotov6.ConfigureProviderRequest{
 		TerraformVersion: "1.10.6",
-		Config:           dynamicValue(t, typ, tftypes.NewValue(typ, attrs)),
+		Config:           dynamicValue(t, typ, protoObject(t, typ, settings)),
 	})
 	if err != nil || len(resp.Diagnostics) > 0 {
 		t.Fatalf("ConfigureProvider: %v %v", err, resp.Diagnostics)
 	}
 	return s
+}
+
+// protoObject is an object of type typ with the given attributes, every other null.
+func protoObject(t testing.TB, typ tftypes.Type, set map[string]tftypes.Value) tftypes.Value {
+	attrs := map[string]tftypes.Value{}
+	for name, attrType := range as[tftypes.Object](t, typ).AttributeTypes {
+		attrs[name] = tftypes.NewValue(attrType, nil)
+	}
+	maps.Copy(attrs, set)
+	return tftypes.NewValue(typ, attrs)
 }
 
 func dynamicValue(t testing.TB, typ tftypes.Type, v tftypes.Value) *tfprotov6.DynamicValue {
