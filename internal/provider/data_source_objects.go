@@ -3,7 +3,6 @@ package provider
 import (
 	"encoding/json"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"google.golang.org/api/agentregistry/v1"
@@ -76,17 +75,6 @@ func orEmpty[T any](s []T) []T {
 		return []T{}
 	}
 	return s
-}
-
-// stringList is a list of strings, empty (never null) for none. Built directly:
-// types.ListValueFrom reflects over the slice, which showed in the profile of
-// a plan of many agents (skills have tags and examples).
-func stringList(ss []string) types.List {
-	elems := make([]attr.Value, len(ss))
-	for i, s := range ss {
-		elems[i] = types.StringValue(s)
-	}
-	return types.ListValueMust(types.StringType, elems)
 }
 
 // --- what the Google provider's agent-registry data sources expose -----------
