@@ -191,18 +191,24 @@ func (p *agentRegistryProvider) Schema(_ context.Context, _ provider.SchemaReque
 					"`AGENTREGISTRY_SIGNATURE_POLICY`. `agentregistry_agent` and `agentregistry_agent_card` can override it.",
 				Validators: []validator.String{signaturePolicyValidator()},
 			},
-			"request_timeout": schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "The most one HTTP request to the registry may take, from sending it to the last " +
-					"byte of the answer, as a duration such as `30s`: default `1m`, at most `10m`; environment variable " +
-					"`AGENTREGISTRY_REQUEST_TIMEOUT`. A request that takes longer is abandoned and retried like a dropped " +
-					"connection (a retried write carries the same request id, so it is not applied twice); after 7 attempts " +
-					"the plan or apply fails with an error that names this setting. It bounds what has no `timeouts` " +
-					"block (data sources, refresh, `terraform query`) against a registry that accepts connections and " +
-					"never answers; a resource's `timeouts` still bound its whole create, update or delete.",
-				Validators: []validator.String{validators.Duration(maxRequestTimeout)},
-			},
+			"request_timeout": requestTimeoutAttribute(),
 		},
+	}
+}
+
+// requestTimeoutAttribute is the provider's request_timeout: the bound of one
+// HTTP attempt (registryclient.Config.RequestTimeout).
+func requestTimeoutAttribute() schema.StringAttribute {
+	return schema.StringAttribute{
+		Optional: true,
+		MarkdownDescription: "The most one HTTP request to the registry may take, from sending it to the last " +
+			"byte of the answer, as a duration such as `30s`: default `1m`, at most `10m`; environment variable " +
+			"`AGENTREGISTRY_REQUEST_TIMEOUT`. A request that takes longer is abandoned and retried like a dropped " +
+			"connection (a retried write carries the same request id, so it is not applied twice); after 7 attempts " +
+			"the plan or apply fails with an error that names this setting. It bounds what has no `timeouts` " +
+			"block (data sources, refresh, `terraform query`) against a registry that accepts connections and " +
+			"never answers; a resource's `timeouts` still bound its whole create, update or delete.",
+		Validators: []validator.String{validators.Duration(maxRequestTimeout)},
 	}
 }
 
