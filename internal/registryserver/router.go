@@ -185,7 +185,7 @@ func (g *routeGroup) handler(s *Server) http.HandlerFunc {
 		}
 		if rt.serve == nil {
 			s.writeError(w, &apiError{HTTP: http.StatusNotImplemented, Status: "UNIMPLEMENTED",
-				Message: fmt.Sprintf("%s (%s) is not served by the bundled registry server; it answers it with UNIMPLEMENTED on purpose. See the README for what it serves.", rt.id, rt.pattern)})
+				Message: fmt.Sprintf("%s (%s) is not served by the bundled registry server; it answers it with UNIMPLEMENTED on purpose. See docs/guides/the-bundled-registry-server.md for what it serves.", rt.id, rt.pattern)})
 			return
 		}
 		for _, wild := range g.wilds {
