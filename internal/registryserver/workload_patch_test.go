@@ -213,3 +213,57 @@ func TestWorkloadPatchWithoutAMask(t *testing.T) {
 		t.Errorf("after a description alone: %+v", w)
 	}
 }
+
+// A workload PATCH follows the update mask rule of every collection
+// (AIP-134): the mask as given, "*" (every field: those the body leaves out
+// are cleared), or without a mask the fields the body carries; on a default
+// server and on one that accepts App Hub writes, where "*" and no mask also
+// reach the AgentProperties entry. entry is the displayName of the entry
+// stored after the PATCH ("" for none); the workload starts with "First" on
+// a writable server, and the PATCH sends "Second" when props is set.
+func TestWorkloadPatchFollowsTheMaskRule(t *testing.T) {
+	for _, tt := range []struct {
+		mask              string
+		writable, props   bool
+		name, desc, entry string
+		attrs             bool // attributes kept
+	}{
+		{mask: "displayName", name: "C", desc: "B", attrs: true},
+		{mask: "display_name", writable: true, props: true, name: "C", desc: "B", attrs: true, entry: "First"},
+		{mask: "*", props: true, name: "C"},
+		{mask: "*", writable: true, name: "C"},
+		{mask: "*", writable: true, props: true, name: "C", entry: "Second"},
+		{mask: "", props: true, name: "C", desc: "B", attrs: true},
+		{mask: "", writable: true, name: "C", desc: "B", attrs: true, entry: "First"},
+		{mask: "", writable: true, props: true, name: "C", desc: "B", attrs: true, entry: "Second"},
+		// The entry's key, backquoted as AIP-161 asks or not: its capitals are not snake_cased.
+		{mask: "workloadProperties.extendedMetadata.`" + propsKey + "`,description", writable: true, props: true, name: "A", attrs: true, entry: "Second"},
+		{mask: "workload_properties.extended_metadata." + propsKey, writable: true, name: "A", desc: "B", attrs: true},
+	} {
+		e := start(t, registryserver.Options{AppHubWritable: tt.writable})
+		first := &apphub.Workload{DisplayName: "A", Description: "B", Attributes: &apphub.Attributes{Criticality: &apphub.Criticality{Type: "HIGH"}}}
+		if tt.writable {
+			first = withProps(first, `{"displayName":"First"}`)
+		}
+		if err := patchWorkload(e, first, ""); err != nil {
+			t.Fatal(err)
+		}
+		second := &apphub.Workload{DisplayName: "C"}
+		if tt.props {
+			second = withProps(second, `{"displayName":"Second"}`)
+		}
+		if err := patchWorkload(e, second, tt.mask); err != nil {
+			t.Errorf("mask %q (writable %v): %v", tt.mask, tt.writable, err)
+			continue
+		}
+		w := getWorkload(t, e)
+		var entry struct{ DisplayName string }
+		if w.WorkloadProperties != nil {
+			_ = json.Unmarshal(w.WorkloadProperties.ExtendedMetadata[propsKey].MetadataStruct, &entry)
+		}
+		if w.DisplayName != tt.name || w.Description != tt.desc || (w.Attributes != nil) != tt.attrs || entry.DisplayName != tt.entry {
+			t.Errorf("mask %q (writable %v, entry sent %v): %q %q, attributes %v, entry %q; want %q %q, %v, %q",
+				tt.mask, tt.writable, tt.props, w.DisplayName, w.Description, w.Attributes != nil, entry.DisplayName, tt.name, tt.desc, tt.attrs, tt.entry)
+		}
+	}
+}
