@@ -126,6 +126,37 @@ func TestWorkloadPatchLimits(t *testing.T) {
 	}
 }
 
+// A workload's contacts at their caps are accepted, one past them is not:
+// 16 owners per list, a name of 63 characters and an email of 254 bytes.
+func TestWorkloadAttributeLimits(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	owners := func(n int, c apphub.ContactInfo) *apphub.Attributes {
+		var list []*apphub.ContactInfo
+		for range n {
+			list = append(list, &c)
+		}
+		return &apphub.Attributes{OperatorOwners: list}
+	}
+	email := func(size int) string { return strings.Repeat("e", size-len("@example.test")) + "@example.test" }
+	for _, tt := range []struct {
+		attrs *apphub.Attributes
+		ok    bool
+	}{
+		{owners(16, apphub.ContactInfo{Email: "a@example.test"}), true},
+		{owners(17, apphub.ContactInfo{Email: "a@example.test"}), false},
+		{owners(1, apphub.ContactInfo{DisplayName: strings.Repeat("é", 63), Email: email(254)}), true},
+		{owners(1, apphub.ContactInfo{DisplayName: strings.Repeat("é", 64), Email: "a@example.test"}), false},
+		{owners(1, apphub.ContactInfo{Email: email(255)}), false},
+	} {
+		c := tt.attrs.OperatorOwners[0]
+		err := patchWorkload(e, &apphub.Workload{Attributes: tt.attrs}, "attributes")
+		if tt.ok && err != nil || !tt.ok && !is400(err) {
+			t.Errorf("%d owners, a name of %d characters, an email of %d bytes: err = %v, want ok = %v",
+				len(tt.attrs.OperatorOwners), len([]rune(c.DisplayName)), len(c.Email), err, tt.ok)
+		}
+	}
+}
+
 // The entry is stored in the validator's normal form, not as sent.
 func TestWorkloadEntryIsStoredNormalised(t *testing.T) {
 	e := start(t, registryserver.Options{AppHubWritable: true})
@@ -139,14 +170,18 @@ func TestWorkloadEntryIsStoredNormalised(t *testing.T) {
 	}
 }
 
-// Removing the last entry leaves no workloadProperties at all.
+// Removing the last entry leaves no workloadProperties at all (on a server
+// that accepts the entry: on a default one it is never written).
 func TestWorkloadEntryRemovedLeavesNoProperties(t *testing.T) {
-	e := start(t, registryserver.Options{})
+	e := start(t, registryserver.Options{AppHubWritable: true})
 	if err := patchWorkload(e, withProps(&apphub.Workload{DisplayName: "W"}, `{"description":"x"}`), ""); err != nil {
 		t.Fatal(err)
 	}
 	empty := &apphub.Workload{WorkloadProperties: &apphub.WorkloadProperties{
 		ExtendedMetadata: map[string]apphub.ExtendedMetadata{}, ForceSendFields: []string{"ExtendedMetadata"}}}
+	if w := getWorkload(t, e); w.WorkloadProperties == nil {
+		t.Fatal("the entry was not written")
+	}
 	if err := patchWorkload(e, empty, "workloadProperties.extendedMetadata"); err != nil {
 		t.Fatal(err)
 	}
