@@ -34,59 +34,30 @@ const (
 
 var workloadIDRE = regexp.MustCompile(`^[a-z]([a-z0-9-]{0,61}[a-z0-9])?$`)
 
-// splitMask splits an update mask on commas outside backquotes (AIP-161
-// quotes map keys that contain dots or slashes with backquotes).
-func splitMask(mask string) []string {
-	var out []string
-	var cur strings.Builder
-	inQuote := false
-	for _, c := range mask {
-		switch {
-		case c == '`':
-			inQuote = !inQuote
-			cur.WriteRune(c)
-		case c == ',' && !inQuote:
-			out = append(out, strings.TrimSpace(cur.String()))
-			cur.Reset()
-		default:
-			cur.WriteRune(c)
-		}
-	}
-	if s := strings.TrimSpace(cur.String()); s != "" || len(out) > 0 {
-		out = append(out, s)
-	}
-	var clean []string
-	for _, p := range out {
-		if p != "" {
-			clean = append(clean, p)
-		}
-	}
-	return clean
-}
+// workloadPaths are what "*" names in a workload PATCH's update mask.
+var workloadPaths = []string{"display_name", "description", "attributes", "workload_properties.extended_metadata"}
 
-// workloadMaskPath classifies one mask path: "display_name", "description",
-// "attributes", "metadata" (the whole extendedMetadata map) or "entry" (the
-// AgentProperties entry). Anything else is an error.
+// agentPropertiesUnquoted is the AgentProperties key as maskPaths leaves
+// it when a mask names it without the backquotes AIP-161 asks for (the
+// capitals snake_cased), which this server accepts too.
+var agentPropertiesUnquoted = maskPaths(agentPropertiesKey)[0]
+
+// workloadMaskPath classifies one path of maskPaths: "display_name",
+// "description", "attributes", "metadata" (the whole extendedMetadata map) or
+// "entry" (the AgentProperties entry). Anything else is an error.
 func workloadMaskPath(p string) (string, error) {
 	switch p {
-	case "displayName", "display_name":
-		return "display_name", nil
-	case "description":
-		return "description", nil
-	case "attributes":
-		return "attributes", nil
-	case "workloadProperties", "workload_properties",
-		"workloadProperties.extendedMetadata", "workload_properties.extended_metadata":
+	case "display_name", "description", "attributes":
+		return p, nil
+	case "workload_properties", "workload_properties.extended_metadata":
 		return "metadata", nil
 	}
-	for _, pre := range []string{"workloadProperties.extendedMetadata.", "workload_properties.extended_metadata."} {
-		if key, ok := strings.CutPrefix(p, pre); ok {
-			key = strings.Trim(key, "`")
-			if key == agentPropertiesKey {
-				return "entry", nil
-			}
-			return "", fmt.Errorf("only the %s entry of extendedMetadata is writable on this server, not %q", agentPropertiesKey, key)
+	if key, ok := strings.CutPrefix(p, "workload_properties.extended_metadata."); ok {
+		key = strings.Trim(key, "`")
+		if key == agentPropertiesKey || key == agentPropertiesUnquoted {
+			return "entry", nil
 		}
+		return "", fmt.Errorf("only the %s entry of extendedMetadata is writable on this server, not %q", agentPropertiesKey, key)
 	}
 	return "", fmt.Errorf("%q is not an updatable field of Workload; use displayName, description, attributes or workloadProperties.extendedMetadata.`%s`", p, agentPropertiesKey)
 }
@@ -178,17 +149,32 @@ func cloneWorkload(w *apphub.Workload) *apphub.Workload {
 	return &out
 }
 
+// patchWorkload applies the paths of the update mask rule (updatePaths),
+// less those App Hub treats as output only (ignoreOutputOnly).
 func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name string) {
-	q := r.URL.Query()
-	allowMissing := q.Get("allowMissing") == "true"
 	var in apphub.Workload
 	if err := readJSON(w, r, &in); err != nil {
 		s.writeError(w, err)
 		return
 	}
-	rawMask := q.Get("updateMask")
-	mask, ignored := s.ignoreOutputOnly(splitMask(rawMask), &in)
-	paths, entry, v := workloadPatchPaths(mask, rawMask == "", &in)
+	paths := updatePaths(r.URL.Query().Get("updateMask"), workloadPaths, map[string]bool{
+		"display_name": in.DisplayName != "", "description": in.Description != "", "attributes": in.Attributes != nil,
+		"workload_properties.extended_metadata": in.WorkloadProperties != nil && in.WorkloadProperties.ExtendedMetadata != nil})
+	paths, ignored := s.ignoreOutputOnly(paths, &in)
+	paths, entry, v := workloadPatchPaths(paths, &in)
+	if v = append(v, workloadFieldViolations(&in)...); len(v) > 0 {
+		s.writeError(w, errViolations(violationMessage("workload update", v), v))
+		return
+	}
+	p := workloadPatch{allowMissing: r.URL.Query().Get("allowMissing") == "true", ignored: ignored, in: &in, paths: paths, entry: entry}
+	s.write(w, newWriteReq(r, "update", name), func() (*change, error) {
+		return s.planWorkloadPatch(name, p)
+	})
+}
+
+// workloadFieldViolations checks the lengths of a workload's own fields.
+func workloadFieldViolations(in *apphub.Workload) []fieldViolation {
+	var v []fieldViolation
 	if n := utf8.RuneCountInString(in.DisplayName); n > maxDisplayName {
 		v = append(v, fieldViolation{Field: "display_name", Description: fmt.Sprintf("must be at most %d characters, got %d", maxDisplayName, n)})
 	}
@@ -196,51 +182,26 @@ func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name stri
 	if n := utf8.RuneCountInString(in.Description); n > maxDescription {
 		v = append(v, fieldViolation{Field: "description", Description: fmt.Sprintf("must be at most %d characters, got %d", maxDescription, n)})
 	}
-	if len(v) > 0 {
-		s.writeError(w, errViolations(violationMessage("workload update", v), v))
-		return
-	}
-
-	s.write(w, newWriteReq(r, "update", name), func() (*change, error) {
-		return s.planWorkloadPatch(name, workloadPatch{allowMissing: allowMissing, ignored: ignored, in: &in, paths: paths, entry: entry})
-	})
+	return v
 }
 
-// workloadPatchPaths classifies a workload patch's mask (before the lock is
-// taken: it depends on the request only; noMask when the request had none,
-// so the fields present are written) and checks the AgentProperties entry of
-// the body when the mask touches it: the paths, the checked entry (nil to
-// remove it) and the violations.
-func workloadPatchPaths(mask []string, noMask bool, in *apphub.Workload) ([]string, json.RawMessage, []fieldViolation) {
+// workloadPatchPaths classifies a workload patch's paths (workloadMaskPath)
+// and checks the AgentProperties entry of the body when a path touches it:
+// the classified paths, the checked entry (nil to remove it) and the
+// violations. It depends on the request only, so it runs before the lock.
+func workloadPatchPaths(mask []string, in *apphub.Workload) ([]string, json.RawMessage, []fieldViolation) {
 	var paths []string
 	var v []fieldViolation
+	touchesEntry := false
 	for _, p := range mask {
-		if p == "*" {
-			paths = append(paths, "display_name", "description", "attributes", "metadata")
-			continue
-		}
 		c, err := workloadMaskPath(p)
 		if err != nil {
 			v = append(v, fieldViolation{Field: "update_mask", Description: err.Error()})
 			continue
 		}
 		paths = append(paths, c)
+		touchesEntry = touchesEntry || c == "entry" || c == "metadata"
 	}
-	if noMask {
-		if in.DisplayName != "" {
-			paths = append(paths, "display_name")
-		}
-		if in.Description != "" {
-			paths = append(paths, "description")
-		}
-		if in.Attributes != nil {
-			paths = append(paths, "attributes")
-		}
-		if in.WorkloadProperties != nil && in.WorkloadProperties.ExtendedMetadata != nil {
-			paths = append(paths, "metadata")
-		}
-	}
-	var entry json.RawMessage
 	var bodyEntry *apphub.ExtendedMetadata
 	if in.WorkloadProperties != nil {
 		for k, em := range in.WorkloadProperties.ExtendedMetadata {
@@ -252,10 +213,7 @@ func workloadPatchPaths(mask []string, noMask bool, in *apphub.Workload) ([]stri
 			bodyEntry = &em
 		}
 	}
-	touchesEntry := false
-	for _, p := range paths {
-		touchesEntry = touchesEntry || p == "entry" || p == "metadata"
-	}
+	var entry json.RawMessage
 	if touchesEntry && bodyEntry != nil {
 		var ev []fieldViolation
 		entry, ev = validateAgentProperties(*bodyEntry)

@@ -17,25 +17,23 @@ import (
 )
 
 // ignoreOutputOnly removes what App Hub treats as output only from a workload
-// PATCH, unless the server accepts App Hub writes: the mask's
-// workloadProperties paths and the body's workloadProperties. "*" keeps the
-// writable fields. It reports whether the request named anything it removed.
-func (s *Server) ignoreOutputOnly(mask []string, in *apphub.Workload) ([]string, bool) {
+// PATCH, unless the server accepts App Hub writes: the workload_properties
+// paths (of maskPaths; "*" has named them too) and the body's
+// workloadProperties. It reports whether the request named anything it
+// removed.
+func (s *Server) ignoreOutputOnly(paths []string, in *apphub.Workload) ([]string, bool) {
 	if s.opts.AppHubWritable {
-		return mask, false
+		return paths, false
 	}
 	ignored := in.WorkloadProperties != nil
 	in.WorkloadProperties = nil
-	kept := make([]string, 0, len(mask))
-	for _, p := range mask {
-		switch {
-		case p == "*":
-			kept = append(kept, "displayName", "description", "attributes")
-		case strings.HasPrefix(p, "workloadProperties") || strings.HasPrefix(p, "workload_properties"):
+	kept := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if strings.HasPrefix(p, "workload_properties") {
 			ignored = true
-		default:
-			kept = append(kept, p)
+			continue
 		}
+		kept = append(kept, p)
 	}
 	return kept, ignored
 }

@@ -76,3 +76,19 @@ func TestWorkloadExtendedMetadataWritableOption(t *testing.T) {
 		t.Fatalf("entry not stored: %+v", w.WorkloadProperties)
 	}
 }
+
+// A PATCH without a mask whose body carries only output-only fields other
+// than the metadata (gcpProject) names nothing to write either: a missing
+// workload is not created. An empty body names nothing output only, and
+// creates the workload.
+func TestWorkloadPatchOfOutputOnlyFieldsAlone(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	err := patchWorkload(e, &apphub.Workload{WorkloadProperties: &apphub.WorkloadProperties{GcpProject: "other"}}, "")
+	apiErr(t, err, 404, "NOT_FOUND")
+	if err := patchWorkload(e, &apphub.Workload{}, ""); err != nil {
+		t.Errorf("an empty PATCH with allowMissing: %v, want the workload created", err)
+	}
+	if w := getWorkload(t, e); w.WorkloadProperties != nil {
+		t.Errorf("workloadProperties stored: %+v", w.WorkloadProperties)
+	}
+}

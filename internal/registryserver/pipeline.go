@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
+	"strings"
 )
 
 // writeReq is what the client asked, against which its request id is
@@ -193,4 +194,36 @@ func updatePaths(mask string, all []string, present map[string]bool) []string {
 	}
 	slices.Sort(paths)
 	return paths
+}
+
+// maskPaths turns an update mask into snake_case paths (the REST mapping
+// sends camelCase; both spellings are accepted). Empty parts are dropped. A
+// map key in backquotes (AIP-161: a key with dots or slashes) is kept as
+// sent, commas and capitals included.
+func maskPaths(mask string) []string {
+	var out []string
+	var b strings.Builder
+	end := func() {
+		if p := strings.TrimSpace(b.String()); p != "" {
+			out = append(out, p)
+		}
+		b.Reset()
+	}
+	quoted := false
+	for _, c := range mask {
+		switch {
+		case c == '`':
+			quoted = !quoted
+		case quoted:
+		case c == ',':
+			end()
+			continue
+		case c >= 'A' && c <= 'Z':
+			b.WriteByte('_')
+			c += 'a' - 'A'
+		}
+		b.WriteRune(c)
+	}
+	end()
+	return out
 }

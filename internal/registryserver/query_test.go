@@ -301,6 +301,30 @@ func TestIndexRebuild(t *testing.T) {
 	}
 }
 
+// TestIndexRebuildByBytes: the index is also rebuilt once its dead versions
+// weigh at least compactBytes and outweigh the live ones, and not before,
+// whatever their count (one here).
+func TestIndexRebuildByBytes(t *testing.T) {
+	doc := func(ix *index, name string, weight int) *index { // weight: docBytes of the version
+		return ix.put(name, docFields{"name": {name}}, make([]byte, weight-len(name)), nil)
+	}
+	for _, tt := range []struct {
+		dead, live int
+		rebuild    bool
+	}{
+		{compactBytes, 10, true},
+		{compactBytes - 1, 10, false},
+		{compactBytes, compactBytes, false},
+		{compactBytes + 1, compactBytes, true},
+	} {
+		ix := doc(doc(newIndex(agentFields), "live", tt.live), "dead", tt.dead)
+		before := ix
+		if ix = ix.remove("dead"); (ix != before) != tt.rebuild || ix.len() != 1 {
+			t.Errorf("%d dead bytes beside %d live: rebuilt %v (%d live), want %v", tt.dead, tt.live, ix != before, ix.len(), tt.rebuild)
+		}
+	}
+}
+
 // TestSnapshotCutsLaterDocuments: the first document written after a
 // snapshot gets the id that is the snapshot's length, and the snapshot cuts it
 // from every posting it reads: here that id starts a new word of the

@@ -330,28 +330,6 @@ func (s *Server) listServices(w http.ResponseWriter, r *http.Request, parent str
 	writeJSON(w, http.StatusOK, &agentregistry.ListServicesResponse{Services: page, NextPageToken: next})
 }
 
-// maskPaths turns an update mask into snake_case paths (the REST mapping
-// sends camelCase; both spellings are accepted).
-func maskPaths(mask string) []string {
-	var out []string
-	for _, p := range strings.Split(mask, ",") {
-		p = strings.TrimSpace(p)
-		if p == "" {
-			continue
-		}
-		var b strings.Builder
-		for _, c := range p {
-			if c >= 'A' && c <= 'Z' {
-				b.WriteByte('_')
-				c += 'a' - 'A'
-			}
-			b.WriteRune(c)
-		}
-		out = append(out, b.String())
-	}
-	return out
-}
-
 func (s *Server) patchService(w http.ResponseWriter, r *http.Request, name string) {
 	var in agentregistry.Service
 	if err := readJSON(w, r, &in); err != nil {

@@ -126,6 +126,37 @@ func TestWorkloadPatchLimits(t *testing.T) {
 	}
 }
 
+// A workload's contacts at their caps are accepted, one past them is not:
+// 16 owners per list, a name of 63 characters and an email of 254 bytes.
+func TestWorkloadAttributeLimits(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	owners := func(n int, c apphub.ContactInfo) *apphub.Attributes {
+		var list []*apphub.ContactInfo
+		for range n {
+			list = append(list, &c)
+		}
+		return &apphub.Attributes{OperatorOwners: list}
+	}
+	email := func(size int) string { return strings.Repeat("e", size-len("@example.test")) + "@example.test" }
+	for _, tt := range []struct {
+		attrs *apphub.Attributes
+		ok    bool
+	}{
+		{owners(16, apphub.ContactInfo{Email: "a@example.test"}), true},
+		{owners(17, apphub.ContactInfo{Email: "a@example.test"}), false},
+		{owners(1, apphub.ContactInfo{DisplayName: strings.Repeat("é", 63), Email: email(254)}), true},
+		{owners(1, apphub.ContactInfo{DisplayName: strings.Repeat("é", 64), Email: "a@example.test"}), false},
+		{owners(1, apphub.ContactInfo{Email: email(255)}), false},
+	} {
+		c := tt.attrs.OperatorOwners[0]
+		err := patchWorkload(e, &apphub.Workload{Attributes: tt.attrs}, "attributes")
+		if tt.ok && err != nil || !tt.ok && !is400(err) {
+			t.Errorf("%d owners, a name of %d characters, an email of %d bytes: err = %v, want ok = %v",
+				len(tt.attrs.OperatorOwners), len([]rune(c.DisplayName)), len(c.Email), err, tt.ok)
+		}
+	}
+}
+
 // The entry is stored in the validator's normal form, not as sent.
 func TestWorkloadEntryIsStoredNormalised(t *testing.T) {
 	e := start(t, registryserver.Options{AppHubWritable: true})
@@ -139,14 +170,18 @@ func TestWorkloadEntryIsStoredNormalised(t *testing.T) {
 	}
 }
 
-// Removing the last entry leaves no workloadProperties at all.
+// Removing the last entry leaves no workloadProperties at all (on a server
+// that accepts the entry: on a default one it is never written).
 func TestWorkloadEntryRemovedLeavesNoProperties(t *testing.T) {
-	e := start(t, registryserver.Options{})
+	e := start(t, registryserver.Options{AppHubWritable: true})
 	if err := patchWorkload(e, withProps(&apphub.Workload{DisplayName: "W"}, `{"description":"x"}`), ""); err != nil {
 		t.Fatal(err)
 	}
 	empty := &apphub.Workload{WorkloadProperties: &apphub.WorkloadProperties{
 		ExtendedMetadata: map[string]apphub.ExtendedMetadata{}, ForceSendFields: []string{"ExtendedMetadata"}}}
+	if w := getWorkload(t, e); w.WorkloadProperties == nil {
+		t.Fatal("the entry was not written")
+	}
 	if err := patchWorkload(e, empty, "workloadProperties.extendedMetadata"); err != nil {
 		t.Fatal(err)
 	}
@@ -211,5 +246,59 @@ func TestWorkloadPatchWithoutAMask(t *testing.T) {
 	}
 	if w := getWorkload(t, e); w.DisplayName != "C" || w.Description != "D" || w.Attributes == nil {
 		t.Errorf("after a description alone: %+v", w)
+	}
+}
+
+// A workload PATCH follows the update mask rule of every collection
+// (AIP-134): the mask as given, "*" (every field: those the body leaves out
+// are cleared), or without a mask the fields the body carries; on a default
+// server and on one that accepts App Hub writes, where "*" and no mask also
+// reach the AgentProperties entry. entry is the displayName of the entry
+// stored after the PATCH ("" for none); the workload starts with "First" on
+// a writable server, and the PATCH sends "Second" when props is set.
+func TestWorkloadPatchFollowsTheMaskRule(t *testing.T) {
+	for _, tt := range []struct {
+		mask              string
+		writable, props   bool
+		name, desc, entry string
+		attrs             bool // attributes kept
+	}{
+		{mask: "displayName", name: "C", desc: "B", attrs: true},
+		{mask: "display_name", writable: true, props: true, name: "C", desc: "B", attrs: true, entry: "First"},
+		{mask: "*", props: true, name: "C"},
+		{mask: "*", writable: true, name: "C"},
+		{mask: "*", writable: true, props: true, name: "C", entry: "Second"},
+		{mask: "", props: true, name: "C", desc: "B", attrs: true},
+		{mask: "", writable: true, name: "C", desc: "B", attrs: true, entry: "First"},
+		{mask: "", writable: true, props: true, name: "C", desc: "B", attrs: true, entry: "Second"},
+		// The entry's key, backquoted as AIP-161 asks or not: its capitals are not snake_cased.
+		{mask: "workloadProperties.extendedMetadata.`" + propsKey + "`,description", writable: true, props: true, name: "A", attrs: true, entry: "Second"},
+		{mask: "workload_properties.extended_metadata." + propsKey, writable: true, name: "A", desc: "B", attrs: true},
+	} {
+		e := start(t, registryserver.Options{AppHubWritable: tt.writable})
+		first := &apphub.Workload{DisplayName: "A", Description: "B", Attributes: &apphub.Attributes{Criticality: &apphub.Criticality{Type: "HIGH"}}}
+		if tt.writable {
+			first = withProps(first, `{"displayName":"First"}`)
+		}
+		if err := patchWorkload(e, first, ""); err != nil {
+			t.Fatal(err)
+		}
+		second := &apphub.Workload{DisplayName: "C"}
+		if tt.props {
+			second = withProps(second, `{"displayName":"Second"}`)
+		}
+		if err := patchWorkload(e, second, tt.mask); err != nil {
+			t.Errorf("mask %q (writable %v): %v", tt.mask, tt.writable, err)
+			continue
+		}
+		w := getWorkload(t, e)
+		var entry struct{ DisplayName string }
+		if w.WorkloadProperties != nil {
+			_ = json.Unmarshal(w.WorkloadProperties.ExtendedMetadata[propsKey].MetadataStruct, &entry)
+		}
+		if w.DisplayName != tt.name || w.Description != tt.desc || (w.Attributes != nil) != tt.attrs || entry.DisplayName != tt.entry {
+			t.Errorf("mask %q (writable %v, entry sent %v): %q %q, attributes %v, entry %q; want %q %q, %v, %q",
+				tt.mask, tt.writable, tt.props, w.DisplayName, w.Description, w.Attributes != nil, entry.DisplayName, tt.name, tt.desc, tt.attrs, tt.entry)
+		}
 	}
 }
