@@ -214,7 +214,7 @@ func maskPaths(mask string) []string {
 		switch {
 		case c == '`':
 			quoted = !quoted
-		case quoted:
+		case quoted: // a map key: as sent
 		case c == ',':
 			end()
 			continue

@@ -325,6 +325,21 @@ func TestIndexRebuildByBytes(t *testing.T) {
 	}
 }
 
+// TestPhraseGoesOnAfterAPoll: a phrase whose middle word is in ctxEvery
+// documents polls its context while it extends the matches, and a poll that
+// finds the context alive keeps them.
+func TestPhraseGoesOnAfterAPoll(t *testing.T) {
+	ix := newIndex(agentFields)
+	for i := range ctxEvery {
+		name := fmt.Sprintf("agent-%05d", i)
+		ix = ix.put(name, docFields{"name": {name}, "description": {"first common last"}}, nil, nil)
+	}
+	n, _ := parseQuery(`"first common last"`, agentFields)
+	if got, err := ix.snapshot().eval(context.Background(), n); err != nil || len(members(got)) != ctxEvery {
+		t.Errorf("%d documents (%v), want %d", len(members(got)), err, ctxEvery)
+	}
+}
+
 // TestSnapshotCutsLaterDocuments: the first document written after a
 // snapshot gets the id that is the snapshot's length, and the snapshot cuts it
 // from every posting it reads: here that id starts a new word of the
