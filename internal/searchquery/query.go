@@ -467,7 +467,6 @@ func (p *parser) parseTerm() (Node, error) {
 	}
 	word := string(p.src[start:p.pos])
 	// Look past optional spaces for an operator (AIP-160 allows "a = b").
-	save := p.pos
 	p.skipSpace()
 	if !p.eof() && (p.src[p.pos] == ':' || p.src[p.pos] == '=') {
 		op := p.src[p.pos]
@@ -483,7 +482,6 @@ func (p *parser) parseTerm() (Node, error) {
 		}
 		return p.finishTerm(field, op == '=', p.pos)
 	}
-	p.pos = save
 	p.pos = start
 	return p.finishTerm("", false, start)
 }
@@ -496,79 +494,100 @@ func (p *parser) finishTerm(field string, exact bool, start int) (Node, error) {
 	if p.terms > MaxTerms {
 		return nil, &Error{Pos: start + 1, Msg: fmt.Sprintf("the query has more than %d search terms; the limit is %d terms", MaxTerms, MaxTerms)}
 	}
-	var val string
-	quoted := false
-	if p.src[p.pos] == '"' {
-		quoted = true
-		var b strings.Builder
-		p.pos++
-		for {
-			if p.eof() {
-				return nil, &Error{Pos: start + 1, Msg: "the quoted value is not closed: expected '\"' before the end of the query"}
-			}
-			c := p.src[p.pos]
-			if c == '\\' && p.pos+1 < len(p.src) && (p.src[p.pos+1] == '"' || p.src[p.pos+1] == '\\') {
-				b.WriteRune(p.src[p.pos+1])
-				p.pos += 2
-				continue
-			}
-			p.pos++
-			if c == '"' {
-				break
-			}
-			b.WriteRune(c)
-		}
-		val = b.String()
-	} else {
-		vs := p.pos
-		for !p.eof() {
-			c := p.src[p.pos]
-			if unicode.IsSpace(c) || c == '(' || c == ')' || c == '"' || (field == "" && (c == ':' || c == '=')) {
-				break
-			}
-			p.pos++
-		}
-		val = string(p.src[vs:p.pos])
-	}
 	t := &Term{Field: field, Exact: exact}
-	if quoted {
-		// Both "a b"* and "a b*" make the last word a prefix: users write either.
-		if !p.eof() && p.src[p.pos] == '*' {
-			t.Prefix = true
-			p.pos++
-		} else if strings.HasSuffix(val, "*") {
-			t.Prefix = true
-			val = strings.TrimSuffix(val, "*")
-		}
+	var err error
+	if p.src[p.pos] == '"' {
+		t.Value, t.Prefix, err = p.quotedValue(start)
 	} else {
-		if i := strings.IndexRune(val, '*'); i >= 0 {
-			if i != len(val)-1 {
-				return nil, &Error{Pos: start + 1 + utf8.RuneCountInString(val[:i]), Msg: "the wildcard * is only allowed at the end of a value"}
-			}
-			t.Prefix = true
-			val = val[:i]
-		}
+		t.Value, t.Prefix, err = p.bareValue(field, start)
+	}
+	if err != nil {
+		return nil, err
 	}
 	// A quote right after a value ("abc"def) is ambiguous; require a space.
 	if !p.eof() && !unicode.IsSpace(p.src[p.pos]) && p.src[p.pos] != '(' && p.src[p.pos] != ')' {
 		return nil, p.errf("expected a space, \")\" or the end of the query after the value, found %s", p.describe())
 	}
-	t.Value = val
-	if exact {
-		if val == "" && !t.Prefix {
-			// field="" is a legitimate "field is empty" test, but not searchable here.
-			return nil, &Error{Pos: start + 1, Msg: "expected a non-empty value after \"=\""}
-		}
-		return t, nil
-	}
-	t.Words = Tokenize(val)
-	if len(t.Words) == 0 {
-		if t.Prefix && val == "" {
-			return nil, &Error{Pos: start + 1, Msg: "a lone * is not a search term; omit the search string to list everything"}
-		}
-		return nil, &Error{Pos: start + 1, Msg: fmt.Sprintf("the value %q has no letters or digits to search for", val)}
+	if err := t.checkSearchable(start); err != nil {
+		return nil, err
 	}
 	return t, nil
+}
+
+// quotedValue reads a quoted value at p.pos, with \" and \\ escaped, and
+// whether it is a prefix: both "a b"* and "a b*" make the last word one,
+// since users write either.
+func (p *parser) quotedValue(start int) (val string, prefix bool, err error) {
+	var b strings.Builder
+	p.pos++
+	for {
+		if p.eof() {
+			return "", false, &Error{Pos: start + 1, Msg: "the quoted value is not closed: expected '\"' before the end of the query"}
+		}
+		c := p.src[p.pos]
+		if c == '\\' && p.pos+1 < len(p.src) && (p.src[p.pos+1] == '"' || p.src[p.pos+1] == '\\') {
+			b.WriteRune(p.src[p.pos+1])
+			p.pos += 2
+			continue
+		}
+		p.pos++
+		if c == '"' {
+			break
+		}
+		b.WriteRune(c)
+	}
+	val = b.String()
+	if !p.eof() && p.src[p.pos] == '*' {
+		p.pos++
+		return val, true, nil
+	}
+	if strings.HasSuffix(val, "*") {
+		return strings.TrimSuffix(val, "*"), true, nil
+	}
+	return val, false, nil
+}
+
+// bareValue reads an unquoted value at p.pos, up to a space, a parenthesis
+// or a quote (and, for a value without a field, ':' or '='), and whether its
+// trailing * makes it a prefix. A * anywhere else is refused.
+func (p *parser) bareValue(field string, start int) (val string, prefix bool, err error) {
+	vs := p.pos
+	for !p.eof() {
+		c := p.src[p.pos]
+		if unicode.IsSpace(c) || c == '(' || c == ')' || c == '"' || (field == "" && (c == ':' || c == '=')) {
+			break
+		}
+		p.pos++
+	}
+	val = string(p.src[vs:p.pos])
+	i := strings.IndexRune(val, '*')
+	if i < 0 {
+		return val, false, nil
+	}
+	if i != len(val)-1 {
+		return "", false, &Error{Pos: start + 1 + utf8.RuneCountInString(val[:i]), Msg: "the wildcard * is only allowed at the end of a value"}
+	}
+	return val[:i], true, nil
+}
+
+// checkSearchable refuses a term that cannot match anything: an exact
+// field="" (a legitimate "field is empty" test, but not searchable here), or a
+// value with no words; it sets the words of a term that is not exact.
+func (t *Term) checkSearchable(start int) error {
+	if t.Exact {
+		if t.Value == "" && !t.Prefix {
+			return &Error{Pos: start + 1, Msg: "expected a non-empty value after \"=\""}
+		}
+		return nil
+	}
+	t.Words = Tokenize(t.Value)
+	if len(t.Words) > 0 {
+		return nil
+	}
+	if t.Prefix && t.Value == "" {
+		return &Error{Pos: start + 1, Msg: "a lone * is not a search term; omit the search string to list everything"}
+	}
+	return &Error{Pos: start + 1, Msg: fmt.Sprintf("the value %q has no letters or digits to search for", t.Value)}
 }
 
 // Tokenize splits text into lower-case words: maximal runs of letters and digits.
