@@ -50,26 +50,49 @@ func (c *Client) SetWorkloadMetadata(ctx context.Context, workload, key string, 
 		return nil, err
 	}
 
+	entries, changed, err := withMetadataEntry(current, key, value)
+	if err != nil {
+		return nil, err
+	}
+	if !changed {
+		return current, nil
+	}
+	resp, err := c.patchExtendedMetadata(ctx, workload, entries, allowMissing)
+	if err != nil {
+		return nil, err
+	}
+	return decodeResponse(resp, func(w *apphub.Workload) string { return w.Name }, func() (*apphub.Workload, error) { return c.GetWorkload(ctx, workload) })
+}
+
+// withMetadataEntry returns a copy of the workload's extendedMetadata with
+// key set to value (compacted), or removed when value is nil, and whether
+// that changed anything (removing an absent entry does not).
+func withMetadataEntry(w *apphub.Workload, key string, value json.RawMessage) (map[string]apphub.ExtendedMetadata, bool, error) {
 	var entries map[string]apphub.ExtendedMetadata
-	if current.WorkloadProperties != nil {
-		entries = maps.Clone(current.WorkloadProperties.ExtendedMetadata)
+	if w.WorkloadProperties != nil {
+		entries = maps.Clone(w.WorkloadProperties.ExtendedMetadata)
 	}
 	if entries == nil {
 		entries = map[string]apphub.ExtendedMetadata{}
 	}
 	if value == nil {
 		if _, ok := entries[key]; !ok {
-			return current, nil
+			return nil, false, nil
 		}
 		delete(entries, key)
-	} else {
-		var compact bytes.Buffer
-		if err := json.Compact(&compact, value); err != nil {
-			return nil, fmt.Errorf("SetWorkloadMetadata: %w", err)
-		}
-		entries[key] = apphub.ExtendedMetadata{MetadataStruct: googleapi.RawMessage(compact.Bytes())}
+		return entries, true, nil
 	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, value); err != nil {
+		return nil, false, fmt.Errorf("SetWorkloadMetadata: %w", err)
+	}
+	entries[key] = apphub.ExtendedMetadata{MetadataStruct: googleapi.RawMessage(compact.Bytes())}
+	return entries, true, nil
+}
 
+// patchExtendedMetadata PATCHes the workload's whole extendedMetadata map
+// (its update mask) and waits for the operation; it returns its response.
+func (c *Client) patchExtendedMetadata(ctx context.Context, workload string, entries map[string]apphub.ExtendedMetadata, allowMissing bool) (googleapi.RawMessage, error) {
 	patch := &apphub.Workload{
 		Name: workload,
 		WorkloadProperties: &apphub.WorkloadProperties{
@@ -90,8 +113,5 @@ func (c *Client) SetWorkloadMetadata(ctx context.Context, workload, key string, 
 		}
 		return c.awaitAppHub(ctx, op)
 	})
-	if err != nil {
-		return nil, err
-	}
-	return decodeResponse(resp, func(w *apphub.Workload) string { return w.Name }, func() (*apphub.Workload, error) { return c.GetWorkload(ctx, workload) })
+	return resp, err
 }

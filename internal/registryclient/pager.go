@@ -130,68 +130,93 @@ var errPageBytes = errors.New("response passes the byte cap of the paged read")
 // the memory they take is bounded by the page cap, not their size.
 func readPages[T any](ctx context.Context, lim PageLimits, read string,
 	fetch func(ctx context.Context, token string) (items []T, next string, err error)) iter.Seq2[[]T, error] {
-	lim = lim.withDefaults()
 	return func(yield func([]T, error) bool) {
-		budget := &byteBudget{}
-		budget.left.Store(lim.Bytes)
-		seen := make(map[[sha256.Size]byte]struct{})
-		var (
-			pages, records int
-			waited         time.Duration
-			token          string
-		)
-		stop := func(reached string, limit int64) {
-			yield(nil, &PageLimitError{Read: read, Cap: reached, Limit: limit, Pages: pages, Records: records, Bytes: budget.used.Load()})
-		}
+		r := newPageRead(lim.withDefaults(), read, fetch)
+		token := ""
 		for {
-			if pages >= lim.Pages {
-				stop(CapPages, int64(lim.Pages))
-				return
-			}
-			left := lim.Time - waited
-			if left <= 0 {
-				stop(CapTime, int64(lim.Time))
-				return
-			}
-			fctx, cancel := context.WithTimeout(withByteBudget(ctx, budget), left)
-			start := time.Now()
-			items, next, err := fetch(fctx, token)
-			waited += time.Since(start)
-			timedOut := fctx.Err() != nil && ctx.Err() == nil
-			cancel()
-			pages++
-			switch {
-			case budget.exceeded.Load():
-				stop(CapBytes, lim.Bytes)
-				return
-			case err != nil && timedOut:
-				stop(CapTime, int64(lim.Time))
-				return
-			case err != nil:
-				yield(nil, wrapError(apiRegistry, err))
-				return
-			}
-			records += len(items)
-			if records > lim.Records {
-				stop(CapRecords, int64(lim.Records))
+			items, next, err := r.page(ctx, token)
+			if err != nil {
+				yield(nil, err)
 				return
 			}
 			if !yield(items, nil) || next == "" {
 				return
 			}
-			if len(next) > lim.TokenBytes {
-				stop(CapToken, int64(lim.TokenBytes))
+			if err := r.accept(next); err != nil {
+				yield(nil, err)
 				return
 			}
-			sum := sha256.Sum256([]byte(next))
-			if _, ok := seen[sum]; ok {
-				yield(nil, fmt.Errorf("agent registry returned page token %q twice; stopping the list", termsafe.Truncate(termsafe.Line(next), 64)))
-				return
-			}
-			seen[sum] = struct{}{}
 			token = next
 		}
 	}
+}
+
+// pageRead is the state of one readPages: what it has read and spent so far
+// against its caps, and the digests of the tokens it was given.
+type pageRead[T any] struct {
+	lim            PageLimits
+	read           string
+	fetch          func(ctx context.Context, token string) (items []T, next string, err error)
+	budget         *byteBudget
+	seen           map[[sha256.Size]byte]struct{}
+	pages, records int
+	waited         time.Duration
+}
+
+func newPageRead[T any](lim PageLimits, read string, fetch func(context.Context, string) ([]T, string, error)) *pageRead[T] {
+	r := &pageRead[T]{lim: lim, read: read, fetch: fetch, budget: &byteBudget{}, seen: make(map[[sha256.Size]byte]struct{})}
+	r.budget.left.Store(lim.Bytes)
+	return r
+}
+
+// page fetches the page at token within what is left of the time and byte
+// caps, and counts it against the page and record caps.
+func (r *pageRead[T]) page(ctx context.Context, token string) ([]T, string, error) {
+	if r.pages >= r.lim.Pages {
+		return nil, "", r.capReached(CapPages, int64(r.lim.Pages))
+	}
+	left := r.lim.Time - r.waited
+	if left <= 0 {
+		return nil, "", r.capReached(CapTime, int64(r.lim.Time))
+	}
+	fctx, cancel := context.WithTimeout(withByteBudget(ctx, r.budget), left)
+	start := time.Now()
+	items, next, err := r.fetch(fctx, token)
+	r.waited += time.Since(start)
+	timedOut := fctx.Err() != nil && ctx.Err() == nil
+	cancel()
+	r.pages++
+	switch {
+	case r.budget.exceeded.Load():
+		return nil, "", r.capReached(CapBytes, r.lim.Bytes)
+	case err != nil && timedOut:
+		return nil, "", r.capReached(CapTime, int64(r.lim.Time))
+	case err != nil:
+		return nil, "", wrapError(apiRegistry, err)
+	}
+	r.records += len(items)
+	if r.records > r.lim.Records {
+		return nil, "", r.capReached(CapRecords, int64(r.lim.Records))
+	}
+	return items, next, nil
+}
+
+// accept refuses a next page token over the token cap, or one the registry
+// already gave (an endless loop otherwise).
+func (r *pageRead[T]) accept(next string) error {
+	if len(next) > r.lim.TokenBytes {
+		return r.capReached(CapToken, int64(r.lim.TokenBytes))
+	}
+	sum := sha256.Sum256([]byte(next))
+	if _, ok := r.seen[sum]; ok {
+		return fmt.Errorf("agent registry returned page token %q twice; stopping the list", termsafe.Truncate(termsafe.Line(next), 64))
+	}
+	r.seen[sum] = struct{}{}
+	return nil
+}
+
+func (r *pageRead[T]) capReached(reached string, limit int64) error {
+	return &PageLimitError{Read: r.read, Cap: reached, Limit: limit, Pages: r.pages, Records: r.records, Bytes: r.budget.used.Load()}
 }
 
 // paginate reads pages until there is no next page or limit records were
