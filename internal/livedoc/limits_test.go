@@ -41,10 +41,13 @@ func TestFetchToolSpecCapsEachAnswer(t *testing.T) {
 // main an endless chain of new cursors was followed until the timeout,
 // 592-779 MB in 10 s.
 func TestFetchToolSpecEndlessPages(t *testing.T) {
+	// The bounds under test are the kept bytes and the pages, not the time:
+	// a loaded machine takes more than the default 10 s for 1,000 pages.
+	slow := Options{Timeout: MaxTimeout}
 	s := newMCPServer(0)
 	livedoctest.PagedTools(s, 0, func(int) int { return 2000 })
 	srv := serveMCP(t, s, false, nil)
-	msg := fetchToolsErr(t, srv.URL, ToolSpecOptions{})
+	msg := fetchToolsErr(t, srv.URL, ToolSpecOptions{Options: slow})
 	// Each page keeps one tool of 2,000 characters and its JSON: the 20th
 	// passes 40,960 bytes.
 	wantContains(t, msg, "stopped reading the tools of "+srv.URL+" at page 20: the tools kept so far are",
@@ -54,7 +57,7 @@ func TestFetchToolSpecEndlessPages(t *testing.T) {
 	s = newMCPServer(0)
 	livedoctest.PagedTools(s, 0, func(int) int { return 10 })
 	srv = serveMCP(t, s, false, nil)
-	wantContains(t, fetchToolsErr(t, srv.URL, ToolSpecOptions{IncludeTools: []string{"none"}}),
+	wantContains(t, fetchToolsErr(t, srv.URL, ToolSpecOptions{Options: slow, IncludeTools: []string{"none"}}),
 		srv.URL+" sent more than 1000 pages of tools/list; stopped reading")
 }
 
