@@ -316,6 +316,26 @@ func TestOperationsCappedPerLocation(t *testing.T) {
 	}
 }
 
+// Finding 2: the bytes cap per location counts every byte an operation
+// keeps: each stored field adds its length to the weight, and an empty record
+// still weighs something, so that many small operations are bounded too.
+func TestOperationWeightCountsEveryField(t *testing.T) {
+	empty := (&opRecord{}).weight()
+	if empty <= 0 {
+		t.Errorf("an empty operation weighs %d; want more than 0", empty)
+	}
+	const n = 100
+	text := strings.Repeat("x", n)
+	for field, op := range map[string]*opRecord{
+		"name": {Name: text}, "metadata": {Metadata: json.RawMessage(text)}, "response": {Response: json.RawMessage(text)},
+		"ref": {Ref: text}, "refType": {RefType: text},
+	} {
+		if got := op.weight() - empty; got != n {
+			t.Errorf("%d bytes of %s add %d to the weight; want %d", n, field, got, n)
+		}
+	}
+}
+
 // Finding 2: a restart loads only what is kept: operations and request ids
 // that have expired are neither loaded nor left in the data file (on main
 // a restart loaded every operation in the file back).
