@@ -88,6 +88,34 @@ func TestRetriedRevisionCreateReplays(t *testing.T) {
 	}
 }
 
+// Finding 6, after a restart: the request id is stored under what the
+// client called, so a retry that reaches a restarted server (with -data)
+// still gets the first operation.
+func TestRetriedRevisionCreateReplaysAfterARestart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "data.db")
+	srv, err := New(Options{DataPath: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := do(t, srv, "POST", "/v1/"+archiveParent+"/skills?skillId=pdf-tools", `{"type":"SIMPLE","targetState":"TARGET_STATE_ACTIVE"}`); w.Code != http.StatusOK {
+		t.Fatalf("create: %d %s", w.Code, w.Body)
+	}
+	url := "/v1/" + archiveParent + "/skills/pdf-tools/revisions?requestId=8a3c1f0e-2b4d-4e6f-8a1b-3c5d7e9f0a19"
+	first := do(t, srv, "POST", url, revisionBody(t, "d"))
+	mustClose(t, srv)
+	if srv, err = New(Options{DataPath: path}); err != nil {
+		t.Fatal(err)
+	}
+	defer mustClose(t, srv)
+	retry := do(t, srv, "POST", url, revisionBody(t, "d"))
+	if first.Code != http.StatusOK || retry.Code != http.StatusOK {
+		t.Fatalf("first %d %s; retry after the restart %d %s", first.Code, first.Body, retry.Code, retry.Body)
+	}
+	if opName(t, first.Body.Bytes()) != opName(t, retry.Body.Bytes()) {
+		t.Errorf("the retry after a restart got another operation: %s, then %s", first.Body, retry.Body)
+	}
+}
+
 func opName(t *testing.T, body []byte) string {
 	t.Helper()
 	var op struct{ Name string }
@@ -332,6 +360,25 @@ func TestOperationWeightCountsEveryField(t *testing.T) {
 	} {
 		if got := op.weight() - empty; got != n {
 			t.Errorf("%d bytes of %s add %d to the weight; want %d", n, field, got, n)
+		}
+	}
+}
+
+// Finding 2: an operation keeps a response of up to maxOpResponseBytes as
+// it is; one byte more becomes a reference to the resource, with its type.
+func TestOperationResponseBound(t *testing.T) {
+	for size, wantRef := range map[int]bool{maxOpResponseBytes: false, maxOpResponseBytes + 1: true} {
+		head := `{"@type":"t","x":"`
+		resp := json.RawMessage(head + strings.Repeat("x", size-len(head)-2) + `"}`)
+		op := &opRecord{Response: resp}
+		if got := op.bound("target"); got != wantRef {
+			t.Errorf("a response of %d bytes: bound says %v, want %v", size, got, wantRef)
+		}
+		if wantRef && (op.Response != nil || op.Ref != "target" || op.RefType != "t") {
+			t.Errorf("a response of %d bytes kept as %d bytes, reference %q of type %q", size, len(op.Response), op.Ref, op.RefType)
+		}
+		if !wantRef && len(op.Response) != size {
+			t.Errorf("a response of %d bytes kept as %d", size, len(op.Response))
 		}
 	}
 }
