@@ -304,22 +304,17 @@ func TestRepeatedPatchesDoNotPinCopies(t *testing.T) {
 	if w.Code != http.StatusOK || json.Unmarshal(w.Body.Bytes(), &op) != nil || op.Response.DisplayName != "v79" || !strings.HasSuffix(op.Response.Name, "/services/big-one") {
 		t.Errorf("the last patch's operation: %d %.300s", w.Code, w.Body)
 	}
-	// operations.list pages stay under maxPageBytes: the references are
-	// rendered, 64 KB each.
-	w = do(t, srv, "GET", "/v1/"+archiveParent+"/operations?pageSize=100", "")
-	var page struct {
-		Operations    []json.RawMessage
-		NextPageToken string
-	}
-	if err := json.Unmarshal(w.Body.Bytes(), &page); err != nil || w.Body.Len() > maxPageBytes+64<<10 || page.NextPageToken == "" {
-		t.Errorf("operations.list: %d bytes, %d operations, next %q (%v)", w.Body.Len(), len(page.Operations), page.NextPageToken, err)
-	}
+	// operations.list pages stay under maxPageBytes (the references are
+	// rendered, 64 KB each), and go on where they stopped.
+	listEveryOperationOnce(t, srv, 81)
 }
 
 // Finding 2: a location keeps at most maxOpsPerLocation operations, the
-// newest: the oldest is forgotten first, with its request id.
+// newest: the oldest is forgotten first, with its request id, in memory and
+// in the data file.
 func TestOperationsCappedPerLocation(t *testing.T) {
-	srv, err := New(Options{})
+	path := filepath.Join(t.TempDir(), "data.db")
+	srv, err := New(Options{DataPath: path})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,14 +328,24 @@ func TestOperationsCappedPerLocation(t *testing.T) {
 			t.Fatalf("patch %d: %d %s", i, w.Code, w.Body)
 		}
 	}
-	if n := srv.ops.perLoc[archiveParent]; n > maxOpsPerLocation {
-		t.Errorf("%d operations kept, over %d", n, maxOpsPerLocation)
+	// Exactly the cap: each write past it forgets one operation, not more.
+	if n, _ := opsAccounting(t, srv, archiveParent); n != maxOpsPerLocation {
+		t.Errorf("%d operations kept, want the cap of %d", n, maxOpsPerLocation)
 	}
 	if w := do(t, srv, "GET", "/v1/"+first, ""); w.Code != http.StatusNotFound {
 		t.Errorf("the oldest operation, past the cap: %d", w.Code)
 	}
 	if len(srv.reqs) != 0 {
 		t.Errorf("%d request ids kept whose operations are gone", len(srv.reqs))
+	}
+	// A restart loads the cap exactly, and forgets nothing more.
+	mustClose(t, srv)
+	if srv, err = New(Options{DataPath: path}); err != nil {
+		t.Fatal(err)
+	}
+	defer mustClose(t, srv)
+	if n, _ := opsAccounting(t, srv, archiveParent); n != maxOpsPerLocation {
+		t.Errorf("a restart loaded %d operations, want the %d kept", n, maxOpsPerLocation)
 	}
 }
 
@@ -459,6 +464,133 @@ func TestPagesAndStringsBounded(t *testing.T) {
 	for _, want := range []string{"attributes.business_owners", "attributes.developer_owners[0].email", "attributes.criticality.type"} {
 		if w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), want) {
 			t.Errorf("workload attributes past their caps: %d %.400s, want 400 naming %s", w.Code, w.Body, want)
+		}
+	}
+}
+
+// opsAccounting checks that the bytes kept for loc's operations are the sum
+// of their weights, and returns how many it keeps and their bytes.
+func opsAccounting(t *testing.T, srv *Server, loc string) (count, bytes int) {
+	t.Helper()
+	sum := 0
+	for _, name := range srv.ops.order[loc] {
+		op, _ := srv.ops.get(name)
+		sum += op.weight()
+	}
+	if srv.opBytes[loc] != sum {
+		t.Errorf("the operations of %s are counted as %d bytes; their weights add up to %d", loc, srv.opBytes[loc], sum)
+	}
+	return srv.ops.perLoc[loc], srv.opBytes[loc]
+}
+
+// Finding 2: operations that a write sweeps as expired make room for it, so
+// that at the count cap, a write after the oldest expired forgets no live
+// operation: 300 operations, then 700 half an hour later, fill the cap; an
+// hour after the first, a write sweeps 256 of the 300 (maxSweep) and keeps
+// the 700 and the 44 not swept yet.
+func TestOperationEvictionsCountSweptOperations(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	srv, err := New(Options{Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// About 3.4 KB an operation: the cap of 1,000 holds 3.4 MB, under the
+	// bytes cap, which counting a swept operation up instead of down passes.
+	svc := `{"description":"` + strings.Repeat("d", 2000) + `","endpointSpec":{"type":"NO_SPEC"},"interfaces":[{"url":"https://example.test/` +
+		strings.Repeat("a", 1200) + `","protocolBinding":"HTTP_JSON"}]}`
+	if w := do(t, srv, "POST", "/v1/"+archiveParent+"/services?serviceId=small", svc); w.Code != http.StatusOK {
+		t.Fatalf("create: %d %.300s", w.Code, w.Body)
+	}
+	var live []string
+	for i := range maxOpsPerLocation - 1 {
+		if i == 299 {
+			now = now.Add(retention / 2)
+		}
+		w := do(t, srv, "PATCH", "/v1/"+archiveParent+"/services/small", `{"displayName":"v`+strconv.Itoa(i)+`"}`)
+		if w.Code != http.StatusOK {
+			t.Fatalf("patch %d: %d %s", i, w.Code, w.Body)
+		}
+		if i >= 299 {
+			live = append(live, opName(t, w.Body.Bytes()))
+		}
+	}
+	if n, b := opsAccounting(t, srv, archiveParent); n != maxOpsPerLocation || b > maxOpBytesPerLocation {
+		t.Fatalf("%d operations of %d bytes before the sweep; want %d, at most %d bytes", n, b, maxOpsPerLocation, maxOpBytesPerLocation)
+	}
+	now = now.Add(retention/2 + time.Second)
+	if w := do(t, srv, "PATCH", "/v1/"+archiveParent+"/services/small", `{"displayName":"after"}`); w.Code != http.StatusOK {
+		t.Fatalf("patch after the sweep: %d %s", w.Code, w.Body)
+	}
+	if n, _ := opsAccounting(t, srv, archiveParent); n != maxOpsPerLocation-maxSweep+1 {
+		t.Errorf("%d operations kept after a write that swept %d of %d; want %d", n, maxSweep, maxOpsPerLocation, maxOpsPerLocation-maxSweep+1)
+	}
+	for _, name := range live {
+		if w := do(t, srv, "GET", "/v1/"+name, ""); w.Code != http.StatusOK {
+			t.Fatalf("a live operation was forgotten to make room that the sweep had made: %s: %d", name, w.Code)
+		}
+	}
+}
+
+// Finding 2: at the bytes cap, a write forgets the oldest operations until
+// it fits, and no more: 300 patches of a service whose operations weigh
+// about 14 KB each keep between the cap less two operations and the cap.
+func TestOperationsBytesCappedPerLocation(t *testing.T) {
+	srv, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := `{"description":"` + strings.Repeat("d", 2000) + `","endpointSpec":{"type":"NO_SPEC"},"interfaces":[` +
+		strings.TrimSuffix(strings.Repeat(`{"url":"https://example.test/`+strings.Repeat("a", 1900)+`","protocolBinding":"HTTP_JSON"},`, 6), ",") + `]}`
+	if w := do(t, srv, "POST", "/v1/"+archiveParent+"/services?serviceId=heavy", svc); w.Code != http.StatusOK {
+		t.Fatalf("create: %d %.300s", w.Code, w.Body)
+	}
+	heaviest := 0
+	for i := range 300 {
+		w := do(t, srv, "PATCH", "/v1/"+archiveParent+"/services/heavy", `{"displayName":"v`+strconv.Itoa(i)+`"}`)
+		if w.Code != http.StatusOK {
+			t.Fatalf("patch %d: %d %s", i, w.Code, w.Body)
+		}
+		op, _ := srv.ops.get(opName(t, w.Body.Bytes()))
+		heaviest = max(heaviest, op.weight())
+	}
+	if heaviest < 12<<10 || heaviest > maxOpResponseBytes+1024 {
+		t.Fatalf("the operations weigh %d bytes; the test wants about 14 KB, kept inline", heaviest)
+	}
+	n, b := opsAccounting(t, srv, archiveParent)
+	if b > maxOpBytesPerLocation || b <= maxOpBytesPerLocation-2*heaviest {
+		t.Errorf("%d operations of %d bytes kept; want more than %d and at most %d bytes", n, b, maxOpBytesPerLocation-2*heaviest, maxOpBytesPerLocation)
+	}
+}
+
+// listEveryOperationOnce walks operations.list at pageSize 100, and wants
+// each page filled up to maxPageBytes (n operations of a 64 KB service take
+// n*64 KB / maxPageBytes pages, rounded up) and every operation listed once.
+func listEveryOperationOnce(t *testing.T, srv *Server, n int) {
+	t.Helper()
+	seen := map[string]int{}
+	tok, pages := "", 0
+	for ; pages < 100; pages++ {
+		w := do(t, srv, "GET", "/v1/"+archiveParent+"/operations?pageSize=100&pageToken="+tok, "")
+		var page struct {
+			Operations    []struct{ Name string }
+			NextPageToken string
+		}
+		if w.Code != http.StatusOK || json.Unmarshal(w.Body.Bytes(), &page) != nil || w.Body.Len() > maxPageBytes+64<<10 {
+			t.Fatalf("page %d: %d, %d bytes", pages, w.Code, w.Body.Len())
+		}
+		for _, op := range page.Operations {
+			seen[op.Name]++
+		}
+		if tok = page.NextPageToken; tok == "" {
+			break
+		}
+	}
+	if want := (n*64<<10 + maxPageBytes - 1) / maxPageBytes; pages+1 != want || len(seen) != n {
+		t.Errorf("%d pages listed %d distinct operations; want %d pages and %d", pages+1, len(seen), want, n)
+	}
+	for name, n := range seen {
+		if n != 1 {
+			t.Errorf("%s listed %d times", name, n)
 		}
 	}
 }
