@@ -6,11 +6,14 @@ package registryserver
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -208,6 +211,13 @@ func TestOrderedListComputesKeysOnce(t *testing.T) {
 		name := archiveParent + "/bindings/b-" + strconv.Itoa(i)
 		srv.bindings.put(name, &agentregistry.Binding{Name: name, DisplayName: strconv.Itoa(i * 7919 % n)})
 	}
+	// The display names are a permutation of 0..n-1, compared as strings.
+	var want []string
+	for i := range n {
+		want = append(want, strconv.Itoa(i))
+	}
+	slices.Sort(want)
+	slices.Reverse(want)
 	calls := 0
 	key := func(b *agentregistry.Binding, f string) string { calls++; return bindingKey(b, f) }
 	tok := ""
@@ -221,6 +231,13 @@ func TestOrderedListComputesKeysOnce(t *testing.T) {
 		}
 		if calls > n {
 			t.Errorf("page %d: the sort keys of %d bindings were computed %d times", page, n, calls)
+		}
+		var names []string
+		for _, b := range got {
+			names = append(names, b.DisplayName)
+		}
+		if w := want[page*50 : (page+1)*50]; !slices.Equal(names, w) {
+			t.Errorf("page %d: %v, want %v", page, names, w)
 		}
 		tok = next
 	}
@@ -591,6 +608,60 @@ func listEveryOperationOnce(t *testing.T, srv *Server, n int) {
 	for name, n := range seen {
 		if n != 1 {
 			t.Errorf("%s listed %d times", name, n)
+		}
+	}
+}
+
+// Finding 3: an ordered page fills up to maxPageBytes, at least one record:
+// records of a quarter of it fit four to a page exactly, one byte more
+// three, and a record over the bound makes a page of its own.
+func TestOrderedPageByteBound(t *testing.T) {
+	for _, c := range []struct{ weight, want int }{
+		{maxPageBytes / 4, 4}, {maxPageBytes/4 + 1, 3}, {maxPageBytes + 1, 1},
+	} {
+		top := &topK[string]{limit: 11}
+		for i := range 10 {
+			name := fmt.Sprintf("r%02d", 9-i)
+			top.push(keyed[string]{v: name, name: name, w: c.weight})
+		}
+		page, next := top.page(10, 1)
+		if len(page) != c.want || page[0] != "r00" || next == "" {
+			t.Errorf("records of %d bytes: a page of %v, next %q; want %d from r00, and a next page", c.weight, page, next, c.want)
+		}
+	}
+}
+
+// Finding 5: the heap of an ordered list keeps exactly the limit smallest
+// records, whatever order they come in: a shuffle of 1,000 with odd and even
+// limits (a node's right child both present and absent), and an order found
+// by search in which a sift-up that climbs to the wrong parent loses r06.
+func TestTopKKeepsTheSmallest(t *testing.T) {
+	shuffled := rand.New(rand.NewPCG(1, 2)).Perm(1000)
+	cases := []struct {
+		order []int
+		limit int
+	}{{[]int{4, 1, 6, 0, 5, 2, 7, 3}, 7}}
+	for _, limit := range []int{1, 2, 3, 4, 51, 52} {
+		cases = append(cases, struct {
+			order []int
+			limit int
+		}{shuffled, limit})
+	}
+	for _, c := range cases {
+		top := &topK[string]{limit: c.limit}
+		for _, i := range c.order {
+			name := fmt.Sprintf("r%04d", i)
+			top.push(keyed[string]{v: name, name: name})
+		}
+		got := top.sorted()
+		if len(got) != c.limit {
+			t.Errorf("%d records, limit %d: kept %d", len(c.order), c.limit, len(got))
+		}
+		for i, k := range got {
+			if want := fmt.Sprintf("r%04d", i); k.name != want {
+				t.Errorf("%d records, limit %d: record %d is %s, want %s", len(c.order), c.limit, i, k.name, want)
+				break
+			}
 		}
 	}
 }
