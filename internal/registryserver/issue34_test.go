@@ -665,3 +665,40 @@ func TestTopKKeepsTheSmallest(t *testing.T) {
 		}
 	}
 }
+
+// Finding 7: a logged value is whole up to maxLogged bytes; past it, its
+// first maxLogged bytes cut back to a rune boundary, and its length. A value
+// that is not UTF-8 at all is cut to nothing rather than past its start.
+func TestClip(t *testing.T) {
+	at := strings.Repeat("a", maxLogged)
+	straddling := strings.Repeat("a", maxLogged-1) + "é" // é's second byte is byte maxLogged
+	notUTF8 := strings.Repeat("\x80", maxLogged+10)
+	for in, want := range map[string]string{
+		at:         at,
+		at + "b":   at + "... (257 bytes)",
+		straddling: strings.Repeat("a", maxLogged-1) + "... (257 bytes)",
+		notUTF8:    "... (266 bytes)",
+	} {
+		if got := clip(in); got != want {
+			t.Errorf("clip of %d bytes = %.40q (%d bytes), want %.40q", len(in), got, len(got), want)
+		}
+	}
+}
+
+// Finding 3: an interface URL of exactly maxURILength bytes is taken; one
+// byte more is refused, naming the field.
+func TestInterfaceURLAtItsCap(t *testing.T) {
+	srv, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for extra, want := range map[int]int{0: http.StatusOK, 1: http.StatusBadRequest} {
+		u := "https://example.test/"
+		u += strings.Repeat("a", maxURILength-len(u)+extra)
+		body := `{"endpointSpec":{"type":"NO_SPEC"},"interfaces":[{"url":"` + u + `","protocolBinding":"HTTP_JSON"}]}`
+		w := do(t, srv, "POST", "/v1/"+archiveParent+"/services?serviceId=url-"+strconv.Itoa(len(u)), body)
+		if w.Code != want || (want == http.StatusBadRequest && !strings.Contains(w.Body.String(), "interfaces[0].url")) {
+			t.Errorf("an interface URL of %d bytes: %d %.300s, want %d", len(u), w.Code, w.Body, want)
+		}
+	}
+}
