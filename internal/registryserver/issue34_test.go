@@ -62,6 +62,43 @@ func TestDelayedSkillCreateKeepsItsArchive(t *testing.T) {
 	}
 }
 
+// Finding 1: the start's error names the first ten revisions whose archive
+// is missing, and says when there are more.
+func TestMissingArchivesNamedTenAtMost(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "data.db")
+	srv := openServer(t, path)
+	if w := do(t, srv, "POST", "/v1/"+archiveParent+"/skills?skillId=pdf-tools", `{"type":"SIMPLE","targetState":"TARGET_STATE_ACTIVE"}`); w.Code != http.StatusOK {
+		t.Fatalf("create: %d %s", w.Code, w.Body)
+	}
+	for i := range 11 {
+		if w := do(t, srv, "POST", "/v1/"+archiveParent+"/skills/pdf-tools/revisions", revisionBody(t, "d"+strconv.Itoa(i))); w.Code != http.StatusOK {
+			t.Fatalf("revision %d: %d %s", i, w.Code, w.Body)
+		}
+	}
+	mustClose(t, srv)
+	files := archiveFiles(t, path)
+	if len(files) != 11 {
+		t.Fatalf("%d archives, want 11", len(files))
+	}
+	for i, f := range files {
+		if err := os.Remove(filepath.Join(path+".archives", f)); err != nil {
+			t.Fatal(err)
+		}
+		if i < 9 {
+			continue
+		}
+		srv, err := New(Options{DataPath: path})
+		if err == nil {
+			mustClose(t, srv)
+			t.Fatalf("%d archives missing: the start served as healthy", i+1)
+		}
+		more := strings.Contains(err.Error(), ", ...)")
+		if !strings.Contains(err.Error(), ": "+strconv.Itoa(i+1)+" skill revisions have no archive") || more != (i+1 > 10) {
+			t.Errorf("%d archives missing: %v", i+1, err)
+		}
+	}
+}
+
 // Finding 6: a revision create retried with its request id returns the
 // operation of the first, with or without a skillRevisionId (on main the
 // retry was refused: "was already used for a different request").
