@@ -383,7 +383,7 @@ func TestOperationsCappedPerLocation(t *testing.T) {
 		}
 	}
 	// Exactly the cap: each write past it forgets one operation, not more.
-	if n, _ := opsAccounting(t, srv, archiveParent); n != maxOpsPerLocation {
+	if n, _ := opsAccounting(t, srv); n != maxOpsPerLocation {
 		t.Errorf("%d operations kept, want the cap of %d", n, maxOpsPerLocation)
 	}
 	if w := do(t, srv, "GET", "/v1/"+first, ""); w.Code != http.StatusNotFound {
@@ -398,7 +398,7 @@ func TestOperationsCappedPerLocation(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer mustClose(t, srv)
-	if n, _ := opsAccounting(t, srv, archiveParent); n != maxOpsPerLocation {
+	if n, _ := opsAccounting(t, srv); n != maxOpsPerLocation {
 		t.Errorf("a restart loaded %d operations, want the %d kept", n, maxOpsPerLocation)
 	}
 }
@@ -522,10 +522,12 @@ func TestPagesAndStringsBounded(t *testing.T) {
 	}
 }
 
-// opsAccounting checks that the bytes kept for loc's operations are the sum
-// of their weights, and returns how many it keeps and their bytes.
-func opsAccounting(t *testing.T, srv *Server, loc string) (count, bytes int) {
+// opsAccounting checks that the bytes kept for the operations of
+// archiveParent are the sum of their weights, and returns how many it keeps
+// and their bytes.
+func opsAccounting(t *testing.T, srv *Server) (count, bytes int) {
 	t.Helper()
+	loc := archiveParent
 	sum := 0
 	for _, name := range srv.ops.order[loc] {
 		op, _ := srv.ops.get(name)
@@ -568,14 +570,14 @@ func TestOperationEvictionsCountSweptOperations(t *testing.T) {
 			live = append(live, opName(t, w.Body.Bytes()))
 		}
 	}
-	if n, b := opsAccounting(t, srv, archiveParent); n != maxOpsPerLocation || b > maxOpBytesPerLocation {
+	if n, b := opsAccounting(t, srv); n != maxOpsPerLocation || b > maxOpBytesPerLocation {
 		t.Fatalf("%d operations of %d bytes before the sweep; want %d, at most %d bytes", n, b, maxOpsPerLocation, maxOpBytesPerLocation)
 	}
 	now = now.Add(retention/2 + time.Second)
 	if w := do(t, srv, "PATCH", "/v1/"+archiveParent+"/services/small", `{"displayName":"after"}`); w.Code != http.StatusOK {
 		t.Fatalf("patch after the sweep: %d %s", w.Code, w.Body)
 	}
-	if n, _ := opsAccounting(t, srv, archiveParent); n != maxOpsPerLocation-maxSweep+1 {
+	if n, _ := opsAccounting(t, srv); n != maxOpsPerLocation-maxSweep+1 {
 		t.Errorf("%d operations kept after a write that swept %d of %d; want %d", n, maxSweep, maxOpsPerLocation, maxOpsPerLocation-maxSweep+1)
 	}
 	for _, name := range live {
@@ -610,7 +612,7 @@ func TestOperationsBytesCappedPerLocation(t *testing.T) {
 	if heaviest < 12<<10 || heaviest > maxOpResponseBytes+1024 {
 		t.Fatalf("the operations weigh %d bytes; the test wants about 14 KB, kept inline", heaviest)
 	}
-	n, b := opsAccounting(t, srv, archiveParent)
+	n, b := opsAccounting(t, srv)
 	if b > maxOpBytesPerLocation || b <= maxOpBytesPerLocation-2*heaviest {
 		t.Errorf("%d operations of %d bytes kept; want more than %d and at most %d bytes", n, b, maxOpBytesPerLocation-2*heaviest, maxOpBytesPerLocation)
 	}
