@@ -128,6 +128,26 @@ func TestRetriedRevisionCreateReplays(t *testing.T) {
 	}
 }
 
+// Finding 6: the replay is bound to the revision id the client chose, so
+// the same request id sent for another revision id is refused, not replayed.
+func TestRevisionRequestIDBoundToItsRevisionID(t *testing.T) {
+	srv, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := do(t, srv, "POST", "/v1/"+archiveParent+"/skills?skillId=pdf-tools", `{"type":"SIMPLE","targetState":"TARGET_STATE_ACTIVE"}`); w.Code != http.StatusOK {
+		t.Fatalf("create: %d %s", w.Code, w.Body)
+	}
+	url := "/v1/" + archiveParent + "/skills/pdf-tools/revisions?requestId=8a3c1f0e-2b4d-4e6f-8a1b-3c5d7e9f0a18&skillRevisionId="
+	if w := do(t, srv, "POST", url+"first-id", revisionBody(t, "d")); w.Code != http.StatusOK {
+		t.Fatalf("first: %d %s", w.Code, w.Body)
+	}
+	w := do(t, srv, "POST", url+"other-id", revisionBody(t, "d"))
+	if w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), "different request") {
+		t.Errorf("the same request id for another revision id: %d %s, want 400 saying it was used for a different request", w.Code, w.Body)
+	}
+}
+
 // Finding 6, after a restart: the request id is stored under what the
 // client called, so a retry that reaches a restarted server (with -data)
 // still gets the first operation.
