@@ -153,19 +153,14 @@ func TestRevisionRequestIDBoundToItsRevisionID(t *testing.T) {
 // still gets the first operation.
 func TestRetriedRevisionCreateReplaysAfterARestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "data.db")
-	srv, err := New(Options{DataPath: path})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := openServer(t, path)
 	if w := do(t, srv, "POST", "/v1/"+archiveParent+"/skills?skillId=pdf-tools", `{"type":"SIMPLE","targetState":"TARGET_STATE_ACTIVE"}`); w.Code != http.StatusOK {
 		t.Fatalf("create: %d %s", w.Code, w.Body)
 	}
 	url := "/v1/" + archiveParent + "/skills/pdf-tools/revisions?requestId=8a3c1f0e-2b4d-4e6f-8a1b-3c5d7e9f0a19"
 	first := do(t, srv, "POST", url, revisionBody(t, "d"))
 	mustClose(t, srv)
-	if srv, err = New(Options{DataPath: path}); err != nil {
-		t.Fatal(err)
-	}
+	srv = openServer(t, path)
 	defer mustClose(t, srv)
 	retry := do(t, srv, "POST", url, revisionBody(t, "d"))
 	if first.Code != http.StatusOK || retry.Code != http.StatusOK {
@@ -388,10 +383,7 @@ func TestRepeatedPatchesDoNotPinCopies(t *testing.T) {
 // in the data file.
 func TestOperationsCappedPerLocation(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "data.db")
-	srv, err := New(Options{DataPath: path})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := openServer(t, path)
 	w := do(t, srv, "POST", "/v1/"+archiveParent+"/services?serviceId=small&requestId=8a3c1f0e-2b4d-4e6f-8a1b-3c5d7e9f0a12", `{"endpointSpec":{"type":"NO_SPEC"}}`)
 	if w.Code != http.StatusOK {
 		t.Fatalf("create: %d %s", w.Code, w.Body)
@@ -414,9 +406,7 @@ func TestOperationsCappedPerLocation(t *testing.T) {
 	}
 	// A restart loads the cap exactly, and forgets nothing more.
 	mustClose(t, srv)
-	if srv, err = New(Options{DataPath: path}); err != nil {
-		t.Fatal(err)
-	}
+	srv = openServer(t, path)
 	defer mustClose(t, srv)
 	if n, _ := opsAccounting(t, srv); n != maxOpsPerLocation {
 		t.Errorf("a restart loaded %d operations, want the %d kept", n, maxOpsPerLocation)
@@ -696,15 +686,13 @@ func TestOrderedPageByteBound(t *testing.T) {
 // by search in which a sift-up that climbs to the wrong parent loses r06.
 func TestTopKKeepsTheSmallest(t *testing.T) {
 	shuffled := rand.New(rand.NewPCG(1, 2)).Perm(1000)
-	cases := []struct {
+	type topKCase struct {
 		order []int
 		limit int
-	}{{[]int{4, 1, 6, 0, 5, 2, 7, 3}, 7}}
+	}
+	cases := []topKCase{{[]int{4, 1, 6, 0, 5, 2, 7, 3}, 7}}
 	for _, limit := range []int{1, 2, 3, 4, 51, 52} {
-		cases = append(cases, struct {
-			order []int
-			limit int
-		}{shuffled, limit})
+		cases = append(cases, topKCase{shuffled, limit})
 	}
 	for _, c := range cases {
 		top := &topK[string]{limit: c.limit}
