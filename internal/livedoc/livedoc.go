@@ -1,6 +1,8 @@
 // Package livedoc fetches the documents that an agent or an MCP server actually
 // serves: an A2A agent card over HTTP (FetchAgentCard) and an MCP tools/list
-// result through the official MCP Go SDK (FetchToolSpec). It only fetches:
+// result through the official MCP Go SDK, over HTTP (FetchToolSpec) or from an
+// MCP server it starts as a process on this machine and stops when the tools
+// are read (FetchToolSpecCommand, the stdio transport). It only fetches:
 // validation stays in internal/spec and canonical bytes in the canonical JSON
 // package, so a fetched document is checked exactly like one written by hand.
 //

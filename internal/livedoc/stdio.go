@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/termsafe"
 )
 
 // Bounds of an MCP server run as a process (the stdio transport), beside
@@ -235,7 +237,7 @@ func (p *serverProcess) stderrNote() string {
 	for _, s := range p.secrets {
 		tail = strings.ReplaceAll(tail, s, "(a value of env)")
 	}
-	tail = strings.TrimSpace(tail)
+	tail = strings.TrimSpace(termsafe.Text(tail))
 	if tail == "" {
 		return "; it wrote nothing on stderr"
 	}

@@ -146,7 +146,7 @@ func TestFetchToolSpecCommandQuotesTheStderrOfAServerThatExits(t *testing.T) {
 	}
 	msg := err.Error()
 	wantContains(t, msg, "(run as a process) exited (exit status 3) before answering server/discover or initialize; the end of its stderr:\n",
-		"fatal: ?[31mMEMORY_API_TOKEN?[0m is not set", "token tried: (a value of env)")
+		"fatal: MEMORY_API_TOKEN is not set", "token tried: (a value of env)")
 	if strings.Contains(msg, "s3cret") {
 		t.Errorf("a value of env is quoted: %s", msg)
 	}
