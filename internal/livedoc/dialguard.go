@@ -29,32 +29,6 @@ import (
 	"time"
 )
 
-// addressKind names what kind of non-public address a is; "" for a public one.
-func addressKind(a netip.Addr) string {
-	a = a.Unmap()
-	switch {
-	case !a.IsValid():
-		return "invalid"
-	case a.IsUnspecified() || (a.Is4() && a.As4()[0] == 0):
-		return "unspecified"
-	case a.IsLoopback():
-		return "loopback"
-	case a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast():
-		return "link-local"
-	case a.IsPrivate():
-		return "private"
-	case a.Is4() && sharedAddressSpace.Contains(a):
-		return "shared (carrier-grade NAT)"
-	case a == netip.AddrFrom4([4]byte{255, 255, 255, 255}):
-		return "broadcast"
-	case a.IsMulticast() || a.IsInterfaceLocalMulticast():
-		return "multicast"
-	}
-	return ""
-}
-
-var sharedAddressSpace = netip.MustParsePrefix("100.64.0.0/10")
-
 // testNetwork is the test seam of the guard: it resolves host names and
 // classifies addresses in place of the machine's resolver and addressKind,
 // so that a test on loopback can play a public start (its httptest server)
@@ -221,33 +195,33 @@ func resolve(ctx context.Context, tn *testNetwork, host string) ([]netip.Addr, e
 	return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
 }
 
-// kindOf classifies ap, through the test network when there is one.
-func kindOf(tn *testNetwork, ap netip.AddrPort) string {
+// judgeAt judges ap, through the test network when there is one.
+func judgeAt(tn *testNetwork, ap netip.AddrPort) verdict {
 	if tn != nil && tn.public[ap] {
-		return ""
+		return verdict{}
 	}
-	return addressKind(ap.Addr())
+	return judge(ap.Addr())
 }
 
 // allow decides one candidate address ap of the dial to addr (host:port).
 func (g *dialGuard) allow(addr, host string, ap netip.AddrPort, tn *testNetwork) error {
-	kind := kindOf(tn, ap)
+	v := judgeAt(tn, ap)
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if !g.decided && addr == g.start {
-		g.decided, g.startPublic, g.startAddr = true, kind == "", ap.String()
+		g.decided, g.startPublic, g.startAddr = true, v.kind == "", ap.String()
 	}
-	if kind == "" || !g.decided || !g.startPublic {
+	if v.kind == "" || !g.decided || !g.startPublic {
 		return nil
 	}
 	target := ap.String()
 	if net.ParseIP(strings.Trim(host, "[]")) == nil {
 		target = host + " (" + ap.String() + ")"
 	}
-	return &refusal{fmt.Sprintf("%v to %s, a %s address: this fetch started at the public address %s (%s), "+
-		"and a live document never leads from a public address to a loopback, link-local, private or unspecified "+
-		"one (a redirect, an announced endpoint or a new DNS answer led there); fetch the document from the "+
-		"private address directly if it is meant to be read", errPrivateAddress, target, kind, g.startAddr, g.start)}
+	return &refusal{fmt.Sprintf("%v to %s, %s %s address (%s): this fetch started at the public address %s (%s), "+
+		"and a live document never leads from a public address to one that is not globally reachable (a redirect, "+
+		"an announced endpoint or a new DNS answer led there); fetch the document from that address directly if it "+
+		"is meant to be read", errPrivateAddress, target, article(v.kind), v.kind, v.source, g.startAddr, g.start)}
 }
 
 // sameHost reports whether two URLs name the same host and port: a body is
