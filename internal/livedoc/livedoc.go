@@ -41,9 +41,11 @@ type Options struct {
 	// Timeout bounds the whole fetch: redirects, the body and, for MCP, the
 	// handshake and every page. Zero means DefaultTimeout.
 	Timeout time.Duration
-	// Transport carries the requests; nil means http.DefaultTransport. Tests
-	// inject one that trusts (or not) their TLS server.
-	Transport http.RoundTripper
+	// Transport carries the requests; nil means http.DefaultTransport with
+	// the environment's proxy settings read for each fetch. Tests inject one
+	// that trusts (or not) their TLS server. It is an *http.Transport so that
+	// its dials and its proxy can be guarded (dialguard.go).
+	Transport *http.Transport
 }
 
 func (o Options) timeout() time.Duration {

@@ -253,7 +253,7 @@ func TestFetchToolSpecUntrustedTLS(t *testing.T) {
 	t.Cleanup(srv.Close)
 	wantContains(t, fetchToolsErr(t, srv.URL, ToolSpecOptions{}),
 		"MCP server/discover or initialize: TLS error talking to "+srv.URL, "certificate signed by unknown authority")
-	if _, err := FetchToolSpec(context.Background(), srv.URL, ToolSpecOptions{Options: Options{Transport: srv.Client().Transport}}); err != nil {
+	if _, err := FetchToolSpec(context.Background(), srv.URL, ToolSpecOptions{Options: Options{Transport: transportOf(t, srv)}}); err != nil {
 		t.Errorf("trusted server: %v", err)
 	}
 }
