@@ -38,9 +38,14 @@ const (
 // in PATH when it has no slash) and the rest are its arguments.
 type Command struct {
 	Args []string
-	// Env is added to the environment this process inherits (and overrides
+	// Env is added to the environment the server inherits (and overrides
 	// it). Its values are treated as secrets: never shown in messages.
 	Env map[string]string
+	// InheritEnv names the variables of this process's environment the
+	// server inherits besides DefaultInheritedEnv: names, or name prefixes
+	// with one trailing "*". The provider's credentials (withheld) are never
+	// inherited.
+	InheritEnv []string
 	// Dir is the working directory; empty means this process's.
 	Dir string
 }
@@ -57,6 +62,9 @@ func (c Command) program() string {
 func (c Command) check() error {
 	if len(c.Args) == 0 || c.Args[0] == "" {
 		return errors.New("the command is empty: expected the program and its arguments, such as [\"npx\", \"-y\", \"@modelcontextprotocol/server-memory\"]")
+	}
+	if err := CheckInheritEnv(c.InheritEnv); err != nil {
+		return err
 	}
 	if c.Dir != "" {
 		if fi, err := os.Stat(c.Dir); err != nil || !fi.IsDir() {
@@ -121,7 +129,7 @@ type serverProcess struct {
 func startServer(c Command) (*serverProcess, error) {
 	cmd := exec.Command(c.Args[0], c.Args[1:]...)
 	cmd.Dir = c.Dir
-	cmd.Env = commandEnv(c.Env)
+	cmd.Env = commandEnv(c.InheritEnv, c.Env)
 	setProcessGroup(cmd)
 	inR, inW, err := os.Pipe()
 	if err != nil {
@@ -162,23 +170,6 @@ func startError(c Command, err error) error {
 			"give its full path, or install it where Terraform runs", c.program())
 	}
 	return fmt.Errorf("cannot start the MCP server %q: %v", c.program(), err)
-}
-
-// commandEnv is this process's environment with env added, in a stable order.
-func commandEnv(env map[string]string) []string {
-	if len(env) == 0 {
-		return nil // exec.Cmd then passes this process's environment
-	}
-	keys := make([]string, 0, len(env))
-	for k := range env {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := os.Environ()
-	for _, k := range keys {
-		out = append(out, k+"="+env[k]) // a later entry wins in exec.Cmd
-	}
-	return out
 }
 
 // envValues are the values of env worth hiding: the non-blank ones, longest

@@ -69,6 +69,12 @@ func hostile(mode string) {
 	case "paged-2025": // the same, restricted to MCP 2025-11-25
 		s := livedoctest.NewMCPServerSpeaking([]string{"2025-11-25"}, 2, namedTools("a", "b", "c", "d", "e")...)
 		_ = s.Run(context.Background(), &mcp.StdioTransport{}) // ends when its stdin does
+	case "env-file": // writes its environment to $LIVEDOC_ENV_FILE, then serves as "paged" does
+		if err := os.WriteFile(os.Getenv("LIVEDOC_ENV_FILE"), []byte(strings.Join(os.Environ(), "\n")), 0o600); err != nil {
+			panic(err)
+		}
+		s := newMCPServer(2, namedTools("a")...)
+		_ = s.Run(context.Background(), &mcp.StdioTransport{}) // ends when its stdin does
 	case "exit": // says why on stderr, and exits at once
 		fmt.Fprint(os.Stderr, strings.Repeat("noise line\n", 500)+"fatal: \x1b[31mMEMORY_API_TOKEN\x1b[0m is not set\n"+
 			"token tried: "+os.Getenv("LIVEDOC_TOKEN")+"\n")
@@ -204,5 +210,65 @@ func TestFetchToolSpecCommandFromNPMServers(t *testing.T) {
 	want := []string{"read_file", "read_text_file", "read_media_file", "read_multiple_files", "list_directory", "list_directory_with_sizes", "list_allowed_directories"}
 	if !slices.Equal(got.ToolNames, want) || got.ServerName != "secure-filesystem-server" {
 		t.Errorf("server-filesystem: %s %v, want %v", got.ServerName, got.ToolNames, want)
+	}
+}
+
+// A server gets the MCP SDKs' allowlist of this process's environment, what
+// inherit_env names, and env; never the provider's credentials, nor anything
+// else of the runner's (TF_VAR_ values, tokens).
+func TestFetchToolSpecCommandEnvironment(t *testing.T) {
+	runner := map[string]string{
+		"AGENTREGISTRY_ACCESS_TOKEN": "provider-token-1234", "AGENTREGISTRY_ENDPOINT": "https://registry.example",
+		"GOOGLE_OAUTH_ACCESS_TOKEN": "ya29.google-token", "GOOGLE_APPLICATION_CREDENTIALS": "/keys/adc.json",
+		"TF_VAR_db_password": "db-password-5678", "LIVEDOC_RUNNER_SECRET": "runner-secret",
+		"LIVEDOC_NAMED": "named", "NODE_OPTIONS": "--max-old-space-size=64", "NODE_EXTRA_CA_CERTS": "/ca.pem",
+		"SHELLFUNC": "() { echo exported function; }", "TERM": "xterm-test", "HOME": t.TempDir(),
+	}
+	for k, v := range runner {
+		t.Setenv(k, v)
+	}
+	file := filepath.Join(t.TempDir(), "env")
+	c := hostileCommand("env-file")
+	c.Env["LIVEDOC_ENV_FILE"] = file
+	c.Env["TERM"] = "dumb" // env overrides what is inherited
+	c.InheritEnv = []string{"LIVEDOC_NAMED", "NODE_*", "AGENTREGISTRY_*", "GOOGLE_*", "SHELLFUNC"}
+	if _, err := FetchToolSpecCommand(context.Background(), c, ToolSpecOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(string(raw), "\n")
+	want := []string{hostileEnv + "=env-file", "LIVEDOC_ENV_FILE=" + file, "TERM=dumb", "LIVEDOC_NAMED=named",
+		"NODE_OPTIONS=--max-old-space-size=64", "NODE_EXTRA_CA_CERTS=/ca.pem", "HOME=" + runner["HOME"]}
+	for _, name := range []string{"LOGNAME", "PATH", "SHELL", "USER"} {
+		if v, ok := os.LookupEnv(name); ok {
+			want = append(want, name+"="+v)
+		}
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("the server's environment:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestFetchToolSpecCommandRefusesCredentialsInInheritEnv(t *testing.T) {
+	for pattern, want := range map[string]string{
+		"AGENTREGISTRY_ACCESS_TOKEN":     "it is a credential of the provider, never passed to an MCP server",
+		"GOOGLE_APPLICATION_CREDENTIALS": "it is a credential of the provider",
+		"*":                              `"*" alone would pass the whole environment`,
+		"A*B*":                           "expected a variable name, or a name prefix followed by one trailing *",
+		"":                               "expected a variable name",
+		"X=1":                            "expected a variable name",
+	} {
+		c := hostileCommand("paged")
+		c.InheritEnv = []string{"HTTPS_PROXY", pattern}
+		_, err := FetchToolSpecCommand(context.Background(), c, ToolSpecOptions{})
+		if err == nil {
+			t.Fatalf("%q: want an error", pattern)
+		}
+		wantContains(t, err.Error(), fmt.Sprintf("inherit_env entry %q: ", pattern), want)
 	}
 }

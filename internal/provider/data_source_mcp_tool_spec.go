@@ -32,6 +32,7 @@ type mcpToolSpecDataSourceModel struct {
 	URL               types.String `tfsdk:"url"`
 	Command           types.List   `tfsdk:"command"`
 	Env               types.Map    `tfsdk:"env"`
+	InheritEnv        types.List   `tfsdk:"inherit_env"`
 	WorkingDir        types.String `tfsdk:"working_dir"`
 	Headers           types.Map    `tfsdk:"headers"`
 	Timeout           types.String `tfsdk:"timeout"`

@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/redact"
 )
 
 // addStdioAttributes adds command, env and working_dir, and makes url optional.
@@ -38,10 +39,24 @@ func addStdioAttributes(attrs map[string]schema.Attribute) {
 		Optional:    true,
 		Sensitive:   true,
 		ElementType: types.StringType,
-		MarkdownDescription: "Environment variables added to the ones the process inherits from Terraform (and " +
-			"overriding them), such as an API token the server needs. Sensitive: never logged nor shown in messages (a " +
-			"value the server prints on stderr is blanked out of the error that quotes it). " +
-			"Only with `command`.",
+		MarkdownDescription: "Environment variables set for the process (over any it inherits), such as an API " +
+			"token the server needs. Sensitive: never logged nor shown in messages; a value of at least " +
+			fmt.Sprint(redact.MinLength) + " characters that the server puts in an error, on stderr or in a " +
+			"JSON-RPC error is blanked, whole, wrapped over lines, base64- or URL-encoded, or cut at the end of a " +
+			"quoted excerpt. Only with `command`.",
+	}
+	attrs["inherit_env"] = schema.ListAttribute{
+		Optional:    true,
+		ElementType: types.StringType,
+		MarkdownDescription: "Variables of Terraform's own environment that the process inherits besides the " +
+			"default ones, which the MCP SDKs pass (`HOME`, `LOGNAME`, `PATH`, `SHELL`, `TERM`, `USER`; on Windows " +
+			"`APPDATA`, `HOMEDRIVE`, `HOMEPATH`, `LOCALAPPDATA`, `PATH`, `PATHEXT`, `PROCESSOR_ARCHITECTURE`, " +
+			"`PROGRAMFILES`, `SYSTEMDRIVE`, `SYSTEMROOT`, `TEMP`, `USERNAME`, `USERPROFILE`): " +
+			"names such as `HTTPS_PROXY`, or name prefixes with one trailing `*` such as `NODE_*`. The provider's " +
+			"own credentials are never passed: naming one (`AGENTREGISTRY_ACCESS_TOKEN`, any `AGENTREGISTRY_` " +
+			"variable, `GOOGLE_OAUTH_ACCESS_TOKEN`, `GOOGLE_CREDENTIALS`, `GOOGLE_APPLICATION_CREDENTIALS`...) is an " +
+			"error, and a prefix drops them from what it matches. Only with `command`.",
+		Validators: []validator.List{listvalidator.SizeAtLeast(1), inheritEnvValidator{}},
 	}
 	attrs["working_dir"] = schema.StringAttribute{
 		Optional:            true,
@@ -53,7 +68,8 @@ func addStdioAttributes(attrs map[string]schema.Attribute) {
 // stdioNote ends the data source's description: what runs, and when.
 const stdioNote = "With `command`, the data source **runs a program on the machine that runs Terraform**, on every " +
 	"`plan`, `refresh` and `apply` that reads it (and on every `plan` of a CI job that detects drift): the program " +
-	"runs as the user running Terraform, with its environment plus `env`, and can do anything that user can. Only " +
+	"runs as the user running Terraform, with a few variables of its environment (see `inherit_env`) plus `env`, and " +
+	"can do anything that user can. Only " +
 	"name programs you trust, pinned to a version (`npx -y @scope/server@1.2.3`, not `@latest`), and make sure CI " +
 	"has them installed (`npx` downloads a package on first use, which needs the npm registry). The process and " +
 	"every process it starts (its process group, on Unix) are stopped when the tools are read, or when `timeout` " +
@@ -68,6 +84,7 @@ func (d *mcpToolSpecDataSource) ConfigValidators(context.Context) []datasource.C
 		datasourcevalidator.Conflicting(path.MatchRoot("command"), path.MatchRoot("headers")),
 		datasourcevalidator.Conflicting(path.MatchRoot("command"), path.MatchRoot("transport")),
 		datasourcevalidator.Conflicting(path.MatchRoot("url"), path.MatchRoot("env")),
+		datasourcevalidator.Conflicting(path.MatchRoot("url"), path.MatchRoot("inherit_env")),
 		datasourcevalidator.Conflicting(path.MatchRoot("url"), path.MatchRoot("working_dir")),
 	}
 }
@@ -84,6 +101,7 @@ func fetchToolSpec(ctx context.Context, m *mcpToolSpecDataSourceModel, opts live
 	if !m.Env.IsNull() {
 		diags.Append(m.Env.ElementsAs(ctx, &c.Env, false)...)
 	}
+	diags.Append(m.InheritEnv.ElementsAs(ctx, &c.InheritEnv, false)...)
 	if diags.HasError() {
 		return nil, path.Root("command"), nil
 	}
@@ -118,4 +136,28 @@ func (v nonEmptyString) ValidateString(ctx context.Context, req validator.String
 	}
 	resp.Diagnostics.AddAttributeError(req.Path, "Empty Value",
 		fmt.Sprintf("%s %s: expected a directory, found %q.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
+}
+
+// inheritEnvValidator refuses at validate time what livedoc would refuse at
+// read time, with its words: a pattern that is not a name or a trailing-*
+// prefix, or one that names a credential of the provider.
+type inheritEnvValidator struct{}
+
+func (inheritEnvValidator) Description(context.Context) string {
+	return "each entry must be a variable name, or a name prefix followed by one trailing *, and not a credential of the provider"
+}
+
+func (v inheritEnvValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v inheritEnvValidator) ValidateList(_ context.Context, req validator.ListRequest, resp *validator.ListResponse) {
+	for i, e := range req.ConfigValue.Elements() {
+		s, ok := e.(types.String)
+		if !ok || s.IsNull() || s.IsUnknown() {
+			continue
+		}
+		if err := livedoc.CheckInheritEnv([]string{s.ValueString()}); err != nil {
+			resp.Diagnostics.AddAttributeError(req.Path.AtListIndex(i), "Invalid Inherited Variable",
+				err.Error()+". Expected the names of variables the MCP server needs from Terraform's environment.")
+		}
+	}
 }
