@@ -147,7 +147,9 @@ func (inheritEnvValidator) Description(context.Context) string {
 	return "each entry must be a variable name, or a name prefix followed by one trailing *, and not a credential of the provider"
 }
 
-func (v inheritEnvValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v inheritEnvValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
 
 func (v inheritEnvValidator) ValidateList(_ context.Context, req validator.ListRequest, resp *validator.ListResponse) {
 	for i, e := range req.ConfigValue.Elements() {
