@@ -27,10 +27,14 @@ const (
 	// StderrTailBytes is how much of the end of the process's stderr is kept
 	// to quote in errors; the rest is read and dropped.
 	StderrTailBytes = 2048
-	// stopGrace is how long a server has to exit by itself once its stdin is
-	// closed (as the MCP stdio transport asks) before its process group is
-	// killed.
+	// stopGrace is how long a server has to exit once its stdin is closed,
+	// and again once its process group got SIGTERM, before the next step of
+	// MCP's stdio shutdown (SIGTERM, then SIGKILL).
 	stopGrace = 2 * time.Second
+	// termGrace is the least time a server has after SIGTERM, even when the
+	// fetch's deadline has passed: a server that cleans up on SIGTERM (stops
+	// a browser it started in a session of its own) gets to do it.
+	termGrace = time.Second
 )
 
 // Command is an MCP server started as a process that speaks MCP over its
@@ -99,9 +103,9 @@ func FetchToolSpecCommand(ctx context.Context, c Command, opts ToolSpecOptions) 
 	}
 	f.proc = proc
 	defer proc.stop(f.started.Add(f.timeout))
-	// When the deadline passes, the process group is killed at once: that
-	// closes its pipes, which ends any read or write the SDK is blocked in.
-	defer context.AfterFunc(ctx, proc.kill)()
+	// When the deadline passes, the shutdown starts at once (stdin closed,
+	// SIGTERM); stop then gives the group termGrace before SIGKILL.
+	defer context.AfterFunc(ctx, proc.terminate)()
 	f.tools = &rawToolsTransport{Transport: &mcp.IOTransport{Reader: proc.stdout, Writer: proc.stdin, MaxLineLength: MaxResponseBytes + 1}}
 	session, err := mcp.NewClient(clientInfo(), nil).Connect(ctx, f.tools, &mcp.ClientSessionOptions{ProtocolVersion: offeredVersion})
 	if err != nil {
@@ -120,6 +124,7 @@ type serverProcess struct {
 	exited  chan struct{} // closed when Wait returned
 	waitErr error         // Wait's result, once exited is closed
 	killed  sync.Once
+	termed  sync.Once
 	secrets []string // the values of Command.Env, never quoted from stderr
 }
 
@@ -188,18 +193,48 @@ func envValues(env map[string]string) []string {
 // kill ends the whole process group at once.
 func (p *serverProcess) kill() { p.killed.Do(func() { killProcessGroup(p.cmd) }) }
 
-// stop closes the server's stdin, gives it stopGrace to exit (less when the
-// fetch's deadline comes first), then kills its process group (children it
-// started too) and waits for it to be reaped.
+// terminate closes the server's stdin and sends SIGTERM to its process group.
+func (p *serverProcess) terminate() {
+	p.termed.Do(func() {
+		_ = p.stdin.Close() // asks the server to exit, as MCP's stdio transport does first
+		terminateProcessGroup(p.cmd)
+	})
+}
+
+// stop ends the server as MCP's stdio transport specifies: close its stdin
+// and wait for it to exit; then SIGTERM to its process group and wait; then
+// SIGKILL to the group (children it started included) and reap it. Each wait
+// is stopGrace, cut short by the fetch's deadline, except that a server
+// always has termGrace after SIGTERM.
 func (p *serverProcess) stop(deadline time.Time) {
-	_ = p.stdin.Close() // asks the server to exit; it is killed below if it does not
-	select {
-	case <-p.exited:
-	case <-time.After(min(stopGrace, time.Until(deadline))):
+	_ = p.stdin.Close() // asks the server to exit; closing it twice is harmless
+	if !p.exitWithin(min(stopGrace, time.Until(deadline))) {
+		p.terminate()
+		p.exitWithin(min(stopGrace, max(time.Until(deadline), termGrace)))
 	}
-	p.kill()
+	p.kill() // whatever remains of the group
 	<-p.exited
 	_ = p.stdout.f.Close() // our read end; every reader is done
+}
+
+// exitWithin waits at most d for the server to exit and says whether it did.
+func (p *serverProcess) exitWithin(d time.Duration) bool {
+	if d <= 0 {
+		select {
+		case <-p.exited:
+			return true
+		default:
+			return false
+		}
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.exited:
+		return true
+	case <-t.C:
+		return false
+	}
 }
 
 // exitedEarly says how the process ended when it has (or does within a short

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -58,7 +59,7 @@ func hostile(mode string) {
 		if err := child.Start(); err != nil {
 			panic(err)
 		}
-		fmt.Fprintf(os.Stderr, "child %d started\nwaiting for nothing\n", child.Process.Pid)
+		fmt.Fprintf(os.Stderr, "server %d child %d started\nwaiting for nothing\n", os.Getpid(), child.Process.Pid)
 		_, _ = os.Stdin.Read(make([]byte, 1<<20))
 		time.Sleep(time.Hour) // even once its stdin is closed
 	case "sleep":
@@ -75,11 +76,37 @@ func hostile(mode string) {
 		}
 		s := newMCPServer(2, namedTools("a")...)
 		_ = s.Run(context.Background(), &mcp.StdioTransport{}) // ends when its stdin does
+	case "detached": // serves; its child runs in a session of its own, which only its SIGTERM handler ends
+		detached()
 	case "exit": // says why on stderr, and exits at once
 		fmt.Fprint(os.Stderr, strings.Repeat("noise line\n", 500)+"fatal: \x1b[31mMEMORY_API_TOKEN\x1b[0m is not set\n"+
 			"token tried: "+os.Getenv("LIVEDOC_TOKEN")+"\n")
 		os.Exit(3)
 	}
+}
+
+// detached is a server that starts a child in a session of its own (out of
+// its process group, as Puppeteer starts a browser), writes the child's pid
+// to $LIVEDOC_PID_FILE and serves its tools. It does not exit when its stdin
+// closes: only SIGTERM ends it, and its handler stops the child first.
+func detached() {
+	terms := make(chan os.Signal, 1)
+	signal.Notify(terms, syscall.SIGTERM)
+	child := exec.Command(os.Args[0])
+	child.Env = append(os.Environ(), hostileEnv+"=sleep")
+	child.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := child.Start(); err != nil {
+		panic(err)
+	}
+	if err := os.WriteFile(os.Getenv("LIVEDOC_PID_FILE"), []byte(strconv.Itoa(child.Process.Pid)), 0o600); err != nil {
+		panic(err)
+	}
+	s := newMCPServer(0, namedTools("a")...)
+	_ = s.Run(context.Background(), &mcp.StdioTransport{}) // returns when stdin closes
+	<-terms
+	_ = child.Process.Kill()
+	_, _ = child.Process.Wait()
+	os.Exit(0)
 }
 
 // hostileCommand runs this test binary as the hostile server mode.
@@ -112,10 +139,10 @@ func TestFetchToolSpecCommandStopsAServerThatNeverAnswers(t *testing.T) {
 		t.Fatal("want an error")
 	}
 	msg := err.Error()
-	wantContains(t, msg, "did not answer server/discover or initialize within 3s; stopped it; the end of its stderr:\nchild ", "waiting for nothing")
+	wantContains(t, msg, "did not answer server/discover or initialize within 3s; stopped it; the end of its stderr:\nserver ", "waiting for nothing")
 	// The child it started was killed with it (its process group).
 	var pid int
-	if _, err := fmt.Sscanf(msg[strings.Index(msg, "child "):], "child %d", &pid); err != nil {
+	if _, err := fmt.Sscanf(msg[strings.Index(msg, " child "):], " child %d", &pid); err != nil {
 		t.Fatalf("no child pid in %q: %v", msg, err)
 	}
 	// SIGKILL is sent; give the kernel a moment to end the child.
@@ -270,5 +297,69 @@ func TestFetchToolSpecCommandRefusesCredentialsInInheritEnv(t *testing.T) {
 			t.Fatalf("%q: want an error", pattern)
 		}
 		wantContains(t, err.Error(), fmt.Sprintf("inherit_env entry %q: ", pattern), want)
+	}
+}
+
+// Shutdown as MCP's stdio transport specifies: stdin closed, then SIGTERM to
+// the group, then SIGKILL. A server that cleans up on SIGTERM (here: stops a
+// child it started in a session of its own, out of reach of the group's
+// SIGKILL) gets to do it.
+func TestFetchToolSpecCommandSendsSIGTERMBeforeSIGKILL(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	c := hostileCommand("detached")
+	c.Env["LIVEDOC_PID_FILE"] = pidFile
+	start := time.Now()
+	if _, err := FetchToolSpecCommand(context.Background(), c, ToolSpecOptions{Options: Options{Timeout: 20 * time.Second}}); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(string(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) }) // when the test fails
+	if running(pid) {
+		t.Errorf("the server's detached child %d outlived the fetch: the server got no SIGTERM", pid)
+	}
+	if d := time.Since(start); d > 2*stopGrace+5*time.Second {
+		t.Errorf("the stop took %s", d)
+	}
+}
+
+// Thirty servers at once, each with a child in its group, none answering:
+// every process is gone when the fetches end.
+func TestFetchToolSpecCommandConcurrentServersLeaveNoProcess(t *testing.T) {
+	const n = 30
+	errs := make(chan error, n)
+	for range n {
+		go func() {
+			_, err := FetchToolSpecCommand(context.Background(), hostileCommand("silent"), ToolSpecOptions{Options: Options{Timeout: 2 * time.Second}})
+			errs <- err
+		}()
+	}
+	var pids []int
+	for range n {
+		err := <-errs
+		if err == nil {
+			t.Fatal("a silent server answered")
+		}
+		var server, child int
+		msg := err.Error()
+		if _, err := fmt.Sscanf(msg[strings.Index(msg, "stderr:\nserver "):], "stderr:\nserver %d child %d", &server, &child); err != nil {
+			t.Fatalf("no pids in %q: %v", msg, err)
+		}
+		pids = append(pids, server, child)
+	}
+	for _, pid := range pids {
+		for end := time.Now().Add(2 * time.Second); running(pid) && time.Now().Before(end); {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if running(pid) {
+			t.Errorf("process %d still runs", pid)
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
 	}
 }
