@@ -256,3 +256,18 @@ func TestFetchAgentCardRejectsBadURLs(t *testing.T) {
 		"invalid URL ftp://example.com/card.json: expected an absolute http:// or https:// URL")
 	wantContains(t, fetchErr(t, "/relative", Options{}), "expected an absolute")
 }
+
+// A body that echoes the request's credential is quoted blanked, the part of
+// it that the 64-byte excerpt cuts included.
+func TestFetchAgentCardBlanksAnEchoedHeader(t *testing.T) {
+	const token = "Bearer 0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ" // cut by the 64-byte excerpt
+	srv := serve(t, map[string]http.HandlerFunc{"/card.json": func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		_, _ = w.Write([]byte("debug: you sent " + r.Header.Get("Authorization") + " and nothing else"))
+	}})
+	msg := fetchErr(t, srv.URL+"/card.json", Options{Headers: map[string]string{"Authorization": token}})
+	wantContains(t, msg, `it starts "debug: you sent (a value of headers)..."`)
+	if strings.Contains(msg, "0123") {
+		t.Errorf("the error shows the token: %s", msg)
+	}
+}

@@ -6,9 +6,11 @@
 // validation stays in internal/spec and canonical bytes in the canonical JSON
 // package, so a fetched document is checked exactly like one written by hand.
 //
-// Headers often carry credentials. This package never logs anything, never puts
-// a header value into an error, and sends the headers only to the host of the
-// URL it was given (see headerTransport).
+// Headers and the environment of a server often carry credentials. This
+// package never logs anything, blanks their values (and the caller's
+// Options.Secrets) out of every error, whatever a peer echoes (quote.go,
+// internal/redact), and sends the headers only to the host of the URL it was
+// given (see headerTransport).
 package livedoc
 
 import (
@@ -20,6 +22,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/redact"
 )
 
 const (
@@ -38,6 +42,9 @@ type Options struct {
 	// Headers are added to every request sent to the host of the URL given
 	// (for example Authorization). Their values are treated as secrets.
 	Headers map[string]string
+	// Secrets are values never shown in an error, beside those of Headers and
+	// Command.Env, which a fetch adds to it; nil means none.
+	Secrets *redact.Secrets
 	// Timeout bounds the whole fetch: redirects, the body and, for MCP, the
 	// handshake and every page. Zero means DefaultTimeout.
 	Timeout time.Duration

@@ -6,14 +6,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/agentregistry/terraform-provider-agentregistry/internal/termsafe"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/redact"
 )
 
 // Bounds of an MCP server run as a process (the stdio transport), beside
@@ -54,15 +53,6 @@ type Command struct {
 	Dir string
 }
 
-// program names the command in messages: its program only, since arguments
-// may carry secrets (a token given as a flag).
-func (c Command) program() string {
-	if len(c.Args) == 0 {
-		return ""
-	}
-	return c.Args[0]
-}
-
 func (c Command) check() error {
 	if len(c.Args) == 0 || c.Args[0] == "" {
 		return errors.New("the command is empty: expected the program and its arguments, such as [\"npx\", \"-y\", \"@modelcontextprotocol/server-memory\"]")
@@ -84,6 +74,15 @@ func (c Command) check() error {
 // within the timeout; the result is shaped as FetchToolSpec shapes it. opts'
 // Headers, Transport and SSE do not apply.
 func FetchToolSpecCommand(ctx context.Context, c Command, opts ToolSpecOptions) (*ToolSpec, error) {
+	secrets := secretsOf(opts.Options)
+	for _, v := range c.Env {
+		secrets.Add("a value of env", v)
+	}
+	ts, err := fetchToolSpecCommand(ctx, c, opts, secrets)
+	return ts, secrets.Error(err)
+}
+
+func fetchToolSpecCommand(ctx context.Context, c Command, opts ToolSpecOptions, secrets *redact.Secrets) (*ToolSpec, error) {
 	if err := c.check(); err != nil {
 		return nil, err
 	}
@@ -94,12 +93,12 @@ func FetchToolSpecCommand(ctx context.Context, c Command, opts ToolSpecOptions) 
 	if err != nil {
 		return nil, err
 	}
-	f := &mcpFetch{parent: ctx, target: fmt.Sprintf("%q (run as a process)", c.program()), timeout: opts.timeout(), started: time.Now()}
+	f := &mcpFetch{parent: ctx, target: c.Describe(secrets) + " (run as a process)", timeout: opts.timeout(), started: time.Now(), secrets: secrets}
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
 	proc, err := startServer(c)
 	if err != nil {
-		return nil, err
+		return nil, startError(c, err, secrets)
 	}
 	f.proc = proc
 	defer proc.stop(f.started.Add(f.timeout))
@@ -125,7 +124,6 @@ type serverProcess struct {
 	waitErr error         // Wait's result, once exited is closed
 	killed  sync.Once
 	termed  sync.Once
-	secrets []string // the values of Command.Env, never quoted from stderr
 }
 
 // startServer starts c in a process group of its own, with pipes made here
@@ -145,7 +143,7 @@ func startServer(c Command) (*serverProcess, error) {
 		closeAll(inR, inW)
 		return nil, err
 	}
-	p := &serverProcess{cmd: cmd, stdin: inW, stderr: &tailBuffer{}, exited: make(chan struct{}), secrets: envValues(c.Env)}
+	p := &serverProcess{cmd: cmd, stdin: inW, stderr: &tailBuffer{}, exited: make(chan struct{})}
 	p.stdout = &boundedStdout{f: outR}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, p.stderr
 	// Wait stops copying stderr this long after the process exits, when a
@@ -153,7 +151,7 @@ func startServer(c Command) (*serverProcess, error) {
 	cmd.WaitDelay = time.Second
 	if err := cmd.Start(); err != nil {
 		closeAll(inR, inW, outR, outW)
-		return nil, startError(c, err)
+		return nil, err
 	}
 	closeAll(inR, outW) // the child's ends: ours would keep the pipes open after it exits
 	go func() {
@@ -169,25 +167,12 @@ func closeAll(files ...*os.File) {
 	}
 }
 
-func startError(c Command, err error) error {
+func startError(c Command, err error, secrets *redact.Secrets) error {
 	if errors.Is(err, exec.ErrNotFound) {
-		return fmt.Errorf("cannot start the MCP server: the program %q was not found in PATH; "+
-			"give its full path, or install it where Terraform runs", c.program())
+		return fmt.Errorf("cannot start the MCP server %s: the program %s was not found in PATH; "+
+			"give its full path, or install it where Terraform runs", c.Describe(secrets), quoteArg(secrets, c.Args[0]))
 	}
-	return fmt.Errorf("cannot start the MCP server %q: %v", c.program(), err)
-}
-
-// envValues are the values of env worth hiding: the non-blank ones, longest
-// first so that a value containing another is hidden whole.
-func envValues(env map[string]string) []string {
-	var out []string
-	for _, v := range env {
-		if strings.TrimSpace(v) != "" {
-			out = append(out, v)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
-	return out
+	return fmt.Errorf("cannot start the MCP server %s: %v", c.Describe(secrets), err)
 }
 
 // kill ends the whole process group at once.
@@ -256,14 +241,11 @@ func (p *serverProcess) exitedEarly() string {
 }
 
 // stderrNote quotes the end of the server's stderr for an error message,
-// with the values given in Command.Env blanked out: a server that complains
-// about its token often prints it.
-func (p *serverProcess) stderrNote() string {
-	tail := p.stderr.String()
-	for _, s := range p.secrets {
-		tail = strings.ReplaceAll(tail, s, "(a value of env)")
-	}
-	tail = strings.TrimSpace(termsafe.Text(tail))
+// with the secrets blanked out (a server that complains about its token
+// often prints it), the first bytes included: they may be the end of one
+// that the tail cut.
+func (p *serverProcess) stderrNote(secrets *redact.Secrets) string {
+	tail := strings.TrimSpace(multiline(secrets, p.stderr.String()))
 	if tail == "" {
 		return "; it wrote nothing on stderr"
 	}
@@ -273,14 +255,11 @@ func (p *serverProcess) stderrNote() string {
 // explain turns an error of the given MCP step into one that says what the
 // process did: wrote too much, did not answer in time, or exited.
 func (p *serverProcess) explain(f *mcpFetch, step string) error {
-	if over := p.stdout.overLimit(); over != "" {
-		return fmt.Errorf("the MCP server %s wrote %s on stdout; stopped it%s", f.target, over, p.stderrNote())
-	}
 	if f.parent.Err() == nil && f.deadlinePassed() {
-		return fmt.Errorf("the MCP server %s did not answer %s within %s; stopped it%s", f.target, step, f.timeout, p.stderrNote())
+		return fmt.Errorf("the MCP server %s did not answer %s within %s; stopped it%s", f.target, step, f.timeout, p.stderrNote(f.secrets))
 	}
 	if how := p.exitedEarly(); how != "" {
-		return fmt.Errorf("the MCP server %s %s before answering %s%s", f.target, how, step, p.stderrNote())
+		return fmt.Errorf("the MCP server %s %s before answering %s%s", f.target, how, step, p.stderrNote(f.secrets))
 	}
 	return nil
 }

@@ -3,9 +3,13 @@
 package livedoc
 
 import (
+	"bufio"
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -78,6 +82,10 @@ func hostile(mode string) {
 		_ = s.Run(context.Background(), &mcp.StdioTransport{}) // ends when its stdin does
 	case "detached": // serves; its child runs in a session of its own, which only its SIGTERM handler ends
 		detached()
+	case "rpc-error": // answers server/discover and initialize with JSON-RPC errors that quote its token
+		answerWithErrors()
+	case "leak": // prints its token on stderr in every spelling, the 2 KiB tail cutting one, and exits
+		leak(os.Getenv("LIVEDOC_TOKEN"))
 	case "exit": // says why on stderr, and exits at once
 		fmt.Fprint(os.Stderr, strings.Repeat("noise line\n", 500)+"fatal: \x1b[31mMEMORY_API_TOKEN\x1b[0m is not set\n"+
 			"token tried: "+os.Getenv("LIVEDOC_TOKEN")+"\n")
@@ -109,6 +117,57 @@ func detached() {
 	os.Exit(0)
 }
 
+// answerWithErrors is a stdio server without an SDK: it refuses
+// server/discover as servers before MCP 2026-07-28 do, answers initialize
+// with a JSON-RPC error that quotes its token (in its message, raw and behind
+// an escape sequence, and in its data, base64-encoded), then exits with
+// status 0.
+func answerWithErrors() {
+	token := os.Getenv("LIVEDOC_TOKEN")
+	in := bufio.NewScanner(os.Stdin)
+	for in.Scan() {
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(in.Bytes(), &req) != nil || req.ID == nil {
+			continue
+		}
+		answer := map[string]any{"jsonrpc": "2.0", "id": req.ID}
+		switch req.Method {
+		case "server/discover":
+			answer["error"] = map[string]any{"code": -32601, "message": "Method not found"}
+		case "initialize":
+			answer["error"] = map[string]any{"code": -32001,
+				"message": "invalid token " + token + "\x1b]0;owned\x07 for " + token[:4] + "\x1b[0m" + token[4:] + "\n" + strings.Repeat("x", 4000),
+				"data":    map[string]string{"token": base64.StdEncoding.EncodeToString([]byte(token)), "hint": "rotate it"}}
+		}
+		line, _ := json.Marshal(answer)
+		fmt.Println(string(line))
+		if req.Method == "initialize" {
+			os.Exit(0)
+		}
+	}
+}
+
+// leak writes 3 KiB of noise, then its token cut by the 2 KiB tail (its
+// last 20 bytes are the first of the tail), then the token wrapped over two
+// lines, base64 (standard and URL alphabets, without padding), URL-encoded,
+// and exits with status 3.
+func leak(token string) {
+	var tail strings.Builder
+	fmt.Fprintf(&tail, "\nwrapped: %s\n   %s\n", token[:10], token[10:])
+	fmt.Fprintf(&tail, "std: %s\nurl: %s\n", base64.StdEncoding.EncodeToString([]byte(token)), base64.RawURLEncoding.EncodeToString([]byte(token)))
+	fmt.Fprintf(&tail, "query: %s\npath: %s\n", url.QueryEscape(token), url.PathEscape(token))
+	fmt.Fprintf(&tail, "basic: %s\n", base64.StdEncoding.EncodeToString([]byte("user:"+token)))
+	for tail.Len() < StderrTailBytes-20 {
+		tail.WriteString("noise after the token\n")
+	}
+	rest := tail.String()[:StderrTailBytes-20]
+	fmt.Fprint(os.Stderr, strings.Repeat("noise before\n", 250)+token+rest)
+	os.Exit(3)
+}
+
 // hostileCommand runs this test binary as the hostile server mode.
 func hostileCommand(mode string) Command {
 	return Command{Args: []string{os.Args[0]}, Env: map[string]string{hostileEnv: mode}}
@@ -125,7 +184,7 @@ func TestFetchToolSpecCommandStopsAServerThatWritesWithoutEnd(t *testing.T) {
 			if err == nil {
 				t.Fatal("want an error")
 			}
-			wantContains(t, err.Error(), "the MCP server "+strconv.Quote(os.Args[0])+" (run as a process) "+want, "it wrote nothing on stderr")
+			wantContains(t, err.Error(), "the MCP server ["+strconv.Quote(os.Args[0])+"] (run as a process) "+want, "it wrote nothing on stderr")
 			if d := time.Since(start); d > 30*time.Second {
 				t.Errorf("took %s: the bound should stop it long before the timeout", d)
 			}
@@ -361,5 +420,68 @@ func TestFetchToolSpecCommandConcurrentServersLeaveNoProcess(t *testing.T) {
 			t.Errorf("process %d still runs", pid)
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
+	}
+}
+
+// A JSON-RPC error answered to initialize is quoted, blanked and one line,
+// not reported as an exit.
+func TestFetchToolSpecCommandQuotesAJSONRPCErrorToInitialize(t *testing.T) {
+	const token = "sk-live-0123456789abcdef"
+	c := hostileCommand("rpc-error")
+	c.Env["LIVEDOC_TOKEN"] = token
+	_, err := FetchToolSpecCommand(context.Background(), c, ToolSpecOptions{})
+	if err == nil {
+		t.Fatal("want an error")
+	}
+	msg := err.Error()
+	wantContains(t, msg, "(run as a process) answered server/discover with JSON-RPC error -32601: Method not found, "+
+		"then initialize with JSON-RPC error -32001: invalid token (a value of env) for (a value of env) x",
+		`(data: {"hint":"rotate it","token":"(a value of env)"})`)
+	for _, leaked := range []string{"exited with status 0", token, token[:8], token[4:], base64.StdEncoding.EncodeToString([]byte(token)), "\x1b", "owned", strings.Repeat("x", maxQuotedRunes+1)} {
+		if strings.Contains(msg, leaked) {
+			t.Errorf("the error shows %q: %s", leaked, msg)
+		}
+	}
+}
+
+// Every spelling of a value of env on stderr is blanked, the end of one that
+// the 2 KiB tail cut included.
+func TestFetchToolSpecCommandBlanksEverySpellingOnStderr(t *testing.T) {
+	const token = "sk-live-0123456789abcdef+/="
+	c := hostileCommand("leak")
+	c.Env["LIVEDOC_TOKEN"] = token
+	_, err := FetchToolSpecCommand(context.Background(), c, ToolSpecOptions{})
+	if err == nil {
+		t.Fatal("want an error")
+	}
+	msg := err.Error()
+	wantContains(t, msg, "exited (exit status 3)", "the end of its stderr:\n(a value of env)\nwrapped: (a value of env)\nstd: (a value of env)",
+		"query: (a value of env)", "path: (a value of env)", "basic: dXNlcjp")
+	for i := 0; i+8 <= len(token); i++ {
+		if part := token[i : i+8]; strings.Contains(msg, part) {
+			t.Errorf("the error shows %q of the token: %s", part, msg)
+		}
+	}
+	for _, enc := range []string{base64.StdEncoding.EncodeToString([]byte(token)), base64.RawURLEncoding.EncodeToString([]byte(token)), url.QueryEscape(token)} {
+		if strings.Contains(msg, enc[4:16]) {
+			t.Errorf("the error shows an encoded token %q: %s", enc, msg)
+		}
+	}
+}
+
+// The command is quoted with its arguments: terminal-safe, blanked, bounded.
+func TestFetchToolSpecCommandQuotesTheCommand(t *testing.T) {
+	const token = "tok-0123456789"
+	c := hostileCommand("exit")
+	c.Args = append(c.Args, "--token", token, "\x1b]0;title\x07", "\u202e", strings.Repeat("a", 200))
+	c.Env["LIVEDOC_TOKEN"] = token
+	_, err := FetchToolSpecCommand(context.Background(), c, ToolSpecOptions{})
+	if err == nil {
+		t.Fatal("want an error")
+	}
+	msg := err.Error()
+	wantContains(t, msg, "the MCP server ["+strconv.Quote(os.Args[0])+`, "--token", "(a value of env)", "\x1b]0;title\a", "\u202e", "`+strings.Repeat("a", maxArgRunes)+`..."] (run as a process) exited`)
+	if strings.ContainsAny(msg, "\x1b\x07\u202e") || strings.Contains(msg, token) {
+		t.Errorf("the error shows a control character or the token: %q", msg)
 	}
 }
