@@ -21,10 +21,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/redact"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/termsafe"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/validators"
 )
@@ -87,9 +89,10 @@ func addLiveDocumentAttributes(attrs map[string]schema.Attribute, document, json
 		"pin it in a `check` block to notice any change of the " + document + ".")
 }
 
-// liveOptions turns headers and timeout into fetch options.
-func liveOptions(ctx context.Context, headers types.Map, timeout types.String, diags *diag.Diagnostics) livedoc.Options {
-	opts := livedoc.Options{Timeout: livedoc.DefaultTimeout}
+// liveOptions turns headers and timeout into fetch options, whose Secrets
+// are those of the read (see liveSecrets).
+func liveOptions(ctx context.Context, secrets *redact.Secrets, headers types.Map, timeout types.String, diags *diag.Diagnostics) livedoc.Options {
+	opts := livedoc.Options{Timeout: livedoc.DefaultTimeout, Secrets: secrets}
 	if !headers.IsNull() {
 		diags.Append(headers.ElementsAs(ctx, &opts.Headers, false)...)
 	}
@@ -97,6 +100,45 @@ func liveOptions(ctx context.Context, headers types.Map, timeout types.String, d
 		opts.Timeout, _ = time.ParseDuration(timeout.ValueString()) // checked by validators.Duration
 	}
 	return opts
+}
+
+// liveSecrets are the values a live read never shows: those of its headers
+// and env (livedoc adds the token of an "Authorization: Bearer" header). The
+// returned context masks them in the provider's logs; every diagnostic of
+// the read is blanked with them (blankDiagnostics), and Terraform writes
+// diagnostics to its trace log too.
+func liveSecrets(ctx context.Context, values map[string]types.Map) (context.Context, *redact.Secrets) {
+	secrets := &redact.Secrets{}
+	for attr, m := range values {
+		for _, e := range m.Elements() {
+			if s, ok := e.(types.String); ok && !s.IsNull() && !s.IsUnknown() {
+				secrets.Add("a value of "+attr, s.ValueString())
+			}
+		}
+	}
+	ctx = tflog.MaskMessageStrings(ctx, secrets.Strings()...)
+	return tflog.MaskAllFieldValuesStrings(ctx, secrets.Strings()...), secrets
+}
+
+// blankDiagnostics returns diags with the secrets blanked from every summary
+// and detail, each diagnostic keeping its severity and attribute.
+func blankDiagnostics(secrets *redact.Secrets, diags diag.Diagnostics) diag.Diagnostics {
+	out := make(diag.Diagnostics, 0, len(diags))
+	for _, d := range diags {
+		summary, detail := secrets.Blank(d.Summary()), secrets.Blank(d.Detail())
+		wp, hasPath := d.(diag.DiagnosticWithPath)
+		switch {
+		case hasPath && d.Severity() == diag.SeverityWarning:
+			out.AddAttributeWarning(wp.Path(), summary, detail)
+		case hasPath:
+			out.AddAttributeError(wp.Path(), summary, detail)
+		case d.Severity() == diag.SeverityWarning:
+			out.AddWarning(summary, detail)
+		default:
+			out.AddError(summary, detail)
+		}
+	}
+	return out
 }
 
 // liveFailureNote ends the description of each live data source.

@@ -117,8 +117,10 @@ func (d *mcpToolSpecDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 func (d *mcpToolSpecDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m mcpToolSpecDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	ctx, secrets := liveSecrets(ctx, map[string]types.Map{"headers": m.Headers, "env": m.Env})
+	defer func() { resp.Diagnostics = blankDiagnostics(secrets, resp.Diagnostics) }()
 	opts := livedoc.ToolSpecOptions{
-		Options:           liveOptions(ctx, m.Headers, m.Timeout, &resp.Diagnostics),
+		Options:           liveOptions(ctx, secrets, m.Headers, m.Timeout, &resp.Diagnostics),
 		SSE:               m.Transport.ValueString() == transportSSE,
 		DropOutputSchemas: m.DropOutputSchemas.ValueBool(),
 	}
@@ -135,7 +137,7 @@ func (d *mcpToolSpecDataSource) Read(ctx context.Context, req datasource.ReadReq
 		resp.Diagnostics.AddAttributeError(source, "Cannot Read MCP Tool List", termsafe.Text(err.Error()))
 		return
 	}
-	canon, sum, ok := acceptLiveDocument(ctx, validators.ToolSpec(), ts.JSON, describeSource(&m), &resp.Diagnostics)
+	canon, sum, ok := acceptLiveDocument(ctx, validators.ToolSpec(), ts.JSON, describeSource(ctx, &m, secrets), &resp.Diagnostics)
 	if !ok {
 		return
 	}

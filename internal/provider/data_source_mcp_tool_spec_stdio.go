@@ -109,18 +109,15 @@ func fetchToolSpec(ctx context.Context, m *mcpToolSpecDataSourceModel, opts live
 	return ts, path.Root("command"), err
 }
 
-// describeSource names where the tools came from, in validation messages.
-func describeSource(m *mcpToolSpecDataSourceModel) string {
+// describeSource names where the tools came from, in validation messages:
+// the URL, or the command with its arguments as livedoc's errors show it.
+func describeSource(ctx context.Context, m *mcpToolSpecDataSourceModel, secrets *redact.Secrets) string {
 	if m.Command.IsNull() {
 		return m.URL.ValueString()
 	}
-	var program string
-	if elems := m.Command.Elements(); len(elems) > 0 {
-		if s, ok := elems[0].(types.String); ok {
-			program = s.ValueString()
-		}
-	}
-	return fmt.Sprintf("the MCP server started with %q", program)
+	var c livedoc.Command
+	_ = m.Command.ElementsAs(ctx, &c.Args, false) // read before, in fetchToolSpec
+	return "the MCP server started with " + c.Describe(secrets)
 }
 
 // nonEmptyString refuses an empty or blank string.
