@@ -45,11 +45,17 @@ func (b *liveBase) Configure(_ context.Context, req datasource.ConfigureRequest,
 }
 
 // liveNetworkNote states where a live fetch may go (livedoc's dial guard).
-const liveNetworkNote = "A fetch that starts at a public address never connects to a loopback, link-local " +
-	"(such as `169.254.169.254`), private or unspecified address, whether a redirect, an announced endpoint or a " +
-	"later DNS answer leads there: the address dialled is checked, and the error says why; a URL whose own address " +
-	"is loopback or private (the bundled server, an agent on the runner's network) keeps working. An error never " +
-	"quotes a body that came from another host than the URL's."
+const liveNetworkNote = "A fetch that starts at a public address never reaches an address that is not globally " +
+	"reachable, whether a redirect, an announced endpoint or a later DNS answer leads there: loopback, link-local " +
+	"(such as `169.254.169.254`), private, shared (`100.64.0.0/10`), benchmarking, documentation, reserved and every " +
+	"other block the IANA special-purpose address registries mark so, with the IPv4 address carried in an " +
+	"IPv4-mapped, NAT64 (`64:ff9b::/96`) or 6to4 (`2002::/16`) address judged as itself. Every destination is " +
+	"judged by the addresses its host resolves to on the machine running Terraform: with `HTTP_PROXY` or " +
+	"`HTTPS_PROXY` set, before the request is handed to the proxy (a host that does not resolve there is refused: " +
+	"list it in `NO_PROXY` or make it resolvable), and on every connection made directly (no proxy, or a " +
+	"`NO_PROXY` host) again; the error says which block an address is in. A URL whose own address is loopback or " +
+	"private (the bundled server, an agent on the runner's network) keeps working. An error never quotes a body that " +
+	"came from another host than the URL's."
 
 // liveAttributes are url, headers and timeout; what names the document fetched.
 func liveAttributes(what, urlDescription string) map[string]schema.Attribute {
@@ -65,7 +71,7 @@ func liveAttributes(what, urlDescription string) map[string]schema.Attribute {
 			ElementType: types.StringType,
 			MarkdownDescription: "HTTP headers sent with every request for the " + what + ", such as " +
 				"`{ Authorization = \"Bearer ${var.token}\" }`. Sensitive: never logged nor shown in messages, and sent " +
-				"only to the host of `url` (not to another host a redirect leads to).",
+				"only to the host of `url` (not to another host a redirect leads to). " + blankingNote,
 		},
 		"timeout": schema.StringAttribute{
 			Optional: true,
@@ -75,6 +81,13 @@ func liveAttributes(what, urlDescription string) map[string]schema.Attribute {
 		},
 	}
 }
+
+// blankingNote says how a sensitive value is kept out of messages (redact).
+var blankingNote = fmt.Sprintf("A value (and the token of a `Bearer` or `Basic` value) of at least %d characters that "+
+	"the server echoes is blanked in every error, warning and log line: whole, wrapped over lines, base64-encoded "+
+	"(standard or URL alphabet, padded or not, inside a longer encoded text too), URL-encoded, JSON-escaped, or cut "+
+	"at the edge of a quoted excerpt (a part of %d characters or more). Shorter values are not blanked: they would "+
+	"blank ordinary words.", redact.MinLength, redact.MinFragment)
 
 // liveComputed is a computed string attribute of a live data source.
 func liveComputed(description string) schema.StringAttribute {

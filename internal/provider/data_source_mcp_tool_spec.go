@@ -108,7 +108,8 @@ func (d *mcpToolSpecDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 			"stream) is read up to 1 MiB; the tools kept are collected page by page, after those options, and " +
 			"reading stops once they pass 40 KB (four times the registry's limit), with the same list of the largest " +
 			"tools; at most 1000 pages are read, and a cursor sent twice stops the reading. Errors say what went wrong: not " +
-			"an MCP server (and what came back), a JSON-RPC error (its code and message), a timeout, or refused " +
+			"an MCP server (and what came back), a JSON-RPC error (its code, message and data, on one line, 512 characters " +
+			"each), a timeout, or refused " +
 			"credentials (check `headers`). " + liveFailureNote + "\n\n" + stdioNote,
 		Attributes: attrs,
 	}

@@ -40,10 +40,8 @@ func addStdioAttributes(attrs map[string]schema.Attribute) {
 		Sensitive:   true,
 		ElementType: types.StringType,
 		MarkdownDescription: "Environment variables set for the process (over any it inherits), such as an API " +
-			"token the server needs. Sensitive: never logged nor shown in messages; a value of at least " +
-			fmt.Sprint(redact.MinLength) + " characters that the server puts in an error, on stderr or in a " +
-			"JSON-RPC error is blanked, whole, wrapped over lines, base64- or URL-encoded, or cut at the end of a " +
-			"quoted excerpt. Only with `command`.",
+			"token the server needs. Sensitive: never logged nor shown in messages, whether the server prints a value " +
+			"on stderr or puts it in a JSON-RPC error. " + blankingNote + " Only with `command`.",
 	}
 	attrs["inherit_env"] = schema.ListAttribute{
 		Optional:    true,
@@ -68,15 +66,19 @@ func addStdioAttributes(attrs map[string]schema.Attribute) {
 // stdioNote ends the data source's description: what runs, and when.
 const stdioNote = "With `command`, the data source **runs a program on the machine that runs Terraform**, on every " +
 	"`plan`, `refresh` and `apply` that reads it (and on every `plan` of a CI job that detects drift): the program " +
-	"runs as the user running Terraform, with a few variables of its environment (see `inherit_env`) plus `env`, and " +
-	"can do anything that user can. Only " +
-	"name programs you trust, pinned to a version (`npx -y @scope/server@1.2.3`, not `@latest`), and make sure CI " +
-	"has them installed (`npx` downloads a package on first use, which needs the npm registry). The process and " +
-	"every process it starts (its process group, on Unix) are stopped when the tools are read, or when `timeout` " +
-	"passes, whichever comes first: its stdin is closed, then the group is killed 2 seconds later (or when `timeout` " +
-	"passes, if sooner). What it writes is " +
-	"bounded: each message on stdout at 1 MiB, all of stdout at 32 MiB, and only the last 2 KiB of stderr are kept, " +
-	"quoted in the error when the server exits early, never answers, or writes too much."
+	"runs as the user running Terraform, with only a few variables of Terraform's environment (those the MCP SDKs " +
+	"pass, and what `inherit_env` names; never the provider's credentials) plus `env`, and can do anything that user " +
+	"can. Only name programs you trust, pinned to a version (`npx -y @scope/server@1.2.3`, not `@latest`), and make " +
+	"sure CI has them installed (`npx` downloads a package on first use, which needs the npm registry and, behind a " +
+	"proxy, `inherit_env = [\"HTTPS_PROXY\", \"NO_PROXY\"]`). The process and every process it starts (its process " +
+	"group, on Unix) are stopped as MCP's stdio transport specifies, when the tools are read or when `timeout` passes: " +
+	"its stdin is closed; if it is still running 2 seconds later, its group gets SIGTERM; 2 seconds after that, " +
+	"SIGKILL. Past `timeout`, the waits are cut short, but a server always has 1 second between SIGTERM and SIGKILL. " +
+	"What it writes is bounded: each message on stdout at 1 MiB, all of stdout at 32 MiB, and only the last 2 KiB " +
+	"of stderr are kept, quoted in the error when the server exits early, never answers, or writes too much. A " +
+	"JSON-RPC error it answers (to `server/discover`, `initialize` or `tools/list`) is quoted on one line, its " +
+	"message and its data up to 512 characters each. Errors name the command with its arguments (16 at most, 128 " +
+	"characters each)."
 
 func (d *mcpToolSpecDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
 	return []datasource.ConfigValidator{
