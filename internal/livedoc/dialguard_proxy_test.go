@@ -64,10 +64,11 @@ type proxied struct {
 	opts     Options
 }
 
-func newProxied(t *testing.T, agent http.Handler, noProxy string) *proxied {
+// The agent's handler is set by each test (p.agent.Config.Handler).
+func newProxied(t *testing.T, noProxy string) *proxied {
 	t.Helper()
 	internal, hits := internalService(t)
-	srv := httptest.NewServer(agent)
+	srv := httptest.NewServer(nil)
 	t.Cleanup(srv.Close)
 	names := map[string]string{"agent.test": "127.0.0.1", "internal.test": "127.0.0.1", "intranet.test": "127.0.0.1"}
 	p := livedoctest.NewForwardProxy(t, names)
@@ -99,7 +100,7 @@ func (p *proxied) wantNotHandedToProxy(t *testing.T, host string) {
 // A public destination is read through the proxy: over http (absolute-form)
 // and https (CONNECT), a card and an MCP server's tools alike.
 func TestDialGuardProxy_publicDestinationsWorkThroughTheProxy(t *testing.T) {
-	p := newProxied(t, nil, "")
+	p := newProxied(t, "")
 	p.agent.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/hop/card.json" {
 			http.Redirect(w, r, "/card.json", http.StatusFound)
@@ -153,7 +154,7 @@ func TestDialGuardProxy_redirectRefusedBeforeTheProxy(t *testing.T) {
 		{"NAT64 of metadata", "http://[64:ff9b::a9fe:a9fe]", "64:ff9b::a9fe:a9fe", "link-local"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p := newProxied(t, nil, "")
+			p := newProxied(t, "")
 			target := tc.target
 			if target == "" {
 				target = p.internalURL(t)
@@ -171,7 +172,7 @@ func TestDialGuardProxy_redirectRefusedBeforeTheProxy(t *testing.T) {
 
 // A NO_PROXY host is dialled directly, and judged there like any other.
 func TestDialGuardProxy_noProxyHostJudgedOnTheDirectDial(t *testing.T) {
-	p := newProxied(t, nil, "internal.test")
+	p := newProxied(t, "internal.test")
 	p.agent.Config.Handler = redirectTo(p.internalURL(t))
 	_, err := FetchAgentCard(p.ctx, p.agentURL(t, "/card.json"), p.opts)
 	wantRefused(t, err, "loopback", p.hits)
@@ -181,7 +182,7 @@ func TestDialGuardProxy_noProxyHostJudgedOnTheDirectDial(t *testing.T) {
 // An MCP endpoint announced on another host (HTTP+SSE) and a 307 that sends
 // the JSON-RPC POST to the internal service are refused before the proxy.
 func TestDialGuardProxy_mcpEndpointsRefusedBeforeTheProxy(t *testing.T) {
-	p := newProxied(t, nil, "")
+	p := newProxied(t, "")
 	p.agent.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		_, _ = w.Write([]byte("event: endpoint\ndata: " + p.internalURL(t) + "/messages\n\n"))
@@ -192,7 +193,7 @@ func TestDialGuardProxy_mcpEndpointsRefusedBeforeTheProxy(t *testing.T) {
 	wantRefused(t, err, "loopback", p.hits)
 	p.wantNotHandedToProxy(t, "internal.test")
 
-	q := newProxied(t, nil, "")
+	q := newProxied(t, "")
 	q.agent.Config.Handler = redirectTo(q.internalURL(t)) // a 307 keeps the POST and its body
 	_, err = FetchToolSpec(q.ctx, q.agentURL(t, "/mcp"), ToolSpecOptions{Options: q.opts})
 	wantRefused(t, err, "loopback", q.hits)
@@ -202,7 +203,7 @@ func TestDialGuardProxy_mcpEndpointsRefusedBeforeTheProxy(t *testing.T) {
 // A destination whose host does not resolve here cannot be judged: refused,
 // not handed to the proxy to resolve.
 func TestDialGuardProxy_unresolvableHostRefused(t *testing.T) {
-	p := newProxied(t, nil, "")
+	p := newProxied(t, "")
 	p.agent.Config.Handler = redirectTo("http://nowhere.test")
 	_, err := FetchAgentCard(p.ctx, p.agentURL(t, "/card.json"), p.opts)
 	if err == nil {
@@ -215,7 +216,7 @@ func TestDialGuardProxy_unresolvableHostRefused(t *testing.T) {
 // A start that is itself private keeps working through the proxy, and a DNS
 // answer that changes under a public start is judged on each request.
 func TestDialGuardProxy_privateStartAndRebinding(t *testing.T) {
-	p := newProxied(t, nil, "")
+	p := newProxied(t, "")
 	p.agent.Config.Handler = jsonBody(testCard)
 	// intranet.test resolves to an address the test network does not count
 	// as public: a private start, the configuration's own choice.
@@ -234,7 +235,7 @@ func TestDialGuardProxy_privateStartAndRebinding(t *testing.T) {
 // Without a Transport of the caller's, the environment's proxy settings are
 // read for each fetch and the guard holds with them.
 func TestDialGuardProxy_defaultTransportReadsTheEnvironment(t *testing.T) {
-	p := newProxied(t, nil, "")
+	p := newProxied(t, "")
 	p.agent.Config.Handler = redirectTo(p.internalURL(t))
 	_, err := FetchAgentCard(p.ctx, p.agentURL(t, "/card.json"), Options{})
 	wantRefused(t, err, "loopback", p.hits)
