@@ -54,7 +54,7 @@ func addStdioAttributes(attrs map[string]schema.Attribute) {
 			"own credentials are never passed: naming one (`AGENTREGISTRY_ACCESS_TOKEN`, any `AGENTREGISTRY_` " +
 			"variable, `GOOGLE_OAUTH_ACCESS_TOKEN`, `GOOGLE_CREDENTIALS`, `GOOGLE_APPLICATION_CREDENTIALS`...) is an " +
 			"error, and a prefix drops them from what it matches. Only with `command`.",
-		Validators: []validator.List{listvalidator.SizeAtLeast(1), inheritEnvValidator{}},
+		Validators: []validator.List{listvalidator.SizeAtLeast(1), inheritEnvValidator()},
 	}
 	attrs["working_dir"] = schema.StringAttribute{
 		Optional:            true,
@@ -137,28 +137,10 @@ func (v nonEmptyString) ValidateString(ctx context.Context, req validator.String
 		fmt.Sprintf("%s %s: expected a directory, found %q.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
 }
 
-// inheritEnvValidator refuses at validate time what livedoc would refuse at
-// read time, with its words: a pattern that is not a name or a trailing-*
-// prefix, or one that names a credential of the provider.
-type inheritEnvValidator struct{}
-
-func (inheritEnvValidator) Description(context.Context) string {
-	return "each entry must be a variable name, or a name prefix followed by one trailing *, and not a credential of the provider"
-}
-
-func (v inheritEnvValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (v inheritEnvValidator) ValidateList(_ context.Context, req validator.ListRequest, resp *validator.ListResponse) {
-	for i, e := range req.ConfigValue.Elements() {
-		s, ok := e.(types.String)
-		if !ok || s.IsNull() || s.IsUnknown() {
-			continue
-		}
-		if err := livedoc.CheckInheritEnv([]string{s.ValueString()}); err != nil {
-			resp.Diagnostics.AddAttributeError(req.Path.AtListIndex(i), "Invalid Inherited Variable",
-				err.Error()+". Expected the names of variables the MCP server needs from Terraform's environment.")
-		}
-	}
+// inheritEnvValidator refuses, with livedoc's words, an entry that is not a
+// name or a trailing-* prefix, or that names a credential of the provider.
+func inheritEnvValidator() validator.List {
+	return listEntriesValidator{summary: "Invalid Inherited Variable",
+		description: "each entry must be a variable name, or a name prefix followed by one trailing *, and not a credential of the provider",
+		check:       func(p string) error { return livedoc.CheckInheritEnv([]string{p}) }}
 }
