@@ -159,15 +159,16 @@ func (t *guardedTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	var via *url.URL
 	if t.proxy != nil {
 		u, err := t.proxy(req)
+		if err == nil && u != nil {
+			err = t.guard.judgeBeforeProxy(req.Context(), req.URL, u)
+		}
 		if err != nil {
+			if req.Body != nil {
+				_ = req.Body.Close() // a RoundTripper closes the body, even when it sends nothing
+			}
 			return nil, err
 		}
-		if u != nil {
-			if err := t.guard.judgeBeforeProxy(req.Context(), req.URL, u); err != nil {
-				return nil, err
-			}
-			via = u
-		}
+		via = u
 	}
 	return t.base.RoundTrip(req.WithContext(context.WithValue(req.Context(), proxyKey{}, via)))
 }
