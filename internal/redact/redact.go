@@ -218,12 +218,21 @@ func occurrences(flat string, f form) []span {
 // edgeFragments finds a part of f at either end of flat: its end at the start
 // of flat, or its start at the end of flat.
 func edgeFragments(flat string, f form) []span {
-	var out []span
-	if n := overlap(f.text, flat); n >= MinFragment {
-		out = append(out, span{0, n, f.placeholder})
+	if len(flat) < MinFragment {
+		return nil
 	}
-	if n := overlap(flat, f.text); n >= MinFragment {
-		out = append(out, span{len(flat) - n, len(flat), f.placeholder})
+	var out []span
+	// A fragment holds the first (last) MinFragment bytes of flat: checking
+	// that first spares the linear search for almost every form.
+	if strings.Contains(f.text, flat[:MinFragment]) {
+		if n := overlap(f.text, flat); n >= MinFragment {
+			out = append(out, span{0, n, f.placeholder})
+		}
+	}
+	if strings.Contains(f.text, flat[len(flat)-MinFragment:]) {
+		if n := overlap(flat, f.text); n >= MinFragment {
+			out = append(out, span{len(flat) - n, len(flat), f.placeholder})
+		}
 	}
 	return out
 }
