@@ -11,15 +11,14 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/redact"
 )
 
 const (
 	// MaxCardBytes is the largest card body read; a larger one is refused
 	// without reading the rest.
 	MaxCardBytes = 1 << 20
-
-	// peekBytes is how much of an unexpected body an error shows.
-	peekBytes = 64
 
 	wellKnownCard = "/.well-known/agent-card.json"
 
@@ -58,6 +57,12 @@ type Card struct {
 // opts.Headers sets A2A-Version. The card is not parsed: no URL inside it is
 // ever followed.
 func FetchAgentCard(ctx context.Context, rawURL string, opts Options) (*Card, error) {
+	secrets := secretsOf(opts)
+	card, err := fetchAgentCard(ctx, rawURL, opts, secrets)
+	return card, secrets.Error(err)
+}
+
+func fetchAgentCard(ctx context.Context, rawURL string, opts Options, secrets *redact.Secrets) (*Card, error) {
 	u, err := parseURL(rawURL)
 	if err != nil {
 		return nil, err
@@ -68,7 +73,7 @@ func FetchAgentCard(ctx context.Context, rawURL string, opts Options) (*Card, er
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, opts.timeout())
 	defer cancel()
-	f := &cardFetch{parent: parent, client: newClient(u, opts, nil), timeout: opts.timeout(),
+	f := &cardFetch{parent: parent, client: newClient(u, opts, nil), timeout: opts.timeout(), secrets: secrets,
 		sendVersion: !hasHeader(opts.Headers, a2aVersionHeader)}
 	if u.Path != "" && u.Path != "/" {
 		return f.get(ctx, u)
@@ -106,6 +111,7 @@ type cardFetch struct {
 	// own, so that a redirect to another host, which never gets the caller's
 	// headers, does not get another version than the caller asked for.
 	sendVersion bool
+	secrets     *redact.Secrets // never shown in an error
 }
 
 // hasHeader reports whether headers set name, in any case.
@@ -147,7 +153,7 @@ func (f *cardFetch) get(ctx context.Context, u *url.URL) (*Card, error) {
 	}
 	if !isJSONMediaType(ct) && !json.Valid(body) {
 		return nil, fmt.Errorf("%s answered with content type %q and a body that is not JSON (it starts %q); expected the agent card as application/a2a+json or application/json",
-			final, ct, prefix(body, peekBytes))
+			final, ct, start(f.secrets, body, peekBytes))
 	}
 	return &Card{Body: body, URL: final, ETag: resp.Header.Get("ETag"), ContentType: ct}, nil
 }
@@ -179,12 +185,4 @@ const cardAccept = "application/a2a+json, application/json;q=0.9"
 func isJSONMediaType(ct string) bool {
 	mt, _, err := mime.ParseMediaType(ct)
 	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
-}
-
-// prefix returns at most n bytes of b, for showing what came back.
-func prefix(b []byte, n int) string {
-	if len(b) > n {
-		return string(b[:n]) + "..."
-	}
-	return string(b)
 }

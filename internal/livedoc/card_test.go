@@ -30,6 +30,16 @@ func fetchErr(t *testing.T, url string, opts Options) string {
 	return err.Error()
 }
 
+// transportOf is the transport of srv's client, which trusts its certificate.
+func transportOf(t *testing.T, srv *httptest.Server) *http.Transport {
+	t.Helper()
+	tr, ok := srv.Client().Transport.(*http.Transport)
+	if !ok {
+		t.Fatalf("the test server's client has a %T", srv.Client().Transport)
+	}
+	return tr
+}
+
 func wantContains(t *testing.T, got string, wants ...string) {
 	t.Helper()
 	for _, w := range wants {
@@ -132,7 +142,7 @@ func TestFetchAgentCardRefusesHTTPSToHTTP(t *testing.T) {
 	plain := serve(t, map[string]http.HandlerFunc{"/card.json": jsonBody(testCard)})
 	tlsSrv := httptest.NewTLSServer(http.RedirectHandler(plain.URL+"/card.json", http.StatusFound))
 	t.Cleanup(tlsSrv.Close)
-	wantContains(t, fetchErr(t, tlsSrv.URL+"/card.json", Options{Transport: tlsSrv.Client().Transport}),
+	wantContains(t, fetchErr(t, tlsSrv.URL+"/card.json", Options{Transport: transportOf(t, tlsSrv)}),
 		"refusing a redirect from https to http", tlsSrv.URL+"/card.json redirected to "+plain.URL)
 }
 
@@ -144,9 +154,9 @@ func TestFetchAgentCardTLSErrors(t *testing.T) {
 		"TLS error talking to "+srv.URL, "certificate signed by unknown authority")
 	// Trusted, but the certificate names 127.0.0.1 and example.com, not localhost.
 	local := strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
-	wantContains(t, fetchErr(t, local+"/card.json", Options{Transport: srv.Client().Transport}),
+	wantContains(t, fetchErr(t, local+"/card.json", Options{Transport: transportOf(t, srv)}),
 		"TLS error talking to "+local, "not localhost")
-	if _, err := FetchAgentCard(context.Background(), srv.URL+"/card.json", Options{Transport: srv.Client().Transport}); err != nil {
+	if _, err := FetchAgentCard(context.Background(), srv.URL+"/card.json", Options{Transport: transportOf(t, srv)}); err != nil {
 		t.Errorf("trusted server: %v", err)
 	}
 }
@@ -245,4 +255,19 @@ func TestFetchAgentCardRejectsBadURLs(t *testing.T) {
 	wantContains(t, fetchErr(t, "ftp://example.com/card.json", Options{}),
 		"invalid URL ftp://example.com/card.json: expected an absolute http:// or https:// URL")
 	wantContains(t, fetchErr(t, "/relative", Options{}), "expected an absolute")
+}
+
+// A body that echoes the request's credential is quoted blanked, the part of
+// it that the 64-byte excerpt cuts included.
+func TestFetchAgentCardBlanksAnEchoedHeader(t *testing.T) {
+	const token = "Bearer 0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ" // cut by the 64-byte excerpt
+	srv := serve(t, map[string]http.HandlerFunc{"/card.json": func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		_, _ = w.Write([]byte("debug: you sent " + r.Header.Get("Authorization") + " and nothing else"))
+	}})
+	msg := fetchErr(t, srv.URL+"/card.json", Options{Headers: map[string]string{"Authorization": token}})
+	wantContains(t, msg, `it starts "debug: you sent (a value of headers)..."`)
+	if strings.Contains(msg, "0123") {
+		t.Errorf("the error shows the token: %s", msg)
+	}
 }

@@ -1,20 +1,27 @@
 package livedoc
 
 // Live fetches stay where they started. A fetch that starts at a public
-// address never connects to a loopback, link-local, private, shared
-// (carrier-grade NAT), multicast or unspecified address, whether a redirect,
-// an MCP endpoint announced on another host, or a later DNS answer for the
-// same host (DNS rebinding) leads there: the check is made on the address
-// actually dialled, after resolution, for every connection. A fetch that
-// starts at such an address itself (the bundled server, a test, an agent on
-// the runner's own network, a host name that resolves there) is the
-// configuration's own choice and keeps working, redirects included.
+// address never reaches an address that is not globally reachable (loopback,
+// link-local, private, shared, documentation... see addresses.go), whether a
+// redirect, an MCP endpoint announced on another host, or a later DNS answer
+// for the same host (DNS rebinding) leads there. A fetch that starts at such
+// an address itself (the bundled server, a test, an agent on the runner's own
+// network, a host name that resolves there) is the configuration's own choice
+// and keeps working, redirects included.
 //
-// The start is judged by the first connection to the start URL's host and
-// port: by its address when the host is an IP literal, else by the first
-// address the host resolves to. HTTP proxies configured in the environment
-// (HTTPS_PROXY...) are the machine's own and are always dialled; what a
-// proxy then connects to is its business.
+// Every destination is judged by the addresses its host resolves to on this
+// machine:
+//   - a request handed to an HTTP proxy (HTTP_PROXY, HTTPS_PROXY) is judged
+//     before it is handed over, by every address of its host; a host that does
+//     not resolve here cannot be judged and is refused;
+//   - every connection dialled directly (no proxy, or a NO_PROXY host) is
+//     judged again at the dial, on the address actually dialled, so a DNS
+//     answer that changes between requests is caught.
+//
+// The start is judged by the first request to the start URL's host and port:
+// by its address when the host is an IP literal, else by the first address
+// the host resolves to. The proxy itself is the machine's own and is dialled
+// unjudged, for the requests handed to it only.
 
 import (
 	"context"
@@ -27,33 +34,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/net/http/httpproxy"
 )
-
-// addressKind names what kind of non-public address a is; "" for a public one.
-func addressKind(a netip.Addr) string {
-	a = a.Unmap()
-	switch {
-	case !a.IsValid():
-		return "invalid"
-	case a.IsUnspecified() || (a.Is4() && a.As4()[0] == 0):
-		return "unspecified"
-	case a.IsLoopback():
-		return "loopback"
-	case a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast():
-		return "link-local"
-	case a.IsPrivate():
-		return "private"
-	case a.Is4() && sharedAddressSpace.Contains(a):
-		return "shared (carrier-grade NAT)"
-	case a == netip.AddrFrom4([4]byte{255, 255, 255, 255}):
-		return "broadcast"
-	case a.IsMulticast() || a.IsInterfaceLocalMulticast():
-		return "multicast"
-	}
-	return ""
-}
-
-var sharedAddressSpace = netip.MustParsePrefix("100.64.0.0/10")
 
 // testNetwork is the test seam of the guard: it resolves host names and
 // classifies addresses in place of the machine's resolver and addressKind,
@@ -101,60 +84,121 @@ type dialGuard struct {
 	decided     bool
 	startPublic bool
 	startAddr   string // the address the start was judged by
-	proxies     map[string]bool
 }
 
 func newDialGuard(start *url.URL) *dialGuard {
-	return &dialGuard{start: hostPort(start), proxies: map[string]bool{}}
+	return &dialGuard{start: hostPort(start)}
 }
 
 // hostPort is u's host:port in lower case, with the scheme's default port.
 func hostPort(u *url.URL) string {
 	port := u.Port()
 	if port == "" {
-		port = "80"
-		if u.Scheme == "https" {
-			port = "443"
-		}
+		port = defaultPorts[u.Scheme]
 	}
 	return strings.ToLower(net.JoinHostPort(u.Hostname(), port))
 }
 
-// guardTransport returns base with its dials guarded: a clone of base when it
-// is an *http.Transport (http.DefaultTransport when base is nil); any other
-// RoundTripper (a test's own) is returned as is.
-func guardTransport(base http.RoundTripper, start *url.URL) http.RoundTripper {
+// defaultPorts are the ports of the schemes of URLs and of proxies.
+var defaultPorts = map[string]string{"http": "80", "https": "443", "socks5": "1080", "socks5h": "1080"}
+
+// guardTransport returns a RoundTripper that judges every destination of
+// base: a request for a proxy before it is handed over (guardedTransport), a
+// direct connection at its dial. A nil base is http.DefaultTransport with
+// the proxy settings of the environment read for this fetch.
+func guardTransport(base *http.Transport, start *url.URL) http.RoundTripper {
 	if base == nil {
-		base = http.DefaultTransport
-	}
-	t, ok := base.(*http.Transport)
-	if !ok {
-		return base
+		base = defaultTransport()
 	}
 	g := newDialGuard(start)
-	t = t.Clone()
+	t := base.Clone()
 	dial := t.DialContext
 	if dial == nil {
 		dial = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext
 	}
-	if proxy := t.Proxy; proxy != nil {
-		t.Proxy = func(req *http.Request) (*url.URL, error) {
-			u, err := proxy(req)
-			if u != nil && err == nil {
-				g.allowProxy(u)
-			}
-			return u, err
-		}
+	proxy := t.Proxy
+	// The transport uses the proxy that guardedTransport chose and judged for
+	// the request, never one of its own choosing.
+	t.Proxy = func(req *http.Request) (*url.URL, error) {
+		u, _ := req.Context().Value(proxyKey{}).(*url.URL)
+		return u, nil
 	}
 	t.DialContext = g.dialContext(dial)
 	t.DialTLSContext = nil // the TLS handshake runs over the guarded dial
+	return &guardedTransport{base: t, proxy: proxy, guard: g}
+}
+
+// defaultTransport is http.DefaultTransport with HTTP_PROXY, HTTPS_PROXY and
+// NO_PROXY read now (http.ProxyFromEnvironment reads them once per process).
+func defaultTransport() *http.Transport {
+	t, ok := http.DefaultTransport.(*http.Transport)
+	if !ok { // another package replaced it: start from Go's defaults
+		t = &http.Transport{ForceAttemptHTTP2: true, MaxIdleConns: 100, IdleConnTimeout: 90 * time.Second,
+			TLSHandshakeTimeout: 10 * time.Second, ExpectContinueTimeout: time.Second}
+	}
+	t = t.Clone()
+	fromEnv := httpproxy.FromEnvironment().ProxyFunc()
+	t.Proxy = func(req *http.Request) (*url.URL, error) { return fromEnv(req.URL) }
 	return t
 }
 
-func (g *dialGuard) allowProxy(u *url.URL) {
+// proxyKey carries, in a request's context, the proxy guardedTransport chose
+// for it (nil: none): the transport's Proxy returns it, and the dial lets a
+// connection to it through.
+type proxyKey struct{}
+
+// guardedTransport chooses the proxy of each request and, when there is one,
+// judges the request's destination before handing it over.
+type guardedTransport struct {
+	base  *http.Transport
+	proxy func(*http.Request) (*url.URL, error)
+	guard *dialGuard
+}
+
+func (t *guardedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	var via *url.URL
+	if t.proxy != nil {
+		u, err := t.proxy(req)
+		if err == nil && u != nil {
+			err = t.guard.judgeBeforeProxy(req.Context(), req.URL, u)
+		}
+		if err != nil {
+			if req.Body != nil {
+				_ = req.Body.Close() // a RoundTripper closes the body, even when it sends nothing
+			}
+			return nil, err
+		}
+		via = u
+	}
+	return t.base.RoundTrip(req.WithContext(context.WithValue(req.Context(), proxyKey{}, via)))
+}
+
+// judgeBeforeProxy judges target by every address its host resolves to here,
+// before the request is handed to proxy: the proxy may connect to any of them.
+func (g *dialGuard) judgeBeforeProxy(ctx context.Context, target, proxy *url.URL) error {
 	g.mu.Lock()
-	g.proxies[hostPort(u)] = true
+	privateStart := g.decided && !g.startPublic
 	g.mu.Unlock()
+	if privateStart {
+		return nil // the configuration chose a private start: nothing to judge
+	}
+	tn, _ := ctx.Value(testNetworkKey{}).(*testNetwork)
+	host := target.Hostname()
+	addrs, err := resolve(ctx, tn, host)
+	if err != nil || len(addrs) == 0 {
+		return &refusal{fmt.Sprintf("%v: cannot judge %s before handing the request to the proxy %s: the host does "+
+			"not resolve on this machine (%v). A live document is read through a proxy only when this machine can "+
+			"tell where the proxy will connect; make the host resolvable here, or list it in NO_PROXY",
+			errPrivateAddress, host, proxy.Redacted(), err)}
+	}
+	hp := hostPort(target)
+	_, port, _ := net.SplitHostPort(hp)
+	for _, a := range addrs {
+		if err := g.allow(hp, host, netip.AddrPortFrom(a.Unmap(), parsePort(port)), tn); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // errPrivateAddress is a connection the guard refused.
@@ -162,13 +206,10 @@ var errPrivateAddress = errors.New("refused to connect")
 
 func (g *dialGuard) dialContext(dial func(ctx context.Context, network, addr string) (net.Conn, error)) func(ctx context.Context, network, addr string) (net.Conn, error) {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
-		tn, _ := ctx.Value(testNetworkKey{}).(*testNetwork)
-		g.mu.Lock()
-		proxy := g.proxies[strings.ToLower(addr)]
-		g.mu.Unlock()
-		if proxy && tn == nil {
-			return dial(ctx, network, addr)
+		if via, _ := ctx.Value(proxyKey{}).(*url.URL); via != nil && strings.EqualFold(hostPort(via), addr) {
+			return dial(ctx, network, addr) // the proxy chosen for this request, which judged its destination
 		}
+		tn, _ := ctx.Value(testNetworkKey{}).(*testNetwork)
 		host, port, err := net.SplitHostPort(addr)
 		if err != nil {
 			return nil, err
@@ -221,33 +262,33 @@ func resolve(ctx context.Context, tn *testNetwork, host string) ([]netip.Addr, e
 	return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
 }
 
-// kindOf classifies ap, through the test network when there is one.
-func kindOf(tn *testNetwork, ap netip.AddrPort) string {
+// judgeAt judges ap, through the test network when there is one.
+func judgeAt(tn *testNetwork, ap netip.AddrPort) verdict {
 	if tn != nil && tn.public[ap] {
-		return ""
+		return verdict{}
 	}
-	return addressKind(ap.Addr())
+	return judge(ap.Addr())
 }
 
 // allow decides one candidate address ap of the dial to addr (host:port).
 func (g *dialGuard) allow(addr, host string, ap netip.AddrPort, tn *testNetwork) error {
-	kind := kindOf(tn, ap)
+	v := judgeAt(tn, ap)
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if !g.decided && addr == g.start {
-		g.decided, g.startPublic, g.startAddr = true, kind == "", ap.String()
+		g.decided, g.startPublic, g.startAddr = true, v.kind == "", ap.String()
 	}
-	if kind == "" || !g.decided || !g.startPublic {
+	if v.kind == "" || !g.decided || !g.startPublic {
 		return nil
 	}
 	target := ap.String()
 	if net.ParseIP(strings.Trim(host, "[]")) == nil {
 		target = host + " (" + ap.String() + ")"
 	}
-	return &refusal{fmt.Sprintf("%v to %s, a %s address: this fetch started at the public address %s (%s), "+
-		"and a live document never leads from a public address to a loopback, link-local, private or unspecified "+
-		"one (a redirect, an announced endpoint or a new DNS answer led there); fetch the document from the "+
-		"private address directly if it is meant to be read", errPrivateAddress, target, kind, g.startAddr, g.start)}
+	return &refusal{fmt.Sprintf("%v to %s, %s %s address (%s): this fetch started at the public address %s (%s), "+
+		"and a live document never leads from a public address to one that is not globally reachable (a redirect, "+
+		"an announced endpoint or a new DNS answer led there); fetch the document from that address directly if it "+
+		"is meant to be read", errPrivateAddress, target, article(v.kind), v.kind, v.source, g.startAddr, g.start)}
 }
 
 // sameHost reports whether two URLs name the same host and port: a body is

@@ -1,12 +1,16 @@
 // Package livedoc fetches the documents that an agent or an MCP server actually
 // serves: an A2A agent card over HTTP (FetchAgentCard) and an MCP tools/list
-// result through the official MCP Go SDK (FetchToolSpec). It only fetches:
+// result through the official MCP Go SDK, over HTTP (FetchToolSpec) or from an
+// MCP server it starts as a process on this machine and stops when the tools
+// are read (FetchToolSpecCommand, the stdio transport). It only fetches:
 // validation stays in internal/spec and canonical bytes in the canonical JSON
 // package, so a fetched document is checked exactly like one written by hand.
 //
-// Headers often carry credentials. This package never logs anything, never puts
-// a header value into an error, and sends the headers only to the host of the
-// URL it was given (see headerTransport).
+// Headers and the environment of a server often carry credentials. This
+// package never logs anything, blanks their values (and the caller's
+// Options.Secrets) out of every error, whatever a peer echoes (quote.go,
+// internal/redact), and sends the headers only to the host of the URL it was
+// given (see headerTransport).
 package livedoc
 
 import (
@@ -18,6 +22,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/redact"
 )
 
 const (
@@ -36,12 +42,17 @@ type Options struct {
 	// Headers are added to every request sent to the host of the URL given
 	// (for example Authorization). Their values are treated as secrets.
 	Headers map[string]string
+	// Secrets are values never shown in an error, beside those of Headers and
+	// Command.Env, which a fetch adds to it; nil means none.
+	Secrets *redact.Secrets
 	// Timeout bounds the whole fetch: redirects, the body and, for MCP, the
 	// handshake and every page. Zero means DefaultTimeout.
 	Timeout time.Duration
-	// Transport carries the requests; nil means http.DefaultTransport. Tests
-	// inject one that trusts (or not) their TLS server.
-	Transport http.RoundTripper
+	// Transport carries the requests; nil means http.DefaultTransport with
+	// the environment's proxy settings read for each fetch. Tests inject one
+	// that trusts (or not) their TLS server. It is an *http.Transport so that
+	// its dials and its proxy can be guarded (dialguard.go).
+	Transport *http.Transport
 }
 
 func (o Options) timeout() time.Duration {

@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/redact"
 )
 
 // Bounds of an MCP server run as a process (the stdio transport), beside
@@ -25,10 +26,14 @@ const (
 	// StderrTailBytes is how much of the end of the process's stderr is kept
 	// to quote in errors; the rest is read and dropped.
 	StderrTailBytes = 2048
-	// stopGrace is how long a server has to exit by itself once its stdin is
-	// closed (as the MCP stdio transport asks) before its process group is
-	// killed.
+	// stopGrace is how long a server has to exit once its stdin is closed,
+	// and again once its process group got SIGTERM, before the next step of
+	// MCP's stdio shutdown (SIGTERM, then SIGKILL).
 	stopGrace = 2 * time.Second
+	// termGrace is the least time a server has after SIGTERM, even when the
+	// fetch's deadline has passed: a server that cleans up on SIGTERM (stops
+	// a browser it started in a session of its own) gets to do it.
+	termGrace = time.Second
 )
 
 // Command is an MCP server started as a process that speaks MCP over its
@@ -36,25 +41,24 @@ const (
 // in PATH when it has no slash) and the rest are its arguments.
 type Command struct {
 	Args []string
-	// Env is added to the environment this process inherits (and overrides
+	// Env is added to the environment the server inherits (and overrides
 	// it). Its values are treated as secrets: never shown in messages.
 	Env map[string]string
+	// InheritEnv names the variables of this process's environment the
+	// server inherits besides DefaultInheritedEnv: names, or name prefixes
+	// with one trailing "*". The provider's credentials (withheld) are never
+	// inherited.
+	InheritEnv []string
 	// Dir is the working directory; empty means this process's.
 	Dir string
-}
-
-// program names the command in messages: its program only, since arguments
-// may carry secrets (a token given as a flag).
-func (c Command) program() string {
-	if len(c.Args) == 0 {
-		return ""
-	}
-	return c.Args[0]
 }
 
 func (c Command) check() error {
 	if len(c.Args) == 0 || c.Args[0] == "" {
 		return errors.New("the command is empty: expected the program and its arguments, such as [\"npx\", \"-y\", \"@modelcontextprotocol/server-memory\"]")
+	}
+	if err := CheckInheritEnv(c.InheritEnv); err != nil {
+		return err
 	}
 	if c.Dir != "" {
 		if fi, err := os.Stat(c.Dir); err != nil || !fi.IsDir() {
@@ -70,6 +74,15 @@ func (c Command) check() error {
 // within the timeout; the result is shaped as FetchToolSpec shapes it. opts'
 // Headers, Transport and SSE do not apply.
 func FetchToolSpecCommand(ctx context.Context, c Command, opts ToolSpecOptions) (*ToolSpec, error) {
+	secrets := secretsOf(opts.Options)
+	for _, v := range c.Env {
+		secrets.Add("a value of env", v)
+	}
+	ts, err := fetchToolSpecCommand(ctx, c, opts, secrets)
+	return ts, secrets.Error(err)
+}
+
+func fetchToolSpecCommand(ctx context.Context, c Command, opts ToolSpecOptions, secrets *redact.Secrets) (*ToolSpec, error) {
 	if err := c.check(); err != nil {
 		return nil, err
 	}
@@ -80,18 +93,18 @@ func FetchToolSpecCommand(ctx context.Context, c Command, opts ToolSpecOptions) 
 	if err != nil {
 		return nil, err
 	}
-	f := &mcpFetch{parent: ctx, target: fmt.Sprintf("%q (run as a process)", c.program()), timeout: opts.timeout(), started: time.Now()}
+	f := &mcpFetch{parent: ctx, target: c.Describe(secrets) + " (run as a process)", timeout: opts.timeout(), started: time.Now(), secrets: secrets}
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
 	proc, err := startServer(c)
 	if err != nil {
-		return nil, err
+		return nil, startError(c, err, secrets)
 	}
 	f.proc = proc
 	defer proc.stop(f.started.Add(f.timeout))
-	// When the deadline passes, the process group is killed at once: that
-	// closes its pipes, which ends any read or write the SDK is blocked in.
-	defer context.AfterFunc(ctx, proc.kill)()
+	// When the deadline passes, the shutdown starts at once (stdin closed,
+	// SIGTERM); stop then gives the group termGrace before SIGKILL.
+	defer context.AfterFunc(ctx, proc.terminate)()
 	f.tools = &rawToolsTransport{Transport: &mcp.IOTransport{Reader: proc.stdout, Writer: proc.stdin, MaxLineLength: MaxResponseBytes + 1}}
 	session, err := mcp.NewClient(clientInfo(), nil).Connect(ctx, f.tools, &mcp.ClientSessionOptions{ProtocolVersion: offeredVersion})
 	if err != nil {
@@ -110,7 +123,7 @@ type serverProcess struct {
 	exited  chan struct{} // closed when Wait returned
 	waitErr error         // Wait's result, once exited is closed
 	killed  sync.Once
-	secrets []string // the values of Command.Env, never quoted from stderr
+	termed  sync.Once
 }
 
 // startServer starts c in a process group of its own, with pipes made here
@@ -119,7 +132,7 @@ type serverProcess struct {
 func startServer(c Command) (*serverProcess, error) {
 	cmd := exec.Command(c.Args[0], c.Args[1:]...)
 	cmd.Dir = c.Dir
-	cmd.Env = commandEnv(c.Env)
+	cmd.Env = commandEnv(c.InheritEnv, c.Env)
 	setProcessGroup(cmd)
 	inR, inW, err := os.Pipe()
 	if err != nil {
@@ -130,7 +143,7 @@ func startServer(c Command) (*serverProcess, error) {
 		closeAll(inR, inW)
 		return nil, err
 	}
-	p := &serverProcess{cmd: cmd, stdin: inW, stderr: &tailBuffer{}, exited: make(chan struct{}), secrets: envValues(c.Env)}
+	p := &serverProcess{cmd: cmd, stdin: inW, stderr: &tailBuffer{}, exited: make(chan struct{})}
 	p.stdout = &boundedStdout{f: outR}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, p.stderr
 	// Wait stops copying stderr this long after the process exits, when a
@@ -138,7 +151,7 @@ func startServer(c Command) (*serverProcess, error) {
 	cmd.WaitDelay = time.Second
 	if err := cmd.Start(); err != nil {
 		closeAll(inR, inW, outR, outW)
-		return nil, startError(c, err)
+		return nil, err
 	}
 	closeAll(inR, outW) // the child's ends: ours would keep the pipes open after it exits
 	go func() {
@@ -154,59 +167,59 @@ func closeAll(files ...*os.File) {
 	}
 }
 
-func startError(c Command, err error) error {
+func startError(c Command, err error, secrets *redact.Secrets) error {
 	if errors.Is(err, exec.ErrNotFound) {
-		return fmt.Errorf("cannot start the MCP server: the program %q was not found in PATH; "+
-			"give its full path, or install it where Terraform runs", c.program())
+		return fmt.Errorf("cannot start the MCP server %s: the program %s was not found in PATH; "+
+			"give its full path, or install it where Terraform runs", c.Describe(secrets), quoteArg(secrets, c.Args[0]))
 	}
-	return fmt.Errorf("cannot start the MCP server %q: %v", c.program(), err)
-}
-
-// commandEnv is this process's environment with env added, in a stable order.
-func commandEnv(env map[string]string) []string {
-	if len(env) == 0 {
-		return nil // exec.Cmd then passes this process's environment
-	}
-	keys := make([]string, 0, len(env))
-	for k := range env {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := os.Environ()
-	for _, k := range keys {
-		out = append(out, k+"="+env[k]) // a later entry wins in exec.Cmd
-	}
-	return out
-}
-
-// envValues are the values of env worth hiding: the non-blank ones, longest
-// first so that a value containing another is hidden whole.
-func envValues(env map[string]string) []string {
-	var out []string
-	for _, v := range env {
-		if strings.TrimSpace(v) != "" {
-			out = append(out, v)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
-	return out
+	return fmt.Errorf("cannot start the MCP server %s: %v", c.Describe(secrets), err)
 }
 
 // kill ends the whole process group at once.
 func (p *serverProcess) kill() { p.killed.Do(func() { killProcessGroup(p.cmd) }) }
 
-// stop closes the server's stdin, gives it stopGrace to exit (less when the
-// fetch's deadline comes first), then kills its process group (children it
-// started too) and waits for it to be reaped.
+// terminate closes the server's stdin and sends SIGTERM to its process group.
+func (p *serverProcess) terminate() {
+	p.termed.Do(func() {
+		_ = p.stdin.Close() // asks the server to exit, as MCP's stdio transport does first
+		terminateProcessGroup(p.cmd)
+	})
+}
+
+// stop ends the server as MCP's stdio transport specifies: close its stdin
+// and wait for it to exit; then SIGTERM to its process group and wait; then
+// SIGKILL to the group (children it started included) and reap it. Each wait
+// is stopGrace, cut short by the fetch's deadline, except that a server
+// always has termGrace after SIGTERM.
 func (p *serverProcess) stop(deadline time.Time) {
-	_ = p.stdin.Close() // asks the server to exit; it is killed below if it does not
-	select {
-	case <-p.exited:
-	case <-time.After(min(stopGrace, time.Until(deadline))):
+	_ = p.stdin.Close() // asks the server to exit; closing it twice is harmless
+	if !p.exitWithin(min(stopGrace, time.Until(deadline))) {
+		p.terminate()
+		p.exitWithin(min(stopGrace, max(time.Until(deadline), termGrace)))
 	}
-	p.kill()
+	p.kill() // whatever remains of the group
 	<-p.exited
 	_ = p.stdout.f.Close() // our read end; every reader is done
+}
+
+// exitWithin waits at most d for the server to exit and says whether it did.
+func (p *serverProcess) exitWithin(d time.Duration) bool {
+	if d <= 0 {
+		select {
+		case <-p.exited:
+			return true
+		default:
+			return false
+		}
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.exited:
+		return true
+	case <-t.C:
+		return false
+	}
 }
 
 // exitedEarly says how the process ended when it has (or does within a short
@@ -228,14 +241,11 @@ func (p *serverProcess) exitedEarly() string {
 }
 
 // stderrNote quotes the end of the server's stderr for an error message,
-// with the values given in Command.Env blanked out: a server that complains
-// about its token often prints it.
-func (p *serverProcess) stderrNote() string {
-	tail := p.stderr.String()
-	for _, s := range p.secrets {
-		tail = strings.ReplaceAll(tail, s, "(a value of env)")
-	}
-	tail = strings.TrimSpace(tail)
+// with the secrets blanked out (a server that complains about its token
+// often prints it), the first bytes included: they may be the end of one
+// that the tail cut.
+func (p *serverProcess) stderrNote(secrets *redact.Secrets) string {
+	tail := strings.TrimSpace(multiline(secrets, p.stderr.String()))
 	if tail == "" {
 		return "; it wrote nothing on stderr"
 	}
@@ -245,14 +255,11 @@ func (p *serverProcess) stderrNote() string {
 // explain turns an error of the given MCP step into one that says what the
 // process did: wrote too much, did not answer in time, or exited.
 func (p *serverProcess) explain(f *mcpFetch, step string) error {
-	if over := p.stdout.overLimit(); over != "" {
-		return fmt.Errorf("the MCP server %s wrote %s on stdout; stopped it%s", f.target, over, p.stderrNote())
-	}
 	if f.parent.Err() == nil && f.deadlinePassed() {
-		return fmt.Errorf("the MCP server %s did not answer %s within %s; stopped it%s", f.target, step, f.timeout, p.stderrNote())
+		return fmt.Errorf("the MCP server %s did not answer %s within %s; stopped it%s", f.target, step, f.timeout, p.stderrNote(f.secrets))
 	}
 	if how := p.exitedEarly(); how != "" {
-		return fmt.Errorf("the MCP server %s %s before answering %s%s", f.target, how, step, p.stderrNote())
+		return fmt.Errorf("the MCP server %s %s before answering %s%s", f.target, how, step, p.stderrNote(f.secrets))
 	}
 	return nil
 }

@@ -3,9 +3,7 @@ package livedoc
 import (
 	"fmt"
 	"os"
-	"strings"
 	"sync"
-	"unicode"
 )
 
 // boundedStdout is the read end of a server's stdout. It fails a read past
@@ -74,15 +72,10 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// String is the tail with control characters other than newline and tab
-// replaced, so that a server's escape sequences never reach a terminal.
+// String is the tail as kept, raw: it is blanked of secrets and made safe
+// for a terminal (termsafe) where it is quoted.
 func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\t' || !unicode.IsControl(r) {
-			return r
-		}
-		return '?'
-	}, strings.ToValidUTF8(string(t.buf), "?"))
+	return string(t.buf)
 }

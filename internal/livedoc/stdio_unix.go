@@ -14,8 +14,9 @@ func setProcessGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 }
 
-// killProcessGroup kills the server's process group. Its leader's id is the
-// group's; a group already gone is no error worth reporting.
-func killProcessGroup(cmd *exec.Cmd) {
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-}
+// terminateProcessGroup sends SIGTERM to the server's process group, killProcessGroup
+// SIGKILL. Its leader's id is the group's; a group already gone is no error
+// worth reporting.
+func terminateProcessGroup(cmd *exec.Cmd) { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
+
+func killProcessGroup(cmd *exec.Cmd) { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }

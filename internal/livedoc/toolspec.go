@@ -9,11 +9,13 @@ import (
 	"net/http"
 	"net/url"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/redact"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
 )
 
@@ -59,6 +61,12 @@ type ToolSpec struct {
 // lists its tools, following every nextCursor. The result is filtered as opts
 // say and refused when it is still over the registry's size limit.
 func FetchToolSpec(ctx context.Context, rawURL string, opts ToolSpecOptions) (*ToolSpec, error) {
+	secrets := secretsOf(opts.Options)
+	ts, err := fetchToolSpec(ctx, rawURL, opts, secrets)
+	return ts, secrets.Error(err)
+}
+
+func fetchToolSpec(ctx context.Context, rawURL string, opts ToolSpecOptions, secrets *redact.Secrets) (*ToolSpec, error) {
 	u, err := parseURL(rawURL)
 	if err != nil {
 		return nil, err
@@ -70,7 +78,7 @@ func FetchToolSpec(ctx context.Context, rawURL string, opts ToolSpecOptions) (*T
 	if err != nil {
 		return nil, err
 	}
-	f := &mcpFetch{parent: ctx, target: u.Redacted(), timeout: opts.timeout(), started: time.Now()}
+	f := &mcpFetch{parent: ctx, target: u.Redacted(), timeout: opts.timeout(), started: time.Now(), secrets: secrets}
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
 	session, err := f.connect(ctx, u, opts)
@@ -111,6 +119,7 @@ type mcpFetch struct {
 	proc    *serverProcess // nil for a server reached over HTTP
 	tools   *rawToolsTransport
 	started time.Time
+	secrets *redact.Secrets // never shown in an error
 }
 
 // deadlinePassed says whether this fetch's own timeout has passed.
@@ -190,7 +199,7 @@ func (f *mcpFetch) listAll(ctx context.Context, session *mcp.ClientSession, filt
 		}
 		digest := sha256.Sum256([]byte(result.NextCursor))
 		if seen[digest] {
-			return nil, fmt.Errorf("%s sent the tools/list cursor %q twice; stopped rather than loop", f.target, prefix([]byte(result.NextCursor), peekBytes))
+			return nil, fmt.Errorf("%s sent the tools/list cursor %q twice; stopped rather than loop", f.target, start(f.secrets, []byte(result.NextCursor), peekBytes))
 		}
 		seen[digest] = true
 		cursor = result.NextCursor
@@ -208,28 +217,74 @@ func (f *mcpFetch) listAll(ctx context.Context, session *mcp.ClientSession, filt
 const handshake = "server/discover or initialize"
 
 func (f *mcpFetch) fail(step string, err error) error {
+	if over := f.overLimit(); over != nil {
+		return over
+	}
+	if rpc := f.answeredWithError(step); rpc != nil {
+		return rpc
+	}
 	if f.proc != nil {
 		if perr := f.proc.explain(f, step); perr != nil {
 			return perr
 		}
 	}
 	if f.http != nil {
-		if over := f.http.overLimit(); over != "" {
-			return fmt.Errorf("the MCP server %s sent %s over the %d-byte (1 MiB) limit; stopped reading", f.target, over, MaxResponseBytes)
-		}
 		if a := f.http.odd(); a != nil {
-			return a.explain(f.target)
+			return a.explain(f.target, f.secrets)
 		}
 	}
 	var rpc *jsonrpc.Error
 	var ue *url.Error
 	if errors.As(err, &rpc) && !errors.As(err, &ue) && !errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("the MCP server %s answered %s with JSON-RPC error %d: %s", f.target, step, rpc.Code, rpc.Message)
+		return fmt.Errorf("the MCP server %s answered %s", f.target, newWireError(step, rpc).quote(f.secrets))
 	}
 	return fmt.Errorf("MCP %s: %w", step, transportError(f.parent, err, f.target, f.timeout))
 }
 
-func (a *answer) explain(target string) error {
+// overLimit is the error of a fetch stopped at a bound of what the server
+// sends: its stdout, or one HTTP answer or event.
+func (f *mcpFetch) overLimit() error {
+	if f.proc != nil {
+		if over := f.proc.stdout.overLimit(); over != "" {
+			return fmt.Errorf("the MCP server %s wrote %s on stdout; stopped it%s", f.target, over, f.proc.stderrNote(f.secrets))
+		}
+	}
+	if f.http != nil {
+		if over := f.http.overLimit(); over != "" {
+			return fmt.Errorf("the MCP server %s sent %s over the %d-byte (1 MiB) limit; stopped reading", f.target, over, MaxResponseBytes)
+		}
+	}
+	return nil
+}
+
+// answeredWithError quotes the JSON-RPC error the server answered step with,
+// nil when it sent none. For the handshake, that is initialize's, after
+// server/discover's when that failed too (a server that speaks only MCP
+// 2026-07-28 may explain itself there).
+func (f *mcpFetch) answeredWithError(step string) error {
+	methods := []string{step}
+	if step == handshake {
+		methods = []string{"server/discover", "initialize"}
+	}
+	var errs []wireError
+	if f.tools != nil {
+		errs = f.tools.conn.answeredWithError(methods...)
+	}
+	if len(errs) == 0 || errs[len(errs)-1].method != methods[len(methods)-1] {
+		return nil
+	}
+	quoted := make([]string, len(errs))
+	for i, e := range errs {
+		quoted[i] = e.quote(f.secrets)
+	}
+	msg := fmt.Sprintf("the MCP server %s answered %s", f.target, strings.Join(quoted, ", then "))
+	if f.proc != nil {
+		msg += f.proc.stderrNote(f.secrets)
+	}
+	return errors.New(msg)
+}
+
+func (a *answer) explain(target string, secrets *redact.Secrets) error {
 	if a.code == http.StatusUnauthorized || a.code == http.StatusForbidden {
 		return fmt.Errorf("the MCP server %s refused the request: %s %s answered %s; check the credentials given in headers (for example an Authorization bearer token)",
 			target, a.method, a.url, a.status)
@@ -239,7 +294,7 @@ func (a *answer) explain(target string) error {
 			target, a.method, a.url, a.status, a.contentType, a.transportHint())
 	}
 	return fmt.Errorf("%s does not look like an MCP server: %s %s answered %s with content type %q and a body starting %q%s",
-		target, a.method, a.url, a.status, a.contentType, a.start, a.transportHint())
+		target, a.method, a.url, a.status, a.contentType, start(secrets, a.start, peekBytes), a.transportHint())
 }
 
 // transportHint suggests Streamable HTTP when the SSE transport's opening GET

@@ -3,6 +3,7 @@ package livedoc
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -253,7 +254,30 @@ func TestFetchToolSpecUntrustedTLS(t *testing.T) {
 	t.Cleanup(srv.Close)
 	wantContains(t, fetchToolsErr(t, srv.URL, ToolSpecOptions{}),
 		"MCP server/discover or initialize: TLS error talking to "+srv.URL, "certificate signed by unknown authority")
-	if _, err := FetchToolSpec(context.Background(), srv.URL, ToolSpecOptions{Options: Options{Transport: srv.Client().Transport}}); err != nil {
+	if _, err := FetchToolSpec(context.Background(), srv.URL, ToolSpecOptions{Options: Options{Transport: transportOf(t, srv)}}); err != nil {
 		t.Errorf("trusted server: %v", err)
+	}
+}
+
+// A JSON-RPC error that echoes the credential sent in headers (whole, or the
+// token after its scheme, base64-encoded in its data) is quoted blanked.
+func TestFetchToolSpecJSONRPCErrorBlanksHeaders(t *testing.T) {
+	const token = "ghp_0123456789abcdefghij"
+	s := newMCPServer(0, namedTools("a")...)
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/list" {
+				data, _ := json.Marshal(map[string]string{"seen": base64.RawURLEncoding.EncodeToString([]byte(token))})
+				return nil, &jsonrpc.Error{Code: -32001, Message: "Authorization: Bearer " + token + " may not list tools", Data: data}
+			}
+			return next(ctx, method, req)
+		}
+	})
+	srv := serveMCP(t, s, false, nil)
+	msg := fetchToolsErr(t, srv.URL, ToolSpecOptions{Options: Options{Headers: map[string]string{"Authorization": "Bearer " + token}}})
+	wantContains(t, msg, "answered tools/list with JSON-RPC error -32001: Authorization: (a value of headers) may not list tools",
+		`(data: {"seen":"(a value of headers)"})`)
+	if strings.Contains(msg, token[4:12]) {
+		t.Errorf("the error shows the token: %s", msg)
 	}
 }

@@ -93,7 +93,9 @@ func (d *agentCardDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 func (d *agentCardDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m agentCardDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	opts := liveOptions(ctx, m.Headers, m.Timeout, &resp.Diagnostics)
+	ctx, secrets := liveSecrets(ctx, map[string]types.Map{"headers": m.Headers})
+	defer func() { resp.Diagnostics = blankDiagnostics(secrets, resp.Diagnostics) }()
+	opts := liveOptions(ctx, secrets, m.Headers, m.Timeout, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

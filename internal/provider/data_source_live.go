@@ -21,10 +21,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/redact"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/termsafe"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/validators"
 )
@@ -43,11 +45,17 @@ func (b *liveBase) Configure(_ context.Context, req datasource.ConfigureRequest,
 }
 
 // liveNetworkNote states where a live fetch may go (livedoc's dial guard).
-const liveNetworkNote = "A fetch that starts at a public address never connects to a loopback, link-local " +
-	"(such as `169.254.169.254`), private or unspecified address, whether a redirect, an announced endpoint or a " +
-	"later DNS answer leads there: the address dialled is checked, and the error says why; a URL whose own address " +
-	"is loopback or private (the bundled server, an agent on the runner's network) keeps working. An error never " +
-	"quotes a body that came from another host than the URL's."
+const liveNetworkNote = "A fetch that starts at a public address never reaches an address that is not globally " +
+	"reachable, whether a redirect, an announced endpoint or a later DNS answer leads there: loopback, link-local " +
+	"(such as `169.254.169.254`), private, shared (`100.64.0.0/10`), benchmarking, documentation, reserved and every " +
+	"other block the IANA special-purpose address registries mark so, with the IPv4 address carried in an " +
+	"IPv4-mapped, NAT64 (`64:ff9b::/96`) or 6to4 (`2002::/16`) address judged as itself. Every destination is " +
+	"judged by the addresses its host resolves to on the machine running Terraform: with `HTTP_PROXY` or " +
+	"`HTTPS_PROXY` set, before the request is handed to the proxy (a host that does not resolve there is refused: " +
+	"list it in `NO_PROXY` or make it resolvable), and on every connection made directly (no proxy, or a " +
+	"`NO_PROXY` host) again; the error says which block an address is in. A URL whose own address is loopback or " +
+	"private (the bundled server, an agent on the runner's network) keeps working. An error never quotes a body that " +
+	"came from another host than the URL's."
 
 // liveAttributes are url, headers and timeout; what names the document fetched.
 func liveAttributes(what, urlDescription string) map[string]schema.Attribute {
@@ -63,7 +71,7 @@ func liveAttributes(what, urlDescription string) map[string]schema.Attribute {
 			ElementType: types.StringType,
 			MarkdownDescription: "HTTP headers sent with every request for the " + what + ", such as " +
 				"`{ Authorization = \"Bearer ${var.token}\" }`. Sensitive: never logged nor shown in messages, and sent " +
-				"only to the host of `url` (not to another host a redirect leads to).",
+				"only to the host of `url` (not to another host a redirect leads to). " + blankingNote,
 		},
 		"timeout": schema.StringAttribute{
 			Optional: true,
@@ -73,6 +81,13 @@ func liveAttributes(what, urlDescription string) map[string]schema.Attribute {
 		},
 	}
 }
+
+// blankingNote says how a sensitive value is kept out of messages (redact).
+var blankingNote = fmt.Sprintf("A value (and the token of a `Bearer` or `Basic` value) of at least %d characters that "+
+	"the server echoes is blanked in every error, warning and log line: whole, wrapped over lines, base64-encoded "+
+	"(standard or URL alphabet, padded or not, inside a longer encoded text too), URL-encoded, JSON-escaped, or cut "+
+	"at the edge of a quoted excerpt (a part of %d characters or more). Shorter values are not blanked: they would "+
+	"blank ordinary words.", redact.MinLength, redact.MinFragment)
 
 // liveComputed is a computed string attribute of a live data source.
 func liveComputed(description string) schema.StringAttribute {
@@ -87,9 +102,10 @@ func addLiveDocumentAttributes(attrs map[string]schema.Attribute, document, json
 		"pin it in a `check` block to notice any change of the " + document + ".")
 }
 
-// liveOptions turns headers and timeout into fetch options.
-func liveOptions(ctx context.Context, headers types.Map, timeout types.String, diags *diag.Diagnostics) livedoc.Options {
-	opts := livedoc.Options{Timeout: livedoc.DefaultTimeout}
+// liveOptions turns headers and timeout into fetch options, whose Secrets
+// are those of the read (see liveSecrets).
+func liveOptions(ctx context.Context, secrets *redact.Secrets, headers types.Map, timeout types.String, diags *diag.Diagnostics) livedoc.Options {
+	opts := livedoc.Options{Timeout: livedoc.DefaultTimeout, Secrets: secrets}
 	if !headers.IsNull() {
 		diags.Append(headers.ElementsAs(ctx, &opts.Headers, false)...)
 	}
@@ -97,6 +113,45 @@ func liveOptions(ctx context.Context, headers types.Map, timeout types.String, d
 		opts.Timeout, _ = time.ParseDuration(timeout.ValueString()) // checked by validators.Duration
 	}
 	return opts
+}
+
+// liveSecrets are the values a live read never shows: those of its headers
+// and env (livedoc adds the token of an "Authorization: Bearer" header). The
+// returned context masks them in the provider's logs; every diagnostic of
+// the read is blanked with them (blankDiagnostics), and Terraform writes
+// diagnostics to its trace log too.
+func liveSecrets(ctx context.Context, values map[string]types.Map) (context.Context, *redact.Secrets) {
+	secrets := &redact.Secrets{}
+	for attr, m := range values {
+		for _, e := range m.Elements() {
+			if s, ok := e.(types.String); ok && !s.IsNull() && !s.IsUnknown() {
+				secrets.Add("a value of "+attr, s.ValueString())
+			}
+		}
+	}
+	ctx = tflog.MaskMessageStrings(ctx, secrets.Strings()...)
+	return tflog.MaskAllFieldValuesStrings(ctx, secrets.Strings()...), secrets
+}
+
+// blankDiagnostics returns diags with the secrets blanked from every summary
+// and detail, each diagnostic keeping its severity and attribute.
+func blankDiagnostics(secrets *redact.Secrets, diags diag.Diagnostics) diag.Diagnostics {
+	out := make(diag.Diagnostics, 0, len(diags))
+	for _, d := range diags {
+		summary, detail := secrets.Blank(d.Summary()), secrets.Blank(d.Detail())
+		wp, hasPath := d.(diag.DiagnosticWithPath)
+		switch {
+		case hasPath && d.Severity() == diag.SeverityWarning:
+			out.AddAttributeWarning(wp.Path(), summary, detail)
+		case hasPath:
+			out.AddAttributeError(wp.Path(), summary, detail)
+		case d.Severity() == diag.SeverityWarning:
+			out.AddWarning(summary, detail)
+		default:
+			out.AddError(summary, detail)
+		}
+	}
+	return out
 }
 
 // liveFailureNote ends the description of each live data source.

@@ -32,6 +32,7 @@ type mcpToolSpecDataSourceModel struct {
 	URL               types.String `tfsdk:"url"`
 	Command           types.List   `tfsdk:"command"`
 	Env               types.Map    `tfsdk:"env"`
+	InheritEnv        types.List   `tfsdk:"inherit_env"`
 	WorkingDir        types.String `tfsdk:"working_dir"`
 	Headers           types.Map    `tfsdk:"headers"`
 	Timeout           types.String `tfsdk:"timeout"`
@@ -71,7 +72,7 @@ func (d *mcpToolSpecDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 			Optional:            true,
 			ElementType:         types.StringType,
 			MarkdownDescription: description,
-			Validators:          []validator.List{toolPatternsValidator{}},
+			Validators:          []validator.List{toolPatternsValidator()},
 		}
 	}
 	attrs["include_tools"] = patterns("Keep only the tools matching one of these patterns: a tool name, or a name " +
@@ -107,7 +108,8 @@ func (d *mcpToolSpecDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 			"stream) is read up to 1 MiB; the tools kept are collected page by page, after those options, and " +
 			"reading stops once they pass 40 KB (four times the registry's limit), with the same list of the largest " +
 			"tools; at most 1000 pages are read, and a cursor sent twice stops the reading. Errors say what went wrong: not " +
-			"an MCP server (and what came back), a JSON-RPC error (its code and message), a timeout, or refused " +
+			"an MCP server (and what came back), a JSON-RPC error (its code, message and data, on one line, 512 characters " +
+			"each), a timeout, or refused " +
 			"credentials (check `headers`). " + liveFailureNote + "\n\n" + stdioNote,
 		Attributes: attrs,
 	}
@@ -116,8 +118,10 @@ func (d *mcpToolSpecDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 func (d *mcpToolSpecDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m mcpToolSpecDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	ctx, secrets := liveSecrets(ctx, map[string]types.Map{"headers": m.Headers, "env": m.Env})
+	defer func() { resp.Diagnostics = blankDiagnostics(secrets, resp.Diagnostics) }()
 	opts := livedoc.ToolSpecOptions{
-		Options:           liveOptions(ctx, m.Headers, m.Timeout, &resp.Diagnostics),
+		Options:           liveOptions(ctx, secrets, m.Headers, m.Timeout, &resp.Diagnostics),
 		SSE:               m.Transport.ValueString() == transportSSE,
 		DropOutputSchemas: m.DropOutputSchemas.ValueBool(),
 	}
@@ -134,7 +138,7 @@ func (d *mcpToolSpecDataSource) Read(ctx context.Context, req datasource.ReadReq
 		resp.Diagnostics.AddAttributeError(source, "Cannot Read MCP Tool List", termsafe.Text(err.Error()))
 		return
 	}
-	canon, sum, ok := acceptLiveDocument(ctx, validators.ToolSpec(), ts.JSON, describeSource(&m), &resp.Diagnostics)
+	canon, sum, ok := acceptLiveDocument(ctx, validators.ToolSpec(), ts.JSON, describeSource(ctx, &m, secrets), &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -146,29 +150,39 @@ func (d *mcpToolSpecDataSource) Read(ctx context.Context, req datasource.ReadReq
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
-// toolPatternsValidator refuses, at validate time, a pattern the fetcher
-// would refuse at read time: a "*" anywhere but at the end, or a pattern
-// that would match everything.
-type toolPatternsValidator struct{}
-
-func (toolPatternsValidator) Description(context.Context) string {
-	return "each pattern must be a tool name, or a name prefix followed by one trailing *"
+// listEntriesValidator refuses, at validate time, each entry of a list of
+// strings that check refuses, as the fetcher would at read time.
+type listEntriesValidator struct {
+	description, summary string
+	check                func(string) error
 }
 
-func (v toolPatternsValidator) MarkdownDescription(ctx context.Context) string {
+func (v listEntriesValidator) Description(context.Context) string { return v.description }
+
+func (v listEntriesValidator) MarkdownDescription(ctx context.Context) string {
 	return v.Description(ctx)
 }
 
-func (v toolPatternsValidator) ValidateList(ctx context.Context, req validator.ListRequest, resp *validator.ListResponse) {
+func (v listEntriesValidator) ValidateList(_ context.Context, req validator.ListRequest, resp *validator.ListResponse) {
 	for i, e := range req.ConfigValue.Elements() {
 		s, ok := e.(types.String)
 		if !ok || s.IsNull() || s.IsUnknown() {
 			continue
 		}
-		p := s.ValueString()
-		if star := strings.IndexByte(p, '*'); p == "" || p == "*" || (star >= 0 && star != len(p)-1) {
-			resp.Diagnostics.AddAttributeError(req.Path.AtListIndex(i), "Invalid Tool Pattern",
-				fmt.Sprintf("%s: %q; %s.", req.Path, p, v.Description(ctx)))
+		if err := v.check(s.ValueString()); err != nil {
+			resp.Diagnostics.AddAttributeError(req.Path.AtListIndex(i), v.summary, fmt.Sprintf("%s: %v.", req.Path, err))
 		}
 	}
+}
+
+// toolPatternsValidator refuses a "*" anywhere but at the end of a pattern,
+// or a pattern that would match everything.
+func toolPatternsValidator() validator.List {
+	const description = "each pattern must be a tool name, or a name prefix followed by one trailing *"
+	return listEntriesValidator{description: description, summary: "Invalid Tool Pattern", check: func(p string) error {
+		if star := strings.IndexByte(p, '*'); p == "" || p == "*" || (star >= 0 && star != len(p)-1) {
+			return fmt.Errorf("%q; %s", p, description)
+		}
+		return nil
+	}}
 }
