@@ -34,44 +34,23 @@ func TestAccFleetExample_appliesAgainstMakeServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks := testkit.SectionBlocks(string(guide), "## Try the example against the bundled server")
 	tree := t.TempDir()
 	copyTree(t, root, tree, "examples/registry-fleet", "modules/registry-fleet")
-	shell := &docShell{t: t, dir: filepath.Join(tree, "examples", "registry-fleet"), env: mirrorEnv(t, cli)}
-	ran, checked := 0, 0
-	var last *string
-	for _, b := range blocks {
-		switch {
-		case b.Lang == "sh" && strings.TrimSpace(b.Text) == "make server":
-			addr := startMakeServer(t, root)
-			shell.replace = strings.NewReplacer("127.0.0.1:8787", addr)
-			main := filepath.Join(shell.dir, "main.tf")
-			raw, err := os.ReadFile(main)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(main, []byte(shell.replace.Replace(string(raw))), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			last = nil
-		case b.Lang == "sh":
-			if shell.replace == nil {
-				t.Fatalf("a block runs before the guide starts the server:\n%s", b.Text)
-			}
-			out := shell.mustRun(b.Text)
-			last = &out
-			ran++
-		case b.Lang == "text" && last != nil:
-			if err := testkit.ExpectLines(*last, b.Text); err != nil {
-				t.Fatal(err)
-			}
-			last = nil
-			checked++
+	shell := &docShell{t: t, dir: filepath.Join(tree, "examples", "registry-fleet"), env: mirrorEnv(t, cli),
+		replace: strings.NewReplacer()}
+	followSection(t, shell, string(guide), "## Try the example against the bundled server", func(b testkit.Block) bool {
+		if b.Lang != "sh" || strings.TrimSpace(b.Text) != "make server" {
+			return false
 		}
-	}
-	if ran < 2 || checked < 2 {
-		t.Fatalf("the guide's section ran %d blocks and checked %d outputs: the section or its heading moved", ran, checked)
-	}
+		shell.replace = strings.NewReplacer("127.0.0.1:8787", startMakeServer(t, root))
+		main := filepath.Join(shell.dir, "main.tf")
+		raw, err := os.ReadFile(main)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, main, shell.replace.Replace(string(raw)))
+		return true
+	})
 	t.Logf("examples/registry-fleet applies against the server as `make server` starts it, with %s", cli)
 }
 

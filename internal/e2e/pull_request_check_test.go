@@ -43,13 +43,13 @@ func TestAccGuidePullRequestCheck(t *testing.T) {
 	brokenPath := filepath.Join(shell.dir, "cards", "broken-agent.json")
 	writeFile(t, brokenPath, string(broken))
 
-	followSection(t, shell, guide, "### The validation functions, in a variable's validation")
+	followSection(t, shell, guide, "### The validation functions, in a variable's validation", nil)
 	if err := os.Remove(brokenPath); err != nil {
 		t.Fatal(err)
 	}
 	shell.mustRun("cd check-documents && terraform plan -input=false")
 
-	followSection(t, shell, guide, "### `terraform test` against the bundled server")
+	followSection(t, shell, guide, "### `terraform test` against the bundled server", nil)
 	writeFile(t, brokenPath, string(broken))
 	out, code := shell.run("terraform test")
 	if code != 1 || testkit.ExpectLines(out, `broken-agent.json: line 1, column 1: (root): missing required property`) != nil {
@@ -60,21 +60,26 @@ func TestAccGuidePullRequestCheck(t *testing.T) {
 
 var blockFile = regexp.MustCompile(`^# ([\w./-]+\.(?:tf|hcl))\n`)
 
-// followSection runs a guide section's blocks in shell's folder.
-func followSection(t *testing.T, shell *docShell, guide, heading string) {
+// followSection runs a guide section's blocks in shell's folder: a
+// ```terraform block is written to the file its first line names; a ```sh
+// block runs, and the ```text block after it must appear in what it printed,
+// or it must succeed. A block that own (when not nil) says it handled is left
+// to it.
+func followSection(t *testing.T, shell *docShell, guide, heading string, own func(testkit.Block) bool) {
 	t.Helper()
 	blocks := testkit.SectionBlocks(guide, heading)
 	ran := 0
 	for i, b := range blocks {
-		switch b.Lang {
-		case "terraform":
+		switch {
+		case own != nil && own(b):
+		case b.Lang == "terraform":
 			m := blockFile.FindStringSubmatch(b.Text)
 			if m == nil {
 				t.Fatalf("%s: a terraform block does not name its file on its first line:\n%s", heading, b.Text)
 			}
 			writeFile(t, filepath.Join(shell.dir, m[1]), shell.replace.Replace(b.Text))
 			shell.mustRun("terraform fmt -check -diff " + m[1])
-		case "sh":
+		case b.Lang == "sh":
 			out, code := shell.run(withoutServerStart(b.Text))
 			ran++
 			if i+1 < len(blocks) && blocks[i+1].Lang == "text" {
