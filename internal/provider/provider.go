@@ -291,15 +291,27 @@ type signatureSettings struct {
 	// errs holds what is wrong with a setting taken from the environment
 	// (the configuration's own values are checked by their validators). It
 	// is reported by whatever checks a signature, not by Configure, so that a
-	// bad variable does not break modules that never look at signatures.
-	errs diag.Diagnostics
+	// bad variable does not break modules that never look at signatures; and
+	// once per run (errsReported), as the provider's configuration errors are:
+	// the other checks fail without a word, the run having failed already.
+	errs         diag.Diagnostics
+	errsReported *atomic.Bool
+}
+
+// reportErrors appends errs to diags the first time it is called, and
+// nothing after that.
+func (s signatureSettings) reportErrors(diags *diag.Diagnostics) {
+	if s.errsReported == nil || s.errsReported.CompareAndSwap(false, true) {
+		diags.Append(s.errs...)
+	}
 }
 
 func resolveSignatureSettings(cfg providerModel) signatureSettings {
 	s := signatureSettings{
-		keys:    []byte(envOr(cfg.TrustedKeys, "", "AGENTREGISTRY_TRUSTED_KEYS")),
-		policy:  cardsig.Policy(envOr(cfg.SignaturePolicy, string(cardsig.PolicyOff), "AGENTREGISTRY_SIGNATURE_POLICY")),
-		unknown: cfg.TrustedKeys.IsUnknown() || cfg.SignaturePolicy.IsUnknown(),
+		keys:         []byte(envOr(cfg.TrustedKeys, "", "AGENTREGISTRY_TRUSTED_KEYS")),
+		policy:       cardsig.Policy(envOr(cfg.SignaturePolicy, string(cardsig.PolicyOff), "AGENTREGISTRY_SIGNATURE_POLICY")),
+		unknown:      cfg.TrustedKeys.IsUnknown() || cfg.SignaturePolicy.IsUnknown(),
+		errsReported: new(atomic.Bool),
 	}
 	if err := checkTrustedKeys(s.keys); err != nil {
 		s.errs.AddAttributeError(path.Root("trusted_keys"), "Invalid Trusted Keys",
