@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit"
 )
 
@@ -83,7 +84,7 @@ func TestGoogleAuth_credentialsFiles(t *testing.T) {
 			credentials: func(t *testing.T) string { return auth.ExternalAccount(t, t.TempDir(), "") }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			reg := testkit.StartRecordedRegistry(t, c.token)
+			reg := testkit.StartRecordedRegistry(t, registryserver.Options{Token: c.token})
 			c.google.CredentialsJSON = []byte(c.credentials(t))
 			wantHeaders(t, callBoth(t, reg, registryclient.Config{Google: c.google}), c.token, c.userProject)
 		})
@@ -104,7 +105,7 @@ func TestGoogleAuth_applicationDefaultCredentials(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", adc)
-	reg := testkit.StartRecordedRegistry(t, testkit.UserToken)
+	reg := testkit.StartRecordedRegistry(t, registryserver.Options{Token: testkit.UserToken})
 	wantHeaders(t, callBoth(t, reg, registryclient.Config{UseADC: true}), testkit.UserToken, "adc-quota")
 }
 
@@ -139,7 +140,7 @@ func TestGoogleAuth_impersonation(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			before := len(auth.CallsTo(":generateAccessToken"))
-			reg := testkit.StartRecordedRegistry(t, testkit.ImpersonatedToken)
+			reg := testkit.StartRecordedRegistry(t, registryserver.Options{Token: testkit.ImpersonatedToken})
 			cfg := c.cfg(t)
 			cfg.Google.ImpersonateServiceAccount, cfg.Google.ImpersonateDelegates = deployer, delegates
 			cfg.Google.IAMCredentialsEndpoint = auth.URL
@@ -231,7 +232,7 @@ func TestGoogleAuth_tokenRequestsBounded(t *testing.T) {
 	}))
 	defer tokens.Close()
 	defer close(release)
-	reg := testkit.StartRecordedRegistry(t, testkit.UserToken)
+	reg := testkit.StartRecordedRegistry(t, registryserver.Options{Token: testkit.UserToken})
 	for _, path := range []string{"/redirect", "/hang"} {
 		file := `{"type":"authorized_user","client_id":"c","client_secret":"` + testkit.UserClientSecret +
 			`","refresh_token":"` + testkit.UserRefreshToken + `","token_uri":"` + tokens.URL + path + `"}`

@@ -302,9 +302,9 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v) // the client sees a cut answer if this fails
 }
 
-// RecordedRegistry is the bundled registry server, requiring token, whose
-// listener records the headers of every request it receives (registry and
-// App Hub alike): what the provider sends to Google is observed on it.
+// RecordedRegistry is the bundled registry server whose listener records
+// the headers of every request it receives (registry and App Hub alike):
+// what the provider sends to Google is observed on it.
 type RecordedRegistry struct {
 	URL string
 
@@ -318,10 +318,10 @@ type SeenRequest struct {
 	Header       http.Header
 }
 
-// StartRecordedRegistry starts it for the test's duration.
-func StartRecordedRegistry(t testing.TB, token string) *RecordedRegistry {
+// StartRecordedRegistry starts it with opts for the test's duration.
+func StartRecordedRegistry(t testing.TB, opts registryserver.Options) *RecordedRegistry {
 	t.Helper()
-	srv, err := registryserver.New(registryserver.Options{Token: token})
+	srv, err := registryserver.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,4 +347,11 @@ func (r *RecordedRegistry) Seen() []SeenRequest {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]SeenRequest(nil), r.seen...)
+}
+
+// Reset forgets the requests received so far.
+func (r *RecordedRegistry) Reset() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.seen = nil
 }
