@@ -29,15 +29,7 @@ func TestAccGuideGoogle_offlineBlocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mirror, shim := t.TempDir(), t.TempDir()
-	testkit.InstallMirror(t, mirror, testkit.BuildProvider(t))
-	if err := os.Symlink(cli.Path, filepath.Join(shim, "terraform")); err != nil {
-		t.Fatal(err)
-	}
-	env := cliEnv(map[string]string{
-		"TF_CLI_CONFIG_FILE": testkit.FilesystemMirror(t, t.TempDir(), mirror),
-		"PATH":               shim + string(os.PathListSeparator) + os.Getenv("PATH"),
-	})
+	env := guideEnv(t, cli)
 	registry := testkit.StartRegistry(t, registryserver.Options{})
 	shell := &docShell{t: t, dir: t.TempDir(), env: env,
 		replace: strings.NewReplacer("127.0.0.1:8787", strings.TrimPrefix(registry.URL, "http://"))}

@@ -26,6 +26,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/validators"
 )
 
 // maxCredentialsFileBytes bounds the credentials file read: Google's are a
@@ -66,7 +67,7 @@ func googleAuthAttributes() map[string]schema.Attribute {
 			Validators: []validator.String{
 				stringvalidator.ConflictsWith(path.MatchRoot("access_token")),
 				stringvalidator.LengthAtLeast(1),
-				credentialsContentValidator{},
+				validators.GoogleCredentials(),
 			},
 		},
 		"impersonate_service_account": schema.StringAttribute{
@@ -261,28 +262,4 @@ func (s settings) useADC() bool {
 // or the environment asked for.
 func (s settings) sendsCredentials() bool {
 	return s.accessToken != "" || len(s.google.credentials) > 0 || s.google.impersonate != ""
-}
-
-// credentialsContentValidator checks a credentials value given as JSON
-// content at validate; a path is read at plan (a CI's validate may run
-// without the file).
-type credentialsContentValidator struct{}
-
-func (credentialsContentValidator) Description(context.Context) string {
-	return "a Google credentials file's path, or its JSON content"
-}
-
-func (v credentialsContentValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (credentialsContentValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	value := strings.TrimSpace(req.ConfigValue.ValueString())
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || !strings.HasPrefix(value, "{") {
-		return
-	}
-	if err := registryclient.CheckCredentialsJSON([]byte(value)); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Credentials", fmt.Sprintf("The provider's credentials: %v. "+
-			"Expected the JSON content of a Google credentials file (or its path). The value is not shown: it holds secrets.", err))
-	}
 }

@@ -91,6 +91,13 @@ func sentWith(reg *testkit.RecordedRegistry, token, userProject string) resource
 	}
 }
 
+// googleAuthConfig is a provider block for endpoint with attrs (HCL lines),
+// and the reads of googleAuthReads.
+func googleAuthConfig(endpoint string, attrs ...string) string {
+	return fmt.Sprintf("provider \"agentregistry\" {\n  endpoint = %q\n  project  = \"test-project\"\n  %s\n}\n",
+		endpoint, strings.Join(attrs, "\n  ")) + googleAuthReads
+}
+
 func writeSecretFile(t *testing.T, name, content string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)
@@ -112,27 +119,13 @@ func TestAccProviderGoogleAuth_serviceAccountKey(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config: fmt.Sprintf(`
-provider "agentregistry" {
-  endpoint              = %q
-  project               = "test-project"
-  credentials           = %q
-  billing_project       = "billing-project"
-  user_project_override = true
-}
-`, reg.URL, key) + googleAuthReads,
+				Config: googleAuthConfig(reg.URL, fmt.Sprintf("credentials = %q", key), `billing_project = "billing-project"`,
+					"user_project_override = true"),
 				Check: sentWith(reg, testkit.ServiceAccountToken, "billing-project"),
 			},
 			{
 				// Without the override, the key's own quota project.
-				Config: fmt.Sprintf(`
-provider "agentregistry" {
-  endpoint        = %q
-  project         = "test-project"
-  credentials     = %q
-  billing_project = "ignored-without-the-override"
-}
-`, reg.URL, key) + googleAuthReads,
+				Config:    googleAuthConfig(reg.URL, fmt.Sprintf("credentials = %q", key), `billing_project = "ignored-without-the-override"`),
 				PreConfig: reg.Reset,
 				Check:     sentWith(reg, testkit.ServiceAccountToken, "key-quota"),
 			},
@@ -143,13 +136,8 @@ provider "agentregistry" {
 					t.Setenv("GOOGLE_BILLING_PROJECT", "billing-from-env")
 					t.Setenv("USER_PROJECT_OVERRIDE", "true")
 				},
-				Config: fmt.Sprintf(`
-provider "agentregistry" {
-  endpoint = %q
-  project  = "test-project"
-}
-`, reg.URL) + googleAuthReads,
-				Check: sentWith(reg, testkit.ServiceAccountToken, "billing-from-env"),
+				Config: googleAuthConfig(reg.URL),
+				Check:  sentWith(reg, testkit.ServiceAccountToken, "billing-from-env"),
 			},
 		},
 	})
@@ -170,15 +158,8 @@ func TestAccProviderGoogleAuth_workloadIdentityImpersonation(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{{
-			Config: fmt.Sprintf(`
-provider "agentregistry" {
-  endpoint                              = %q
-  project                               = "test-project"
-  credentials                           = %q
-  impersonate_service_account           = %q
-  impersonate_service_account_delegates = ["hop@test-project.iam.gserviceaccount.com"]
-}
-`, reg.URL, wif, deployer) + googleAuthReads,
+			Config: googleAuthConfig(reg.URL, fmt.Sprintf("credentials = %q", wif), fmt.Sprintf("impersonate_service_account = %q", deployer),
+				`impersonate_service_account_delegates = ["hop@test-project.iam.gserviceaccount.com"]`),
 			Check: resource.ComposeTestCheckFunc(sentWith(reg, testkit.ImpersonatedToken, ""), func(*terraform.State) error {
 				calls := auth.CallsTo(":generateAccessToken")
 				if len(calls) == 0 {
@@ -199,16 +180,7 @@ provider "agentregistry" {
 // the configuration's values.
 func TestAccProviderGoogleAuth_invalid(t *testing.T) {
 	clearGoogleEnvironment(t)
-	cfg := func(attrs string) string {
-		return `
-provider "agentregistry" {
-  endpoint = "http://127.0.0.1:1"
-  project  = "test-project"
-` + attrs + `
-}
-data "agentregistry_agents" "all" {}
-`
-	}
+	cfg := func(attrs string) string { return googleAuthConfig("http://127.0.0.1:1", attrs) }
 	notJSON := writeSecretFile(t, "key.json", "private_key = not-json-secret")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
