@@ -198,18 +198,14 @@ func readCredentials(value string) ([]byte, error) {
 		}
 		f, err := os.Open(name) //nolint:gosec // the file the configuration names, read by design
 		if err != nil {
-			var pe *fs.PathError
-			if errors.As(err, &pe) {
-				err = pe.Err
-			}
 			return nil, fmt.Errorf("it is neither JSON content (it does not start with \"{\") nor the path of a file "+
-				"that can be read (%v)", err)
+				"that can be read (%v)", withoutPath(err))
 		}
 		defer f.Close() //nolint:errcheck // read-only
 		content, err = io.ReadAll(io.LimitReader(f, maxCredentialsFileBytes+1))
 		switch {
 		case err != nil:
-			return nil, fmt.Errorf("the file it names cannot be read (%v)", errors.Unwrap(err))
+			return nil, fmt.Errorf("the file it names cannot be read (%v)", withoutPath(err))
 		case len(content) > maxCredentialsFileBytes:
 			return nil, fmt.Errorf("the file it names is over %d KiB, far more than a credentials file", maxCredentialsFileBytes>>10)
 		}
@@ -219,6 +215,16 @@ func readCredentials(value string) ([]byte, error) {
 		return content, nil
 	}
 	return content, registryclient.CheckCredentialsJSON(content)
+}
+
+// withoutPath is a file error without the path it names (which may be a
+// secret given in the wrong attribute): "no such file or directory".
+func withoutPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // userProjectOverride is the configured value, else AGENTREGISTRY_USER_PROJECT_OVERRIDE

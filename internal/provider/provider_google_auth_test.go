@@ -344,3 +344,27 @@ func quotaOf(content []byte) string {
 	}
 	return ""
 }
+
+// A credentials value that is not a credentials file is refused with what
+// is wrong, never with what it holds, and is read no further than its bound:
+// a token given in the wrong attribute, a folder, a device that never ends.
+func TestReadCredentials_hostile(t *testing.T) {
+	const token = "ya29.a-token-in-the-wrong-attribute"
+	for _, c := range []struct{ name, value, want string }{
+		{"a token", token, "neither JSON content"},
+		{"a folder", t.TempDir(), "is a directory"},
+		{"a device without end", "/dev/zero", "over 1024 KiB"},
+		{"a file of secrets", writeSecretFile(t, "env", "TOKEN="+token), "the file it names: it is not JSON"},
+		{"JSON of another kind", `{"token":"` + token + `"}`, `no "type"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := readCredentials(c.value)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v, want one saying %q", err, c.want)
+			}
+			if strings.Contains(err.Error(), token) {
+				t.Errorf("the error shows the value: %v", err)
+			}
+		})
+	}
+}
