@@ -368,3 +368,33 @@ func TestReadCredentials_hostile(t *testing.T) {
 		})
 	}
 }
+
+// The errors about a credentials value say what is wrong and show nothing
+// of it, through the CLI: a file that is not JSON (at plan), and JSON
+// content cut short (at validate).
+func TestAccProviderGoogleAuth_errorsShowNoSecret(t *testing.T) {
+	clearGoogleEnvironment(t)
+	const secret = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcw-never-printed"
+	for _, c := range []struct{ name, credentials, want string }{
+		{"a file that is not JSON", writeSecretFile(t, "key.pem", "-----BEGIN PRIVATE KEY-----\n"+secret+"\n"), "the file it names: it is not JSON"},
+		{"JSON cut short", `{"type":"service_account","private_key":"` + secret, "it is not JSON"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newCLIHarness(t)
+			h.write(t, "main.tf", exampleProviders+`
+variable "credentials" {
+  type = string
+}
+`+googleAuthConfig("http://127.0.0.1:1", "credentials = var.credentials"))
+			h.write(t, "terraform.tfvars", fmt.Sprintf("credentials = %q\n", c.credentials))
+			h.mustRun(t, "init", "-input=false")
+			out := h.mustExit(t, 1, "plan", "-input=false")
+			if !strings.Contains(out, "Invalid Credentials") || !strings.Contains(strings.Join(strings.Fields(out), " "), c.want) {
+				t.Fatalf("the plan does not say %q:\n%s", c.want, out)
+			}
+			if strings.Contains(out, secret) || strings.Contains(out, "BEGIN PRIVATE") {
+				t.Errorf("the plan's output shows the secret:\n%s", out)
+			}
+		})
+	}
+}
