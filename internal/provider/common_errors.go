@@ -38,10 +38,12 @@ func errorHint(action, what string, err error) string {
 		return "The timeout ran out before the registry finished; the change may still complete. Run apply again " +
 			"to converge, or raise the resource's `timeouts`."
 	case errors.As(err, &ae) && (ae.Code == http.StatusUnauthorized || ae.Code == http.StatusForbidden):
-		return "The registry refused the credentials. Set `access_token` in the provider block or the " +
-			"AGENTREGISTRY_ACCESS_TOKEN environment variable; for Google's endpoint without a token, Application " +
-			"Default Credentials are used (`gcloud auth application-default login`), and the principal needs the " +
-			"Agent Registry role for the project."
+		return "The registry refused the credentials. Check the provider's `access_token` or `credentials` (or " +
+			"AGENTREGISTRY_ACCESS_TOKEN, AGENTREGISTRY_CREDENTIALS; for Google's endpoint without either, Application " +
+			"Default Credentials: `gcloud auth application-default login`), and that the principal has an Agent Registry role on the " +
+			"project (roles/agentregistry.editor to register, roles/agentregistry.viewer to read; App Hub Viewer for " +
+			"AgentProperties); with `impersonate_service_account`, the service account has the role and the principal " +
+			"has roles/iam.serviceAccountTokenCreator on it. See the guide \"Google Agent Registry\"."
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return "Nothing answered at the registry's address. Check the provider's `endpoint` (or the " +
 			"AGENTREGISTRY_ENDPOINT environment variable); for the bundled registry, start it first: " +

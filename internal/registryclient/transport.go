@@ -18,8 +18,6 @@ import (
 	"github.com/hashicorp/go-cleanhttp"
 	"github.com/hashicorp/go-retryablehttp"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
-	"golang.org/x/oauth2"
-	"golang.org/x/oauth2/google"
 )
 
 // maxRetryAfter caps a server's Retry-After; the caller's context deadline
@@ -60,26 +58,15 @@ func keepCredentialsHome(req *http.Request, via []*http.Request) error {
 //	net/http client (follows redirects; with credentials, only on the same host and scheme)
 //	  -> retryablehttp (retries, backoff, logging)
 //	    -> User-Agent
-//	    -> oauth2 (bearer token; absent without credentials)
+//	    -> authorize (auth.go: bearer token and X-Goog-User-Project; absent without credentials)
 //	    -> response buffering (a connection dropped mid-body becomes a retryable error)
 //	    -> pooled net/http transport
 func newHTTPClient(ctx context.Context, cfg Config) (*http.Client, error) {
 	var rt http.RoundTripper = &bufferingTransport{base: cleanhttp.DefaultPooledTransport(), attemptTimeout: cfg.RequestTimeout}
 
-	var secret string
-	switch {
-	case cfg.AccessToken != "":
-		secret = cfg.AccessToken
-		ts := oauth2.StaticTokenSource(&oauth2.Token{AccessToken: cfg.AccessToken, TokenType: "Bearer"})
-		rt = &oauth2.Transport{Source: ts, Base: rt}
-	case cfg.UseADC:
-		// The token source outlives the Configure call: keep ctx's values, drop its cancellation.
-		ts, err := google.DefaultTokenSource(context.WithoutCancel(ctx), CloudPlatformScope)
-		if err != nil {
-			return nil, fmt.Errorf("finding Google Application Default Credentials: %w; "+
-				"set access_token (or AGENTREGISTRY_ACCESS_TOKEN), or run `gcloud auth application-default login`", err)
-		}
-		rt = &oauth2.Transport{Source: ts, Base: rt}
+	rt, secret, err := authorize(ctx, cfg, rt) // auth.go
+	if err != nil {
+		return nil, err
 	}
 	rt = &userAgentTransport{userAgent: cfg.UserAgent, base: rt}
 
@@ -100,7 +87,7 @@ func newHTTPClient(ctx context.Context, cfg Config) (*http.Client, error) {
 	rc.RequestLogHook = l.request
 	rc.ResponseLogHook = l.response
 	hc := rc.StandardClient()
-	if secret != "" || cfg.UseADC {
+	if cfg.authenticated() {
 		hc.CheckRedirect = keepCredentialsHome
 	}
 	return hc, nil
