@@ -56,19 +56,21 @@ func Digest(canonical []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// canonical is the RFC 8785 form of a decoded value. jsoncanon writes the
-// canonical form of a document, so the value is written compact first.
-func canonical(v any) ([]byte, error) {
-	return jsoncanon.Canonical(jsoncanon.AppendCompact(nil, v))
+// canonical is the RFC 8785 form of a value jsoncanon.Decode returned (or
+// one built of such values). jsoncanon writes the canonical form of a
+// document, so the value is written compact first. Every value Decode
+// accepts has that form: it refuses the numbers that have none, so the
+// validators, which read documents through it too, and the lock agree on
+// what a valid tool spec is.
+func canonical(v any) []byte {
+	c, _ := jsoncanon.Canonical(jsoncanon.AppendCompact(nil, v))
+	return c
 }
 
 // newTool is the Tool of a decoded tool object.
-func newTool(name string, def map[string]any) (Tool, error) {
-	c, err := canonical(def)
-	if err != nil {
-		return Tool{}, fmt.Errorf("tool %q: %w", name, err)
-	}
-	return Tool{Name: name, Definition: def, Canonical: c, Digest: Digest(c)}, nil
+func newTool(name string, def map[string]any) Tool {
+	c := canonical(def)
+	return Tool{Name: name, Definition: def, Canonical: c, Digest: Digest(c)}
 }
 
 // Tools reads the tools of a tool spec in document order, each with its
@@ -97,11 +99,7 @@ func Tools(spec []byte) ([]Tool, error) {
 			return nil, fmt.Errorf("/tools/%d: the tool name %q is used twice", i, name)
 		}
 		seen[name] = true
-		t, err := newTool(name, def)
-		if err != nil {
-			return nil, err
-		}
-		tools = append(tools, t)
+		tools = append(tools, newTool(name, def))
 	}
 	return tools, nil
 }
@@ -130,10 +128,7 @@ func Make(spec []byte) ([]byte, error) {
 	for _, t := range tools {
 		entries[t.Name] = map[string]any{"definition": t.Definition, "sha256": t.Digest}
 	}
-	lock, err := canonical(map[string]any{"tools": entries, "version": json.Number("1")})
-	if err != nil {
-		return nil, err
-	}
+	lock := canonical(map[string]any{"tools": entries, "version": json.Number("1")})
 	// json.Indent only adds whitespace between tokens: strings and numbers
 	// stay in their canonical spelling.
 	var out bytes.Buffer
@@ -203,10 +198,7 @@ func parseEntry(name string, e any) (Tool, error) {
 	case def["name"] != name:
 		return Tool{}, fmt.Errorf("%s/definition/name: expected %q (the tool's key), found %s", at, name, describe(def["name"]))
 	}
-	t, err := newTool(name, def)
-	if err != nil {
-		return Tool{}, fmt.Errorf("%s: %w", at, err)
-	}
+	t := newTool(name, def)
 	if t.Digest != sum {
 		return Tool{}, fmt.Errorf("%s/sha256: %q is not the digest of the definition (%s): the lock was edited "+
 			"by hand; make it again with provider::agentregistry::tool_lock", at, sum, t.Digest)

@@ -207,7 +207,7 @@ func TestToolsRefusesAmbiguousSpecs(t *testing.T) {
 		`{"tools":[{"inputSchema":{"type":"object"}}]}`:                                                         "/tools/0: expected a tool object with a string name",
 		`{"tools":{}}`: `a tool spec is an object with a "tools" array`,
 		`[]`:           `a tool spec is an object with a "tools" array`,
-		`{"tools":[{"name":"n","inputSchema":{"type":"object","default":1e400}}]}`: `tool "n": `,
+		`{"tools":[{"name":"n","inputSchema":{"type":"object","default":1e400}}]}`: `beyond the range of an IEEE 754 double (at most 1.7976931348623157e308 in magnitude): I-JSON and RFC 8785 allow only numbers a double holds (byte 63, at /tools/0/inputSchema/default)`,
 	} {
 		if _, err := Make([]byte(spec)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Make(%s) = %v; want an error containing %q", spec, err, want)
