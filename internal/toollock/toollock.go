@@ -30,6 +30,7 @@ import (
 	"strings"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/termsafe"
 )
 
 // Version is the lock format's version, the lock's "version" member.
@@ -80,7 +81,7 @@ func newTool(name string, def map[string]any) Tool {
 func Tools(spec []byte) ([]Tool, error) {
 	v, err := jsoncanon.Decode(spec)
 	if err != nil {
-		return nil, err
+		return nil, safeError(err)
 	}
 	doc, ok := v.(map[string]any)
 	list, isList := doc["tools"].([]any)
@@ -154,7 +155,7 @@ func Parse(lock []byte) (*Lock, error) {
 	}
 	v, err := jsoncanon.Decode(lock)
 	if err != nil {
-		return nil, err
+		return nil, safeError(err)
 	}
 	doc, _ := v.(map[string]any)
 	var problems []string
@@ -181,9 +182,19 @@ func Parse(lock []byte) (*Lock, error) {
 	}
 	if len(problems) > 0 {
 		sort.Strings(problems)
+		for i, p := range problems {
+			problems[i] = termsafe.Escape(p)
+		}
 		return nil, errors.New(strings.Join(problems, "\n"))
 	}
 	return l, nil
+}
+
+// safeError is err with every character that is not graphic escaped
+// (termsafe.Escape): a lock's or a tool spec's keys and values are an MCP
+// server's text, and its errors reach a terminal.
+func safeError(err error) error {
+	return errors.New(termsafe.Escape(err.Error()))
 }
 
 // parseEntry reads one approved tool and checks its digest.

@@ -201,6 +201,33 @@ func TestParseRefusesABrokenLock(t *testing.T) {
 }
 
 // Tools refuses what would make a lock ambiguous.
+// A lock is a peer's text (its names come from an MCP server): whatever part
+// of it an error names (an unknown member, a tool's key, a value, a
+// repeated key) reaches the terminal with its controls and bidirectional
+// overrides escaped, never raw.
+func TestParseErrorsShowPeerTextSafely(t *testing.T) {
+	const hostile = `\u001b]0;pwned\u0007\u001b[2J\u202eevil\u009b`
+	for _, tc := range []struct{ name, lock, want string }{
+		{"unknown member", `{"tools":{},"version":1,"` + hostile + `":true}`, `/\u001b]0;pwned\u0007\u001b[2J\u202eevil\u009b: unknown member`},
+		{"tool key", `{"tools":{"` + hostile + `":1},"version":1}`, `/tools/\u001b]0;pwned\u0007\u001b[2J\u202eevil\u009b: expected`},
+		{"value shown", `{"tools":{},"version":"` + hostile + `"}`, `found string "\u001b]0;pwned\u0007\u001b[2J\u202eevil\u009b"`},
+		{"repeated key", `{"tools":{},"version":1,"` + hostile + `":1,"` + hostile + `":2}`, `at /\u001b]0;pwned\u0007\u001b[2J\u202eevil\u009b)`},
+	} {
+		_, err := Parse([]byte(tc.lock))
+		if err == nil {
+			t.Fatalf("%s: Parse accepted it", tc.name)
+		}
+		for _, bad := range []string{"\x1b", "\x07", "\u202e", "\u009b"} {
+			if strings.Contains(err.Error(), bad) {
+				t.Errorf("%s: %q reached the error: %q", tc.name, bad, err)
+			}
+		}
+		if !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %q does not contain %q", tc.name, err, tc.want)
+		}
+	}
+}
+
 func TestToolsRefusesAmbiguousSpecs(t *testing.T) {
 	for spec, want := range map[string]string{
 		`{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"a","inputSchema":{"type":"object"}}]}`: `/tools/1: the tool name "a" is used twice`,
