@@ -52,6 +52,40 @@ data "agentregistry_agent" "one" {
 	t.Logf("%d requests, %s", requests.Load(), time.Since(began).Round(time.Millisecond))
 }
 
+// Every wait counts against a request's deadline (7 attempts of request_timeout
+// and 6 waits of at most 10 s): a registry answering 503 with Retry-After: 300
+// to a provider whose request_timeout is 1s ends the read at once with an
+// error that names the deadline, instead of waiting five minutes six times.
+func TestAccProvider_requestDeadlineBoundsRetryAfter(t *testing.T) {
+	var requests atomic.Int64
+	unavailable := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		requests.Add(1)
+		w.Header().Set("Retry-After", "300")
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte(`{"error":{"code":503,"message":"come back later","status":"UNAVAILABLE"}}`))
+	}))
+	t.Cleanup(unavailable.Close)
+	began := time.Now()
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "agentregistry" {
+  endpoint        = %q
+  project         = "p"
+  request_timeout = "1s"
+}
+data "agentregistry_agent" "one" {
+  name = "projects/p/locations/global/agents/planner"
+}
+`, unavailable.URL),
+			ExpectError: regexp.MustCompile(`answered\s+503\s+Service\s+Unavailable\s+and\s+asked\s+to\s+be\s+retried\s+in\s+5m0s\s+\(Retry-After\),\s+past\s+this\s+request's\s+deadline\s+of\s+1m7s\s+\(7\s+attempt\(s\)\s+of\s+at\s+most\s+1s\s+\(the\s+provider's\s+request_timeout\)`),
+		}},
+	})
+	t.Logf("%d requests, %s", requests.Load(), time.Since(began).Round(time.Millisecond))
+}
+
 // A request_timeout that is no positive duration of at most 10 minutes is a
 // configuration error, whether it comes from the provider block or from
 // AGENTREGISTRY_REQUEST_TIMEOUT.

@@ -22,8 +22,9 @@ import (
 	"golang.org/x/oauth2/google"
 )
 
-// maxRetryAfter caps a server's Retry-After; the caller's context deadline
-// (the resource timeout) bounds the total wait in any case.
+// maxRetryAfter caps a server's Retry-After; the request's deadline
+// (deadlineTransport) and the caller's context bound the total wait in any
+// case.
 const maxRetryAfter = 5 * time.Minute
 
 // maxResponseBytes bounds how much of a response is buffered in memory.
@@ -58,7 +59,8 @@ func keepCredentialsHome(req *http.Request, via []*http.Request) error {
 // newHTTPClient builds the transport stack, outermost first:
 //
 //	net/http client (follows redirects; with credentials, only on the same host and scheme)
-//	  -> retryablehttp (retries, backoff, logging)
+//	  -> the request's deadline (every attempt and every wait counts against it)
+//	    -> retryablehttp (retries, backoff, logging)
 //	    -> User-Agent
 //	    -> oauth2 (bearer token; absent without credentials)
 //	    -> response buffering (a connection dropped mid-body becomes a retryable error)
@@ -100,6 +102,7 @@ func newHTTPClient(ctx context.Context, cfg Config) (*http.Client, error) {
 	rc.RequestLogHook = l.request
 	rc.ResponseLogHook = l.response
 	hc := rc.StandardClient()
+	hc.Transport = newDeadlineTransport(hc.Transport, cfg)
 	if secret != "" || cfg.UseADC {
 		hc.CheckRedirect = keepCredentialsHome
 	}
@@ -123,7 +126,13 @@ func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, erro
 		}
 		return retry, nil
 	}
-	return retryableStatus(resp.StatusCode), nil
+	if !retryableStatus(resp.StatusCode) {
+		return false, nil
+	}
+	if err := retryAfterPastDeadline(ctx, resp); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // refusedOnLoopback tells a connection refused by this machine: nothing
@@ -202,6 +211,13 @@ func retryAfter(v string, now time.Time) (time.Duration, bool) {
 // error): hand back the last response so the generated client turns its body
 // into a *googleapi.Error with the server's message.
 func errorHandler(resp *http.Response, err error, attempts int) (*http.Response, error) {
+	var de *DeadlineError
+	if errors.As(err, &de) {
+		if resp != nil {
+			_ = resp.Body.Close() // buffered: nothing is lost
+		}
+		return nil, err
+	}
 	if resp != nil {
 		return resp, nil
 	}
