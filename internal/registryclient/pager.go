@@ -24,6 +24,12 @@ import (
 type PageLimits struct {
 	// Pages is the most pages requested (default 1,000).
 	Pages int
+	// EmptyPages is the most pages in a row that bring no record (default
+	// 100): a read that received that many and is given another next page
+	// token stops. A registry may answer a filtered list with a page that
+	// holds nothing (AIP-158 allows it), so a few empty pages are read; a
+	// hundred in a row take a few seconds, where the page cap took over 30.
+	EmptyPages int
 	// Records is the most records received, over every page (default 10,000).
 	Records int
 	// Bytes is the most response bytes read, over every page (default 64 MiB).
@@ -37,12 +43,15 @@ type PageLimits struct {
 
 // DefaultPageLimits are the caps of every paged read, documented on the data
 // sources and list resources that read pages.
-var DefaultPageLimits = PageLimits{Pages: 1000, Records: 10000, Bytes: 64 << 20, Time: 5 * time.Minute, TokenBytes: 8 << 10}
+var DefaultPageLimits = PageLimits{Pages: 1000, EmptyPages: 100, Records: 10000, Bytes: 64 << 20, Time: 5 * time.Minute, TokenBytes: 8 << 10}
 
 func (l PageLimits) withDefaults() PageLimits {
 	d := DefaultPageLimits
 	if l.Pages > 0 {
 		d.Pages = l.Pages
+	}
+	if l.EmptyPages > 0 {
+		d.EmptyPages = l.EmptyPages
 	}
 	if l.Records > 0 {
 		d.Records = l.Records
@@ -61,11 +70,12 @@ func (l PageLimits) withDefaults() PageLimits {
 
 // Page cap names, as PageLimitError.Cap.
 const (
-	CapPages   = "pages"
-	CapRecords = "records"
-	CapBytes   = "bytes"
-	CapTime    = "time"
-	CapToken   = "page token"
+	CapPages      = "pages"
+	CapEmptyPages = "empty pages"
+	CapRecords    = "records"
+	CapBytes      = "bytes"
+	CapTime       = "time"
+	CapToken      = "page token"
 )
 
 // PageLimitError ends a paged read that reached one of its caps. What was
@@ -87,6 +97,9 @@ func (e *PageLimitError) Error() string {
 	switch e.Cap {
 	case CapPages:
 		return fmt.Sprintf("stopped reading %s %s: the registry kept sending next page tokens past the cap of %d pages per read", e.Read, read, e.Limit)
+	case CapEmptyPages:
+		return fmt.Sprintf("stopped reading %s %s: the registry sent %d pages in a row that brought no record, each with a "+
+			"next page token (the cap of %d empty pages in a row per read)", e.Read, read, e.Limit, e.Limit)
 	case CapRecords:
 		return fmt.Sprintf("stopped reading %s %s: the registry sent more than the cap of %d records per read", e.Read, read, e.Limit)
 	case CapBytes:
@@ -160,7 +173,9 @@ type pageRead[T any] struct {
 	budget         *byteBudget
 	seen           map[[sha256.Size]byte]struct{}
 	pages, records int
-	waited         time.Duration
+	// emptyRun counts the last pages in a row that brought no record.
+	emptyRun int
+	waited   time.Duration
 }
 
 func newPageRead[T any](lim PageLimits, read string, fetch func(context.Context, string) ([]T, string, error)) *pageRead[T] {
@@ -195,17 +210,25 @@ func (r *pageRead[T]) page(ctx context.Context, token string) ([]T, string, erro
 		return nil, "", wrapError(apiRegistry, err)
 	}
 	r.records += len(items)
+	r.emptyRun++
+	if len(items) > 0 {
+		r.emptyRun = 0
+	}
 	if r.records > r.lim.Records {
 		return nil, "", r.capReached(CapRecords, int64(r.lim.Records))
 	}
 	return items, next, nil
 }
 
-// accept refuses a next page token over the token cap, or one the registry
-// already gave (an endless loop otherwise).
+// accept refuses a next page token over the token cap, one the registry
+// already gave (an endless loop otherwise), or one that follows the cap of
+// pages in a row that brought no record.
 func (r *pageRead[T]) accept(next string) error {
 	if len(next) > r.lim.TokenBytes {
 		return r.capReached(CapToken, int64(r.lim.TokenBytes))
+	}
+	if r.emptyRun >= r.lim.EmptyPages {
+		return r.capReached(CapEmptyPages, int64(r.lim.EmptyPages))
 	}
 	sum := sha256.Sum256([]byte(next))
 	if _, ok := r.seen[sum]; ok {

@@ -144,11 +144,58 @@ func TestHostileEndlessRecordsStopAtTheRecordCap(t *testing.T) {
 	}
 }
 
-// Empty pages, each with a new token, end at the page cap: no result is
-// ever produced, so a caller's limit would never stop them.
-func TestHostileEndlessEmptyPagesStopAtThePageCap(t *testing.T) {
+// Empty pages, each with a new token, end at the cap of empty pages in a
+// row: no result is ever produced, so a caller's limit would never stop
+// them, and a thousand of them (the page cap) took over 30 s through a CLI.
+func TestHostileEndlessEmptyPagesStopAtTheEmptyPageCap(t *testing.T) {
 	url, requests := hostileRegistry(t, func(w http.ResponseWriter, _ *http.Request, n int64) {
 		fullPage(w, 0, 0, fmt.Sprintf("token-%d", n))
+	})
+	c := testClient(t, url, func(cfg *Config) { cfg.PageLimits = PageLimits{EmptyPages: 10} })
+	for name, read := range pagedReads() {
+		t.Run(name, func(t *testing.T) {
+			before := requests.Load()
+			le := limitError(t, read(testCtx(t), c), CapEmptyPages)
+			if sent := requests.Load() - before; sent != 10 || le.Pages != 10 || le.Records != 0 {
+				t.Errorf("%d requests, %d pages, %d records; want the cap of 10 empty pages", sent, le.Pages, le.Records)
+			}
+			if !strings.Contains(le.Error(), "10 pages in a row that brought no record") {
+				t.Errorf("message %q does not say the cap", le.Error())
+			}
+		})
+	}
+	// The default cap holds too.
+	d := testClient(t, url)
+	before := requests.Load()
+	le := limitError(t, pagedReads()["SearchAgents"](testCtx(t), d), CapEmptyPages)
+	if sent := requests.Load() - before; sent != int64(DefaultPageLimits.EmptyPages) || le.Limit != int64(DefaultPageLimits.EmptyPages) {
+		t.Errorf("%d requests at the default cap (%d), want %d", sent, le.Limit, DefaultPageLimits.EmptyPages)
+	}
+}
+
+// A registry whose filtered pages are sparse (here a record every tenth
+// page, nine empty pages between) is read to its end: only pages in a row
+// that bring nothing count against the cap of empty pages.
+func TestSparsePagesAreReadToTheEnd(t *testing.T) {
+	url, requests := hostileRegistry(t, func(w http.ResponseWriter, _ *http.Request, n int64) {
+		next := fmt.Sprintf("token-%d", n)
+		if n == 300 {
+			next = ""
+		}
+		fullPage(w, int(n%10/9), 1, next) // one record on pages 9, 19, 29...
+	})
+	c := testClient(t, url, func(cfg *Config) { cfg.PageLimits = PageLimits{EmptyPages: 10} })
+	agents, err := c.ListAgents(testCtx(t), testParent, "", 0)
+	if err != nil || len(agents) != 30 || requests.Load() != 300 {
+		t.Fatalf("%d agents in %d pages, %v; want 30 in 300", len(agents), requests.Load(), err)
+	}
+}
+
+// Pages that each bring a record, with a new token each time, end at the
+// page cap.
+func TestHostileEndlessSparsePagesStopAtThePageCap(t *testing.T) {
+	url, requests := hostileRegistry(t, func(w http.ResponseWriter, _ *http.Request, n int64) {
+		fullPage(w, 1, 1, fmt.Sprintf("token-%d", n))
 	})
 	c := testClient(t, url, func(cfg *Config) { cfg.PageLimits = PageLimits{Pages: 50} })
 	for name, read := range pagedReads() {
