@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -239,4 +240,73 @@ data "agentregistry_agents" "all" {
 		}
 		t.Logf("%s: %d requests, %s", name, h.requests.Load()-before, took.Round(time.Millisecond))
 	}
+}
+
+// A page far inside the byte cap can hold what costs the provider a hundred
+// times its size once kept (a one-letter tag is 4 bytes of JSON and half a
+// kilobyte as a Terraform value; a skill is given each of its agent's URLs):
+// every data source that reads the registry refuses a result past its caps
+// of values or text, before any Terraform value is made, with an error that
+// names the cap and what narrows the read.
+func TestHostileRegistry_resultsPastTheCapsAreRefused(t *testing.T) {
+	oneAgent := func(agent map[string]any) []byte {
+		agent["name"] = hostileParent + "/agents/a"
+		b, _ := json.Marshal(map[string]any{"agents": []any{agent}, "bindings": []any{map[string]any{
+			"name": hostileParent + "/bindings/b", "authProviderBinding": map[string]any{"scopes": agent["scopes"]}}}})
+		return b
+	}
+	urls := make([]any, 500)
+	for i := range urls {
+		urls[i] = map[string]any{"url": fmt.Sprintf("https://a.example/%d", i)}
+	}
+	tags := slices.Repeat([]string{"a"}, maxResultValues)
+	for _, tc := range []struct {
+		name, dataSource string
+		set              map[string]string
+		page             []byte
+		want             []string
+	}{
+		{"a skill for each of 500 URLs x 500 skills", "agentregistry_skills", map[string]string{"query": "x"},
+			oneAgent(map[string]any{"protocols": []any{map[string]any{"interfaces": urls}}, "skills": slices.Repeat([]any{map[string]any{"id": "x"}}, 500)}),
+			[]string{"Reading skills stopped", "the cap of 200000 values per read", "Narrow the read with `max_results`, a narrower `query`, or `tags`."}},
+		{"200,000 one-letter tags in 1 MB", "agentregistry_agents", map[string]string{"query": "x"},
+			oneAgent(map[string]any{"skills": []any{map[string]any{"id": "s", "tags": tags}}}),
+			[]string{"Reading agents stopped", "the cap of 200000 values per read", "`max_results` or a narrower `query`"}},
+		{"a description of 16 MiB", "agentregistry_agents", map[string]string{"query": "x"},
+			oneAgent(map[string]any{"description": strings.Repeat("d", 16<<20)}),
+			[]string{"Reading agents stopped", "the cap of 16 MiB of text per read"}},
+		{"one agent by name with 200,000 tags", "agentregistry_agent", map[string]string{"name": hostileParent + "/agents/a"},
+			oneAgentRecord(map[string]any{"skills": []any{map[string]any{"id": "s", "tags": tags}}}),
+			[]string{"Reading " + hostileParent + "/agents/a stopped", "the cap of 200000 values", "larger than a data source returns"}},
+		{"a binding of 200,000 scopes", "agentregistry_bindings", nil, oneAgent(map[string]any{"scopes": tags}),
+			[]string{"Reading bindings stopped", "the cap of 200000 values per read", "`max_results`, `source`, `target` or `filter`"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				if strings.HasSuffix(r.URL.Path, "/services") {
+					_, _ = w.Write([]byte(`{}`))
+					return
+				}
+				_, _ = w.Write(tc.page)
+			}))
+			defer srv.Close()
+			var errs []string
+			for _, d := range readDataSourceRPC(t, configuredServer(t, "test-project", srv.URL), tc.dataSource, tc.set) {
+				if d.Severity == tfprotov6.DiagnosticSeverityError {
+					errs = append(errs, d.Summary+": "+d.Detail)
+				}
+			}
+			if len(errs) != 1 || !containsInOrder(errs[0], append([]string{"Registry Read Over the Result Cap"}, tc.want...)) {
+				t.Fatalf("errors %q, want the result cap", errs)
+			}
+		})
+	}
+}
+
+// oneAgentRecord is an agent record alone, as agents.get answers.
+func oneAgentRecord(agent map[string]any) []byte {
+	agent["name"] = hostileParent + "/agents/a"
+	b, _ := json.Marshal(agent)
+	return b
 }

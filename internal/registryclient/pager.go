@@ -8,6 +8,7 @@ package registryclient
 // names the cap, instead of filling memory or hanging the plan.
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -34,6 +35,13 @@ type PageLimits struct {
 	Records int
 	// Bytes is the most response bytes read, over every page (default 64 MiB).
 	Bytes int64
+	// Values is the most JSON values in the answers, over every page
+	// (default DefaultValues; see countValues). A value costs the provider
+	// far more than its bytes once it is a Terraform value (hundreds of
+	// bytes for a one-letter string in a list), so the byte cap alone would
+	// let a page far inside it cost gigabytes: the values are counted on the
+	// bytes read, before anything is decoded.
+	Values int64
 	// Time is the most time spent waiting for the registry's pages, retries
 	// included (default 5 minutes); the caller's context may end it sooner.
 	Time time.Duration
@@ -43,7 +51,12 @@ type PageLimits struct {
 
 // DefaultPageLimits are the caps of every paged read, documented on the data
 // sources and list resources that read pages.
-var DefaultPageLimits = PageLimits{Pages: 1000, EmptyPages: 100, Records: 10000, Bytes: 64 << 20, Time: 5 * time.Minute, TokenBytes: 8 << 10}
+var DefaultPageLimits = PageLimits{Pages: 1000, EmptyPages: 100, Records: 10000, Bytes: 64 << 20, Values: DefaultValues,
+	Time: 5 * time.Minute, TokenBytes: 8 << 10}
+
+// DefaultValues is the default cap of JSON values per read, and the cap of one
+// answer that is not part of a paged read.
+const DefaultValues = 2_000_000
 
 func (l PageLimits) withDefaults() PageLimits {
 	d := DefaultPageLimits
@@ -58,6 +71,9 @@ func (l PageLimits) withDefaults() PageLimits {
 	}
 	if l.Bytes > 0 {
 		d.Bytes = l.Bytes
+	}
+	if l.Values > 0 {
+		d.Values = l.Values
 	}
 	if l.Time > 0 {
 		d.Time = l.Time
@@ -74,6 +90,7 @@ const (
 	CapEmptyPages = "empty pages"
 	CapRecords    = "records"
 	CapBytes      = "bytes"
+	CapValues     = "values"
 	CapTime       = "time"
 	CapToken      = "page token"
 )
@@ -104,6 +121,9 @@ func (e *PageLimitError) Error() string {
 		return fmt.Sprintf("stopped reading %s %s: the registry sent more than the cap of %d records per read", e.Read, read, e.Limit)
 	case CapBytes:
 		return fmt.Sprintf("stopped reading %s %s: the registry's answers passed the cap of %d bytes per read", e.Read, read, e.Limit)
+	case CapValues:
+		return fmt.Sprintf("stopped reading %s %s: the registry's answers passed the cap of %d JSON values per read "+
+			"(each object, array, string, number and literal counts one)", e.Read, read, e.Limit)
 	case CapTime:
 		return fmt.Sprintf("stopped reading %s %s: the registry took longer than the cap of %s per read", e.Read, read, time.Duration(e.Limit))
 	case CapToken:
@@ -112,12 +132,17 @@ func (e *PageLimitError) Error() string {
 	return fmt.Sprintf("stopped reading %s %s at the %s cap (%d)", e.Read, read, e.Cap, e.Limit)
 }
 
-// byteBudget counts the response bytes of one paged read; the transport
-// (bufferingTransport) reads no more than what is left of it.
+// byteBudget counts the response bytes and JSON values of one paged read;
+// the transport (bufferingTransport) reads no more bytes than what is left of
+// it, and refuses an answer that passes what is left of its values.
 type byteBudget struct {
 	left     atomic.Int64
 	used     atomic.Int64
 	exceeded atomic.Bool
+	// valuesLeft is what is left of the values cap; valuesExceeded is set
+	// when an answer passed it.
+	valuesLeft     atomic.Int64
+	valuesExceeded atomic.Bool
 }
 
 type byteBudgetKey struct{}
@@ -134,6 +159,49 @@ func byteBudgetFrom(ctx context.Context) *byteBudget {
 // errPageBytes is a response cut short by the byte cap of its paged read; it
 // is not retried.
 var errPageBytes = errors.New("response passes the byte cap of the paged read")
+
+// errPageValues is a response that passes the values cap of its paged read;
+// it is not retried.
+var errPageValues = errors.New("response passes the JSON value cap of the paged read")
+
+// countValues counts the JSON values of an answer, quickly and without
+// decoding it: one for the answer, one for each object or array it opens and
+// one for each comma outside a string (each separates one more member or
+// element). Member names are not values. It is exact for a valid document
+// without empty containers, and counts one more for each empty one: an upper
+// bound, and the cap needs no more. Written by hand because no decoder
+// counts without building what it reads, which is what the cap avoids.
+func countValues(b []byte) int64 {
+	var n int64
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			i = stringEnd(b, i+1)
+		case '{', '[', ',':
+			n++
+		}
+	}
+	if len(bytes.TrimSpace(b)) > 0 {
+		n++
+	}
+	return n
+}
+
+// stringEnd is the index of the quote that ends the string whose text starts
+// at i, or len(b) when it does not end.
+func stringEnd(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
+		case '\\':
+			i += 2
+		case '"':
+			return i
+		default:
+			i++
+		}
+	}
+	return len(b)
+}
 
 // readPages yields the pages fetch returns, following next page tokens, until
 // the caller stops, there is no next page, a request fails, or a cap is
@@ -181,6 +249,7 @@ type pageRead[T any] struct {
 func newPageRead[T any](lim PageLimits, read string, fetch func(context.Context, string) ([]T, string, error)) *pageRead[T] {
 	r := &pageRead[T]{lim: lim, read: read, fetch: fetch, budget: &byteBudget{}, seen: make(map[[sha256.Size]byte]struct{})}
 	r.budget.left.Store(lim.Bytes)
+	r.budget.valuesLeft.Store(lim.Values)
 	return r
 }
 
@@ -204,6 +273,8 @@ func (r *pageRead[T]) page(ctx context.Context, token string) ([]T, string, erro
 	switch {
 	case r.budget.exceeded.Load():
 		return nil, "", r.capReached(CapBytes, r.lim.Bytes)
+	case r.budget.valuesExceeded.Load():
+		return nil, "", r.capReached(CapValues, r.lim.Values)
 	case err != nil && timedOut:
 		return nil, "", r.capReached(CapTime, int64(r.lim.Time))
 	case err != nil:

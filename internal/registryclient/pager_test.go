@@ -283,3 +283,76 @@ func TestPagerRepeatedTokenQuotedClean(t *testing.T) {
 		t.Fatalf("error %q, want a short, clean repeated-token error", err)
 	}
 }
+
+// listPage is a page of one record under every list key whose "tags" list
+// holds n one-letter strings (about 4 bytes and one JSON value each), and
+// the next token.
+func listPage(w http.ResponseWriter, n int, next string) {
+	tags := make([]string, n)
+	for i := range tags {
+		tags[i] = "a"
+	}
+	record := map[string]any{"name": testParent + "/things/r", "tags": tags}
+	body := map[string]any{"nextPageToken": next}
+	for _, key := range []string{"services", "agents", "mcpServers", "endpoints", "bindings", "skills"} {
+		body[key] = []any{record}
+	}
+	writeJSON(w, 200, body)
+}
+
+// A page far inside the byte cap can hold millions of small values, each of
+// which costs the provider hundreds of bytes once it is a Terraform value: a
+// read stops at the cap of JSON values, before the page is decoded.
+func TestHostileValueBombsStopAtTheValueCap(t *testing.T) {
+	url, requests := hostileRegistry(t, func(w http.ResponseWriter, _ *http.Request, n int64) {
+		listPage(w, 3000, fmt.Sprintf("token-%d", n)) // 6 x 3,000 tags: about 18,000 values, 75 KB
+	})
+	c := testClient(t, url, func(cfg *Config) { cfg.PageLimits = PageLimits{Values: 50_000} })
+	for name, read := range pagedReads() {
+		t.Run(name, func(t *testing.T) {
+			before := requests.Load()
+			le := limitError(t, read(testCtx(t), c), CapValues)
+			if sent := requests.Load() - before; sent != 3 || le.Pages != 3 || le.Bytes > 300_000 {
+				t.Errorf("%d requests, %d pages, %d bytes; want the cap reached on the third page", sent, le.Pages, le.Bytes)
+			}
+			if !strings.Contains(le.Error(), "the cap of 50000 JSON values per read") {
+				t.Errorf("message %q does not name the cap", le.Error())
+			}
+		})
+	}
+}
+
+// The same holds for one answer that is not paged: an 8 MiB record of
+// two million one-letter tags is refused on its own, never decoded.
+func TestHostileValueBombInOneAnswer(t *testing.T) {
+	url, requests := hostileRegistry(t, func(w http.ResponseWriter, _ *http.Request, _ int64) { listPage(w, 350_000, "") })
+	c := testClient(t, url)
+	_, err := c.GetService(testCtx(t), svcName)
+	if !errors.Is(err, errResponseTooManyValues) || !strings.Contains(err.Error(), fmt.Sprintf("more than %d JSON values", DefaultPageLimits.Values)) {
+		t.Fatalf("err = %v, want the answer refused at the value cap", err)
+	}
+	if n := requests.Load(); n != 1 {
+		t.Errorf("%d requests, want 1: the answer is not retried", n)
+	}
+}
+
+func TestCountValues(t *testing.T) {
+	for doc, want := range map[string]int64{
+		``:                               0,
+		`  `:                             0,
+		`1`:                              1,
+		`"a,b[c{"`:                       1,
+		`"a\",[{"`:                       1,
+		`"a\\",[1]`:                      3, // the string ends at the quote after an escaped backslash
+		`{"a":[1,2],"b":"x"}`:            5,
+		`{"k,":{"x":[true,null,false]}}`: 6,
+		"[\n 1 ,\n 2 ]":                  3,
+		`[]`:                             2, // an empty container counts twice: an upper bound
+		`{"tags":["a","a","a"],"n":{}}`:  7,
+		`"unterminated, [string`:         1,
+	} {
+		if got := countValues([]byte(doc)); got != want {
+			t.Errorf("countValues(%s) = %d, want %d", doc, got, want)
+		}
+	}
+}

@@ -32,6 +32,11 @@ const maxResponseBytes = 32 << 20
 
 var errResponseTooLarge = fmt.Errorf("response body exceeds %d bytes", maxResponseBytes)
 
+// errResponseTooManyValues is an answer outside a paged read with more JSON
+// values than a whole paged read may hold (DefaultValues): its cost in the
+// provider would follow its values, not its bytes. It is not retried.
+var errResponseTooManyValues = fmt.Errorf("response body holds more than %d JSON values", DefaultValues)
+
 // errCredentialsRedirect is a redirect refused because it would carry the
 // credentials to another host, or from https to plain http.
 var errCredentialsRedirect = errors.New("refusing to follow the redirect")
@@ -117,7 +122,8 @@ func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, erro
 		return false, ctx.Err()
 	}
 	if err != nil {
-		if errors.Is(err, errResponseTooLarge) || errors.Is(err, errPageBytes) || refusedOnLoopback(err) {
+		if errors.Is(err, errResponseTooLarge) || errors.Is(err, errPageBytes) || errors.Is(err, errResponseTooManyValues) ||
+			errors.Is(err, errPageValues) || refusedOnLoopback(err) {
 			return false, nil
 		}
 		retry, _ := retryablehttp.ErrorPropagatedRetryPolicy(ctx, nil, err)
@@ -349,7 +355,24 @@ func (t *bufferingTransport) roundTrip(req *http.Request) (*http.Response, error
 	if len(body) > maxResponseBytes {
 		return nil, fmt.Errorf("response to %s %s: %w", req.Method, redactURL(req.URL), errResponseTooLarge)
 	}
+	if err := countAnswerValues(budget, body); err != nil {
+		return nil, fmt.Errorf("response to %s %s: %w", req.Method, redactURL(req.URL), err)
+	}
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	resp.ContentLength = int64(len(body))
 	return resp, nil
+}
+
+// countAnswerValues counts an answer's JSON values against its paged read's
+// budget, or alone against DefaultValues when it is not part of one.
+func countAnswerValues(budget *byteBudget, body []byte) error {
+	n := countValues(body)
+	switch {
+	case budget == nil && n > DefaultValues:
+		return errResponseTooManyValues
+	case budget != nil && budget.valuesLeft.Add(-n) < 0:
+		budget.valuesExceeded.Store(true)
+		return errPageValues
+	}
+	return nil
 }
