@@ -54,8 +54,9 @@ func approvedToolsAttribute() schema.StringAttribute {
 			"`annotations`, `icons`, `_meta`...) is reported in one diagnostic that lists every difference by " +
 			"tool and field (texts as approved and as now, schemas by JSON pointer), and under " +
 			"`approval_policy = \"enforce\"` the plan fails and nothing is sent to the registry. A lock whose " +
-			"digests do not match its definitions (edited by hand) is an error. Needs `tool_spec`. Changing it " +
-			"makes no API call.",
+			"digests do not match its definitions (edited by hand) is an error, and so is, under either policy, a " +
+			"tool spec or lock the check cannot read (a tool without a digest, such as one holding a number beyond " +
+			"the range of a double): the check fails closed. Needs `tool_spec`. Changing it makes no API call.",
 		Validators: []validator.String{
 			toolLockValidator{},
 			stringvalidator.AlsoRequires(path.MatchRoot("tool_spec")),
