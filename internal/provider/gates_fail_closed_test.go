@@ -152,8 +152,12 @@ func liveGate(v validator.String) func(*testing.T, string) string {
 
 func validateFunctionGate(t *testing.T, doc string) string {
 	resp := runFunction(t, NewValidateToolSpecFunction(), doc, types.ListUnknown(types.StringType))
+	list, ok := resp.Result.Value().(types.List)
+	if !ok {
+		t.Fatalf("validate_tool_spec returned %T", resp.Result.Value())
+	}
 	var problems []string
-	if d := resp.Result.Value().(types.List).ElementsAs(context.Background(), &problems, false); d.HasError() {
+	if d := list.ElementsAs(context.Background(), &problems, false); d.HasError() {
 		t.Fatal(d)
 	}
 	return strings.Join(problems, "\n")

@@ -164,12 +164,17 @@ func TestHostileEndlessEmptyPagesStopAtTheEmptyPageCap(t *testing.T) {
 			}
 		})
 	}
-	// The default cap holds too.
-	d := testClient(t, url)
+	defaultCapHolds(t, url, requests, CapEmptyPages, DefaultPageLimits.EmptyPages)
+}
+
+// defaultCapHolds reads the registry at url with the default caps and checks
+// that the read stops at the default of capName after limit requests.
+func defaultCapHolds(t *testing.T, url string, requests *atomic.Int64, capName string, limit int) {
+	t.Helper()
 	before := requests.Load()
-	le := limitError(t, pagedReads()["SearchAgents"](testCtx(t), d), CapEmptyPages)
-	if sent := requests.Load() - before; sent != int64(DefaultPageLimits.EmptyPages) || le.Limit != int64(DefaultPageLimits.EmptyPages) {
-		t.Errorf("%d requests at the default cap (%d), want %d", sent, le.Limit, DefaultPageLimits.EmptyPages)
+	le := limitError(t, pagedReads()["SearchAgents"](testCtx(t), testClient(t, url)), capName)
+	if sent := requests.Load() - before; sent != int64(limit) || le.Limit != int64(limit) {
+		t.Errorf("%d requests at the default cap (%d), want %d", sent, le.Limit, limit)
 	}
 }
 
@@ -207,13 +212,7 @@ func TestHostileEndlessSparsePagesStopAtThePageCap(t *testing.T) {
 			}
 		})
 	}
-	// The default cap holds too.
-	d := testClient(t, url)
-	before := requests.Load()
-	le := limitError(t, pagedReads()["SearchAgents"](testCtx(t), d), CapPages)
-	if sent := requests.Load() - before; sent != int64(DefaultPageLimits.Pages) || le.Limit != int64(DefaultPageLimits.Pages) {
-		t.Errorf("%d requests at the default cap (%d), want %d", sent, le.Limit, DefaultPageLimits.Pages)
-	}
+	defaultCapHolds(t, url, requests, CapPages, DefaultPageLimits.Pages)
 }
 
 // A token of 256 KB ends the read on the page that sent it: the tokens the
@@ -354,5 +353,27 @@ func TestCountValues(t *testing.T) {
 		if got := countValues([]byte(doc)); got != want {
 			t.Errorf("countValues(%s) = %d, want %d", doc, got, want)
 		}
+	}
+}
+
+// An answer of exactly the cap's values passes, one more does not: alone
+// (DefaultValues) and against what is left of a paged read's budget.
+func TestCountAnswerValuesAtTheCaps(t *testing.T) {
+	array := func(values int) []byte { // an array of values-1 numbers: values JSON values
+		return []byte("[" + strings.Repeat("1,", values-2) + "1]")
+	}
+	if err := countAnswerValues(nil, array(DefaultValues)); err != nil {
+		t.Errorf("%d values alone: %v", DefaultValues, err)
+	}
+	if err := countAnswerValues(nil, array(DefaultValues+1)); !errors.Is(err, errResponseTooManyValues) {
+		t.Errorf("%d values alone: %v, want errResponseTooManyValues", DefaultValues+1, err)
+	}
+	b := &byteBudget{}
+	b.valuesLeft.Store(10)
+	if err := countAnswerValues(b, array(10)); err != nil || b.valuesExceeded.Load() {
+		t.Errorf("10 values of a budget of 10: %v", err)
+	}
+	if err := countAnswerValues(b, array(2)); !errors.Is(err, errPageValues) || !b.valuesExceeded.Load() {
+		t.Errorf("2 values past the budget: %v, exceeded %v", err, b.valuesExceeded.Load())
 	}
 }
