@@ -65,12 +65,14 @@ func addNotConfigured(diags *diag.Diagnostics, what string) {
 
 // pageCapsDoc states the caps of every paged read, for the pages of the data
 // sources and list resources that read pages.
-var pageCapsDoc = fmt.Sprintf("Every read of the registry's pages is capped at %d pages, %d records, %d MiB of answers, "+
-	"page tokens of %d KiB and %d minutes of waiting, whatever the registry sends; a read that reaches a cap ends with "+
-	"an error that names it and the attributes that narrow the read (and no partial result), so that a registry "+
-	"answering without end cannot exhaust the machine or hang the plan.",
-	registryclient.DefaultPageLimits.Pages, registryclient.DefaultPageLimits.Records,
-	registryclient.DefaultPageLimits.Bytes>>20, registryclient.DefaultPageLimits.TokenBytes>>10,
+var pageCapsDoc = fmt.Sprintf("Every read of the registry's pages is capped at %d pages (and %d pages in a row that "+
+	"bring no record: a registry may answer a filtered read with a few empty pages), %d records, %d MiB of answers "+
+	"holding %d JSON values (counted on the bytes, before anything is decoded), page tokens of %d KiB and %d minutes "+
+	"of waiting, whatever the registry sends; a read that reaches a cap ends with an error that names it and the "+
+	"attributes that narrow the read (and no partial result), so that a registry answering without end cannot "+
+	"exhaust the machine or hang the plan.",
+	registryclient.DefaultPageLimits.Pages, registryclient.DefaultPageLimits.EmptyPages, registryclient.DefaultPageLimits.Records,
+	registryclient.DefaultPageLimits.Bytes>>20, registryclient.DefaultPageLimits.Values, registryclient.DefaultPageLimits.TokenBytes>>10,
 	int(registryclient.DefaultPageLimits.Time/time.Minute))
 
 // addPageLimitError reports a paged read that stopped at one of its caps,

@@ -216,7 +216,11 @@ func requestTimeoutAttribute() schema.StringAttribute {
 			"byte of the answer, as a duration such as `30s`: default `1m`, at most `10m`; environment variable " +
 			"`AGENTREGISTRY_REQUEST_TIMEOUT`. A request that takes longer is abandoned and retried like a dropped " +
 			"connection (a retried write carries the same request id, so it is not applied twice); after 7 attempts " +
-			"the plan or apply fails with an error that names this setting. It bounds what has no `timeouts` " +
+			"the plan or apply fails with an error that names this setting. Every wait counts too: a request, its " +
+			"retries and the waits between them (`Retry-After` included) end within a deadline of 7 × " +
+			"`request_timeout` + 1 minute (8 minutes by default; the backoff between two attempts is at most 10 s), " +
+			"and a registry that asks to be retried after that deadline ends the read at once, with an error that " +
+			"names the deadline, instead of being waited for. It bounds what has no `timeouts` " +
 			"block (data sources, refresh, `terraform query`) against a registry that accepts connections and " +
 			"never answers; a resource's `timeouts` still bound its whole create, update or delete.",
 		Validators: []validator.String{validators.Duration(maxRequestTimeout)},
