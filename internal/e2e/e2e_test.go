@@ -54,23 +54,6 @@ func copyTree(t *testing.T, root, dst string, folders ...string) {
 	}
 }
 
-// guideEnv is the environment of a guide's commands: `terraform` on the
-// PATH naming the CLI of the run (the guides' commands say `terraform`), and
-// the provider built from the repository installed from a filesystem mirror,
-// as a user's `init` installs it.
-func guideEnv(t *testing.T, cli testkit.CLI) []string {
-	t.Helper()
-	mirror, shim := t.TempDir(), t.TempDir()
-	testkit.InstallMirror(t, mirror, testkit.BuildProvider(t))
-	if err := os.Symlink(cli.Path, filepath.Join(shim, "terraform")); err != nil {
-		t.Fatal(err)
-	}
-	return cliEnv(map[string]string{
-		"TF_CLI_CONFIG_FILE": testkit.FilesystemMirror(t, t.TempDir(), mirror),
-		"PATH":               shim + string(os.PathListSeparator) + os.Getenv("PATH"),
-	})
-}
-
 // devOverridesRun is the harness of a test that runs the provider built from
 // the repository through dev_overrides (its folder is the test's to set).
 func devOverridesRun(t *testing.T, cli testkit.CLI) *testkit.Harness {

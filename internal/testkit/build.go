@@ -85,8 +85,18 @@ var (
 	buildOnce sync.Once
 	built     Provider
 	buildErr  error
-	buildDir  string
+
+	scratchOnce sync.Once
+	buildDir    string // what the test process built, removed by Main
+	scratchErr  error
 )
+
+// scratch is the folder of what the test process builds (the provider, the
+// bundled server), made once and removed by Main.
+func scratch() (string, error) {
+	scratchOnce.Do(func() { buildDir, scratchErr = os.MkdirTemp("", "testkit-build-") })
+	return buildDir, scratchErr
+}
 
 // BuildProvider builds the provider once per test process, into a folder
 // that Main removes, and returns it; the build's failure fails every test
@@ -105,10 +115,15 @@ func buildProvider(root string) (Provider, error) {
 	if err != nil {
 		return Provider{}, err
 	}
-	if buildDir, err = os.MkdirTemp("", "testkit-provider-"); err != nil {
+	dir, err := scratch()
+	if err != nil {
 		return Provider{}, err
 	}
-	p := Provider{Dir: buildDir, Path: filepath.Join(buildDir, "terraform-provider-agentregistry"), Version: v}
+	dir = filepath.Join(dir, "provider")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return Provider{}, err
+	}
+	p := Provider{Dir: dir, Path: filepath.Join(dir, "terraform-provider-agentregistry"), Version: v}
 	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-X main.version="+v, "-o", p.Path, ".")
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
 )
 
@@ -60,17 +61,50 @@ func writeConfig(t testing.TB, path, content string) string {
 // HOST/agentregistry/agentregistry/VERSION/OS_ARCH/terraform-provider-agentregistry_vVERSION.
 func InstallMirror(t testing.TB, mirror string, p Provider) {
 	t.Helper()
+	if err := installMirror(mirror, p); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func installMirror(mirror string, p Provider) error {
 	raw, err := os.ReadFile(p.Path)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	for _, host := range Hosts {
 		dir := filepath.Join(mirror, host, ProviderType, p.Version, runtime.GOOS+"_"+runtime.GOARCH)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
+			return err
 		}
 		if err := os.WriteFile(filepath.Join(dir, "terraform-provider-agentregistry_v"+p.Version), raw, 0o755); err != nil { //nolint:gosec // a provider binary is executable
-			t.Fatal(err)
+			return err
 		}
 	}
+	return nil
+}
+
+var (
+	mirrorOnce sync.Once
+	mirrorDir  string
+	mirrorErr  error
+)
+
+// ProviderMirror is a filesystem mirror of the provider (BuildProvider), made
+// once per test process in the folder Main removes; the CLIs only read it.
+func ProviderMirror(t testing.TB) string {
+	t.Helper()
+	p := BuildProvider(t)
+	mirrorOnce.Do(func() {
+		dir, err := scratch()
+		if err != nil {
+			mirrorErr = err
+			return
+		}
+		mirrorDir = filepath.Join(dir, "mirror")
+		mirrorErr = installMirror(mirrorDir, p)
+	})
+	if mirrorErr != nil {
+		t.Fatal(mirrorErr)
+	}
+	return mirrorDir
 }

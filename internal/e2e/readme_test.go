@@ -1,0 +1,95 @@
+package e2e
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit"
+)
+
+// readmeSnapshotSection is the README's section that
+// TestAccReadmeSnapshotInstall (internal/releasetest) follows: it installs the
+// snapshot that package builds.
+const readmeSnapshotSection = "### From a release snapshot: `-plugin-dir` or `filesystem_mirror`"
+
+func readmeSnapshotNotRun(root string) []testkit.NotRun {
+	return []testkit.NotRun{{Reason: testkit.RunBy(root, "TestAccReadmeSnapshotInstall")}}
+}
+
+// `make install PLUGINS_DIR=...` and `init -plugin-dir` are the install
+// checks'.
+func readmeCIRunnersNotRun(root string) []testkit.NotRun {
+	return []testkit.NotRun{{Match: `^make install PLUGINS_DIR=`, Reason: testkit.RunBy(root, "TestAccInstall_offline")}}
+}
+
+var goTestCommand = regexp.MustCompile(`^(?:[A-Z_]+=(?:\$\([^)]*\)|[^\s$])+ +)*go test `)
+
+// The suite's own commands: a test cannot run the suite it is part of.
+func readmeSuiteNotRun(string) []testkit.NotRun {
+	return []testkit.NotRun{{Match: "go test", Reason: testkit.Because("the suite itself, which runs this test", func(b testkit.Block) error {
+		for _, command := range strings.Split(strings.ReplaceAll(b.Text, "\\\n", " "), "\n") {
+			if strings.TrimSpace(command) != "" && !goTestCommand.MatchString(command) {
+				return errors.New("it runs more than go test: " + command)
+			}
+		}
+		return nil
+	})}}
+}
+
+// The README's first block: `make demo` runs to its end with the CLI of the
+// run (the `terraform` on the PATH, which it picks), and its drift step names
+// the agent changed behind Terraform's back and the attributes that changed,
+// not only the exit code. `make test` is the suite, which runs this test.
+func followReadmeDemo(t *testing.T, g *guideRun) {
+	for _, tool := range []string{"bash", "curl", "jq"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("the demo runs %s, which is not on the PATH", tool)
+		}
+	}
+	r := g.readerAsUser(t, nil)
+	r.Dir = g.root
+	r.Instead = []testkit.Instead{{Line: regexp.MustCompile(`^make test( |$)`), Why: "the suite, which runs this test"}}
+	r.Own = func(b testkit.Block) (bool, error) {
+		out, code, err := r.Run(b.Text)
+		want := "Changed outside Terraform (address: attributes):\n" +
+			`  agentregistry_agent.agents["currency-agent"]: agent_card, update_time` + "\n"
+		if err == nil && (code != 0 || !strings.Contains(out, want) || !strings.Contains(out, "demo finished")) {
+			err = errors.New("make demo should end, its drift step naming the drifted agent and its attributes:\n" + want + "--- output:\n" + out)
+		}
+		return true, err
+	}
+	must(t, r.Follow(g.page.Blocks))
+}
+
+// "While developing": `make dev-override` in the clone builds the provider
+// into bin/ and writes bin/dev-overrides.tfrc, which points both registry
+// hosts at that folder.
+func followReadmeDevOverrides(t *testing.T, g *guideRun) {
+	r := g.readerAsUser(t, nil)
+	r.Dir = g.root
+	must(t, r.Follow(g.page.Blocks))
+	bin := filepath.Join(g.root, "bin")
+	rc, err := os.ReadFile(filepath.Join(bin, "dev-overrides.tfrc"))
+	must(t, err)
+	for _, host := range testkit.Hosts {
+		if !regexp.MustCompile(`"` + regexp.QuoteMeta(host+"/"+testkit.ProviderType) + `" *= *"` + regexp.QuoteMeta(bin) + `"`).Match(rc) {
+			t.Errorf("bin/dev-overrides.tfrc does not point %s at %s:\n%s", host, bin, rc)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(bin, "terraform-provider-agentregistry")); err != nil {
+		t.Errorf("make dev-override built no provider into bin/: %v", err)
+	}
+}
+
+// "The bundled registry server": built as `make build` builds it, started
+// with the flags shown (on a free port, its data file in the test's folder).
+func followReadmeServer(t *testing.T, g *guideRun) {
+	r := g.readerAsUser(t, nil)
+	r.Instead = serverLines(t, r)
+	must(t, r.Follow(g.page.Blocks))
+}
