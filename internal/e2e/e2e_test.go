@@ -2,8 +2,9 @@
 // (OpenTofu or Terraform) as users do: every example validates and is
 // formatted, docs/ is what the schema renders, the provider installs through
 // the implied mirror, -plugin-dir and filesystem_mirror offline, the modules'
-// native tests pass, and the guides and the server guide's REST section hold word
-// for word. Each runs with the CLI of the run (TF_ACC=1,
+// native tests pass, and every guide and README section with ```sh blocks
+// holds word for word (guides(), the table of those pages, each followed by
+// one test through testkit's runner). Each runs with the CLI of the run (TF_ACC=1,
 // TF_ACC_TERRAFORM_PATH), as the acceptance tests do, against the bundled
 // registry server started in process on loopback, and is skipped, in one line
 // saying why, when that CLI cannot run it.

@@ -56,16 +56,9 @@ func writeConfig(t testing.TB, path, content string) string {
 	return path
 }
 
-// InstallMirror copies the provider into mirror in the "unpacked" layout both
+// installMirror copies the provider into mirror in the "unpacked" layout both
 // CLIs read, for both hosts, as `make install` lays out ~/.terraform.d/plugins:
 // HOST/agentregistry/agentregistry/VERSION/OS_ARCH/terraform-provider-agentregistry_vVERSION.
-func InstallMirror(t testing.TB, mirror string, p Provider) {
-	t.Helper()
-	if err := installMirror(mirror, p); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func installMirror(mirror string, p Provider) error {
 	raw, err := os.ReadFile(p.Path)
 	if err != nil {

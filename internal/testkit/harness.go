@@ -3,8 +3,9 @@
 // (TF_REATTACH_PROVIDERS, as terraform-plugin-testing does), the provider built
 // once per test process with its version stamped, the CLI configurations that
 // install it (dev_overrides, filesystem_mirror, the implied local mirror), the
-// bundled registry server started in process, and the fenced blocks of a
-// document run word for word. It imports no package of the provider, so the
+// bundled registry server started in process or as its binary, and the one
+// docs-as-tests runner (Page, Reader), which follows a guide or a section of
+// the README word for word. It imports no package of the provider, so the
 // provider's own tests can use it.
 package testkit
 
