@@ -18,12 +18,13 @@ import (
 // The guide "Adopt an existing registry", word for word, each part with the
 // CLIs it is written for: its server started as the guide starts it (the
 // built binary, on a free port in place of 127.0.0.1:8787) and seeded with
-// its curl commands, `terraform` and `tofu` naming the CLI of the run, the
-// provider installed from a filesystem mirror. With `terraform query`
-// (Terraform 1.14+) the guide up to "With OpenTofu"; with resource identities
+// its curl commands, `terraform` and `tofu` naming the CLI of the run. With
+// `terraform query` (Terraform 1.14+) the guide up to "With OpenTofu", the
+// provider installed from a filesystem mirror; with resource identities
 // (1.12+) the section "With OpenTofu"; on every CLI, the same steps with the
 // blocks of its subsection for OpenTofu 1.10 and 1.11 (`id`), and the
-// for_each import blocks of a configuration that already describes a fleet.
+// for_each import blocks of a configuration that already describes a fleet;
+// these, many commands each, with the provider served in process.
 func followAdopt(t *testing.T, g *guideRun) {
 	const openTofu, byIDHeading = "## With OpenTofu", "### OpenTofu 1.10 and 1.11: `id` in place of `identity`"
 	query, err := g.page.Range("## 1. List what exists", openTofu)
@@ -37,11 +38,11 @@ func followAdopt(t *testing.T, g *guideRun) {
 			must(t, g.page.SkipBlocks(query, testkit.NeedsCLI(*g.cli, "terraform query", "1.14.0", "")))
 			t.Skipf("terraform query needs Terraform 1.14.0+; this run's CLI is %s", g.cli)
 		}
-		adoptWithQuery(t, g, query)
+		adoptWithQuery(t, g.reader(t), query)
 	})
 	t.Run("import by identity", func(t *testing.T) {
 		g.cli.SkipUnless(t, "import blocks by identity", "1.12.0", "1.12.0")
-		adoptWithImports(t, g, openTofuSteps, testkit.Of(openTofuSteps, "terraform"))
+		adoptWithImports(t, g.reattached(t), openTofuSteps, testkit.Of(openTofuSteps, "terraform"))
 	})
 	t.Run("import by id", func(t *testing.T) {
 		blocks := testkit.Of(byID, "terraform")
@@ -50,7 +51,7 @@ func followAdopt(t *testing.T, g *guideRun) {
 				t.Fatalf("the subsection's import blocks should name records by id, not identity:\n%s", b.Text)
 			}
 		}
-		adoptWithImports(t, g, openTofuSteps, blocks)
+		adoptWithImports(t, g.reattached(t), openTofuSteps, blocks)
 	})
 	for _, b := range testkit.Of(append(openTofuSteps, byID...), "terraform") {
 		if !strings.Contains(b.Text, "for_each = local.cards") {
@@ -69,13 +70,13 @@ func followAdopt(t *testing.T, g *guideRun) {
 	}
 }
 
-// adoptReader is a reader of the guide in a copy of examples/query (the
+// adoptReader makes r a reader of the guide in a copy of examples/query (the
 // folder the guide works in) that has started the guide's server and
-// registered its records, as "Try it on your machine" does.
-func adoptReader(t *testing.T, g *guideRun) (*testkit.Reader, string) {
+// registered its records, as "Try it on your machine" does; it returns the
+// server's URL.
+func adoptReader(t *testing.T, r *testkit.Reader) string {
 	t.Helper()
-	r := g.reader(t)
-	copyTree(t, g.root, r.Dir, "examples/query")
+	copyTree(t, testkit.Root(t), r.Dir, "examples/query")
 	r.Dir = filepath.Join(r.Dir, "examples", "query")
 	var url string
 	r.Instead = []testkit.Instead{{Line: testkit.ServerLine, Why: "the guide's server, on a free port", Do: func(line string) error {
@@ -88,7 +89,7 @@ func adoptReader(t *testing.T, g *guideRun) (*testkit.Reader, string) {
 	raw, err := os.ReadFile(main)
 	must(t, err)
 	writeFile(t, main, r.Replace.Replace(string(raw)))
-	return r, url
+	return url
 }
 
 // adoptWithQuery follows the guide with `terraform query`: each ```sh block
@@ -97,8 +98,8 @@ func adoptReader(t *testing.T, g *guideRun) (*testkit.Reader, string) {
 // skill's source_dir is set in generated.tf as the guide shows it, and the
 // excerpt of generated.tf is in the generated file. Then what the guide says
 // in prose.
-func adoptWithQuery(t *testing.T, g *guideRun, blocks []testkit.Block) {
-	r, url := adoptReader(t, g)
+func adoptWithQuery(t *testing.T, r *testkit.Reader, blocks []testkit.Block) {
+	url := adoptReader(t, r)
 	r.Own = func(b testkit.Block) (bool, error) {
 		if b.Lang != "terraform" {
 			return false, nil
@@ -185,11 +186,11 @@ func adoptProse(t *testing.T, r *testkit.Reader, url string) {
 // ```text block after one appears in what it printed: imports only, then an
 // empty plan; generated.tf has a resource of each kind, the card as
 // jsonencode({...}), the skill without its folder.
-func adoptWithImports(t *testing.T, g *guideRun, section, tfBlocks []testkit.Block) {
+func adoptWithImports(t *testing.T, r *testkit.Reader, section, tfBlocks []testkit.Block) {
 	if len(tfBlocks) < 2 {
 		t.Fatalf("%d terraform blocks, want discover.tf and the import blocks by hand", len(tfBlocks))
 	}
-	r, _ := adoptReader(t, g)
+	adoptReader(t, r)
 	written := 0
 	r.Own = func(b testkit.Block) (bool, error) {
 		if b.Lang != "terraform" || strings.Contains(b.Text, "for_each = local.cards") {
@@ -236,7 +237,7 @@ func adoptFleetWith(t *testing.T, g *guideRun, block string) {
 		must(t, json.Unmarshal(raw, &card))
 		seedAgent(t, registry, strings.TrimSuffix(e.Name(), ".json"), card)
 	}
-	r := g.reader(t)
+	r := g.reattached(t)
 	copyTree(t, g.root, r.Dir, "examples/functions/search_cards")
 	h := &testkit.Harness{Bin: g.cli.Path, Dir: filepath.Join(r.Dir, "examples", "functions", "search_cards"), Env: r.Env}
 	h.Write(t, "function.tf", exampleRequiredProviders+`locals {

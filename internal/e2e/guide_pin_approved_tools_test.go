@@ -27,7 +27,8 @@ func weatherTool(name, description string) *mcp.Tool {
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`)}
 }
 
-// The guide "Pin the MCP tools you approved" word for word: every ```hcl
+// The guide "Pin the MCP tools you approved" word for word, with the provider
+// served in process: every ```hcl
 // block is written to the file its first line names (`# main.tf`), every
 // ```sh block runs in order in one folder, and every line of a ```text block
 // must appear in what the ```sh block before it printed, spacing aside; a
@@ -40,7 +41,7 @@ func followPinApprovedTools(t *testing.T, g *guideRun) {
 	registry := testkit.StartRegistry(t, registryserver.Options{})
 	server := livedoctest.NewMCPServer(0, weatherTool("get_forecast", forecastDescription), weatherTool("get_alerts", "Weather alerts."))
 	url := livedoctest.ServeMCP(t, server, false, nil).URL + "/mcp"
-	r := g.reader(t)
+	r := g.reattached(t)
 	r.Replace = strings.NewReplacer("http://127.0.0.1:8787", registry.URL, "http://127.0.0.1:8931/mcp", url)
 	r.Before = map[string]func() error{
 		"## 3.": func() error { server.AddTool(weatherTool("get_forecast", poisonedDescription), nil); return nil },

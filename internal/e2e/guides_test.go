@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/provider"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit"
 )
 
@@ -224,6 +227,16 @@ func (g *guideRun) reader(t *testing.T) *testkit.Reader {
 	return g.readerAsUser(t, map[string]string{
 		"TF_CLI_CONFIG_FILE": testkit.FilesystemMirror(t, t.TempDir(), testkit.ProviderMirror(t)),
 	})
+}
+
+// reattached is a Reader of the row's page in a new folder (readerAsUser),
+// with the provider served in process (TF_REATTACH_PROVIDERS), as the
+// provider's own tests serve it: no provider process per command, for the
+// guides that run many (installing it is what the other rows do).
+func (g *guideRun) reattached(t *testing.T) *testkit.Reader {
+	t.Helper()
+	served := testkit.ServedProvider{Address: testkit.ProviderType, Server: providerserver.NewProtocol6(provider.New("test")())}
+	return g.readerAsUser(t, map[string]string{"TF_REATTACH_PROVIDERS": testkit.Reattach(t, g.cli.Host(), served)})
 }
 
 // readerAsUser is a Reader of the row's page in a new folder, as a user of
