@@ -143,6 +143,13 @@ func (f *oauthFlow) tokenHint(code string) string {
 	return "check the client's registration at the authorization server"
 }
 
+// CheckPrivateKey says why a private key cannot sign client assertions
+// (nil when it can), for a validator at plan time; it never quotes the key.
+func CheckPrivateKey(text string) error {
+	_, err := parseClientKey(text)
+	return err
+}
+
 // clientKey is the private key of private_key_jwt, with the algorithms it
 // can sign with, the preferred first.
 type clientKey struct {
