@@ -195,11 +195,11 @@ func (t *mcpHTTP) RoundTrip(req *http.Request) (*http.Response, error) {
 func (t *mcpHTTP) noteRefusal(req *http.Request, resp *http.Response) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	switch {
-	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
+	switch resp.StatusCode {
+	case http.StatusUnauthorized, http.StatusForbidden:
 		t.refusal = &answer{method: req.Method, url: req.URL.Redacted(), parsedURL: req.URL, status: resp.Status,
 			code: resp.StatusCode, challenges: resp.Header.Values("WWW-Authenticate")}
-	case resp.StatusCode == http.StatusOK:
+	case http.StatusOK:
 		t.refusal = nil
 	}
 }

@@ -273,25 +273,27 @@ func (f *oauthFlow) scopesFor(req *http.Request, resp *http.Response, challenge 
 	return named, nil
 }
 
-// refused is the error of an MCP request refused with a token.
+// refused is the error of an MCP request refused with a token (or, with a
+// 403, without one).
 func (f *oauthFlow) refused(method string, u *url.URL, status string, challenges []string) error {
 	f.mu.Lock()
-	asked := strings.Join(f.scopes, " ")
+	asked, had := strings.Join(f.scopes, " "), f.token != nil
 	f.mu.Unlock()
-	issuer := "the authorization server"
-	if f.found != nil {
-		issuer = f.found.issuer
-	}
 	quoted := ""
 	if len(challenges) > 0 {
 		quoted = " (WWW-Authenticate: " + excerpt(f.secrets, strings.Join(challenges, ", "), maxQuotedRunes) + ")"
+	}
+	if !had {
+		return stepError(stepMCP, "the MCP server %s refused the request before any token was asked for: %s %s answered %s%s; "+
+			"a server that follows the MCP authorization spec answers 401 first: check that url is the server's endpoint",
+			f.server.Redacted(), method, u.Redacted(), status, quoted)
 	}
 	if asked == "" {
 		asked = "no scope"
 	}
 	return stepError(stepMCP, "the MCP server %s refused the access token issued by %s: %s %s answered %s%s; the token was "+
 		"asked for %s; check the scopes the authorization server grants the client, and that the token is meant for this server",
-		f.server.Redacted(), issuer, method, u.Redacted(), status, quoted, asked)
+		f.server.Redacted(), f.found.issuer, method, u.Redacted(), status, quoted, asked)
 }
 
 // bearerChallenge returns the parameters of the Bearer challenge of

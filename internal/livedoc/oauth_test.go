@@ -296,8 +296,7 @@ func TestFetchToolSpecOAuth_resourceMismatchRefused(t *testing.T) {
 
 // The server's URL or a parent of it on the same origin is a match.
 func TestFetchToolSpecOAuth_resourceParentAccepted(t *testing.T) {
-	var s oauthSetup
-	s = newOAuthSetup(t, livedoctest.AuthServerConfig{Secret: testSecret, Methods: []string{livedoctest.SecretBasic}},
+	s := newOAuthSetup(t, livedoctest.AuthServerConfig{Secret: testSecret, Methods: []string{livedoctest.SecretBasic}},
 		livedoctest.ProtectedOptions{Metadata: func(m *oauthex.ProtectedResourceMetadata) { m.Resource = strings.TrimSuffix(m.Resource, "/mcp") + "/" }})
 	s.readTools(t, withSecret())
 	if r := s.as.Requests()[0]; len(r.Resource) != 1 || r.Resource[0] != strings.TrimSuffix(s.mcp.URL, "mcp") {
@@ -338,15 +337,31 @@ func TestFetchToolSpecOAuth_insufficientScope(t *testing.T) {
 	stingy.wantGrants(t, 2, livedoctest.SecretBasic)
 }
 
-// A token the server refuses for good (401 again with a fresh one).
+// A token the server refuses for good: a 403 naming no scope the token was
+// not asked for, or a 401 again with a fresh token; two token requests.
 func TestFetchToolSpecOAuth_tokenRefused(t *testing.T) {
-	s := newOAuthSetup(t, livedoctest.AuthServerConfig{Secret: testSecret, Methods: []string{livedoctest.SecretBasic},
-		Grant: func([]string) []string { return nil }}, livedoctest.ProtectedOptions{Scopes: []string{"mcp:tools"}})
-	msg := s.readErr(t, withSecret())
-	wantContains(t, msg, "OAuth (MCP request): the MCP server "+s.mcp.URL+" refused the access token issued by "+s.as.Issuer,
-		"answered 403 Forbidden")
-	for _, r := range s.as.Requests() {
-		wantNoSecret(t, msg, r.Token)
+	for _, tc := range []struct {
+		name   string
+		cfg    livedoctest.AuthServerConfig
+		scopes []string
+		want   string
+	}{
+		{"403", livedoctest.AuthServerConfig{Grant: func([]string) []string { return nil }}, []string{"mcp:tools"}, "answered 403 Forbidden"},
+		{"401", livedoctest.AuthServerConfig{Lifetime: -time.Minute}, nil, "answered 401 Unauthorized"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.cfg.Secret, tc.cfg.Methods = testSecret, []string{livedoctest.SecretBasic}
+			s := newOAuthSetup(t, tc.cfg, livedoctest.ProtectedOptions{Scopes: tc.scopes})
+			msg := s.readErr(t, withSecret())
+			wantContains(t, msg, "OAuth (MCP request): the MCP server "+s.mcp.URL+" refused the access token issued by "+s.as.Issuer, tc.want)
+			reqs := s.as.Requests()
+			if len(reqs) > 2 {
+				t.Errorf("%d token requests, want at most 2", len(reqs))
+			}
+			for _, r := range reqs {
+				wantNoSecret(t, msg, r.Token)
+			}
+		})
 	}
 }
 
@@ -495,34 +510,52 @@ func TestFetchToolSpecOAuth_boundedMetadata(t *testing.T) {
 	}
 }
 
-// From a public start, metadata that leads to loopback (an authorization
-// server, or a redirect) is refused by the dial guard before any request.
+// From a public start, metadata that leads to loopback (the metadata URL the
+// 401 names, an authorization server, a redirect) is refused by the dial
+// guard before any request reaches it.
 func TestFetchToolSpecOAuth_metadataToLoopbackRefused(t *testing.T) {
 	internal, hits := internalService(t)
 	for _, tc := range []struct {
-		name string
-		as   func(public *httptest.Server) string
+		name, step string
+		named      string // resource_metadata of the 401
+		issuer     func(public string) string
 	}{
-		{"authorization server", func(*httptest.Server) string { return internal.URL }},
-		{"redirect", func(public *httptest.Server) string { return public.URL + "/to-internal" }},
+		{"resource metadata", "OAuth (protected resource metadata)", internal.URL + "/prm", nil},
+		{"authorization server", "OAuth (authorization server metadata)", "", func(string) string { return internal.URL }},
+		{"redirect", "OAuth (authorization server metadata)", "", func(public string) string { return public + "/to-internal" }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var public *httptest.Server
 			mux := http.NewServeMux()
-			public = httptest.NewServer(mux)
+			public := httptest.NewServer(mux)
 			defer public.Close()
-			issuer := tc.as(public)
-			mux.Handle("/to-internal/", redirectTo(internal.URL))
+			issuer := public.URL
+			if tc.issuer != nil {
+				issuer = tc.issuer(public.URL)
+			}
 			mux.Handle("/.well-known/oauth-protected-resource/mcp", livedoctest.JSON(`{"resource":"`+public.URL+`/mcp","authorization_servers":["`+issuer+`"]}`))
 			mux.Handle("/.well-known/oauth-authorization-server/to-internal", redirectTo(internal.URL))
 			mux.Handle("/mcp", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				if tc.named != "" {
+					w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+tc.named+`"`)
+				}
 				http.Error(w, "no token", http.StatusUnauthorized)
 			}))
 			_, err := FetchToolSpec(publicCtx(t, nil, public), public.URL+"/mcp", ToolSpecOptions{OAuth: withSecret()})
 			wantRefused(t, err, "loopback", hits)
-			wantContains(t, err.Error(), "OAuth (authorization server metadata)")
+			wantContains(t, err.Error(), tc.step)
 		})
 	}
+}
+
+// A 403 before any token is not taken for a step-up.
+func TestFetchToolSpecOAuth_forbiddenWithoutToken(t *testing.T) {
+	srv := livedoctest.Serve(t, map[string]http.HandlerFunc{"/mcp": func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="admin"`)
+		http.Error(w, "forbidden", http.StatusForbidden)
+	}})
+	msg := fetchToolsErr(t, srv.URL+"/mcp", ToolSpecOptions{OAuth: withSecret()})
+	wantContains(t, msg, "OAuth (MCP request): the MCP server "+srv.URL+"/mcp refused the request before any token was asked for",
+		"answered 403 Forbidden", `scope="admin"`)
 }
 
 // An authorization server on plain http is refused unless it is loopback,

@@ -112,7 +112,7 @@ func (f *oauthFlow) tokenError(err error) error {
 	}
 	if re.ErrorCode == "" {
 		return stepError(stepToken, "the token endpoint %s answered %s with no OAuth error, and a body starting %q; check the "+
-			"token_endpoint of the authorization server %s", endpoint, re.Response.Status, start(f.secrets, re.Body, peekBytes),
+			"token_endpoint of the authorization server %s", endpoint, re.Response.Status, start(f.secrets, re.Body),
 			quoteURL(f, f.found.issuer))
 	}
 	msg := fmt.Sprintf("the token endpoint %s answered %s with OAuth error %q", endpoint, re.Response.Status,

@@ -215,7 +215,7 @@ func (f *mcpFetch) listAll(ctx context.Context, session *mcp.ClientSession, filt
 		}
 		digest := sha256.Sum256([]byte(result.NextCursor))
 		if seen[digest] {
-			return nil, fmt.Errorf("%s sent the tools/list cursor %q twice; stopped rather than loop", f.target, start(f.secrets, []byte(result.NextCursor), peekBytes))
+			return nil, fmt.Errorf("%s sent the tools/list cursor %q twice; stopped rather than loop", f.target, start(f.secrets, []byte(result.NextCursor)))
 		}
 		seen[digest] = true
 		cursor = result.NextCursor
@@ -328,7 +328,7 @@ func (a *answer) explain(target string, secrets *redact.Secrets) error {
 			target, a.method, a.url, a.status, a.contentType, a.transportHint())
 	}
 	return fmt.Errorf("%s does not look like an MCP server: %s %s answered %s with content type %q and a body starting %q%s",
-		target, a.method, a.url, a.status, a.contentType, start(secrets, a.start, peekBytes), a.transportHint())
+		target, a.method, a.url, a.status, a.contentType, start(secrets, a.start), a.transportHint())
 }
 
 // transportHint suggests Streamable HTTP when the SSE transport's opening GET

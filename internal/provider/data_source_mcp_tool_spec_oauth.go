@@ -119,7 +119,9 @@ func (oauthConfigValidator) Description(context.Context) string {
 	return `oauth needs the Streamable HTTP transport, and no Authorization in headers`
 }
 
-func (v oauthConfigValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v oauthConfigValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
 
 func (oauthConfigValidator) ValidateDataSource(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var m mcpToolSpecDataSourceModel
@@ -149,7 +151,9 @@ func (privateKeyValidator) Description(context.Context) string {
 	return "must be a PEM or JWK private key: EC (P-256, P-384, P-521), RSA (2048 bits or more) or Ed25519"
 }
 
-func (v privateKeyValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v privateKeyValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
 
 func (v privateKeyValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {

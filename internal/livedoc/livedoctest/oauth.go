@@ -57,6 +57,9 @@ type AuthServerConfig struct {
 	Grant func(requested []string) []string
 	// Metadata changes the metadata document before it is served.
 	Metadata func(map[string]any)
+	// Lifetime is how long a token is valid (0: an hour); a negative one
+	// issues tokens already expired, which the MCP server refuses.
+	Lifetime time.Duration
 	// TLS serves over HTTPS (httptest's certificate).
 	TLS bool
 }
@@ -173,7 +176,7 @@ func (a *AuthServer) token(w http.ResponseWriter, r *http.Request) {
 	}
 	req.Token = "at-" + random()
 	a.mu.Lock()
-	a.tokens[req.Token] = &auth.TokenInfo{Scopes: granted, Expiration: time.Now().Add(time.Hour)}
+	a.tokens[req.Token] = &auth.TokenInfo{Scopes: granted, Expiration: time.Now().Add(cmp.Or(a.Lifetime, time.Hour))}
 	a.requests = append(a.requests, req)
 	a.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
