@@ -5,8 +5,9 @@
 # that write only because it runs with -apphub-writable), applies examples/demo
 # (which verifies that entry and writes none), prints a
 # skill search, changes a card behind Terraform's back and shows that
-# `plan -detailed-exitcode` reports the drift (exit code 2), then destroys
-# everything and stops the server. Fails loudly on any error.
+# `plan -detailed-exitcode` reports the drift (exit code 2), naming the agent
+# and the attributes that changed outside Terraform (from the plan's JSON),
+# then destroys everything and stops the server. Fails loudly on any error.
 #
 # The CLI: TF=/path/to/binary runs that binary; CLI=terraform or CLI=tofu picks
 # one; by default Terraform when `terraform` is on the PATH, else OpenTofu (built
@@ -97,18 +98,27 @@ curl -fsS -X PATCH "$endpoint/v1/$service?updateMask=agentSpec" -H 'Content-Type
   -d "{\"agentSpec\":{\"type\":\"A2A_AGENT_CARD\",\"content\":$card}}" >/dev/null
 echo "patched $service"
 
-step "$name plan -detailed-exitcode reports the drift"
+step "$name plan -detailed-exitcode reports the drift, and which agent drifted"
 set +e
-tf plan -detailed-exitcode -no-color -refresh=true > "$work/plan.txt"
+tf plan -detailed-exitcode -no-color -out="$work/drift.tfplan" > "$work/plan.txt"
 code=$?
 set -e
-grep -E '^\s+[~+-]|Plan:' "$work/plan.txt" | grep -v " in $work/plugins" | head -20
 if [ "$code" -ne 2 ]; then
   cat "$work/plan.txt"
   echo "expected exit code 2 (drift), got $code" >&2
   exit 1
 fi
-echo "plan exit code 2: drift detected"
+# The plan's resource headers and changed lines, then what refresh found
+# changed outside Terraform, by address and attribute, from the plan's JSON.
+grep -E '^\s+# .* (will|must) be|^\s+[~+-]|Plan:' "$work/plan.txt" | grep -v " in $work/plugins" | head -20
+drifted=$(tf show -json "$work/drift.tfplan" | jq -r '.resource_drift[]? | .address as $a | .change as $c
+  | [$c.before | keys[] | select($c.before[.] != $c.after[.])] | "\($a): \(join(", "))"')
+echo "plan exit code 2: drift detected. Changed outside Terraform (address: attributes):"
+echo "  $drifted"
+case "$drifted" in
+  'agentregistry_agent.agents["currency-agent"]: agent_card'*) ;;
+  *) echo "expected the currency agent's agent_card, and only it, to have drifted" >&2; exit 1 ;;
+esac
 
 step "$name destroy"
 tf destroy -auto-approve -no-color | tail -1

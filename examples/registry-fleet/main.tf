@@ -1,6 +1,7 @@
 # Registers every agent card in ./cards and every MCP tool spec in ./tool-specs
 # with one module call. A bad file fails `plan` with the file named; file names
-# (without .json) are the service ids.
+# (without .json) are the service ids. It applies as it is against the bundled
+# server as `make server` starts it (guide "Register a fleet from a folder").
 terraform {
   required_providers {
     agentregistry = { source = "agentregistry/agentregistry" }
@@ -10,6 +11,21 @@ terraform {
 provider "agentregistry" {
   endpoint = "http://127.0.0.1:8787" # the bundled server; omit for Google's
   project  = "my-project"
+}
+
+# App Hub derives each workload's AgentProperties from the deployed agent, and
+# the module verifies that App Hub holds what the card gives, writing nothing
+# (agent_properties_mode = "verify", the default). None by default: the
+# bundled server, like Google's App Hub, holds a workload only once an agent is
+# deployed, and takes no write. verify-app-hub.tfvars names the currency
+# agent's workload: a plan with it warns that the apply would fail.
+variable "agent_properties" {
+  description = "App Hub AgentProperties to verify, by full workload name: the module's agent_properties input."
+  type = map(object({
+    card      = string
+    framework = optional(string, "custom")
+  }))
+  default = {}
 }
 
 module "fleet" {
@@ -25,15 +41,7 @@ module "fleet" {
     currency-agent = "Owned by the treasury team."
   }
 
-  # App Hub derives each workload's AgentProperties from the deployed agent:
-  # the module verifies that App Hub holds what the card gives and writes
-  # nothing (agent_properties_mode = "verify", the default).
-  agent_properties = {
-    "projects/my-project/locations/global/applications/payments/workloads/currency-agent" = {
-      card      = "currency-agent.json"
-      framework = "google-adk"
-    }
-  }
+  agent_properties = var.agent_properties
 }
 
 # Skill ids per agent, known at plan.

@@ -129,3 +129,37 @@ func firstDifference(committed, rendered string) string {
 	}
 	return "differs"
 }
+
+// maxFrontMatterDescription bounds a page's front matter description: a
+// registry shows it as the page's summary, and the page's body holds the rest.
+const maxFrontMatterDescription = 400
+
+// Every page of docs/ has a front matter description of one line of at most
+// maxFrontMatterDescription characters: a summary, not the page's text.
+func TestDocs_frontMatterDescriptionIsASummary(t *testing.T) {
+	root := testkit.Root(t)
+	pages, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	more, _ := filepath.Glob(filepath.Join(root, "docs", "*", "*.md"))
+	pages = append(pages, more...)
+	if len(pages) < 10 {
+		t.Fatalf("only %d pages under docs/", len(pages))
+	}
+	for _, page := range pages {
+		raw, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		front, _, ok := strings.Cut(strings.TrimPrefix(string(raw), "---\n"), "\n---\n")
+		_, desc, found := strings.Cut(front, "description: |-\n")
+		if !ok || !found {
+			t.Errorf("%s: no front matter with a description", page)
+			continue
+		}
+		if lines := strings.Split(strings.TrimRight(desc, "\n"), "\n"); len(lines) > 2 ||
+			len(strings.TrimSpace(strings.Join(lines, " "))) > maxFrontMatterDescription {
+			rel, _ := filepath.Rel(root, page)
+			t.Errorf("%s: the front matter description is %d lines and %d characters, want a summary of at most %d",
+				rel, len(lines), len(desc), maxFrontMatterDescription)
+		}
+	}
+}

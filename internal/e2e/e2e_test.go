@@ -28,7 +28,8 @@ func TestMain(m *testing.M) { os.Exit(testkit.Main(m)) }
 func cliEnv(set map[string]string, drop ...string) []string {
 	drop = append(drop, "TF_REATTACH_PROVIDERS", "TF_CLI_CONFIG_FILE", "TF_PLUGIN_CACHE_DIR",
 		"AGENTREGISTRY_ENDPOINT", "AGENTREGISTRY_APPHUB_ENDPOINT", "AGENTREGISTRY_PROJECT",
-		"AGENTREGISTRY_LOCATION", "AGENTREGISTRY_ACCESS_TOKEN", "GOOGLE_CLOUD_PROJECT")
+		"AGENTREGISTRY_LOCATION", "AGENTREGISTRY_ACCESS_TOKEN", "GOOGLE_CLOUD_PROJECT", "AGENTREGISTRY_CREDENTIALS",
+		"AGENTREGISTRY_IMPERSONATE_SERVICE_ACCOUNT", "AGENTREGISTRY_BILLING_PROJECT", "AGENTREGISTRY_USER_PROJECT_OVERRIDE")
 	env := []string{"CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1"}
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
@@ -51,6 +52,23 @@ func copyTree(t *testing.T, root, dst string, folders ...string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// guideEnv is the environment of a guide's commands: `terraform` on the
+// PATH naming the CLI of the run (the guides' commands say `terraform`), and
+// the provider built from the repository installed from a filesystem mirror,
+// as a user's `init` installs it.
+func guideEnv(t *testing.T, cli testkit.CLI) []string {
+	t.Helper()
+	mirror, shim := t.TempDir(), t.TempDir()
+	testkit.InstallMirror(t, mirror, testkit.BuildProvider(t))
+	if err := os.Symlink(cli.Path, filepath.Join(shim, "terraform")); err != nil {
+		t.Fatal(err)
+	}
+	return cliEnv(map[string]string{
+		"TF_CLI_CONFIG_FILE": testkit.FilesystemMirror(t, t.TempDir(), mirror),
+		"PATH":               shim + string(os.PathListSeparator) + os.Getenv("PATH"),
+	})
 }
 
 // devOverridesRun is the harness of a test that runs the provider built from

@@ -34,16 +34,7 @@ func newGuideRun(t *testing.T, cli testkit.CLI) *guideRun {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mirror, shim := t.TempDir(), t.TempDir()
-	testkit.InstallMirror(t, mirror, testkit.BuildProvider(t))
-	// The guide's commands say `terraform`: the CLI of the run answers to it.
-	if err := os.Symlink(cli.Path, filepath.Join(shim, "terraform")); err != nil {
-		t.Fatal(err)
-	}
-	env := cliEnv(map[string]string{
-		"TF_CLI_CONFIG_FILE": testkit.FilesystemMirror(t, t.TempDir(), mirror),
-		"PATH":               shim + string(os.PathListSeparator) + os.Getenv("PATH"),
-	})
+	env := guideEnv(t, cli)
 	registry := testkit.StartRegistry(t, registryserver.Options{})
 	work := t.TempDir()
 	copyTree(t, root, work, "examples/query")

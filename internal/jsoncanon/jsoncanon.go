@@ -6,7 +6,11 @@
 //
 //   - Decode reads a document strictly: RFC 8259 plus the I-JSON rules that
 //     RFC 8785 builds on (UTF-8 only, no duplicate keys, no unpaired
-//     surrogates), nesting bounded by MaxDepth.
+//     surrogates, no number beyond the range of IEEE 754 doubles), nesting
+//     bounded by MaxDepth. It is the project's one definition of an
+//     acceptable document: the validators (internal/spec), the tool lock and
+//     the canonical form all read through it, so a document one of them
+//     accepts is one the others can evaluate.
 //   - Equal compares two documents as values: object key order and spacing do
 //     not matter, numbers compare by exact decimal value.
 //   - Canonical writes the RFC 8785 (JCS) bytes; Compact writes the same bytes
@@ -38,7 +42,8 @@ var (
 	ErrDuplicateKey   = errors.New("duplicate object key")
 	ErrInvalidUnicode = errors.New("invalid Unicode")
 	ErrDepth          = errors.New("nesting too deep")
-	// ErrNumber: Canonical met a number beyond the range of IEEE 754 doubles.
+	// ErrNumber: a number beyond the range of IEEE 754 doubles, which has
+	// no RFC 8785 form.
 	ErrNumber = errors.New("number not representable")
 )
 
@@ -46,8 +51,7 @@ var (
 type Error struct {
 	// Kind is one of the Err* values above.
 	Kind error
-	// Offset is the byte offset in the input where the problem starts; -1
-	// for a number that Canonical cannot write (it is known by its text).
+	// Offset is the byte offset in the input where the problem starts.
 	Offset int
 	// Pointer is the RFC 6901 pointer of the value concerned: for a
 	// duplicate key, the member that repeats it. Empty when not known.
@@ -61,14 +65,11 @@ func (e *Error) Error() string {
 	if e.Kind == ErrSyntax {
 		msg = "invalid JSON: " + msg
 	}
-	if e.Offset >= 0 {
-		msg += fmt.Sprintf(" (byte %d", e.Offset)
-		if e.Pointer != "" {
-			msg += ", at " + e.Pointer
-		}
-		msg += ")"
+	msg += fmt.Sprintf(" (byte %d", e.Offset)
+	if e.Pointer != "" {
+		msg += ", at " + e.Pointer
 	}
-	return msg
+	return msg + ")"
 }
 
 func (e *Error) Unwrap() error { return e.Kind }

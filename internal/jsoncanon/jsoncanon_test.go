@@ -30,10 +30,10 @@ func TestEqual(t *testing.T) {
 		{"0.1 and 0.10000000000000001 (the same double)", `0.1`, `0.10000000000000001`, false},
 		{"2^53+1 and 2^53", `9007199254740993`, `9007199254740992`, false},
 		{"2^53+1 spelt twice", `9007199254740993`, `9007199254740993.0`, true},
-		{"beyond the double range", `1e400`, `10e399`, true},
+		{"the largest double spelt two ways", `1.7976931348623157e308`, `17976931348623157e292`, true},
 		{"below the double range", `1e-400`, `0`, false},
-		{"exponents beyond int64", `1e1000000000000000000000`, `10e999999999999999999999`, true},
-		{"exponents beyond int64 differ", `1e1000000000000000000000`, `1e1000000000000000000001`, false},
+		{"exponents beyond int64", `1e-1000000000000000000000`, `10e-1000000000000000000001`, true},
+		{"exponents beyond int64 differ", `1e-1000000000000000000000`, `1e-1000000000000000000001`, false},
 		{"escapes", `"\u00e9\/\ud83d\ude00"`, `"é/😀"`, true},
 		{"upper-case hex escapes", `"\u00E9\uD83D\uDE00\u00Ff"`, `"é😀ÿ"`, true},
 		{"different value", `{"a":1}`, `{"a":2}`, false},
@@ -89,6 +89,10 @@ func TestDecodeErrors(t *testing.T) {
 		{`{"a":`, ErrSyntax, 5, "", "unexpected end of input"},
 		{"\"a\tb\"", ErrSyntax, 2, "", "in string literal"},
 		{`"\x"`, ErrSyntax, 2, "", "in string escape code"},
+		{`{"a":[1,-1e400]}`, ErrNumber, 8, "/a/1", "number -1e400 is beyond the range of an IEEE 754 double"},
+		{`{"max":1.7976931348623159e308}`, ErrNumber, 7, "/max", "number 1.7976931348623159e308 is beyond"},
+		{`[1e99999999999999999999999]`, ErrNumber, 1, "/0", "beyond the range"},
+		{"[0," + "1" + strings.Repeat("0", 400) + "]", ErrNumber, 3, "/1", "number 1000000000000000000000000000000000000000… (401 characters) is beyond"},
 		{strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1), ErrDepth, MaxDepth, "/" + strings.TrimSuffix(strings.Repeat("0/", MaxDepth), "/"), "nested more than 10000 deep"},
 	} {
 		_, err := Decode([]byte(tc.doc))
@@ -112,8 +116,21 @@ func TestErrorText(t *testing.T) {
 			t.Errorf("Decode(%s): %v, want %s", doc, err, want)
 		}
 	}
-	if _, err := Canonical([]byte(`1e400`)); err == nil || err.Error() != "1e400 is beyond the range of an IEEE 754 double" {
-		t.Errorf("Canonical(1e400): %v", err)
+	want := "number 1e400 is beyond the range of an IEEE 754 double (at most 1.7976931348623157e308 in magnitude): " +
+		"I-JSON and RFC 8785 allow only numbers a double holds (byte 6, at /a/0)"
+	if _, err := Canonical([]byte(`{"a":[1e400]}`)); err == nil || err.Error() != want {
+		t.Errorf("Canonical(1e400): %v\nwant %s", err, want)
+	}
+}
+
+// A number in a message is shown whole up to 40 characters.
+func TestShortLiteral(t *testing.T) {
+	forty := "-" + strings.Repeat("9", 35) + "e400"
+	if got := shortLiteral(forty); got != forty {
+		t.Errorf("40 characters: %s", got)
+	}
+	if got, want := shortLiteral(forty+"0"), forty+"… (41 characters)"; got != want {
+		t.Errorf("41 characters: %s, want %s", got, want)
 	}
 }
 

@@ -2,7 +2,6 @@ package jsoncanon
 
 import (
 	"encoding/json"
-	"fmt"
 	"math/big"
 	"strconv"
 	"strings"
@@ -71,20 +70,26 @@ func (d decimal) exponent() *big.Int {
 	return big.NewInt(d.exp)
 }
 
+// inDoubleRange reports whether a number literal the reader accepted is
+// within the range of IEEE 754 doubles. ParseFloat fails on such a literal
+// only when its magnitude rounds beyond the largest double; one too small
+// for a double rounds to 0 or a subnormal, as RFC 8785 rounds any number.
+func inDoubleRange(lit string) bool {
+	_, err := strconv.ParseFloat(lit, 64)
+	return err == nil
+}
+
 // appendES writes a number as RFC 8785 requires: the ECMAScript
 // Number.prototype.toString form of the nearest IEEE 754 double. As the RFC
 // says, every number becomes that double, so an integer beyond 2^53 that no
 // double holds is rounded (9007199254740993 is written 9007199254740992):
 // another JCS implementation, a signature verifier's say, writes the same
 // bytes. Canonical bytes are for hashing and signing; Equal, which is exact,
-// decides whether two documents are the same. A magnitude beyond the double
-// range has no JCS form and is an error.
-func appendES(b []byte, n json.Number) ([]byte, error) {
-	f, err := strconv.ParseFloat(string(n), 64)
-	if err != nil {
-		return nil, fmt.Errorf("%s is beyond the range of an IEEE 754 double", n)
-	}
-	return appendESFloat(b, f), nil
+// decides whether two documents are the same. The reader refused every
+// number beyond the double range, so each has a double.
+func appendES(b []byte, n json.Number) []byte {
+	f, _ := strconv.ParseFloat(string(n), 64)
+	return appendESFloat(b, f)
 }
 
 // appendESFloat implements ECMAScript's Number::toString for a finite f.

@@ -225,7 +225,12 @@ func (r *reader) array() (any, error) {
 	return append(make([]any, 0, len(r.elems)-base), r.elems[base:]...), nil
 }
 
-// number reads a number as written (RFC 8259 grammar).
+// number reads a number as written (RFC 8259 grammar) and refuses one beyond
+// the range of IEEE 754 doubles: I-JSON (RFC 7493 §2.2), on which RFC 8785
+// builds, allows only numbers a double holds, so such a number has no
+// canonical form, and the registry, which keeps numbers as doubles, could not
+// store it. Refusing it here, where every validator, the tool lock and
+// equality read documents, keeps them from disagreeing on it.
 func (r *reader) number() (any, error) {
 	start := r.i
 	r.skip('-')
@@ -246,7 +251,24 @@ func (r *reader) number() (any, error) {
 			return nil, r.fail("in exponent of numeric literal")
 		}
 	}
-	return json.Number(r.src[start:r.i]), nil
+	lit := r.src[start:r.i]
+	if !inDoubleRange(lit) {
+		e := r.errorAt(ErrNumber, start, fmt.Sprintf("number %s is beyond the range of an IEEE 754 double (at most "+
+			"1.7976931348623157e308 in magnitude): I-JSON and RFC 8785 allow only numbers a double holds", shortLiteral(lit)))
+		e.Pointer = pointer(r.path)
+		return nil, e
+	}
+	return json.Number(lit), nil
+}
+
+// shortLiteral is a number literal as a message shows it: whole up to 40
+// characters, else its first 40 and its length.
+func shortLiteral(lit string) string {
+	const most = 40
+	if len(lit) <= most {
+		return lit
+	}
+	return fmt.Sprintf("%s… (%d characters)", lit[:most], len(lit))
 }
 
 // skip consumes c when it is the current byte.

@@ -9,17 +9,15 @@ import (
 
 // Canonical returns the RFC 8785 (JCS) form of a document: object members
 // sorted by the UTF-16 code units of their names, no whitespace, strings with
-// JCS's minimal escaping, numbers in ECMAScript form (see appendES for the
-// two kinds of number that are an ErrNumber error instead). Errors are *Error.
+// JCS's minimal escaping, numbers in ECMAScript form (see appendES). Every
+// document Decode accepts has one: its errors are Decode's (*Error).
 func Canonical(doc []byte) ([]byte, error) {
 	v, err := Decode(doc)
 	if err != nil {
 		return nil, err
 	}
 	w := writer{canonical: true, b: make([]byte, 0, len(doc))}
-	if err := w.value(v); err != nil {
-		return nil, err
-	}
+	w.value(v)
 	return w.b, nil
 }
 
@@ -40,7 +38,7 @@ func Compact(doc []byte) ([]byte, error) {
 // json.Number, bool, nil). Any other type is a programming error and panics.
 func AppendCompact(b []byte, v any) []byte {
 	w := writer{b: b}
-	_ = w.value(v) // only numbers in canonical mode fail
+	w.value(v)
 	return w.b
 }
 
@@ -50,7 +48,7 @@ type writer struct {
 	keys      []string // the member names of the objects being written
 }
 
-func (w *writer) value(v any) error {
+func (w *writer) value(v any) {
 	switch v := v.(type) {
 	case nil:
 		w.b = append(w.b, "null"...)
@@ -59,15 +57,14 @@ func (w *writer) value(v any) error {
 	case string:
 		w.b = appendString(w.b, v)
 	case json.Number:
-		return w.number(v)
+		w.number(v)
 	case []any:
-		return w.array(v)
+		w.array(v)
 	case map[string]any:
-		return w.object(v)
+		w.object(v)
 	default:
 		panic(fmt.Sprintf("jsoncanon: %T is not a decoded JSON value", v))
 	}
-	return nil
 }
 
 func appendBool(b []byte, v bool) []byte {
@@ -77,36 +74,28 @@ func appendBool(b []byte, v bool) []byte {
 	return append(b, "false"...)
 }
 
-func (w *writer) number(n json.Number) error {
-	if !w.canonical {
-		w.b = append(w.b, n...)
-		return nil
+func (w *writer) number(n json.Number) {
+	if w.canonical {
+		w.b = appendES(w.b, n)
+		return
 	}
-	b, err := appendES(w.b, n)
-	if err != nil {
-		return &Error{Kind: ErrNumber, Offset: -1, Msg: err.Error()}
-	}
-	w.b = b
-	return nil
+	w.b = append(w.b, n...)
 }
 
-func (w *writer) array(a []any) error {
+func (w *writer) array(a []any) {
 	w.b = append(w.b, '[')
 	for i, e := range a {
 		if i > 0 {
 			w.b = append(w.b, ',')
 		}
-		if err := w.value(e); err != nil {
-			return err
-		}
+		w.value(e)
 	}
 	w.b = append(w.b, ']')
-	return nil
 }
 
 // object writes m's members in canonical order. Their names are sorted on
 // w.keys, shared by the nested objects, rather than in a slice per object.
-func (w *writer) object(m map[string]any) error {
+func (w *writer) object(m map[string]any) {
 	base := len(w.keys)
 	for k := range m {
 		w.keys = append(w.keys, k)
@@ -120,12 +109,9 @@ func (w *writer) object(m map[string]any) error {
 			w.b = append(w.b, ',')
 		}
 		w.b = append(appendString(w.b, k), ':')
-		if err := w.value(m[k]); err != nil {
-			return err
-		}
+		w.value(m[k])
 	}
 	w.b = append(w.b, '}')
-	return nil
 }
 
 // compareUTF16 orders strings by their UTF-16 code units, as RFC 8785 sorts

@@ -38,10 +38,12 @@ func errorHint(action, what string, err error) string {
 		return "The timeout ran out before the registry finished; the change may still complete. Run apply again " +
 			"to converge, or raise the resource's `timeouts`."
 	case errors.As(err, &ae) && (ae.Code == http.StatusUnauthorized || ae.Code == http.StatusForbidden):
-		return "The registry refused the credentials. Set `access_token` in the provider block or the " +
-			"AGENTREGISTRY_ACCESS_TOKEN environment variable; for Google's endpoint without a token, Application " +
-			"Default Credentials are used (`gcloud auth application-default login`), and the principal needs the " +
-			"Agent Registry role for the project."
+		return "The registry refused the credentials. Check the provider's `access_token` or `credentials` (or " +
+			"AGENTREGISTRY_ACCESS_TOKEN, AGENTREGISTRY_CREDENTIALS; for Google's endpoint without either, Application " +
+			"Default Credentials: `gcloud auth application-default login`), and that the principal has an Agent Registry role on the " +
+			"project (roles/agentregistry.editor to register, roles/agentregistry.viewer to read; App Hub Viewer for " +
+			"AgentProperties); with `impersonate_service_account`, the service account has the role and the principal " +
+			"has roles/iam.serviceAccountTokenCreator on it. See the guide \"Google Agent Registry\"."
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return "Nothing answered at the registry's address. Check the provider's `endpoint` (or the " +
 			"AGENTREGISTRY_ENDPOINT environment variable); for the bundled registry, start it first: " +
@@ -63,12 +65,14 @@ func addNotConfigured(diags *diag.Diagnostics, what string) {
 
 // pageCapsDoc states the caps of every paged read, for the pages of the data
 // sources and list resources that read pages.
-var pageCapsDoc = fmt.Sprintf("Every read of the registry's pages is capped at %d pages, %d records, %d MiB of answers, "+
-	"page tokens of %d KiB and %d minutes of waiting, whatever the registry sends; a read that reaches a cap ends with "+
-	"an error that names it and the attributes that narrow the read (and no partial result), so that a registry "+
-	"answering without end cannot exhaust the machine or hang the plan.",
-	registryclient.DefaultPageLimits.Pages, registryclient.DefaultPageLimits.Records,
-	registryclient.DefaultPageLimits.Bytes>>20, registryclient.DefaultPageLimits.TokenBytes>>10,
+var pageCapsDoc = fmt.Sprintf("Every read of the registry's pages is capped at %d pages (and %d pages in a row that "+
+	"bring no record: a registry may answer a filtered read with a few empty pages), %d records, %d MiB of answers "+
+	"holding %d JSON values (counted on the bytes, before anything is decoded), page tokens of %d KiB and %d minutes "+
+	"of waiting, whatever the registry sends; a read that reaches a cap ends with an error that names it and the "+
+	"attributes that narrow the read (and no partial result), so that a registry answering without end cannot "+
+	"exhaust the machine or hang the plan.",
+	registryclient.DefaultPageLimits.Pages, registryclient.DefaultPageLimits.EmptyPages, registryclient.DefaultPageLimits.Records,
+	registryclient.DefaultPageLimits.Bytes>>20, registryclient.DefaultPageLimits.Values, registryclient.DefaultPageLimits.TokenBytes>>10,
 	int(registryclient.DefaultPageLimits.Time/time.Minute))
 
 // addPageLimitError reports a paged read that stopped at one of its caps,

@@ -36,7 +36,7 @@ func verifyCardSignatures(s signatureSettings, card canonicalDocument, override 
 		return types.ListUnknown(types.StringType)
 	}
 	if s.errs.HasError() {
-		diags.Append(s.errs...)
+		s.reportErrors(diags) // the gate cannot decide: the plan fails, once, for that reason
 		return types.ListNull(types.StringType)
 	}
 	kids, err := card.verifySignatures(s.keys, policy)

@@ -36,7 +36,7 @@ func (d *agentDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 			"registered it, or by a filter that matches it alone (as the Google provider's `google_agent_registry_agent` " +
 			"does). A missing agent is an error (`Agent Not Found`); use `agentregistry_agents` to test whether " +
 			"agents exist." +
-			"\n\n" + pageCapsDoc,
+			"\n\n" + pageCapsDoc + "\n\n" + resultCapsDoc,
 		Attributes: attrs,
 	}
 }
@@ -59,5 +59,9 @@ func (d *agentDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 		agentLookup.readError(&resp.Diagnostics, name, err)
 		return
 	}
-	resp.Diagnostics.Append(setLookupResult(ctx, &resp.State, sel, agentResults.Object(flattenAgent(a)))...)
+	result := flattenAgent(a)
+	if !withinResultCaps(&resp.Diagnostics, name, result, "") {
+		return
+	}
+	resp.Diagnostics.Append(setLookupResult(ctx, &resp.State, sel, agentResults.Object(result))...)
 }

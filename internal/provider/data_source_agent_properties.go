@@ -62,7 +62,7 @@ func (d *agentPropertiesDataSource) Schema(_ context.Context, _ datasource.Schem
 			"document as canonical JSON (RFC 8785) and its fields, typed. It works against Google's App Hub, which fills " +
 			"the entry itself and serves it read-only (the `agentregistry_agent_properties` resource cannot write there), " +
 			"and against the bundled server. A workload without the entry reads with `exists = false`; a missing " +
-			"workload is an error.",
+			"workload is an error.\n\n" + resultCapsDoc,
 		Attributes: map[string]schema.Attribute{
 			"workload": schema.StringAttribute{
 				Required:            true,
@@ -117,6 +117,10 @@ func (d *agentPropertiesDataSource) Read(ctx context.Context, req datasource.Rea
 	m.Exists = types.BoolValue(entry != nil)
 	m.DisplayName, m.Description, m.Version = optionalString(doc.DisplayName), optionalString(doc.Description), optionalString(doc.Version)
 	m.Framework, m.AgentCardURI = optionalString(doc.Framework), optionalString(doc.AgentCardURI)
-	m.Skills = a2aSkills.List(flattenSkills(doc.Skills))
+	skills := flattenSkills(doc.Skills)
+	if !withinResultCaps(&resp.Diagnostics, "the AgentProperties of "+name, skills, "") {
+		return
+	}
+	m.Skills = a2aSkills.List(skills)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -36,7 +36,7 @@ func (d *agentsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 		MarkdownDescription: "Searches the registry's agents (`agents:search`) and returns every match, following " +
 			"page tokens to the end, ordered by agent name. Use `agentregistry_skills` to find individual skills.\n\n" +
 			dsSameConfigurationNote("agents") +
-			"\n\n" + pageCapsDoc,
+			"\n\n" + pageCapsDoc + "\n\n" + resultCapsDoc,
 		Attributes: map[string]schema.Attribute{
 			"query": schema.StringAttribute{
 				Optional: true,
@@ -85,6 +85,9 @@ func (d *agentsDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	results := make([]agentsResultModel, 0, len(agents))
 	for _, a := range agents {
 		results = append(results, agentsResultModel{flattenAgent(a), serviceIDsOf(a.Name, services[a.Name])})
+	}
+	if !withinResultCaps(&resp.Diagnostics, "agents", results, "`max_results` or a narrower `query`") {
+		return
 	}
 	m.Agents = agentsResults.List(results)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)

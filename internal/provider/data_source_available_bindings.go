@@ -41,7 +41,7 @@ func (d *availableBindingsDataSource) Schema(_ context.Context, _ datasource.Sch
 		MarkdownDescription: "The bindings available to a source agent, optionally towards one target " +
 			"(`bindings:fetchAvailable`), following page tokens to the end, ordered by name. The bundled server " +
 			"returns the bindings whose source is the given agent or unset, narrowed to `target` when given." +
-			"\n\n" + pageCapsDoc,
+			"\n\n" + pageCapsDoc + "\n\n" + resultCapsDoc,
 		Attributes: map[string]schema.Attribute{
 			"source": schema.StringAttribute{
 				Optional:            true,
@@ -81,6 +81,9 @@ func (d *availableBindingsDataSource) Read(ctx context.Context, req datasource.R
 			d.data.parent(m.Project, m.Location), err))
 		return
 	}
-	m.Bindings = dsBindingsValue(bs)
+	var ok bool
+	if m.Bindings, ok = dsBindingsValue(&resp.Diagnostics, bs, "`max_results`, or a `source` or `target` that selects fewer"); !ok {
+		return
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"google.golang.org/api/agentregistry/v1"
 )
@@ -69,14 +70,19 @@ func dsBindingsAttribute(description string) schema.ListNestedAttribute {
 	}
 }
 
-// dsBindingsValue converts bindings, sorted by name, to their list.
-func dsBindingsValue(bs []*agentregistry.Binding) types.List {
+// dsBindingsValue converts bindings, sorted by name, to their list; ok is
+// false when they pass the result caps (an error in diags says which, and
+// narrow what narrows the read).
+func dsBindingsValue(diags *diag.Diagnostics, bs []*agentregistry.Binding, narrow string) (list types.List, ok bool) {
 	sort.SliceStable(bs, func(i, j int) bool { return bs[i].Name < bs[j].Name })
 	models := make([]bindingResultModel, 0, len(bs))
 	for _, b := range bs {
 		models = append(models, flattenBinding(b))
 	}
-	return bindingResults.List(models)
+	if !withinResultCaps(diags, "bindings", models, narrow) {
+		return list, false
+	}
+	return bindingResults.List(models), true
 }
 
 func flattenBinding(b *agentregistry.Binding) bindingResultModel {
@@ -102,7 +108,7 @@ func (d *bindingsDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists the registry's bindings (`bindings.list`), optionally narrowed by the API's `filter`, " +
 			"following page tokens to the end, ordered by name." +
-			"\n\n" + pageCapsDoc,
+			"\n\n" + pageCapsDoc + "\n\n" + resultCapsDoc,
 		Attributes: map[string]schema.Attribute{
 			"filter": schema.StringAttribute{
 				Optional: true,
@@ -131,6 +137,9 @@ func (d *bindingsDataSource) Read(ctx context.Context, req datasource.ReadReques
 		addSearchError(&resp.Diagnostics, "bindings", filter, err, "`max_results`, `source`, `target` or `filter`")
 		return
 	}
-	m.Bindings = dsBindingsValue(bs)
+	var ok bool
+	if m.Bindings, ok = dsBindingsValue(&resp.Diagnostics, bs, "`max_results`, `source`, `target` or `filter`"); !ok {
+		return
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -88,7 +88,7 @@ func (d *endpointDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 		MarkdownDescription: "Reads one endpoint of the registry (the derived `Endpoint` record), by its resource name or " +
 			"by the id of the service that registered it. A missing endpoint is an error (`Endpoint Not Found`); use " +
 			"`agentregistry_endpoints` to test whether endpoints exist." +
-			"\n\n" + pageCapsDoc,
+			"\n\n" + pageCapsDoc + "\n\n" + resultCapsDoc,
 		Attributes: endpointLookup.selectorAttributes(endpointResultAttributes()),
 	}
 }
@@ -111,7 +111,11 @@ func (d *endpointDataSource) Read(ctx context.Context, req datasource.ReadReques
 		endpointLookup.readError(&resp.Diagnostics, name, err)
 		return
 	}
-	resp.Diagnostics.Append(setLookupResult(ctx, &resp.State, sel, endpointResults.Object(flattenEndpoint(e)))...)
+	result := flattenEndpoint(e)
+	if !withinResultCaps(&resp.Diagnostics, name, result, "") {
+		return
+	}
+	resp.Diagnostics.Append(setLookupResult(ctx, &resp.State, sel, endpointResults.Object(result))...)
 }
 
 // dsAttributesJSONAttribute is a record's output-only `attributes` map (such

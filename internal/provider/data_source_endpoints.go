@@ -35,7 +35,7 @@ func (d *endpointsDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists the registry's endpoints (`endpoints.list`), optionally narrowed by the API's " +
 			"`filter`, following page tokens to the end, ordered by name." +
-			"\n\n" + pageCapsDoc,
+			"\n\n" + pageCapsDoc + "\n\n" + resultCapsDoc,
 		Attributes: map[string]schema.Attribute{
 			"filter": schema.StringAttribute{
 				Optional: true,
@@ -71,6 +71,9 @@ func (d *endpointsDataSource) Read(ctx context.Context, req datasource.ReadReque
 	results := make([]endpointResultModel, 0, len(eps))
 	for _, e := range eps {
 		results = append(results, flattenEndpoint(e))
+	}
+	if !withinResultCaps(&resp.Diagnostics, "endpoints", results, "`max_results` or a narrower `filter`") {
+		return
 	}
 	m.Endpoints = endpointResults.List(results)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)

@@ -34,7 +34,7 @@ func (d *mcpServerDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 		MarkdownDescription: "Reads one MCP server of the registry (the derived `McpServer` record), by its resource name " +
 			"or by the id of the service that registered it: its interfaces and its tools, typed. A missing MCP server is " +
 			"an error (`MCP Server Not Found`); use `agentregistry_mcp_servers` to test whether MCP servers exist." +
-			"\n\n" + pageCapsDoc,
+			"\n\n" + pageCapsDoc + "\n\n" + resultCapsDoc,
 		Attributes: mcpServerLookup.selectorAttributes(mcpServerResultAttributes()),
 	}
 }
@@ -57,5 +57,9 @@ func (d *mcpServerDataSource) Read(ctx context.Context, req datasource.ReadReque
 		mcpServerLookup.readError(&resp.Diagnostics, name, err)
 		return
 	}
-	resp.Diagnostics.Append(setLookupResult(ctx, &resp.State, sel, mcpServerResults.Object(flattenMcpServer(s)))...)
+	result := flattenMcpServer(s)
+	if !withinResultCaps(&resp.Diagnostics, name, result, "") {
+		return
+	}
+	resp.Diagnostics.Append(setLookupResult(ctx, &resp.State, sel, mcpServerResults.Object(result))...)
 }

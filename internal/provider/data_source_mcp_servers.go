@@ -62,7 +62,7 @@ func (d *mcpServersDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Searches the registry's MCP servers (`mcpServers:search`) and returns every match, " +
 			"following page tokens to the end, ordered by name.\n\n" + dsSameConfigurationNote("MCP servers") +
-			"\n\n" + pageCapsDoc,
+			"\n\n" + pageCapsDoc + "\n\n" + resultCapsDoc,
 		Attributes: map[string]schema.Attribute{
 			"query": schema.StringAttribute{
 				Optional: true,
@@ -112,6 +112,9 @@ func (d *mcpServersDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	results := make([]mcpServersResultModel, 0, len(servers))
 	for _, s := range servers {
 		results = append(results, mcpServersResultModel{flattenMcpServer(s), serviceIDsOf(s.Name, services[s.Name])})
+	}
+	if !withinResultCaps(&resp.Diagnostics, "MCP servers", results, "`max_results` or a narrower `query`") {
+		return
 	}
 	m.McpServers = mcpServersResults.List(results)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)

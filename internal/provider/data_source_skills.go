@@ -82,7 +82,7 @@ func (d *skillsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 			"one of `query` and `tags` is required. With `source`, it also (or only) searches the registry's " +
 			"standalone skills (`agentregistry_skill`) through `skills:search`.\n\n" +
 			dsSameConfigurationNote("agents") +
-			"\n\n" + pageCapsDoc,
+			"\n\n" + pageCapsDoc + "\n\n" + resultCapsDoc,
 		Attributes: map[string]schema.Attribute{
 			"query": schema.StringAttribute{
 				Optional: true,
@@ -183,6 +183,9 @@ func (d *skillsDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		results = append(results, d.standaloneSkills(ctx, &m, query, tags, limit-len(results), &resp.Diagnostics)...)
 	}
 	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !withinResultCaps(&resp.Diagnostics, "skills", results, "`max_results`, a narrower `query`, or `tags`") {
 		return
 	}
 	m.Skills = skillsResults.List(results)

@@ -11,6 +11,8 @@ import (
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit"
 )
 
+const importByIDHeading = "\n### OpenTofu 1.10 and 1.11: `id` in place of `identity`\n"
+
 // The guide "Adopt an existing registry", section "With OpenTofu", word for
 // word: the registry seeded with the guide's curl commands, discover.tf
 // written, each ```sh block run line by line (`tofu` is the CLI under test),
@@ -21,11 +23,48 @@ func TestAccGuideAdoptOpenTofu(t *testing.T) {
 		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
 	}
 	skipUnless(t, capIdentity)
-	guide := readGuide(t, "adopt-an-existing-registry")
-	start := strings.Index(guide, "\n## With OpenTofu\n")
-	if start < 0 {
-		t.Fatal("the guide has no section With OpenTofu")
+	section, _ := adoptOpenTofuSections(t)
+	followAdoptOpenTofu(t, section, testkit.Blocks(testkit.DocBlocks(section, nil, nil), "terraform"))
+}
+
+// The same steps with the subsection for OpenTofu before 1.12: its
+// discover.tf and its import blocks by hand, by `id`, which every CLI tested
+// takes (the oldest, OpenTofu 1.10 and Terraform 1.11, included).
+func TestAccGuideAdoptOpenTofuImportByID(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
 	}
+	section, byID := adoptOpenTofuSections(t)
+	blocks := testkit.Blocks(testkit.DocBlocks(byID, nil, nil), "terraform")
+	for _, b := range blocks[:min(2, len(blocks))] {
+		if strings.Contains(b.Text, "identity") || !strings.Contains(b.Text, "  id = ") {
+			t.Fatalf("the subsection's import blocks should name records by id, not identity:\n%s", b.Text)
+		}
+	}
+	followAdoptOpenTofu(t, section, blocks)
+}
+
+// adoptOpenTofuSections returns the guide's section "With OpenTofu" without
+// its subsection for OpenTofu before 1.12, and that subsection.
+func adoptOpenTofuSections(t *testing.T) (section, byID string) {
+	t.Helper()
+	guide := readGuide(t, "adopt-an-existing-registry")
+	start, sub := strings.Index(guide, "\n## With OpenTofu\n"), strings.Index(guide, importByIDHeading)
+	if start < 0 || sub < start {
+		t.Fatalf("the guide has no section With OpenTofu followed by %q", strings.TrimSpace(importByIDHeading))
+	}
+	return guide[start:sub], guide[sub:]
+}
+
+// followAdoptOpenTofu follows the section's commands with its first two
+// ```terraform blocks taken from tfBlocks: discover.tf, then the import
+// blocks by hand.
+func followAdoptOpenTofu(t *testing.T, section string, tfBlocks []testkit.Block) {
+	t.Helper()
+	if len(tfBlocks) < 2 {
+		t.Fatalf("%d terraform blocks, want discover.tf and the import blocks by hand", len(tfBlocks))
+	}
+	guide := readGuide(t, "adopt-an-existing-registry")
 	r := startRegistry(t)
 	u, err := url.Parse(r.URL)
 	if err != nil {
@@ -57,19 +96,19 @@ func TestAccGuideAdoptOpenTofu(t *testing.T) {
 	h.write(t, "main.tf", strings.ReplaceAll(string(main), "127.0.0.1:8787", u.Host))
 
 	terraformBlocks, last := 0, ""
-	for _, f := range testkit.DocBlocks(guide[start:], nil, nil) {
+	for _, f := range testkit.DocBlocks(section, nil, nil) {
 		switch f.Lang {
 		case "terraform":
 			terraformBlocks++
 			switch terraformBlocks {
 			case 1:
-				h.write(t, "discover.tf", f.Text)
+				h.write(t, "discover.tf", tfBlocks[0].Text)
 			case 2:
 				b, err := os.ReadFile(filepath.Join(h.dir, "imports.tf"))
 				if err != nil {
 					t.Fatalf("imports.tf was not written: %v", err)
 				}
-				h.write(t, "imports.tf", string(b)+"\n"+f.Text)
+				h.write(t, "imports.tf", string(b)+"\n"+tfBlocks[1].Text)
 			}
 		case "sh":
 			last = run("step.sh", f.Text)
@@ -90,24 +129,36 @@ func TestAccGuideAdoptOpenTofu(t *testing.T) {
 	}
 }
 
-// The guide's for_each import block, as written, adopts a fleet that a
-// configuration already describes (the search_cards example's cards): the
-// plan only imports, and the plan after the apply is empty.
+// The guide's for_each import blocks, by identity and by id, as written, adopt
+// a fleet that a configuration already describes (the search_cards example's
+// cards): the plan only imports, and the plan after the apply is empty.
 func TestAccGuideAdoptForEachImport(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
 	}
-	skipUnless(t, capIdentity)
-	fences := testkit.DocBlocks(readGuide(t, "adopt-an-existing-registry"), nil, nil)
-	var block string
-	for _, f := range fences {
-		if f.Lang == "terraform" && strings.Contains(f.Text, "for_each = local.cards") {
-			block = f.Text
+	var byIdentity, byID string
+	for _, f := range testkit.DocBlocks(readGuide(t, "adopt-an-existing-registry"), nil, nil) {
+		switch {
+		case f.Lang != "terraform" || !strings.Contains(f.Text, "for_each = local.cards"):
+		case strings.Contains(f.Text, "identity"):
+			byIdentity = f.Text
+		default:
+			byID = f.Text
 		}
 	}
-	if block == "" {
-		t.Fatal("the guide has no import block with for_each = local.cards")
+	if byIdentity == "" || byID == "" {
+		t.Fatal("the guide should have an import block with for_each = local.cards by identity, and one by id")
 	}
+	t.Run("by id", func(t *testing.T) { adoptFleetWith(t, byID) })
+	t.Run("by identity", func(t *testing.T) {
+		skipUnless(t, capIdentity)
+		adoptFleetWith(t, byIdentity)
+	})
+}
+
+// adoptFleetWith adopts the search_cards example's fleet, registered through
+// the API, with the import block given.
+func adoptFleetWith(t *testing.T, block string) {
 	r := startRegistry(t)
 	dir := "../../examples/functions/search_cards/cards"
 	entries, err := os.ReadDir(dir)

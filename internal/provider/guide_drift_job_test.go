@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,8 +60,13 @@ func (h *cliHarness) runGuideScript(t *testing.T, name, script string) (string, 
 // The drift guide's job, as the guide writes it, over the patterns the guide
 // documents: the configuration's own cards searched with search_cards (the
 // bindings' for_each) and another configuration's agents found with a data
-// source. After apply it reports nothing; after one agent's card is edited
-// through the REST API, it reports that agent and nothing else.
+// source, in its three cases. After apply it reports nothing and exits 0.
+// After one agent's card is edited through the REST API and in its file the
+// same way, the registry matches the configuration and only the state was
+// stale: it reports that agent as refreshed, with the changed paths, and exits
+// 0. After another agent's card is edited through the REST API alone, it
+// reports that agent's drift and change with their paths, beside the refreshed
+// one, and exits 2.
 func TestAccGuideDriftJob(t *testing.T) {
 	skipUnlessFunctions(t)
 	if _, err := exec.LookPath("jq"); err != nil {
@@ -91,24 +97,43 @@ resource "agentregistry_binding" "support_desk_to_partner" {
 `)
 	h.mustRun(t, "init", "-input=false")
 	h.mustRun(t, "apply", "-auto-approve", "-input=false")
-
-	out, code := h.runGuideScript(t, "registry-drift.sh", script)
-	if code != 0 || !strings.Contains(out, "the registry matches the configuration") {
-		t.Fatalf("after apply, the drift job exited %d:\n%s", code, out)
+	job := func(wantCode int, wantReport, wantLast string) {
+		t.Helper()
+		out, code := h.runGuideScript(t, "registry-drift.sh", script)
+		report := strings.TrimSpace(h.readFile(t, "report.txt"))
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if code != wantCode || report != wantReport || (wantLast != "" && lines[len(lines)-1] != wantLast) {
+			t.Fatalf("the drift job exited %d, want %d; its report:\n%s\nwant exactly:\n%s\nits output:\n%s",
+				code, wantCode, report, wantReport, out)
+		}
 	}
+	job(0, "", "the registry matches the configuration")
 
-	// A change behind Terraform's back, through the REST API.
-	name := testParent + "/services/order-tracker"
-	r.editCard(t, name, func(card map[string]any) { card["description"] = "Edited outside Terraform." })
+	// The registry changed outside Terraform to what the configuration now
+	// says: a merged change made in the console before it was applied.
+	edited := "Edited in the console and in the file."
+	r.editCard(t, testParent+"/services/order-tracker", func(card map[string]any) { card["description"] = edited })
+	h.editCardFile(t, "cards/order-tracker.json", func(card map[string]any) { card["description"] = edited })
+	refreshed := `refreshed: agentregistry_agent.fleet["order-tracker"]: agent_card, update_time`
+	job(0, refreshed, "the registry matches the configuration; only the state was stale")
 
-	out, code = h.runGuideScript(t, "registry-drift.sh", script)
-	if code != 2 {
-		t.Fatalf("after an edit through the API, the drift job exited %d, want 2:\n%s", code, out)
+	// A change behind Terraform's back, through the REST API alone.
+	r.editCard(t, testParent+"/services/fx-agent", func(card map[string]any) { card["description"] = "Edited outside Terraform." })
+	job(2, `registry drift: agentregistry_agent.fleet["fx-agent"]: agent_card, update_time`+"\n"+refreshed+"\n"+
+		`change: agentregistry_agent.fleet["fx-agent"] (update): agent_card`, "")
+}
+
+// editCardFile changes a card file of the working folder.
+func (h *cliHarness) editCardFile(t *testing.T, name string, edit func(card map[string]any)) {
+	t.Helper()
+	var card map[string]any
+	if err := json.Unmarshal([]byte(h.readFile(t, name)), &card); err != nil {
+		t.Fatal(err)
 	}
-	report := strings.TrimSpace(h.readFile(t, "report.txt"))
-	want := `registry drift: agentregistry_agent.fleet["order-tracker"]` + "\n" +
-		`change: agentregistry_agent.fleet["order-tracker"] (update)`
-	if report != want {
-		t.Fatalf("the drift job's report:\n%s\nwant exactly:\n%s", report, want)
+	edit(card)
+	b, err := json.MarshalIndent(card, "", "  ")
+	if err != nil {
+		t.Fatal(err)
 	}
+	h.write(t, name, string(b))
 }

@@ -7,14 +7,22 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"google.golang.org/api/agentregistry/v1"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
 )
 
 func registryHostileCases() []hostileCase {
@@ -109,4 +117,181 @@ func rpcRead(ctx context.Context, url, typ string, list bool) string {
 		}
 	}
 	return ""
+}
+
+// BenchmarkHostileRegistryPages measures what one page of the registry costs
+// the provider, far inside the byte cap: each case serves one page (no next
+// page) to agents:search and reads agentregistry_agents in a process of its
+// own, whose peak RSS is printed with its ratio to the page's size over a
+// baseline (a page of one small record, read in the same run):
+//
+//	go test ./internal/provider -run '^$' -bench HostileRegistryPages -benchtime 1x
+//
+// A page's cost follows what the provider keeps: records and values, each of
+// which becomes Terraform values of hundreds of bytes. The caps of records
+// and JSON values per read (registryclient.PageLimits) bound it; a page past
+// them is refused before it is decoded.
+func BenchmarkHostileRegistryPages(b *testing.B) {
+	cases := registryPageCases()
+	all := make([]hostileCase, len(cases))
+	for i, c := range cases {
+		all[i] = c.hostileCase
+	}
+	if runHostileCaseHere(all) {
+		return
+	}
+	var baseline float64
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			peak, took, msg := runHostileChild(b, "BenchmarkHostileRegistryPages", c.hostileCase)
+			mib := float64(len(c.body())) / (1 << 20)
+			if baseline == 0 {
+				baseline = peak
+			}
+			b.ReportMetric(peak, "peak-RSS-MB")
+			b.ReportMetric((peak-baseline)/mib, "MB-per-page-MiB")
+			fmt.Printf("%-50s %6.2f MiB  peak RSS %5.0f MB (+%4.0f, %6.1f x the page)  in %-8s %.110s\n",
+				c.name, mib, peak, peak-baseline, (peak-baseline)/mib, took, msg)
+		})
+	}
+}
+
+// registryPageCase is a page the registry answers with; its body is built
+// once, when the parent serves it (the child, which reads it, never does).
+type registryPageCase struct {
+	hostileCase
+	body func() []byte
+}
+
+// registryPageCases are the pages of BenchmarkHostileRegistryPages, the
+// baseline first: pages of one huge record, pages past the caps (refused),
+// and the largest page of each shape that a read keeps (its result just
+// within the caps of data_source_result_caps.go), the costliest reads the
+// caps let through.
+func registryPageCases() []registryPageCase {
+	text := func(n int) []map[string]any { return []map[string]any{{"description": strings.Repeat("d", n)}} }
+	tags := func(n int) []map[string]any {
+		return []map[string]any{{"skills": []any{map[string]any{"id": "s", "tags": slices.Repeat([]string{"a"}, n)}}}}
+	}
+	emptySkills := func(n int) []map[string]any {
+		return []map[string]any{{"skills": slices.Repeat([]any{map[string]any{}}, n)}}
+	}
+	records := func(n int) []map[string]any {
+		out := make([]map[string]any, n)
+		for i := range out {
+			out[i] = map[string]any{"agentId": fmt.Sprint("urn:agent:a", i), "displayName": "Agent", "description": "Answers.",
+				"skills": []any{map[string]any{"id": "s", "name": "S", "description": "d", "tags": []string{"a", "b"}}}}
+		}
+		return out
+	}
+	// An agent with n URLs and n skills that the query matches: the skills
+	// data source gives each skill the agent's URLs.
+	urlsBySkills := func(n int) []map[string]any {
+		ifaces := make([]any, n)
+		for i := range ifaces {
+			ifaces[i] = map[string]any{"url": fmt.Sprintf("https://a.example/%d", i)}
+		}
+		return []map[string]any{{"protocols": []any{map[string]any{"type": "A2A_AGENT", "interfaces": ifaces}},
+			"skills": slices.Repeat([]any{map[string]any{"id": "x"}}, n)}}
+	}
+	// Records whose descriptions share text bytes of text.
+	recordsWithText := func(bytes int) func(n int) []map[string]any {
+		return func(n int) []map[string]any {
+			out := records(n)
+			for _, r := range out {
+				r["description"] = strings.Repeat("d", bytes/max(n, 1))
+			}
+			return out
+		}
+	}
+	agents, skills := "agentregistry_agents", "agentregistry_skills"
+	wire := int(registryclient.DefaultPageLimits.Values)
+	return []registryPageCase{
+		registryPage("one small record (the baseline)", agents, func() []map[string]any { return text(100) }),
+		registryPage("8 MiB, one record", agents, func() []map[string]any { return text(8 << 20) }),
+		registryPage("16 MiB, one record", agents, func() []map[string]any { return text(16 << 20) }),
+		registryPage("8 MiB, one record of 2 M one-letter tags", agents, func() []map[string]any { return tags(2 << 20) }),
+		registryPage("16 MiB, one record of 4 M one-letter tags", agents, func() []map[string]any { return tags(4 << 20) }),
+		registryPage("1,000 URLs x 1,000 skills, skills data source", skills, func() []map[string]any { return urlsBySkills(1000) }),
+		registryPage("the most text a read keeps", agents, func() []map[string]any { return text(largestKept(text, 17<<20)) }),
+		registryPage("the most one-letter tags a read keeps", agents, func() []map[string]any { return tags(largestKept(tags, 300_000)) }),
+		registryPage("the most empty skills a read keeps", agents, func() []map[string]any { return emptySkills(largestKept(emptySkills, 100_000)) }),
+		registryPage("the most small records a read keeps", agents, func() []map[string]any { return records(largestKept(records, 10_000)) }),
+		registryPage("the most records a read keeps, with 15 MiB of text", agents, func() []map[string]any {
+			return recordsWithText(15 << 20)(largestKept(recordsWithText(15<<20), 10_000))
+		}),
+		registryPage("the most one-letter tags the client reads", agents, func() []map[string]any { return tags(wire - 16) }),
+		registryPage("the most empty skills the client reads", agents, func() []map[string]any { return emptySkills(wire/2 - 16) }),
+		registryPageBody("the most empty records the client reads", agents, func() []byte {
+			return []byte(`{"agents":[{}` + strings.Repeat(`,{}`, wire/2-16) + `]}`)
+		}),
+	}
+}
+
+// registryPage is the case of one page of agents, each given its name,
+// answered to every search and list (and an empty services.list), read by
+// the data source typ.
+func registryPage(name, typ string, agents func() []map[string]any) registryPageCase {
+	return registryPageBody(name, typ, func() []byte {
+		b, _ := json.Marshal(map[string]any{"agents": named(agents())})
+		return b
+	})
+}
+
+// registryPageBody is the case of one page, written by page.
+func registryPageBody(name, typ string, page func() []byte) registryPageCase {
+	body := sync.OnceValue(page)
+	serve := func(b *testing.B) string {
+		body := body()
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			if strings.HasSuffix(r.URL.Path, "/services") {
+				_, _ = w.Write([]byte(`{}`))
+				return
+			}
+			_, _ = w.Write(body)
+		}))
+		b.Cleanup(srv.Close)
+		return srv.URL
+	}
+	read := func(ctx context.Context, url string) string { return rpcRead(ctx, url, typ, false) }
+	return registryPageCase{hostileCase{"registry page: " + name, serve, read}, body}
+}
+
+// largestKept is the largest n at most hi whose agents shape(n) the agents
+// data source keeps (their result within the caps), found by bisection.
+func largestKept(shape func(n int) []map[string]any, hi int) int {
+	lo := 0
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if keptByAgents(shape(mid)) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+// named gives each agent its record name, as the registry would.
+func named(agents []map[string]any) []map[string]any {
+	for i := range agents {
+		agents[i]["name"] = fmt.Sprintf("%s/agents/a%d", hostileParent, i)
+	}
+	return agents
+}
+
+// keptByAgents reports whether agentregistry_agents keeps these agents.
+func keptByAgents(agents []map[string]any) bool {
+	b, _ := json.Marshal(named(agents))
+	var as []*agentregistry.Agent
+	if err := json.Unmarshal(b, &as); err != nil {
+		panic(err)
+	}
+	results := make([]agentsResultModel, len(as))
+	for i, a := range as {
+		results[i] = agentsResultModel{flattenAgent(a), serviceIDsOf(a.Name, "")}
+	}
+	var diags diag.Diagnostics
+	return withinResultCaps(&diags, "agents", results, "")
 }

@@ -27,6 +27,14 @@ import (
 // requires skips the test, with the reason, unless the harness's CLI has the capability.
 func (h *cliHarness) requires(t *testing.T, c cliCapability) {
 	t.Helper()
+	if ok, why := c.supportedBy(cliFlavour(), cliVersion(t, h)); !ok {
+		t.Skip(why)
+	}
+}
+
+// cliVersion is the version of the harness's CLI.
+func cliVersion(t *testing.T, h *cliHarness) *version.Version {
+	t.Helper()
 	out, err := exec.Command(h.bin, "version", "-json").Output()
 	var v struct {
 		Version string `json:"terraform_version"`
@@ -38,9 +46,7 @@ func (h *cliHarness) requires(t *testing.T, c cliCapability) {
 	if err != nil || json.Unmarshal(out, &v) != nil {
 		t.Fatalf("%s version -json: %v %s", h.bin, err, out)
 	}
-	if ok, why := c.supportedBy(cliFlavour(), version.Must(version.NewVersion(v.Version))); !ok {
-		t.Skip(why)
-	}
+	return version.Must(version.NewVersion(v.Version))
 }
 
 // adoptQuery lists every kind of the registry seedAdoptable fills.

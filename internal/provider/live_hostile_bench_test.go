@@ -169,38 +169,59 @@ func peakRSS() float64 {
 
 func BenchmarkHostileLiveDocuments(b *testing.B) {
 	cases := append(hostileCases(), registryHostileCases()...)
-	if name := os.Getenv("HOSTILE_LIVE_CASE"); name != "" { // the child: one case
-		for _, c := range cases {
-			if c.name == name {
-				start := time.Now()
-				msg := c.read(context.Background(), os.Getenv("HOSTILE_LIVE_URL"))
-				msg, _, _ = strings.Cut(msg, "\n")
-				fmt.Printf("HOSTILE\t%.0f\t%s\t%s\n", peakRSS(), time.Since(start).Round(time.Millisecond), msg)
-			}
-		}
+	if runHostileCaseHere(cases) {
 		return
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			url := ""
-			if c.serve != nil {
-				url = c.serve(b)
-			}
-			cmd := exec.Command(os.Args[0], "-test.run=^$", "-test.bench=^BenchmarkHostileLiveDocuments$", "-test.benchtime=1x")
-			cmd.Env = append(os.Environ(), "HOSTILE_LIVE_CASE="+c.name, "HOSTILE_LIVE_URL="+url)
-			out, err := cmd.Output()
-			if err != nil {
-				b.Fatalf("%s: %v\n%s", c.name, err, out)
-			}
-			sc := bufio.NewScanner(bytes.NewReader(out))
-			for sc.Scan() {
-				f := strings.SplitN(sc.Text(), "\t", 4)
-				if len(f) == 4 && f[0] == "HOSTILE" {
-					peak, _ := strconv.ParseFloat(f[1], 64)
-					b.ReportMetric(peak, "peak-RSS-MB")
-					fmt.Printf("%-48s peak RSS %4.0f MB  in %-8s  %.160s\n", c.name, peak, f[2], f[3])
-				}
-			}
+			peak, took, msg := runHostileChild(b, "BenchmarkHostileLiveDocuments", c)
+			b.ReportMetric(peak, "peak-RSS-MB")
+			fmt.Printf("%-48s peak RSS %4.0f MB  in %-8s  %.160s\n", c.name, peak, took, msg)
 		})
 	}
+}
+
+// runHostileCaseHere runs the case HOSTILE_LIVE_CASE names, when this
+// process is the child a benchmark started for it, and reports whether it was.
+func runHostileCaseHere(cases []hostileCase) bool {
+	name := os.Getenv("HOSTILE_LIVE_CASE")
+	if name == "" {
+		return false
+	}
+	for _, c := range cases {
+		if c.name == name {
+			start := time.Now()
+			msg := c.read(context.Background(), os.Getenv("HOSTILE_LIVE_URL"))
+			msg, _, _ = strings.Cut(msg, "\n")
+			fmt.Printf("HOSTILE\t%.0f\t%s\t%s\n", peakRSS(), time.Since(start).Round(time.Millisecond), msg)
+		}
+	}
+	return true
+}
+
+// runHostileChild serves c (in this process) and reads it in a child process
+// (this test binary again, running the benchmark bench with HOSTILE_LIVE_CASE
+// set), and returns the child's peak RSS in MB, how long the read took and
+// the first line of its error.
+func runHostileChild(b *testing.B, bench string, c hostileCase) (float64, string, string) {
+	url := ""
+	if c.serve != nil {
+		url = c.serve(b)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^$", "-test.bench=^"+bench+"$", "-test.benchtime=1x")
+	cmd.Env = append(os.Environ(), "HOSTILE_LIVE_CASE="+c.name, "HOSTILE_LIVE_URL="+url)
+	out, err := cmd.Output()
+	if err != nil {
+		b.Fatalf("%s: %v\n%s", c.name, err, out)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		f := strings.SplitN(sc.Text(), "\t", 4)
+		if len(f) == 4 && f[0] == "HOSTILE" {
+			peak, _ := strconv.ParseFloat(f[1], 64)
+			return peak, f[2], f[3]
+		}
+	}
+	b.Fatalf("%s: the child printed no figures:\n%s", c.name, out)
+	return 0, "", ""
 }

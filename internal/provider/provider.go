@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"slices"
@@ -55,6 +56,13 @@ type providerModel struct {
 	TrustedKeys     types.String `tfsdk:"trusted_keys"`
 	SignaturePolicy types.String `tfsdk:"signature_policy"`
 	RequestTimeout  types.String `tfsdk:"request_timeout"`
+
+	// The Google provider's credentials options (provider_google_auth.go).
+	Credentials                        types.String `tfsdk:"credentials"`
+	ImpersonateServiceAccount          types.String `tfsdk:"impersonate_service_account"`
+	ImpersonateServiceAccountDelegates types.List   `tfsdk:"impersonate_service_account_delegates"`
+	BillingProject                     types.String `tfsdk:"billing_project"`
+	UserProjectOverride                types.Bool   `tfsdk:"user_project_override"`
 }
 
 // providerData is what Configure hands to every resource and data source.
@@ -167,9 +175,11 @@ func (p *agentRegistryProvider) Schema(_ context.Context, _ provider.SchemaReque
 			"access_token": schema.StringAttribute{
 				Optional:  true,
 				Sensitive: true,
-				MarkdownDescription: "OAuth 2.0 bearer token. Environment variable `AGENTREGISTRY_ACCESS_TOKEN`. When no token " +
-					"is given, Google Application Default Credentials are used for Google endpoints, and no credentials " +
-					"are sent to any other endpoint. Never logged.",
+				MarkdownDescription: "OAuth 2.0 bearer token. Environment variables `AGENTREGISTRY_ACCESS_TOKEN`, then (for " +
+					"Google's endpoint only) `GOOGLE_OAUTH_ACCESS_TOKEN`. Conflicts with `credentials`; with neither, Google " +
+					"Application Default Credentials are used for Google's endpoint, and no credentials are sent to any " +
+					"other endpoint (unless `impersonate_service_account` is set). Never logged.",
+				Validators: []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("credentials"))},
 			},
 			"trusted_keys": schema.StringAttribute{
 				Optional: true,
@@ -194,6 +204,7 @@ func (p *agentRegistryProvider) Schema(_ context.Context, _ provider.SchemaReque
 			"request_timeout": requestTimeoutAttribute(),
 		},
 	}
+	maps.Copy(resp.Schema.Attributes, googleAuthAttributes())
 }
 
 // requestTimeoutAttribute is the provider's request_timeout: the bound of one
@@ -205,7 +216,11 @@ func requestTimeoutAttribute() schema.StringAttribute {
 			"byte of the answer, as a duration such as `30s`: default `1m`, at most `10m`; environment variable " +
 			"`AGENTREGISTRY_REQUEST_TIMEOUT`. A request that takes longer is abandoned and retried like a dropped " +
 			"connection (a retried write carries the same request id, so it is not applied twice); after 7 attempts " +
-			"the plan or apply fails with an error that names this setting. It bounds what has no `timeouts` " +
+			"the plan or apply fails with an error that names this setting. Every wait counts too: a request, its " +
+			"retries and the waits between them (`Retry-After` included) end within a deadline of 7 × " +
+			"`request_timeout` + 1 minute (8 minutes by default; the backoff between two attempts is at most 10 s), " +
+			"and a registry that asks to be retried after that deadline ends the read at once, with an error that " +
+			"names the deadline, instead of being waited for. It bounds what has no `timeouts` " +
 			"block (data sources, refresh, `terraform query`) against a registry that accepts connections and " +
 			"never answers; a resource's `timeouts` still bound its whole create, update or delete.",
 		Validators: []validator.String{validators.Duration(maxRequestTimeout)},
@@ -220,7 +235,7 @@ func (p *agentRegistryProvider) Configure(ctx context.Context, req provider.Conf
 	}
 	// Settings are resolved here, not in ValidateConfig, so that `validate` works on
 	// a module without the environment; Configure still runs at plan time.
-	settings, diags := resolveSettings(cfg)
+	settings, diags := resolveSettings(ctx, cfg)
 	data := &providerData{Project: settings.project, Location: settings.location, configErrors: diags,
 		Signatures: resolveSignatureSettings(cfg)}
 	if !cfg.Endpoint.IsUnknown() && !cfg.AppHubEndpoint.IsUnknown() {
@@ -232,7 +247,8 @@ func (p *agentRegistryProvider) Configure(ctx context.Context, req provider.Conf
 			Endpoint:       settings.endpoint,
 			AppHubEndpoint: settings.appHubEndpoint,
 			AccessToken:    settings.accessToken,
-			UseADC:         settings.accessToken == "" && isGoogleEndpoint(settings.endpoint),
+			UseADC:         settings.useADC(),
+			Google:         settings.clientAuth(),
 			UserAgent:      "terraform-provider-agentregistry/" + p.version,
 			RequestTimeout: settings.requestTimeout,
 		})
@@ -291,15 +307,27 @@ type signatureSettings struct {
 	// errs holds what is wrong with a setting taken from the environment
 	// (the configuration's own values are checked by their validators). It
 	// is reported by whatever checks a signature, not by Configure, so that a
-	// bad variable does not break modules that never look at signatures.
-	errs diag.Diagnostics
+	// bad variable does not break modules that never look at signatures; and
+	// once per run (errsReported), as the provider's configuration errors are:
+	// the other checks fail without a word, the run having failed already.
+	errs         diag.Diagnostics
+	errsReported *atomic.Bool
+}
+
+// reportErrors appends errs to diags the first time it is called, and
+// nothing after that.
+func (s signatureSettings) reportErrors(diags *diag.Diagnostics) {
+	if s.errsReported == nil || s.errsReported.CompareAndSwap(false, true) {
+		diags.Append(s.errs...)
+	}
 }
 
 func resolveSignatureSettings(cfg providerModel) signatureSettings {
 	s := signatureSettings{
-		keys:    []byte(envOr(cfg.TrustedKeys, "", "AGENTREGISTRY_TRUSTED_KEYS")),
-		policy:  cardsig.Policy(envOr(cfg.SignaturePolicy, string(cardsig.PolicyOff), "AGENTREGISTRY_SIGNATURE_POLICY")),
-		unknown: cfg.TrustedKeys.IsUnknown() || cfg.SignaturePolicy.IsUnknown(),
+		keys:         []byte(envOr(cfg.TrustedKeys, "", "AGENTREGISTRY_TRUSTED_KEYS")),
+		policy:       cardsig.Policy(envOr(cfg.SignaturePolicy, string(cardsig.PolicyOff), "AGENTREGISTRY_SIGNATURE_POLICY")),
+		unknown:      cfg.TrustedKeys.IsUnknown() || cfg.SignaturePolicy.IsUnknown(),
+		errsReported: new(atomic.Bool),
 	}
 	if err := checkTrustedKeys(s.keys); err != nil {
 		s.errs.AddAttributeError(path.Root("trusted_keys"), "Invalid Trusted Keys",

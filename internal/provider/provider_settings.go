@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"net/url"
@@ -16,6 +17,8 @@ import (
 // settings is the provider configuration after environment variables and defaults.
 type settings struct {
 	endpoint, appHubEndpoint, project, location, accessToken string
+	// google holds the Google provider's other credentials options.
+	google googleAuthSettings
 	// requestTimeout bounds one HTTP attempt; zero takes the client's default.
 	requestTimeout time.Duration
 }
@@ -26,14 +29,14 @@ const maxRequestTimeout = 10 * time.Minute
 
 // resolveSettings applies environment variables and defaults to the configuration
 // and reports, at plan time, what is malformed or missing.
-func resolveSettings(cfg providerModel) (settings, diag.Diagnostics) {
+func resolveSettings(ctx context.Context, cfg providerModel) (settings, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	s := settings{
-		endpoint:    envOr(cfg.Endpoint, defaultEndpoint, "AGENTREGISTRY_ENDPOINT"),
-		project:     envOr(cfg.Project, "", "AGENTREGISTRY_PROJECT", "GOOGLE_CLOUD_PROJECT"),
-		location:    envOr(cfg.Location, defaultLocation, "AGENTREGISTRY_LOCATION"),
-		accessToken: envOr(cfg.AccessToken, "", "AGENTREGISTRY_ACCESS_TOKEN"),
+		endpoint: envOr(cfg.Endpoint, defaultEndpoint, "AGENTREGISTRY_ENDPOINT"),
+		project:  envOr(cfg.Project, "", "AGENTREGISTRY_PROJECT", "GOOGLE_CLOUD_PROJECT"),
+		location: envOr(cfg.Location, defaultLocation, "AGENTREGISTRY_LOCATION"),
 	}
+	resolveGoogleAuth(ctx, cfg, &s, &diags)
 	appHubDefault := s.endpoint
 	if isGoogleEndpoint(s.endpoint) {
 		appHubDefault = defaultAppHubEndpoint
@@ -69,7 +72,7 @@ func resolveSettings(cfg providerModel) (settings, diag.Diagnostics) {
 // hosts in any case.
 func tokenInClearWarnings(s settings) diag.Diagnostics {
 	var diags diag.Diagnostics
-	if s.accessToken == "" {
+	if !s.sendsCredentials() {
 		return diags
 	}
 	endpoints := []struct{ attr, value string }{{"endpoint", s.endpoint}}
@@ -82,8 +85,8 @@ func tokenInClearWarnings(s settings) diag.Diagnostics {
 			continue
 		}
 		diags.AddAttributeWarning(path.Root(e.attr), "Access Token Sent Over Plain HTTP",
-			fmt.Sprintf("The provider's %s is %s, a plain http:// URL on another machine, and an access token is configured "+
-				"(access_token or AGENTREGISTRY_ACCESS_TOKEN): every request carries the token unencrypted, readable by anyone "+
+			fmt.Sprintf("The provider's %s is %s, a plain http:// URL on another machine, and credentials are configured "+
+				"(access_token, credentials or impersonate_service_account, or their environment variables): every request carries a token unencrypted, readable by anyone "+
 				"on the network path. Use an https:// endpoint, or a registry on this machine (localhost, 127.0.0.1 or ::1).", e.attr, e.value))
 	}
 	return diags

@@ -64,8 +64,11 @@ func TestConfigureWarnsOfATokenInClear(t *testing.T) {
 		{"loopback IPv6", map[string]string{"endpoint": "http://[::1]:8787", "access_token": "t"}, nil},
 		{"localhost", map[string]string{"endpoint": "http://localhost:8787", "access_token": "t"}, nil},
 		{"remote http without a token", map[string]string{"endpoint": "http://registry.example.test:8787"}, nil},
+		{"remote http with impersonation", map[string]string{"endpoint": "http://registry.example.test:8787",
+			"impersonate_service_account": "deployer@p.iam.gserviceaccount.com"}, []string{"http://registry.example.test:8787"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			withoutCredentials(t) // impersonation looks Application Default Credentials up, and finds none at once
 			c.set["project"] = "test-project"
 			got := configureWarnings(t, c.set)
 			if len(got) != len(c.want) {

@@ -330,13 +330,22 @@ func (m *agentModel) refresh(svc *agentregistry.Service, interfacesChanged bool,
 // reports nothing and keeps the prior value when the check fails or cannot
 // be made yet: refresh never fails on a card that no longer verifies, the
 // plan that follows reports it.
+//
+// Without the provider's data (its configuration has errors, reported once
+// by providerDataFrom) the provider's policy is not known: the check cannot
+// decide, and adds nothing to the error that already fails the run. It never
+// runs under zero settings.
 func verifyAgentSignatures(data *providerData, m *agentModel, out outgoing, onRead bool, diags *diag.Diagnostics) {
-	var s signatureSettings
-	if data != nil {
-		s = data.Signatures
+	if data == nil {
+		addNotConfigured(diags, "this resource")
+		m.VerifiedKeyIDs = types.ListUnknown(types.StringType)
+		return
 	}
+	s := data.Signatures
 	var kids types.List
 	switch {
+	case onRead && s.errs.HasError():
+		return // reported by the plan that follows, not consumed by a refresh that hides it
 	case m.AgentCard.IsNull():
 		kids = types.ListNull(types.StringType)
 	case m.AgentCard.IsUnknown() || out.unknown:

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -15,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"google.golang.org/api/apphub/v1"
 
@@ -59,7 +61,8 @@ func (r *agentPropertiesResource) Schema(ctx context.Context, _ resource.SchemaR
 			"**Google's App Hub derives this entry itself** from the deployed agent and serves it read-only (the field " +
 			"is *output only*). So by default (`mode = \"verify\"`) the resource writes nothing: create and update " +
 			"read the workload's entry and succeed when it equals the declared document, or fail with one error that " +
-			"lists each differing field; refresh stores what App Hub holds, so a change in App Hub shows as drift in " +
+			"lists each differing field, which the plan already shows as a warning (App Hub's entry is read at plan when " +
+			"the plan creates the resource or changes its document); refresh stores what App Hub holds, so a change in App Hub shows as drift in " +
 			"the next plan; destroy only forgets the entry. `mode = \"write\"` writes the entry, for a registry that " +
 			"accepts the write (the bundled server started with `-apphub-writable`, which creates the workload when " +
 			"it does not exist); it is refused at plan while the App Hub endpoint is Google's. In write mode only " +
@@ -127,8 +130,20 @@ func (r *agentPropertiesResource) ModifyPlan(ctx context.Context, req resource.M
 	}
 	if !req.Plan.Raw.Equal(req.State.Raw) { // the document is about to be sent
 		resp.Diagnostics.Append(documentWarnings(ctx, req.Plan, map[string]validators.Document{"properties": validators.AgentPropertiesDocument})...)
+		r.verifyAtPlan(ctx, &plan, priorModel(ctx, req.State, &resp.Diagnostics), &resp.Diagnostics)
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// priorModel decodes the prior state, or returns nil when there is none (a
+// create).
+func priorModel(ctx context.Context, state tfsdk.State, diags *diag.Diagnostics) *agentPropertiesModel {
+	if state.Raw.IsNull() {
+		return nil
+	}
+	var m agentPropertiesModel
+	diags.Append(state.Get(ctx, &m)...)
+	return &m
 }
 
 // write sets the AgentProperties entry to the planned document and returns

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
@@ -65,7 +66,7 @@ func (r *agentPropertiesResource) apply(ctx context.Context, plan *agentProperti
 	w, err := r.data.Client.GetWorkload(ctx, workload)
 	switch {
 	case registryclient.IsNotFound(err):
-		diags.AddError("Agent Properties Not in App Hub", fmt.Sprintf("App Hub has no workload %s (mode = \"verify\"). "+
+		diags.AddError(notInAppHubTitle, fmt.Sprintf("App Hub has no workload %s (mode = \"verify\"). "+
 			"App Hub registers a workload and derives its AgentProperties when the agent is deployed: deploy the agent, "+
 			"or correct `workload`. Nothing was changed.", workload))
 		return false
@@ -73,14 +74,24 @@ func (r *agentPropertiesResource) apply(ctx context.Context, plan *agentProperti
 		diags.AddError("Cannot Read Agent Properties", apiErrorDetail("read", workload, err))
 		return false
 	}
-	return checkHeld(plan, agentPropertiesEntry(w), heldCheck{
+	return checkHeld(plan, agentPropertiesEntry(w), verifyCheck(workload, "App Hub derives AgentProperties from the "+
+		"deployed agent's card. Either redeploy the agent with a card that gives the declared values, then apply "+
+		"again, or change the declaration to what App Hub holds. Nothing was changed."), diags)
+}
+
+const (
+	differsTitle     = "Agent Properties Differ From App Hub's"
+	notInAppHubTitle = "Agent Properties Not in App Hub"
+)
+
+// verifyCheck words what verify mode found, with advice on what to do.
+func verifyCheck(workload, advice string) heldCheck {
+	return heldCheck{
 		differs: "App Hub holds other AgentProperties for workload " + workload +
 			" than this configuration declares (mode = \"verify\")",
 		missing: "App Hub holds no AgentProperties entry for workload " + workload + " (mode = \"verify\")",
-		advice: "App Hub derives AgentProperties from the deployed agent's card. Either redeploy the agent with " +
-			"a card that gives the declared values, then apply again, or change the declaration to what App Hub " +
-			"holds. Nothing was changed.",
-	}, diags)
+		advice:  advice,
+	}
 }
 
 // heldCheck words checkHeld's error: what differs, or that nothing is held,
@@ -90,14 +101,24 @@ type heldCheck struct{ differs, missing, advice string }
 // checkHeld reports, in one error, each field where the entry the registry
 // holds differs from the planned document.
 func checkHeld(plan *agentPropertiesModel, held []byte, words heldCheck, diags *diag.Diagnostics) bool {
-	declared := []byte(plan.Properties.ValueString())
+	report := heldReport([]byte(plan.Properties.ValueString()), held, words)
+	if report == "" {
+		return true
+	}
+	diags.AddError(differsTitle, report)
+	return false
+}
+
+// heldReport is "" when the entry the registry holds is the declared
+// document, and otherwise says so, lists each field that differs (at most
+// maxListedChanges) and gives the advice.
+func heldReport(declared, held []byte, words heldCheck) string {
 	if held == nil {
-		diags.AddError("Agent Properties Differ From App Hub's", words.missing+".\n\n"+words.advice)
-		return false
+		return words.missing + ".\n\n" + words.advice
 	}
 	changes, err := jsoncanon.Diff(declared, held, maxListedChanges+1) // one more tells that some are left out
 	if err == nil && len(changes) == 0 {
-		return true
+		return ""
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s:\n", words.differs)
@@ -110,8 +131,7 @@ func checkHeld(plan *agentPropertiesModel, held []byte, words heldCheck, diags *
 	if len(changes) > maxListedChanges {
 		fmt.Fprintf(&b, "  (the first %d differences; there are more)\n", maxListedChanges)
 	}
-	diags.AddError("Agent Properties Differ From App Hub's", b.String()+"\n"+words.advice)
-	return false
+	return b.String() + "\n" + words.advice
 }
 
 func pointerOrRoot(p string) string {
@@ -135,4 +155,46 @@ func shownValue(v []byte) string {
 		cut--
 	}
 	return fmt.Sprintf("%s... (%d bytes)", v[:cut], len(v))
+}
+
+// verifyAtPlan warns, at plan, when an apply in verify mode would fail: it
+// reads App Hub's entry when the plan creates the resource or changes its
+// document, and names each field that differs, or the missing workload. A
+// warning, not an error: App Hub derives the entry from the deployed agent, and
+// a deploy in the same apply (a resource this one depends on) or between plan
+// and apply can still make it match; the apply checks again and fails then.
+// A read that fails leaves the check to the apply, and says so.
+func (r *agentPropertiesResource) verifyAtPlan(ctx context.Context, plan, state *agentPropertiesModel, diags *diag.Diagnostics) {
+	if r.data == nil || plan.Mode.ValueString() != modeVerify || plan.Workload.IsUnknown() || plan.Properties.IsUnknown() {
+		return
+	}
+	timeout := plan.Timeouts.Update
+	if state == nil || !state.Workload.Equal(plan.Workload) {
+		timeout = plan.Timeouts.Create
+	} else if sameDocument(plan.Properties, state.Properties) {
+		return // the apply sends and checks nothing
+	}
+	ctx, cancel := withDeadline(ctx, timeout, diags)
+	defer cancel()
+	workload := plan.Workload.ValueString()
+	const failing = "mode = \"verify\" writes nothing, so applying this plan will fail"
+	w, err := r.data.Client.GetWorkload(ctx, workload)
+	switch {
+	case registryclient.IsNotFound(err):
+		diags.AddAttributeWarning(path.Root("workload"), notInAppHubTitle, fmt.Sprintf("App Hub has no workload %s: "+
+			"%s unless the agent is deployed before this resource is applied (App Hub registers a workload and derives "+
+			"its AgentProperties when the agent is deployed). Deploy the agent, or correct `workload`.", workload, failing))
+	case err != nil:
+		diags.AddAttributeWarning(path.Root("properties"), "Agent Properties Not Checked Against App Hub at Plan",
+			apiErrorDetail("read", workload, err)+"\n\nThe apply reads App Hub again and fails if its entry differs "+
+				"from the declared document.")
+	default:
+		report := heldReport([]byte(plan.Properties.ValueString()), agentPropertiesEntry(w), verifyCheck(workload,
+			failing+" unless App Hub holds the declared document by then: App Hub derives it from the deployed "+
+				"agent's card. Redeploy the agent with a card that gives the declared values (before this apply, or in "+
+				"it, through a resource this one depends on), or change the declaration to what App Hub holds."))
+		if report != "" {
+			diags.AddAttributeWarning(path.Root("properties"), differsTitle, report)
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -155,5 +156,89 @@ func TestAccAgentPropertiesResource_writeIgnoredByRegistry(t *testing.T) {
 	})
 	if _, err := r.client.GetWorkload(t.Context(), resWorkload); !registryclient.IsNotFound(err) {
 		t.Errorf("the registry should hold no workload: %v", err)
+	}
+}
+
+// mode = "verify": a plan that would create or update the entry reads App
+// Hub's at plan and, when it differs (or the workload is missing), warns on
+// that resource, naming each differing field, since the apply would fail. A
+// plan whose declaration App Hub already holds has no such warning; drift
+// behind Terraform's back is named the same way; nothing is written.
+func TestAccAgentPropertiesResource_verifyWarnsAtPlan(t *testing.T) {
+	r := startRegistry(t, registryserver.Options{AppHubWritable: true})
+	const missing = "projects/test-project/locations/us-central1/applications/billing/workloads/not-deployed"
+	derived, stale := resProperties("1.0.0"), resProperties("0.9.0")
+	stale["description"] = "An older description."
+	seedAppHub(t, r, derived)
+	h := newCLIHarness(t)
+	config := func(props map[string]any, more string) {
+		h.write(t, "main.tf", exampleProviders+r.config(fmt.Sprintf(`
+resource "agentregistry_agent_properties" "test" {
+  workload   = %q
+  properties = jsonencode(%s)
+}
+%s`, resWorkload, resJSON(props), more)))
+	}
+	h.mustRun(t, "init", "-input=false")
+	r.srv.ResetRequests()
+
+	config(stale, fmt.Sprintf(`
+resource "agentregistry_agent_properties" "absent" {
+  workload   = %q
+  properties = jsonencode(%s)
+}
+`, missing, resJSON(derived)))
+	out := h.mustRun(t, "plan", "-json", "-input=false")
+	expectPlanWarnings(t, out, map[string][]string{
+		"agentregistry_agent_properties.test": {
+			"warning: Agent Properties Differ From App Hub's:",
+			"App Hub holds other AgentProperties for workload " + resWorkload,
+			`/description: declared "An older description.", App Hub has "Answers questions about invoices."`,
+			`/version: declared "0.9.0", App Hub has "1.0.0"`,
+			"mode = \"verify\" writes nothing, so applying this plan will fail",
+		},
+		"agentregistry_agent_properties.absent": {
+			"warning: Agent Properties Not in App Hub:", "App Hub has no workload " + missing,
+			"applying this plan will fail",
+		},
+	})
+
+	config(derived, "") // what App Hub holds: no warning, and the apply succeeds
+	expectPlanWarnings(t, h.mustRun(t, "plan", "-json", "-input=false"), nil)
+	h.mustRun(t, "apply", "-auto-approve", "-input=false")
+
+	seedAppHub(t, r, resProperties("1.1.0")) // redeployed behind Terraform's back: drift, named
+	r.srv.ResetRequests()
+	expectPlanWarnings(t, h.mustExit(t, 2, "plan", "-json", "-input=false", "-detailed-exitcode"), map[string][]string{
+		"agentregistry_agent_properties.test": {
+			"warning: Agent Properties Differ From App Hub's:", `/version: declared "1.0.0", App Hub has "1.1.0"`,
+		},
+	})
+	r.expectNoWrites(t)
+}
+
+// expectPlanWarnings checks the warnings of a `plan -json` run about App Hub:
+// exactly one per address of want, each with want's phrases in order.
+func expectPlanWarnings(t *testing.T, out string, want map[string][]string) {
+	t.Helper()
+	got := map[string][]string{}
+	for _, line := range strings.Split(out, "\n") {
+		var msg struct {
+			Diagnostic struct{ Severity, Summary, Detail, Address string }
+		}
+		if json.Unmarshal([]byte(line), &msg) != nil || !strings.Contains(msg.Diagnostic.Summary, "App Hub") {
+			continue
+		}
+		d := msg.Diagnostic
+		got[d.Address] = append(got[d.Address], d.Severity+": "+d.Summary+": "+d.Detail)
+	}
+	if len(got) != len(want) {
+		t.Errorf("want App Hub warnings on %d resources, got them on %d: %v", len(want), len(got), got)
+	}
+	for addr, phrases := range want {
+		if len(got[addr]) != 1 || !containsInOrder(got[addr][0], phrases) {
+			t.Errorf("%s: want one warning with, in order:\n%s\ngot %d:\n%s", addr, strings.Join(phrases, "\n"),
+				len(got[addr]), strings.Join(got[addr], "\n"))
+		}
 	}
 }

@@ -54,8 +54,9 @@ func approvedToolsAttribute() schema.StringAttribute {
 			"`annotations`, `icons`, `_meta`...) is reported in one diagnostic that lists every difference by " +
 			"tool and field (texts as approved and as now, schemas by JSON pointer), and under " +
 			"`approval_policy = \"enforce\"` the plan fails and nothing is sent to the registry. A lock whose " +
-			"digests do not match its definitions (edited by hand) is an error. Needs `tool_spec`. Changing it " +
-			"makes no API call.",
+			"digests do not match its definitions (edited by hand) is an error, and so is, under either policy, a " +
+			"tool spec or lock the check cannot read (a tool without a digest, such as one holding a number beyond " +
+			"the range of a double): the check fails closed. Needs `tool_spec`. Changing it makes no API call.",
 		Validators: []validator.String{
 			toolLockValidator{},
 			stringvalidator.AlsoRequires(path.MatchRoot("tool_spec")),
@@ -93,21 +94,24 @@ func toolDigests(spec jsondoc.Value) types.Map {
 // verifyApprovedTools is the MCP server kind's verify hook: at plan and
 // before every write it compares the tool spec with approved_tools. It
 // reports nothing on read (the plan that follows does), nor while the spec,
-// the lock or the policy is unknown (it runs again before the write), nor
-// for a spec or lock that does not parse (their validators say why).
+// the lock or the policy is unknown (it runs again before the write). A spec
+// or a lock it cannot read is an error under either policy: the validators
+// refuse them first, and should one ever pass them, the check fails closed
+// rather than let a tool through unchecked.
 func verifyApprovedTools(_ *providerData, m *mcpServerModel, _ outgoing, onRead bool, diags *diag.Diagnostics) {
 	if onRead || !known(m.ApprovedTools.StringValue) || !known(m.ToolSpec.StringValue) || m.ApprovalPolicy.IsUnknown() {
 		return
 	}
-	lock, err := toollock.Parse([]byte(m.ApprovedTools.ValueString()))
+	diffs, err := compareWithLock(m.ApprovedTools.ValueString(), m.ToolSpec.ValueString())
 	if err != nil {
+		diags.AddAttributeError(path.Root("approved_tools"), "Cannot Check Approved Tools", "The tool spec could not "+
+			"be compared with approved_tools:\n  - "+strings.ReplaceAll(err.Error(), "\n", "\n  - ")+"\n\nWithout "+
+			"that comparison no tool can be shown to be the approved one, so the plan stops whatever approval_policy "+
+			"says, and nothing was sent to the registry. Expected a tool spec whose every tool has a digest (valid "+
+			"JSON under the I-JSON rules: no duplicate key, no unpaired surrogate, no number beyond the range of a "+
+			"double) and a lock made by provider::agentregistry::tool_lock. Fix the document named above.")
 		return
 	}
-	tools, err := toollock.Tools([]byte(m.ToolSpec.ValueString()))
-	if err != nil {
-		return
-	}
-	diffs := toollock.Compare(lock, tools)
 	if len(diffs) == 0 {
 		return
 	}
@@ -122,6 +126,20 @@ func verifyApprovedTools(_ *providerData, m *mcpServerModel, _ outgoing, onRead 
 		"changes are expected, make the lock again with provider::agentregistry::tool_lock, review its diff and "+
 		"commit it; if they are not, the MCP server changed its tools after they were approved: find out why "+
 		"before registering them. approval_policy = \"warn\" reports the changes without failing the plan.")
+}
+
+// compareWithLock lists how a tool spec differs from a lock; the error says
+// which of the two cannot be read, and why.
+func compareWithLock(lockText, specText string) ([]toollock.Difference, error) {
+	lock, err := toollock.Parse([]byte(lockText))
+	if err != nil {
+		return nil, fmt.Errorf("approved_tools is not a lock of approved tools: %w", err)
+	}
+	tools, err := toollock.Tools([]byte(specText))
+	if err != nil {
+		return nil, fmt.Errorf("tool_spec has no digest for its tools: %w", err)
+	}
+	return toollock.Compare(lock, tools), nil
 }
 
 func known(v types.String) bool { return !v.IsNull() && !v.IsUnknown() }

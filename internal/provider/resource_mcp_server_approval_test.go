@@ -20,6 +20,7 @@ import (
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsondoc"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/livedoctest"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/toollock"
 )
 
@@ -211,6 +212,49 @@ func TestAccMcpServer_approvedToolsRefusesAnEditedLock(t *testing.T) {
 	r.expectNoWrites(t)
 }
 
+// The fourth probe's case: under enforce, a tool spec read with file() (as
+// the fleet module reads it) holding a poisoned description and a number no
+// double holds ("maxLength": 1e400) must fail the plan, under either policy,
+// with nothing registered. Before, the validator passed it, the lock could
+// not digest it, the approval check returned silently, tool_digests was null
+// and the apply registered the poisoned tool.
+func TestAccMcpServer_approvedToolsRefuseASpecWithoutDigests(t *testing.T) {
+	r := startRegistry(t)
+	h := newCLIHarness(t)
+	clean := `{"tools":[{"name":"get_forecast","description":"` + forecastDescription + `",` +
+		`"inputSchema":{"type":"object","properties":{"city":{"type":"string","maxLength":64}}}}]}`
+	lock, err := toollock.Make([]byte(clean))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.write(t, "tools.lock.json", string(lock))
+	poisoned := strings.Replace(strings.Replace(clean, forecastDescription, poisonedDescription, 1), `"maxLength":64`, `"maxLength": 1e400`, 1)
+	h.write(t, "tools.json", poisoned)
+	for i, policy := range []string{`"enforce"`, `"warn"`} {
+		h.write(t, "main.tf", exampleProviders+r.config(`
+resource "agentregistry_mcp_server" "weather" {
+  service_id      = "weather-mcp"
+  tool_spec       = file("tools.json")
+  approved_tools  = file("tools.lock.json")
+  approval_policy = `+policy+`
+}
+`))
+		if i == 0 {
+			h.mustRun(t, "init", "-input=false")
+		}
+		r.srv.ResetRequests()
+		diags := diagnostics(h.mustExit(t, 1, "apply", "-auto-approve", "-json", "-input=false"), "Invalid MCP Tool Spec")
+		if len(diags) != 1 || !strings.HasPrefix(diags[0], "error: ") {
+			t.Fatalf("%s: want one Invalid MCP Tool Spec error, got %q", policy, diags)
+		}
+		expectIn(t, diags[0], "/tools/0/inputSchema/properties/city/maxLength", "number 1e400 is beyond the range of an IEEE 754 double")
+		r.expectNoWrites(t)
+		if _, err := r.client.GetService(context.Background(), testParent+"/services/weather-mcp"); !registryclient.IsNotFound(err) {
+			t.Errorf("%s: the service was registered (or the read failed): %v", policy, err)
+		}
+	}
+}
+
 // A tool spec known only at apply (here the output of a terraform_data
 // created in the same run) is compared at apply, before the create is sent.
 func TestAccMcpServer_approvedToolsCheckedAtApplyWhenUnknownAtPlan(t *testing.T) {
@@ -268,6 +312,11 @@ func TestVerifyApprovedTools(t *testing.T) {
 		{"spec unknown", model(unknownSpec, types.StringNull()), false, ""},
 		{"policy unknown", model(jsondoc.NewValue(changed), types.StringUnknown()), false, ""},
 		{"no lock", &mcpServerModel{ToolSpec: jsondoc.NewValue(changed), ApprovedTools: jsondoc.NewNull()}, false, ""},
+		// A spec or a lock the check cannot read fails the plan under either
+		// policy: the check never passes what it could not evaluate.
+		{"spec without digests, warn", model(jsondoc.NewValue(strings.Replace(changed, `"object"`, `"object","maxLength":1e400`, 1)), types.StringValue("warn")), false, "error"},
+		{"spec not JSON", model(jsondoc.NewValue(`{"tools":`), types.StringNull()), false, "error"},
+		{"lock not a lock", &mcpServerModel{ToolSpec: jsondoc.NewValue(approved), ApprovedTools: jsondoc.NewValue(`{"tools":{},"version":2}`)}, false, "error"},
 	} {
 		var diags diag.Diagnostics
 		verifyApprovedTools(nil, tc.m, outgoing{}, tc.onRead, &diags)
@@ -302,5 +351,27 @@ func TestToolDigests(t *testing.T) {
 	sum := sha256.Sum256([]byte(`{"inputSchema":{"type":"object"},"name":"a"}`))
 	if d := toolDigests(jsondoc.NewValue(spec)); d.Elements()["a"] != types.StringValue(hex.EncodeToString(sum[:])) {
 		t.Errorf("digests: %v", d)
+	}
+}
+
+// "Invalid Tool Lock" names a lock's members and tools, which come from an MCP
+// server: an unknown member or a tool named with ESC, OSC, BEL, a C1 control
+// or a right-to-left override reaches the terminal escaped, never raw.
+func TestToolLockValidatorShowsPeerTextSafely(t *testing.T) {
+	const name = `\u001b]0;pwned\u0007\u001b[2J\u009b\u202eevil`
+	for _, lock := range []string{
+		`{"tools":{},"version":1,"` + name + `":true}`,
+		`{"tools":{"` + name + `":{"definition":{"name":"x"},"sha256":"0"}},"version":1}`,
+		`{"tools":{},"version":1,"` + name + `":1,"` + name + `":2}`,
+	} {
+		got := attributeGate(toolLockValidator{})(t, lock)
+		if !strings.Contains(got, "Invalid Tool Lock") || !strings.Contains(got, `\u001b]0;pwned\u0007\u001b[2J\u009b\u202eevil`) {
+			t.Errorf("want the name escaped in an Invalid Tool Lock error, got %q", got)
+		}
+		for _, bad := range []string{"\x1b", "\x07", "\u009b", "\u202e"} {
+			if strings.Contains(got, bad) {
+				t.Errorf("%q reached the diagnostic: %q", bad, got)
+			}
+		}
 	}
 }

@@ -45,8 +45,10 @@ type Config struct {
 	// AccessToken, when set, is sent as a static OAuth2 bearer token.
 	AccessToken string
 	// UseADC selects Google Application Default Credentials when AccessToken is empty.
-	// With neither, requests carry no credentials (a plain local endpoint).
+	// With neither, nor Google's credentials, requests carry no credentials (a plain local endpoint).
 	UseADC bool
+	// Google holds the Google provider's other credentials options (auth.go).
+	Google GoogleAuth
 	// UserAgent is the User-Agent product, e.g. "terraform-provider-agentregistry/1.2.3".
 	// A bare version ("1.2.3") is expanded to that form; empty means ".../dev".
 	UserAgent string
@@ -102,7 +104,7 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 		return nil, err
 	}
 	opts := []option.ClientOption{option.WithHTTPClient(httpClient)}
-	if cfg.AccessToken == "" && !cfg.UseADC {
+	if !cfg.authenticated() {
 		opts = append(opts, option.WithoutAuthentication())
 	}
 

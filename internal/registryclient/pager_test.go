@@ -144,11 +144,63 @@ func TestHostileEndlessRecordsStopAtTheRecordCap(t *testing.T) {
 	}
 }
 
-// Empty pages, each with a new token, end at the page cap: no result is
-// ever produced, so a caller's limit would never stop them.
-func TestHostileEndlessEmptyPagesStopAtThePageCap(t *testing.T) {
+// Empty pages, each with a new token, end at the cap of empty pages in a
+// row: no result is ever produced, so a caller's limit would never stop
+// them, and a thousand of them (the page cap) took over 30 s through a CLI.
+func TestHostileEndlessEmptyPagesStopAtTheEmptyPageCap(t *testing.T) {
 	url, requests := hostileRegistry(t, func(w http.ResponseWriter, _ *http.Request, n int64) {
 		fullPage(w, 0, 0, fmt.Sprintf("token-%d", n))
+	})
+	c := testClient(t, url, func(cfg *Config) { cfg.PageLimits = PageLimits{EmptyPages: 10} })
+	for name, read := range pagedReads() {
+		t.Run(name, func(t *testing.T) {
+			before := requests.Load()
+			le := limitError(t, read(testCtx(t), c), CapEmptyPages)
+			if sent := requests.Load() - before; sent != 10 || le.Pages != 10 || le.Records != 0 {
+				t.Errorf("%d requests, %d pages, %d records; want the cap of 10 empty pages", sent, le.Pages, le.Records)
+			}
+			if !strings.Contains(le.Error(), "10 pages in a row that brought no record") {
+				t.Errorf("message %q does not say the cap", le.Error())
+			}
+		})
+	}
+	defaultCapHolds(t, url, requests, CapEmptyPages, DefaultPageLimits.EmptyPages)
+}
+
+// defaultCapHolds reads the registry at url with the default caps and checks
+// that the read stops at the default of capName after limit requests.
+func defaultCapHolds(t *testing.T, url string, requests *atomic.Int64, capName string, limit int) {
+	t.Helper()
+	before := requests.Load()
+	le := limitError(t, pagedReads()["SearchAgents"](testCtx(t), testClient(t, url)), capName)
+	if sent := requests.Load() - before; sent != int64(limit) || le.Limit != int64(limit) {
+		t.Errorf("%d requests at the default cap (%d), want %d", sent, le.Limit, limit)
+	}
+}
+
+// A registry whose filtered pages are sparse (here a record every tenth
+// page, nine empty pages between) is read to its end: only pages in a row
+// that bring nothing count against the cap of empty pages.
+func TestSparsePagesAreReadToTheEnd(t *testing.T) {
+	url, requests := hostileRegistry(t, func(w http.ResponseWriter, _ *http.Request, n int64) {
+		next := fmt.Sprintf("token-%d", n)
+		if n == 300 {
+			next = ""
+		}
+		fullPage(w, int(n%10/9), 1, next) // one record on pages 9, 19, 29...
+	})
+	c := testClient(t, url, func(cfg *Config) { cfg.PageLimits = PageLimits{EmptyPages: 10} })
+	agents, err := c.ListAgents(testCtx(t), testParent, "", 0)
+	if err != nil || len(agents) != 30 || requests.Load() != 300 {
+		t.Fatalf("%d agents in %d pages, %v; want 30 in 300", len(agents), requests.Load(), err)
+	}
+}
+
+// Pages that each bring a record, with a new token each time, end at the
+// page cap.
+func TestHostileEndlessSparsePagesStopAtThePageCap(t *testing.T) {
+	url, requests := hostileRegistry(t, func(w http.ResponseWriter, _ *http.Request, n int64) {
+		fullPage(w, 1, 1, fmt.Sprintf("token-%d", n))
 	})
 	c := testClient(t, url, func(cfg *Config) { cfg.PageLimits = PageLimits{Pages: 50} })
 	for name, read := range pagedReads() {
@@ -160,13 +212,7 @@ func TestHostileEndlessEmptyPagesStopAtThePageCap(t *testing.T) {
 			}
 		})
 	}
-	// The default cap holds too.
-	d := testClient(t, url)
-	before := requests.Load()
-	le := limitError(t, pagedReads()["SearchAgents"](testCtx(t), d), CapPages)
-	if sent := requests.Load() - before; sent != int64(DefaultPageLimits.Pages) || le.Limit != int64(DefaultPageLimits.Pages) {
-		t.Errorf("%d requests at the default cap (%d), want %d", sent, le.Limit, DefaultPageLimits.Pages)
-	}
+	defaultCapHolds(t, url, requests, CapPages, DefaultPageLimits.Pages)
 }
 
 // A token of 256 KB ends the read on the page that sent it: the tokens the
@@ -234,5 +280,100 @@ func TestPagerRepeatedTokenQuotedClean(t *testing.T) {
 	_, err := c.ListAgents(testCtx(t), testParent, "", 0)
 	if err == nil || strings.ContainsRune(err.Error(), 0x1b) || len(err.Error()) > 200 || !strings.Contains(err.Error(), "twice") {
 		t.Fatalf("error %q, want a short, clean repeated-token error", err)
+	}
+}
+
+// listPage is a page of one record under every list key whose "tags" list
+// holds n one-letter strings (about 4 bytes and one JSON value each), and
+// the next token.
+func listPage(w http.ResponseWriter, n int, next string) {
+	tags := make([]string, n)
+	for i := range tags {
+		tags[i] = "a"
+	}
+	record := map[string]any{"name": testParent + "/things/r", "tags": tags}
+	body := map[string]any{"nextPageToken": next}
+	for _, key := range []string{"services", "agents", "mcpServers", "endpoints", "bindings", "skills"} {
+		body[key] = []any{record}
+	}
+	writeJSON(w, 200, body)
+}
+
+// A page far inside the byte cap can hold millions of small values, each of
+// which costs the provider hundreds of bytes once it is a Terraform value: a
+// read stops at the cap of JSON values, before the page is decoded.
+func TestHostileValueBombsStopAtTheValueCap(t *testing.T) {
+	url, requests := hostileRegistry(t, func(w http.ResponseWriter, _ *http.Request, n int64) {
+		listPage(w, 3000, fmt.Sprintf("token-%d", n)) // 6 x 3,000 tags: about 18,000 values, 75 KB
+	})
+	c := testClient(t, url, func(cfg *Config) { cfg.PageLimits = PageLimits{Values: 50_000} })
+	for name, read := range pagedReads() {
+		t.Run(name, func(t *testing.T) {
+			before := requests.Load()
+			le := limitError(t, read(testCtx(t), c), CapValues)
+			if sent := requests.Load() - before; sent != 3 || le.Pages != 3 || le.Bytes > 300_000 {
+				t.Errorf("%d requests, %d pages, %d bytes; want the cap reached on the third page", sent, le.Pages, le.Bytes)
+			}
+			if !strings.Contains(le.Error(), "the cap of 50000 JSON values per read") {
+				t.Errorf("message %q does not name the cap", le.Error())
+			}
+		})
+	}
+}
+
+// The same holds for one answer that is not paged: an 8 MiB record of
+// two million one-letter tags is refused on its own, never decoded.
+func TestHostileValueBombInOneAnswer(t *testing.T) {
+	url, requests := hostileRegistry(t, func(w http.ResponseWriter, _ *http.Request, _ int64) { listPage(w, 350_000, "") })
+	c := testClient(t, url)
+	_, err := c.GetService(testCtx(t), svcName)
+	if !errors.Is(err, errResponseTooManyValues) || !strings.Contains(err.Error(), fmt.Sprintf("more than %d JSON values", DefaultPageLimits.Values)) {
+		t.Fatalf("err = %v, want the answer refused at the value cap", err)
+	}
+	if n := requests.Load(); n != 1 {
+		t.Errorf("%d requests, want 1: the answer is not retried", n)
+	}
+}
+
+func TestCountValues(t *testing.T) {
+	for doc, want := range map[string]int64{
+		``:                               0,
+		`  `:                             0,
+		`1`:                              1,
+		`"a,b[c{"`:                       1,
+		`"a\",[{"`:                       1,
+		`"a\\",[1]`:                      3, // the string ends at the quote after an escaped backslash
+		`{"a":[1,2],"b":"x"}`:            5,
+		`{"k,":{"x":[true,null,false]}}`: 6,
+		"[\n 1 ,\n 2 ]":                  3,
+		`[]`:                             2, // an empty container counts twice: an upper bound
+		`{"tags":["a","a","a"],"n":{}}`:  7,
+		`"unterminated, [string`:         1,
+	} {
+		if got := countValues([]byte(doc)); got != want {
+			t.Errorf("countValues(%s) = %d, want %d", doc, got, want)
+		}
+	}
+}
+
+// An answer of exactly the cap's values passes, one more does not: alone
+// (DefaultValues) and against what is left of a paged read's budget.
+func TestCountAnswerValuesAtTheCaps(t *testing.T) {
+	array := func(values int) []byte { // an array of values-1 numbers: values JSON values
+		return []byte("[" + strings.Repeat("1,", values-2) + "1]")
+	}
+	if err := countAnswerValues(nil, array(DefaultValues)); err != nil {
+		t.Errorf("%d values alone: %v", DefaultValues, err)
+	}
+	if err := countAnswerValues(nil, array(DefaultValues+1)); !errors.Is(err, errResponseTooManyValues) {
+		t.Errorf("%d values alone: %v, want errResponseTooManyValues", DefaultValues+1, err)
+	}
+	b := &byteBudget{}
+	b.valuesLeft.Store(10)
+	if err := countAnswerValues(b, array(10)); err != nil || b.valuesExceeded.Load() {
+		t.Errorf("10 values of a budget of 10: %v", err)
+	}
+	if err := countAnswerValues(b, array(2)); !errors.Is(err, errPageValues) || !b.valuesExceeded.Load() {
+		t.Errorf("2 values past the budget: %v, exceeded %v", err, b.valuesExceeded.Load())
 	}
 }

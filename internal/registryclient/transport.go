@@ -18,18 +18,22 @@ import (
 	"github.com/hashicorp/go-cleanhttp"
 	"github.com/hashicorp/go-retryablehttp"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
-	"golang.org/x/oauth2"
-	"golang.org/x/oauth2/google"
 )
 
-// maxRetryAfter caps a server's Retry-After; the caller's context deadline
-// (the resource timeout) bounds the total wait in any case.
+// maxRetryAfter caps a server's Retry-After; the request's deadline
+// (deadlineTransport) and the caller's context bound the total wait in any
+// case.
 const maxRetryAfter = 5 * time.Minute
 
 // maxResponseBytes bounds how much of a response is buffered in memory.
 const maxResponseBytes = 32 << 20
 
 var errResponseTooLarge = fmt.Errorf("response body exceeds %d bytes", maxResponseBytes)
+
+// errResponseTooManyValues is an answer outside a paged read with more JSON
+// values than a whole paged read may hold (DefaultValues): its cost in the
+// provider would follow its values, not its bytes. It is not retried.
+var errResponseTooManyValues = fmt.Errorf("response body holds more than %d JSON values", DefaultValues)
 
 // errCredentialsRedirect is a redirect refused because it would carry the
 // credentials to another host, or from https to plain http.
@@ -58,28 +62,18 @@ func keepCredentialsHome(req *http.Request, via []*http.Request) error {
 // newHTTPClient builds the transport stack, outermost first:
 //
 //	net/http client (follows redirects; with credentials, only on the same host and scheme)
-//	  -> retryablehttp (retries, backoff, logging)
+//	  -> the request's deadline (every attempt and every wait counts against it)
+//	    -> retryablehttp (retries, backoff, logging)
 //	    -> User-Agent
-//	    -> oauth2 (bearer token; absent without credentials)
+//	    -> authorize (auth.go: bearer token and X-Goog-User-Project; absent without credentials)
 //	    -> response buffering (a connection dropped mid-body becomes a retryable error)
 //	    -> pooled net/http transport
 func newHTTPClient(ctx context.Context, cfg Config) (*http.Client, error) {
 	var rt http.RoundTripper = &bufferingTransport{base: cleanhttp.DefaultPooledTransport(), attemptTimeout: cfg.RequestTimeout}
 
-	var secret string
-	switch {
-	case cfg.AccessToken != "":
-		secret = cfg.AccessToken
-		ts := oauth2.StaticTokenSource(&oauth2.Token{AccessToken: cfg.AccessToken, TokenType: "Bearer"})
-		rt = &oauth2.Transport{Source: ts, Base: rt}
-	case cfg.UseADC:
-		// The token source outlives the Configure call: keep ctx's values, drop its cancellation.
-		ts, err := google.DefaultTokenSource(context.WithoutCancel(ctx), CloudPlatformScope)
-		if err != nil {
-			return nil, fmt.Errorf("finding Google Application Default Credentials: %w; "+
-				"set access_token (or AGENTREGISTRY_ACCESS_TOKEN), or run `gcloud auth application-default login`", err)
-		}
-		rt = &oauth2.Transport{Source: ts, Base: rt}
+	rt, secret, err := authorize(ctx, cfg, rt) // auth.go
+	if err != nil {
+		return nil, err
 	}
 	rt = &userAgentTransport{userAgent: cfg.UserAgent, base: rt}
 
@@ -100,7 +94,8 @@ func newHTTPClient(ctx context.Context, cfg Config) (*http.Client, error) {
 	rc.RequestLogHook = l.request
 	rc.ResponseLogHook = l.response
 	hc := rc.StandardClient()
-	if secret != "" || cfg.UseADC {
+	hc.Transport = newDeadlineTransport(hc.Transport, cfg)
+	if cfg.authenticated() {
 		hc.CheckRedirect = keepCredentialsHome
 	}
 	return hc, nil
@@ -114,7 +109,8 @@ func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, erro
 		return false, ctx.Err()
 	}
 	if err != nil {
-		if errors.Is(err, errResponseTooLarge) || errors.Is(err, errPageBytes) || refusedOnLoopback(err) {
+		if errors.Is(err, errResponseTooLarge) || errors.Is(err, errPageBytes) || errors.Is(err, errResponseTooManyValues) ||
+			errors.Is(err, errPageValues) || refusedOnLoopback(err) {
 			return false, nil
 		}
 		retry, _ := retryablehttp.ErrorPropagatedRetryPolicy(ctx, nil, err)
@@ -123,7 +119,13 @@ func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, erro
 		}
 		return retry, nil
 	}
-	return retryableStatus(resp.StatusCode), nil
+	if !retryableStatus(resp.StatusCode) {
+		return false, nil
+	}
+	if err := retryAfterPastDeadline(ctx, resp); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // refusedOnLoopback tells a connection refused by this machine: nothing
@@ -202,6 +204,13 @@ func retryAfter(v string, now time.Time) (time.Duration, bool) {
 // error): hand back the last response so the generated client turns its body
 // into a *googleapi.Error with the server's message.
 func errorHandler(resp *http.Response, err error, attempts int) (*http.Response, error) {
+	var de *DeadlineError
+	if errors.As(err, &de) {
+		if resp != nil {
+			_ = resp.Body.Close() // buffered: nothing is lost
+		}
+		return nil, err
+	}
 	if resp != nil {
 		return resp, nil
 	}
@@ -333,7 +342,24 @@ func (t *bufferingTransport) roundTrip(req *http.Request) (*http.Response, error
 	if len(body) > maxResponseBytes {
 		return nil, fmt.Errorf("response to %s %s: %w", req.Method, redactURL(req.URL), errResponseTooLarge)
 	}
+	if err := countAnswerValues(budget, body); err != nil {
+		return nil, fmt.Errorf("response to %s %s: %w", req.Method, redactURL(req.URL), err)
+	}
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	resp.ContentLength = int64(len(body))
 	return resp, nil
+}
+
+// countAnswerValues counts an answer's JSON values against its paged read's
+// budget, or alone against DefaultValues when it is not part of one.
+func countAnswerValues(budget *byteBudget, body []byte) error {
+	n := countValues(body)
+	switch {
+	case budget == nil && n > DefaultValues:
+		return errResponseTooManyValues
+	case budget != nil && budget.valuesLeft.Add(-n) < 0:
+		budget.valuesExceeded.Store(true)
+		return errPageValues
+	}
+	return nil
 }

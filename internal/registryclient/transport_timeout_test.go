@@ -1,7 +1,9 @@
 package registryclient
 
 import (
+	"context"
 	"errors"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -76,3 +78,94 @@ func TestRequestTimeoutDefaultsToAMinute(t *testing.T) {
 		t.Errorf("default RequestTimeout = %s, want 1m", got)
 	}
 }
+
+// Every wait counts against the request's deadline (RetryMax+1 attempts of
+// RequestTimeout and RetryMax waits of RetryWaitMax): a registry that answers
+// 503 with Retry-After: 300 to a client whose request_timeout is 1s ends the
+// call at once, with an error that names the deadline and what it is made
+// of, instead of waiting five minutes six times.
+func TestRequestDeadlineBoundsRetryAfter(t *testing.T) {
+	srv, rec := scripted(t, func(w http.ResponseWriter, _ *http.Request, _ recorded) {
+		w.Header().Set("Retry-After", "300")
+		writeError(w, http.StatusServiceUnavailable, "UNAVAILABLE", "come back later")
+	})
+	c := testClient(t, srv.URL, func(c *Config) { c.RequestTimeout = time.Second; c.RetryWaitMax = 10 * time.Millisecond })
+	began := time.Now()
+	_, err := c.GetService(testCtx(t), svcName)
+	took := time.Since(began)
+	var de *DeadlineError
+	if !errors.As(err, &de) {
+		t.Fatalf("err = %v (after %s), want a *DeadlineError", err, took.Round(time.Millisecond))
+	}
+	for _, want := range []string{"503", "Retry-After", "5m0s", "past this request's deadline of 7.06s",
+		"7 attempt(s) of at most 1s (the provider's request_timeout)", "6 wait(s) of at most 10ms"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("err = %q, want it to say %q", err, want)
+		}
+	}
+	if n := len(rec.all()); n != 1 {
+		t.Errorf("attempts = %d, want 1: no wait fits in the deadline", n)
+	}
+	t.Logf("ended after %s: %v", took.Round(time.Millisecond), err)
+}
+
+// A Retry-After that fits in what is left of the deadline is honoured; the
+// one that no longer fits ends the call: three attempts a second apart
+// within a deadline of 7 x 300ms + 6 x 5ms.
+func TestRequestDeadlineCountsEveryWait(t *testing.T) {
+	srv, rec := scripted(t, func(w http.ResponseWriter, _ *http.Request, _ recorded) {
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusTooManyRequests, "RESOURCE_EXHAUSTED", "slow down")
+	})
+	c := testClient(t, srv.URL, func(c *Config) { c.RequestTimeout = 300 * time.Millisecond })
+	began := time.Now()
+	_, err := c.GetService(testCtx(t), svcName)
+	var de *DeadlineError
+	if !errors.As(err, &de) || de.Deadline != 2130*time.Millisecond || de.RetryAfter != time.Second {
+		t.Fatalf("err = %#v, want a *DeadlineError of 2.13s after a Retry-After of 1s", err)
+	}
+	if n := len(rec.all()); n != 3 {
+		t.Errorf("attempts = %d, want 3 (at 0s, 1s and 2s)", n)
+	}
+	if took := time.Since(began); took < 1900*time.Millisecond {
+		t.Errorf("the call ended after %s: the Retry-After waits that fit were not honoured", took)
+	}
+}
+
+// The request's context ends a little after its deadline, as a backstop:
+// whatever waits past it ends with a DeadlineError that is a
+// context.DeadlineExceeded; the caller's own cancellation stays its own.
+func TestRequestDeadlineBackstop(t *testing.T) {
+	waitForEnd := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		<-r.Context().Done()
+		return nil, r.Context().Err()
+	})
+	tr := &deadlineTransport{base: waitForEnd, length: 20 * time.Millisecond, made: "how", grace: 10 * time.Millisecond}
+	req, _ := http.NewRequestWithContext(testCtx(t), http.MethodGet, "http://registry.invalid/", nil)
+	_, err := tr.RoundTrip(req)
+	var de *DeadlineError
+	if !errors.As(err, &de) || !errors.Is(err, context.DeadlineExceeded) || err.Error() != "the request and its retries passed their deadline of 20ms (how)" {
+		t.Errorf("err = %v, want the deadline", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := tr.RoundTrip(req.WithContext(ctx)); !errors.Is(err, context.Canceled) || errors.As(err, &de) {
+		t.Errorf("a cancelled caller: err = %v, want context.Canceled", err)
+	}
+}
+
+// errorHandler hands back a DeadlineError rather than the last answer, and
+// closes that answer's body.
+func TestErrorHandlerEndsAtTheDeadline(t *testing.T) {
+	body := &closeRecorder{}
+	resp := &http.Response{StatusCode: http.StatusServiceUnavailable, Body: body}
+	de := &DeadlineError{Deadline: time.Second, Made: "how", RetryAfter: time.Minute, Status: http.StatusServiceUnavailable}
+	if got, err := errorHandler(resp, de, 1); got != nil || err != de || !body.closed {
+		t.Errorf("errorHandler = %v, %v (body closed %v), want the DeadlineError", got, err, body.closed)
+	}
+}
+
+type closeRecorder struct{ closed bool }
+
+func (c *closeRecorder) Read([]byte) (int, error) { return 0, io.EOF }
+func (c *closeRecorder) Close() error             { c.closed = true; return nil }

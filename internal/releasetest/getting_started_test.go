@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -98,6 +99,10 @@ func (g *guideRun) run(b, next docBlock) {
 	cmd := exec.CommandContext(ctx, "bash", "-c", b.body)
 	cmd.Dir, cmd.Env = dir, g.env
 	out, err := cmd.CombinedOutput()
+	if unshown := unshownWarnings(string(out), next); len(unshown) > 0 {
+		t.Fatalf("the block prints warnings the guide does not show after it:\n%s\n--- the block:\n%s--- its output:\n%s",
+			strings.Join(unshown, "\n"), b.body, out)
+	}
 	if next.lang == "text" {
 		if missing := missingLines(string(out), next.body); len(missing) > 0 {
 			t.Fatalf("the guide says these lines appear, and they do not:\n%s\n--- the block:\n%s--- its output:\n%s",
@@ -108,6 +113,31 @@ func (g *guideRun) run(b, next docBlock) {
 	if err != nil {
 		t.Fatalf("the guide's block failed: %v\n--- the block:\n%s--- its output:\n%s", err, b.body, out)
 	}
+}
+
+var (
+	warningLine = regexp.MustCompile(`(?m)Warning: (.+)$`)
+	// installWarnings are what the CLIs say of a provider installed from a
+	// local mirror, which the README explains: not the guide's to show.
+	installWarnings = []string{"Incomplete lock file information for providers"}
+)
+
+// unshownWarnings lists the warnings in a block's output that the ```text
+// block after it does not show: a reader who sees a warning the guide never
+// mentions is left to wonder.
+func unshownWarnings(out string, next docBlock) []string {
+	shown := ""
+	if next.lang == "text" {
+		shown = normalized(next.body)
+	}
+	var unshown []string
+	for _, m := range warningLine.FindAllStringSubmatch(normalized(out), -1) {
+		summary := strings.TrimSpace(m[1])
+		if !strings.Contains(shown, "Warning: "+summary) && !slices.Contains(installWarnings, summary) {
+			unshown = append(unshown, "Warning: "+summary)
+		}
+	}
+	return unshown
 }
 
 // startServer starts the block (make server) in the background in a process

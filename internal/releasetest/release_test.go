@@ -20,6 +20,7 @@ const providerName = "terraform-provider-agentregistry"
 // way a registry operator publishes it: the files by name, the SHA256SUMS
 // entries, the platforms of the zips and the signing key.
 type release struct {
+	dir      string // the dist folder read
 	version  string
 	files    map[string][]byte // the published files by name: zips, SHA256SUMS, .sig, manifest
 	sumsName string            // terraform-provider-agentregistry_{VERSION}_SHA256SUMS
@@ -44,7 +45,7 @@ func readRelease(t *testing.T, dist string) *release {
 	if err != nil {
 		t.Fatalf("reading the release folder: %v", err)
 	}
-	r := &release{files: map[string][]byte{}}
+	r := &release{dir: dist, files: map[string][]byte{}}
 	for _, e := range entries {
 		if e.IsDir() || !strings.HasPrefix(e.Name(), providerName+"_") {
 			continue

@@ -35,7 +35,8 @@ func (c *check) add(sev Severity, ptr string, key bool, format string, args ...a
 
 // begin decodes doc. It returns nil and a finished Result when the document
 // is not one JSON value or breaks a rule of jsoncanon (duplicate keys,
-// invalid Unicode): there is then nothing to validate.
+// invalid Unicode, a number beyond the double range): there is then nothing
+// to validate, and nothing the tool lock or the canonical form could read.
 func begin(kind Kind, doc []byte) (*check, *Result) {
 	v, err := jsoncanon.Decode(doc)
 	if err == nil {
@@ -46,8 +47,8 @@ func begin(kind Kind, doc []byte) (*check, *Result) {
 		je = &jsoncanon.Error{Msg: err.Error()} // not reached: Decode's errors are all *jsoncanon.Error
 	}
 	p := Problem{Severity: SeverityError, Pointer: je.Pointer, Message: "invalid JSON: " + je.Msg}
-	if errors.Is(je, jsoncanon.ErrDuplicateKey) {
-		p.Message = je.Msg
+	if errors.Is(je, jsoncanon.ErrDuplicateKey) || errors.Is(je, jsoncanon.ErrNumber) {
+		p.Message = je.Msg // valid JSON, which I-JSON refuses
 	}
 	p.Line, p.Column = lineCol(doc, lineStarts(doc), je.Offset)
 	ps := []Problem{p}

@@ -468,6 +468,33 @@ func TestDuplicateKey(t *testing.T) {
 	}
 }
 
+// TestNumberBeyondDoubleRange: a number no IEEE 754 double holds (1e400) has
+// no RFC 8785 form, so the tool lock could not digest it nor the registry
+// keep it: every validator refuses it, at its pointer and line, instead of
+// letting a document through that a later gate cannot evaluate.
+func TestNumberBeyondDoubleRange(t *testing.T) {
+	for name, tc := range map[string]struct {
+		validate func([]byte) *Result
+		doc, ptr string
+	}{
+		"tool spec": {ValidateToolSpec, "{\"tools\": [{\"name\": \"a\", \"inputSchema\": {\"type\": \"object\",\n" +
+			"  \"properties\": {\"q\": {\"type\": \"string\", \"maxLength\": 1e400}}}}]}", "/tools/0/inputSchema/properties/q/maxLength"},
+		"agent card": {ValidateAgentCard, "{\"name\": \"a\",\n  \"capabilities\": {\"extensions\": [{\"uri\": \"u\", \"params\": {\"n\": 1e400}}]}}",
+			"/capabilities/extensions/0/params/n"},
+		"AgentProperties": {ValidateAgentProperties, "{\"description\": \"a\",\n  \"skills\": [-1E+999]}", "/skills/0"},
+	} {
+		r := tc.validate([]byte(tc.doc))
+		if r.Valid() || len(r.Problems) != 1 || r.Compact != nil {
+			t.Fatalf("%s: want one error and no compact form, got %v", name, r.Problems)
+		}
+		p := r.Problems[0]
+		if p.Pointer != tc.ptr || p.Line != 2 || !strings.Contains(p.Message, "is beyond the range of an IEEE 754 double") ||
+			strings.HasPrefix(p.Message, "invalid JSON") {
+			t.Errorf("%s: got %s, want line 2 at %s, the number beyond the double range", name, p, tc.ptr)
+		}
+	}
+}
+
 func TestProblemString(t *testing.T) {
 	for _, tc := range []struct {
 		p    Problem

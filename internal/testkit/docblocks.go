@@ -7,9 +7,9 @@ import (
 )
 
 // Block is a fenced block of a Markdown document: its language (sh, text,
-// terraform), its lines, with the indentation of a block inside a list item
-// (three spaces) removed, and the last level-two heading before it ("## 3.
-// Approve", "" before the first).
+// terraform), its lines, with the indentation of its opening fence removed
+// (the three spaces of a block inside a list item), and the last level-two
+// heading before it ("## 3. Approve", "" before the first).
 type Block struct {
 	Lang    string
 	Text    string
@@ -17,7 +17,7 @@ type Block struct {
 }
 
 var (
-	fenceOpen  = regexp.MustCompile("^ *```([a-z]+) *$")
+	fenceOpen  = regexp.MustCompile("^( *)```([a-z]+) *$")
 	fenceClose = regexp.MustCompile("^ *``` *$")
 )
 
@@ -28,7 +28,7 @@ func DocBlocks(doc string, from, to *regexp.Regexp) []Block {
 	var blocks []Block
 	var cur *Block
 	inside := from == nil
-	section := ""
+	section, indent := "", ""
 	for _, line := range strings.Split(doc, "\n") {
 		if cur == nil && strings.HasPrefix(line, "## ") {
 			section = line
@@ -39,12 +39,13 @@ func DocBlocks(doc string, from, to *regexp.Regexp) []Block {
 		case from != nil && cur == nil && to.MatchString(line):
 			return blocks
 		case cur == nil && fenceOpen.MatchString(line):
-			cur = &Block{Lang: fenceOpen.FindStringSubmatch(line)[1], Section: section}
+			m := fenceOpen.FindStringSubmatch(line)
+			cur, indent = &Block{Lang: m[2], Section: section}, m[1]
 		case cur != nil && fenceClose.MatchString(line):
 			blocks = append(blocks, *cur)
 			cur = nil
 		case cur != nil:
-			cur.Text += strings.TrimPrefix(line, "   ") + "\n"
+			cur.Text += strings.TrimPrefix(line, indent) + "\n"
 		}
 	}
 	return blocks

@@ -29,10 +29,11 @@ func TestVersionAsTheScript(t *testing.T) {
 }
 
 func TestDocBlocks(t *testing.T) {
-	doc := "# A\n```sh\necho a\n```\n## B\n1. step\n   ```text\n   a  b\n   ```\n## C\n```sh\nno\n```\n"
+	doc := "# A\n```sh\necho a\n```\n## B\n1. step\n   ```text\n   a  b\n     c\n   ```\n## C\n```hcl\nx {\n    y = 1\n}\n```\n"
 	all := DocBlocks(doc, nil, nil)
-	if len(all) != 3 || all[0] != (Block{"sh", "echo a\n", ""}) || all[1] != (Block{"text", "a  b\n", "## B"}) ||
-		all[2].Section != "## C" {
+	// A block keeps its lines' indentation beyond its fence's.
+	if len(all) != 3 || all[0] != (Block{"sh", "echo a\n", ""}) || all[1] != (Block{"text", "a  b\n  c\n", "## B"}) ||
+		all[2] != (Block{"hcl", "x {\n    y = 1\n}\n", "## C"}) {
 		t.Fatalf("blocks = %q", all)
 	}
 	section := DocBlocks(doc, regexp.MustCompile(`^## B`), regexp.MustCompile(`^##`))

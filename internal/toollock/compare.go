@@ -4,12 +4,10 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
-	"strings"
-	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/termsafe"
 )
 
 // MaxChangesPerTool bounds the changes listed for one tool: a rewritten
@@ -57,9 +55,9 @@ func (d Difference) String() string {
 	case More:
 		return tool + ": and " + d.Field + " more changes"
 	}
-	where := tool + ", " + escapeInvisible(d.Field)
+	where := tool + ", " + termsafe.Escape(d.Field)
 	if d.Pointer != "" {
-		where += " at " + escapeInvisible(d.Pointer)
+		where += " at " + termsafe.Escape(d.Pointer)
 	}
 	switch {
 	case d.Approved == "":
@@ -181,9 +179,7 @@ func showTexts(a, b string) (string, string) {
 
 // same compares two values as the digest does: by canonical bytes.
 func same(a, b any) bool {
-	ca, errA := canonical(a)
-	cb, errB := canonical(b)
-	return errA == nil && errB == nil && string(ca) == string(cb)
+	return string(canonical(a)) == string(canonical(b))
 }
 
 func at(a []any, i int) any {
@@ -220,7 +216,7 @@ func show(v any) string {
 	if s, ok := v.(string); ok {
 		text = strconv.Quote(s)
 	} else {
-		text = escapeInvisible(text)
+		text = termsafe.Escape(text)
 	}
 	return cut(text)
 }
@@ -235,23 +231,4 @@ func cut(text string) string {
 		end--
 	}
 	return fmt.Sprintf("%s… (%d more bytes)", text[:end], len(text)-end)
-}
-
-// escapeInvisible writes each rune that is not graphic (a control, a format
-// character such as a bidirectional override) as a \u escape, which JSON
-// reads back as the same string.
-func escapeInvisible(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if unicode.IsGraphic(r) {
-			b.WriteRune(r)
-			continue
-		}
-		if r1, r2 := utf16.EncodeRune(r); r1 != unicode.ReplacementChar {
-			fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
-		} else {
-			fmt.Fprintf(&b, `\u%04x`, r)
-		}
-	}
-	return b.String()
 }

@@ -30,6 +30,7 @@ import (
 	"strings"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/termsafe"
 )
 
 // Version is the lock format's version, the lock's "version" member.
@@ -56,19 +57,21 @@ func Digest(canonical []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// canonical is the RFC 8785 form of a decoded value. jsoncanon writes the
-// canonical form of a document, so the value is written compact first.
-func canonical(v any) ([]byte, error) {
-	return jsoncanon.Canonical(jsoncanon.AppendCompact(nil, v))
+// canonical is the RFC 8785 form of a value jsoncanon.Decode returned (or
+// one built of such values). jsoncanon writes the canonical form of a
+// document, so the value is written compact first. Every value Decode
+// accepts has that form: it refuses the numbers that have none, so the
+// validators, which read documents through it too, and the lock agree on
+// what a valid tool spec is.
+func canonical(v any) []byte {
+	c, _ := jsoncanon.Canonical(jsoncanon.AppendCompact(nil, v))
+	return c
 }
 
 // newTool is the Tool of a decoded tool object.
-func newTool(name string, def map[string]any) (Tool, error) {
-	c, err := canonical(def)
-	if err != nil {
-		return Tool{}, fmt.Errorf("tool %q: %w", name, err)
-	}
-	return Tool{Name: name, Definition: def, Canonical: c, Digest: Digest(c)}, nil
+func newTool(name string, def map[string]any) Tool {
+	c := canonical(def)
+	return Tool{Name: name, Definition: def, Canonical: c, Digest: Digest(c)}
 }
 
 // Tools reads the tools of a tool spec in document order, each with its
@@ -78,7 +81,7 @@ func newTool(name string, def map[string]any) (Tool, error) {
 func Tools(spec []byte) ([]Tool, error) {
 	v, err := jsoncanon.Decode(spec)
 	if err != nil {
-		return nil, err
+		return nil, safeError(err)
 	}
 	doc, ok := v.(map[string]any)
 	list, isList := doc["tools"].([]any)
@@ -97,11 +100,7 @@ func Tools(spec []byte) ([]Tool, error) {
 			return nil, fmt.Errorf("/tools/%d: the tool name %q is used twice", i, name)
 		}
 		seen[name] = true
-		t, err := newTool(name, def)
-		if err != nil {
-			return nil, err
-		}
-		tools = append(tools, t)
+		tools = append(tools, newTool(name, def))
 	}
 	return tools, nil
 }
@@ -130,10 +129,7 @@ func Make(spec []byte) ([]byte, error) {
 	for _, t := range tools {
 		entries[t.Name] = map[string]any{"definition": t.Definition, "sha256": t.Digest}
 	}
-	lock, err := canonical(map[string]any{"tools": entries, "version": json.Number("1")})
-	if err != nil {
-		return nil, err
-	}
+	lock := canonical(map[string]any{"tools": entries, "version": json.Number("1")})
 	// json.Indent only adds whitespace between tokens: strings and numbers
 	// stay in their canonical spelling.
 	var out bytes.Buffer
@@ -159,7 +155,7 @@ func Parse(lock []byte) (*Lock, error) {
 	}
 	v, err := jsoncanon.Decode(lock)
 	if err != nil {
-		return nil, err
+		return nil, safeError(err)
 	}
 	doc, _ := v.(map[string]any)
 	var problems []string
@@ -186,9 +182,19 @@ func Parse(lock []byte) (*Lock, error) {
 	}
 	if len(problems) > 0 {
 		sort.Strings(problems)
+		for i, p := range problems {
+			problems[i] = termsafe.Escape(p)
+		}
 		return nil, errors.New(strings.Join(problems, "\n"))
 	}
 	return l, nil
+}
+
+// safeError is err with every character that is not graphic escaped
+// (termsafe.Escape): a lock's or a tool spec's keys and values are an MCP
+// server's text, and its errors reach a terminal.
+func safeError(err error) error {
+	return errors.New(termsafe.Escape(err.Error()))
 }
 
 // parseEntry reads one approved tool and checks its digest.
@@ -203,10 +209,7 @@ func parseEntry(name string, e any) (Tool, error) {
 	case def["name"] != name:
 		return Tool{}, fmt.Errorf("%s/definition/name: expected %q (the tool's key), found %s", at, name, describe(def["name"]))
 	}
-	t, err := newTool(name, def)
-	if err != nil {
-		return Tool{}, fmt.Errorf("%s: %w", at, err)
-	}
+	t := newTool(name, def)
 	if t.Digest != sum {
 		return Tool{}, fmt.Errorf("%s/sha256: %q is not the digest of the definition (%s): the lock was edited "+
 			"by hand; make it again with provider::agentregistry::tool_lock", at, sum, t.Digest)

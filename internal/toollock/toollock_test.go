@@ -201,13 +201,40 @@ func TestParseRefusesABrokenLock(t *testing.T) {
 }
 
 // Tools refuses what would make a lock ambiguous.
+// A lock is a peer's text (its names come from an MCP server): whatever part
+// of it an error names (an unknown member, a tool's key, a value, a
+// repeated key) reaches the terminal with its controls and bidirectional
+// overrides escaped, never raw.
+func TestParseErrorsShowPeerTextSafely(t *testing.T) {
+	const hostile = `\u001b]0;pwned\u0007\u001b[2J\u202eevil\u009b`
+	for _, tc := range []struct{ name, lock, want string }{
+		{"unknown member", `{"tools":{},"version":1,"` + hostile + `":true}`, `/\u001b]0;pwned\u0007\u001b[2J\u202eevil\u009b: unknown member`},
+		{"tool key", `{"tools":{"` + hostile + `":1},"version":1}`, `/tools/\u001b]0;pwned\u0007\u001b[2J\u202eevil\u009b: expected`},
+		{"value shown", `{"tools":{},"version":"` + hostile + `"}`, `found string "\u001b]0;pwned\u0007\u001b[2J\u202eevil\u009b"`},
+		{"repeated key", `{"tools":{},"version":1,"` + hostile + `":1,"` + hostile + `":2}`, `at /\u001b]0;pwned\u0007\u001b[2J\u202eevil\u009b)`},
+	} {
+		_, err := Parse([]byte(tc.lock))
+		if err == nil {
+			t.Fatalf("%s: Parse accepted it", tc.name)
+		}
+		for _, bad := range []string{"\x1b", "\x07", "\u202e", "\u009b"} {
+			if strings.Contains(err.Error(), bad) {
+				t.Errorf("%s: %q reached the error: %q", tc.name, bad, err)
+			}
+		}
+		if !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %q does not contain %q", tc.name, err, tc.want)
+		}
+	}
+}
+
 func TestToolsRefusesAmbiguousSpecs(t *testing.T) {
 	for spec, want := range map[string]string{
 		`{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"a","inputSchema":{"type":"object"}}]}`: `/tools/1: the tool name "a" is used twice`,
 		`{"tools":[{"inputSchema":{"type":"object"}}]}`:                                                         "/tools/0: expected a tool object with a string name",
 		`{"tools":{}}`: `a tool spec is an object with a "tools" array`,
 		`[]`:           `a tool spec is an object with a "tools" array`,
-		`{"tools":[{"name":"n","inputSchema":{"type":"object","default":1e400}}]}`: `tool "n": `,
+		`{"tools":[{"name":"n","inputSchema":{"type":"object","default":1e400}}]}`: `beyond the range of an IEEE 754 double (at most 1.7976931348623157e308 in magnitude): I-JSON and RFC 8785 allow only numbers a double holds (byte 63, at /tools/0/inputSchema/default)`,
 	} {
 		if _, err := Make([]byte(spec)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Make(%s) = %v; want an error containing %q", spec, err, want)

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/termsafe"
 )
 
 // Document is one kind of document: its title in messages and its validation.
@@ -74,7 +75,10 @@ func (d Document) Warnings(p path.Path, doc string) diag.Diagnostics {
 }
 
 // DescribeProblems renders problems as an indented list under one sentence
-// that counts them with noun ("problem", "warning").
+// that counts them with noun ("problem", "warning"). A problem's pointer
+// holds the document's keys, which may come from a peer (a tool spec read
+// from an MCP server, a lock made of one): each line reaches the terminal
+// with its non-graphic characters escaped (termsafe.Escape).
 func DescribeProblems(title, noun string, problems []spec.Problem) string {
 	var b strings.Builder
 	if len(problems) > 1 {
@@ -83,7 +87,7 @@ func DescribeProblems(title, noun string, problems []spec.Problem) string {
 	fmt.Fprintf(&b, "The %s has %d %s:", title, len(problems), noun)
 	for _, p := range problems {
 		b.WriteString("\n  - ")
-		b.WriteString(p.String())
+		b.WriteString(termsafe.Escape(p.String()))
 	}
 	return b.String()
 }

@@ -217,3 +217,24 @@ func TestWriteOnlyNeedsANewerCLI(t *testing.T) {
 		})
 	}
 }
+
+// A document's keys reach a diagnostic inside JSON pointers; a tool spec read
+// from an MCP server (or a file made from one) may name a key with terminal
+// controls or a bidirectional override, which reach the terminal escaped.
+func TestDocumentProblemsShowKeysSafely(t *testing.T) {
+	doc := `{"tools":[{"name":"a","inputSchema":{"type":"object"},"\u001b]0;pwned\u0007\u202ex":1,"\u001b]0;pwned\u0007\u202ex":2}]}`
+	var resp validator.StringResponse
+	ToolSpec().ValidateString(context.Background(), validator.StringRequest{Path: path.Root("tool_spec"), ConfigValue: types.StringValue(doc)}, &resp)
+	if resp.Diagnostics.ErrorsCount() != 1 {
+		t.Fatalf("want one error, got %v", resp.Diagnostics)
+	}
+	detail := resp.Diagnostics.Errors()[0].Detail()
+	for _, bad := range []string{"\x1b", "\x07", "\u202e"} {
+		if strings.Contains(detail, bad) {
+			t.Errorf("%q reached the diagnostic: %q", bad, detail)
+		}
+	}
+	if want := `/tools/0/\u001b]0;pwned\u0007\u202ex: duplicate key`; !strings.Contains(detail, want) {
+		t.Errorf("%q is not in %q", want, detail)
+	}
+}

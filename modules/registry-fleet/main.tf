@@ -14,9 +14,11 @@ locals {
       canonical = try(jsonencode(jsondecode(file("${var.cards_dir}/${f}"))), "{}")
     }
   }
-  tool_specs = {
+  # The folder's tool specs, and those of the tool_specs map (a service id in
+  # both is an error: see the precondition). source names where each came from.
+  tool_specs = merge({
     for f in local.spec_files : trimsuffix(f, ".json") => {
-      file      = f
+      source    = "${f} in tool_specs_dir"
       canonical = try(jsonencode(jsondecode(file("${var.tool_specs_dir}/${f}"))), "{}")
       # The map variable wins over the NAME.interfaces.json sidecar.
       interfaces = lookup(var.mcp_interfaces, trimsuffix(f, ".json"), [
@@ -26,7 +28,14 @@ locals {
         }
       ])
     }
-  }
+    }, {
+    for id, spec in var.tool_specs : id => {
+      source     = "tool_specs[\"${id}\"]"
+      canonical  = try(jsonencode(jsondecode(spec)), "{}")
+      interfaces = lookup(var.mcp_interfaces, id, [])
+    }
+  })
+  folder_tool_spec_ids = [for f in local.spec_files : trimsuffix(f, ".json")]
 }
 
 resource "agentregistry_agent" "this" {
@@ -58,11 +67,15 @@ resource "agentregistry_mcp_server" "this" {
   lifecycle {
     precondition {
       condition     = length(setsubtract(keys(var.tool_locks), keys(local.tool_specs))) == 0
-      error_message = "tool_locks has locks for MCP servers that tool_specs_dir does not have: ${join(", ", sort(setsubtract(keys(var.tool_locks), keys(local.tool_specs))))}. Expected service ids among: ${join(", ", sort(keys(local.tool_specs)))}."
+      error_message = "tool_locks has locks for MCP servers that neither tool_specs_dir nor tool_specs has: ${join(", ", sort(setsubtract(keys(var.tool_locks), keys(local.tool_specs))))}. Expected service ids among: ${join(", ", sort(keys(local.tool_specs)))}."
     }
     precondition {
       condition     = !contains(keys(local.cards), each.key)
-      error_message = "Service id \"${each.key}\" is used twice: by ${each.value.file} in tool_specs_dir and by ${try(local.cards[each.key].file, "")} in cards_dir. Rename one of the files."
+      error_message = "Service id \"${each.key}\" is used twice: by ${each.value.source} and by ${try(local.cards[each.key].file, "")} in cards_dir. Rename one of them."
+    }
+    precondition {
+      condition     = !(contains(keys(var.tool_specs), each.key) && contains(local.folder_tool_spec_ids, each.key))
+      error_message = "Service id \"${each.key}\" is used twice: by tool_specs[\"${each.key}\"] and by ${each.key}.json in tool_specs_dir. Remove one of them."
     }
   }
 }

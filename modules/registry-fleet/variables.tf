@@ -66,8 +66,35 @@ variable "tool_specs_dir" {
   }
 }
 
+variable "tool_specs" {
+  description = <<-EOT
+    MCP tool specs by service id, as JSON strings (a `tools/list` result), beside `tool_specs_dir`: such as the
+    `json` of an `agentregistry_mcp_tool_spec` data source that reads a running server at plan,
+    `{ weather-tools = data.agentregistry_mcp_tool_spec.weather.json }`. Each is one MCP server, checked with
+    `validate_tool_spec` like a file; its interfaces come from `mcp_interfaces`. A service id may not be both here
+    and a file of `tool_specs_dir`.
+  EOT
+  type        = map(string)
+  default     = {}
+  nullable    = false
+
+  # The same checks as the files of tool_specs_dir, each line naming the entry.
+  # A document known only at apply (unknown here) is checked by the resource
+  # when it is known.
+  validation {
+    condition = length(flatten([for id in sort(keys(var.tool_specs)) : concat(
+      can(regex("^[a-z][a-z0-9-]{3,62}$", id)) ? [] : ["tool_specs[\"${id}\"]: \"${id}\" is not a valid service id: 4 to 63 characters of lowercase letters, digits and hyphens, starting with a letter"],
+      [for e in provider::agentregistry::validate_tool_spec(var.tool_specs[id]) : "tool_specs[\"${id}\"]: ${e}"],
+    )])) == 0
+    error_message = join("\n", concat(["tool_specs:"], flatten([for id in sort(keys(var.tool_specs)) : concat(
+      can(regex("^[a-z][a-z0-9-]{3,62}$", id)) ? [] : ["tool_specs[\"${id}\"]: \"${id}\" is not a valid service id: 4 to 63 characters of lowercase letters, digits and hyphens, starting with a letter"],
+      [for e in provider::agentregistry::validate_tool_spec(var.tool_specs[id]) : "tool_specs[\"${id}\"]: ${e}"],
+    )])))
+  }
+}
+
 variable "mcp_interfaces" {
-  description = "How to reach each MCP server, by service id. Takes precedence over the server's `NAME.interfaces.json` sidecar in `tool_specs_dir`."
+  description = "How to reach each MCP server, by service id. Takes precedence over the server's `NAME.interfaces.json` sidecar in `tool_specs_dir`; the only source of interfaces for the servers of `tool_specs`."
   type = map(list(object({
     url              = string
     protocol_binding = string

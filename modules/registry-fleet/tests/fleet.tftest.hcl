@@ -220,6 +220,45 @@ run "a_lock_pins_the_approved_tools" {
   }
 }
 
+# The tool_specs map: a document read from a running server (what an
+# agentregistry_mcp_tool_spec data source's json holds, written out: OpenTofu
+# 1.10 calls no function in a run's variables) is one more MCP server, with
+# interfaces from mcp_interfaces, and nothing else moves.
+run "a_live_tool_spec_plans_one_create" {
+  command = plan
+
+  variables {
+    tool_specs = {
+      ticket-tools = <<-EOT
+        {"tools": [{"name": "open_ticket", "description": "Opens a ticket.", "inputSchema": {"type": "object", "properties": {"title": {"type": "string"}}}}]}
+      EOT
+    }
+    mcp_interfaces = {
+      invoice-tools = [{ url = "https://mcp.example.test/invoices", protocol_binding = "HTTP_JSON" }]
+      ticket-tools  = [{ url = "https://mcp.example.test/tickets", protocol_binding = "JSONRPC" }]
+    }
+  }
+
+  assert {
+    condition     = toset(keys(agentregistry_mcp_server.this)) == toset(["invoice-tools", "ticket-tools", "weather-tools"])
+    error_message = "the map's tool spec should add ticket-tools beside the folder's: ${jsonencode(keys(agentregistry_mcp_server.this))}"
+  }
+  assert {
+    condition = (
+      agentregistry_mcp_server.this["ticket-tools"].tool_names == tolist(["open_ticket"]) &&
+      agentregistry_mcp_server.this["ticket-tools"].interfaces[0].url == "https://mcp.example.test/tickets" &&
+      agentregistry_mcp_server.this["ticket-tools"].tool_spec == "{\"tools\":[{\"description\":\"Opens a ticket.\",\"inputSchema\":{\"properties\":{\"title\":{\"type\":\"string\"}},\"type\":\"object\"},\"name\":\"open_ticket\"}]}"
+    )
+    error_message = "ticket-tools: its tool names, interfaces, or canonical tool spec"
+  }
+  assert {
+    condition = alltrue([for id in ["invoice-tools", "weather-tools"] :
+      agentregistry_mcp_server.this[id].mcp_server_id == "urn:mcp:projects-fleet-test:projects:fleet-test:locations:global:agentregistry:services:${id}" && agentregistry_mcp_server.this[id].update_time != ""
+    ]) && length(agentregistry_agent.this) == 3
+    error_message = "the folder's MCP servers and the agents should be left alone"
+  }
+}
+
 run "adding_a_card_plans_one_create" {
   command = plan
 

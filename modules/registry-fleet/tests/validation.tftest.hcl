@@ -142,3 +142,28 @@ run "tool_approval_policy_is_enforce_or_warn" {
 
   expect_failures = [var.tool_approval_policy]
 }
+
+run "a_bad_tool_spec_in_the_map_fails_plan" {
+  command = plan
+
+  variables {
+    # A tool without inputSchema, and a key that is not a service id.
+    tool_specs = {
+      broken-tools = "{\"tools\": [{\"name\": \"get_invoice\"}]}"
+      Bad_Id       = "{\"tools\": []}"
+    }
+  }
+
+  expect_failures = [var.tool_specs]
+}
+
+run "one_service_id_in_the_map_and_the_folder_fails_plan" {
+  command = plan
+
+  variables {
+    tool_specs_dir = "tests/fixtures/fleet/tools"
+    tool_specs     = { weather-tools = "{\"tools\": [{\"name\": \"ping\", \"inputSchema\": {\"type\": \"object\"}}]}" } # also weather-tools.json in the folder
+  }
+
+  expect_failures = [agentregistry_mcp_server.this]
+}

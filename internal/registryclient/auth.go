@@ -1,0 +1,294 @@
+package registryclient
+
+// How requests are authenticated, with the Google provider's options and
+// meaning: a static access token, a credentials file (service account key,
+// authorized_user, workload identity federation's external_account...), or
+// Application Default Credentials; optionally turned into a service
+// account's tokens by impersonation; and the quota project every request
+// names in X-Goog-User-Project. Tokens are minted by golang.org/x/oauth2/google
+// and google.golang.org/api/impersonate: nothing here exchanges a token by
+// hand.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-cleanhttp"
+	"golang.org/x/oauth2"
+	"golang.org/x/oauth2/google"
+	"google.golang.org/api/impersonate"
+	"google.golang.org/api/option"
+)
+
+// DefaultIAMCredentialsEndpoint is Google's IAM Credentials API, which mints
+// an impersonated service account's tokens (generateAccessToken).
+const DefaultIAMCredentialsEndpoint = "https://" + iamCredentialsHost
+
+// maxTokenRequestTime bounds one request for a token (token endpoint, STS,
+// IAM Credentials) when Config.RequestTimeout is not set.
+const maxTokenRequestTime = time.Minute
+
+// GoogleAuth is the Google provider's credentials beyond Config.AccessToken
+// and Config.UseADC. Its zero value adds nothing.
+type GoogleAuth struct {
+	// CredentialsJSON is a Google credentials file's content (not its path);
+	// its type is one of CredentialsTypes. It takes the place of Application
+	// Default Credentials and is ignored when Config.AccessToken is set.
+	CredentialsJSON []byte
+	// ImpersonateServiceAccount, when set, is the service account whose
+	// tokens are sent, minted by the IAM Credentials API with the credentials
+	// above (the access token, the file or Application Default Credentials),
+	// through each of ImpersonateDelegates in turn.
+	ImpersonateServiceAccount string
+	ImpersonateDelegates      []string
+	// UserProject is sent as X-Goog-User-Project on every request (the
+	// Google provider's billing_project with user_project_override).
+	// UserProjectFromRequest sends, when UserProject is empty, the project
+	// each request names in its path (user_project_override alone). With
+	// neither, the credentials file's quota_project_id is sent, unless
+	// impersonating (the file's quota project is its principal's, not the
+	// service account's).
+	UserProject            string
+	UserProjectFromRequest bool
+	// IAMCredentialsEndpoint is the base URL that stands in for
+	// DefaultIAMCredentialsEndpoint (empty: Google's). The impersonate
+	// package fixes Google's URL, so requests to its host are sent here.
+	IAMCredentialsEndpoint string
+}
+
+// CredentialsTypes are the types of credentials files accepted, as
+// golang.org/x/oauth2/google names them. A client secrets file ("installed",
+// "web") is refused: it would start an interactive sign-in.
+var CredentialsTypes = []google.CredentialsType{
+	google.ServiceAccount, google.AuthorizedUser, google.ExternalAccount,
+	google.ExternalAccountAuthorizedUser, google.ImpersonatedServiceAccount,
+}
+
+// CheckCredentialsJSON tells what is wrong with a credentials file's
+// content: not JSON, or not of one of CredentialsTypes. Its messages never
+// quote the content, which holds secrets.
+func CheckCredentialsJSON(content []byte) error {
+	_, err := credentialsType(content)
+	return err
+}
+
+func credentialsType(content []byte) (google.CredentialsType, error) {
+	var head struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(content, &head); err != nil {
+		var syntax *json.SyntaxError
+		var typeErr *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &syntax):
+			return "", fmt.Errorf("it is not JSON (syntax error at byte %d)", syntax.Offset)
+		case errors.As(err, &typeErr) && typeErr.Field == "":
+			return "", fmt.Errorf("it is JSON but not an object (found %s)", typeErr.Value)
+		case errors.As(err, &typeErr):
+			return "", fmt.Errorf("its \"type\" is %s, not a string", typeErr.Value)
+		}
+		return "", fmt.Errorf("it is not JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	t := google.CredentialsType(head.Type)
+	if !slices.Contains(CredentialsTypes, t) {
+		found := "no \"type\""
+		if head.Type != "" {
+			found = fmt.Sprintf("type %q", head.Type)
+		}
+		return "", fmt.Errorf("it has %s; expected a Google credentials file of type %s", found, credentialsTypeList())
+	}
+	return t, nil
+}
+
+func credentialsTypeList() string {
+	names := make([]string, len(CredentialsTypes))
+	for i, t := range CredentialsTypes {
+		names[i] = string(t)
+	}
+	return strings.Join(names, ", ")
+}
+
+// authenticated tells whether requests carry credentials.
+func (cfg Config) authenticated() bool {
+	return cfg.AccessToken != "" || cfg.UseADC || len(cfg.Google.CredentialsJSON) > 0 || cfg.Google.ImpersonateServiceAccount != ""
+}
+
+// authorize wraps base with what authenticates a request: the bearer token
+// and X-Goog-User-Project. secret is the static token, for the logger to
+// mask; a token minted later never reaches a log line (requestLogger logs
+// method and URL only).
+func authorize(ctx context.Context, cfg Config, base http.RoundTripper) (rt http.RoundTripper, secret string, err error) {
+	rt = base
+	ts, quotaProject, err := tokenSource(ctx, cfg)
+	if err != nil {
+		return nil, "", err
+	}
+	if ts != nil {
+		rt = &oauth2.Transport{Source: ts, Base: rt}
+	}
+	g := cfg.Google
+	if g.UserProject != "" || g.UserProjectFromRequest {
+		quotaProject = g.UserProject
+	}
+	if quotaProject != "" || g.UserProjectFromRequest {
+		rt = &userProjectTransport{project: quotaProject, fromRequest: g.UserProjectFromRequest, base: rt}
+	}
+	return rt, cfg.AccessToken, nil
+}
+
+// tokenSource is the source of the tokens requests carry (nil: none) and
+// the quota project of the credentials file they come from.
+func tokenSource(ctx context.Context, cfg Config) (oauth2.TokenSource, string, error) {
+	if !cfg.authenticated() {
+		return nil, "", nil
+	}
+	hc, err := tokenHTTPClient(cfg)
+	if err != nil {
+		return nil, "", err
+	}
+	// The token sources outlive the Configure call: keep ctx's values, drop
+	// its cancellation; every token request is bounded in time and never
+	// follows a redirect (tokenHTTPClient).
+	ctx = context.WithValue(context.WithoutCancel(ctx), oauth2.HTTPClient, hc)
+	ts, quotaProject, err := baseTokenSource(ctx, cfg)
+	if err != nil || cfg.Google.ImpersonateServiceAccount == "" {
+		return ts, quotaProject, err
+	}
+	its, err := impersonate.CredentialsTokenSource(ctx, impersonate.CredentialsConfig{
+		TargetPrincipal: cfg.Google.ImpersonateServiceAccount,
+		Delegates:       cfg.Google.ImpersonateDelegates,
+		Scopes:          []string{CloudPlatformScope},
+	}, option.WithHTTPClient(&http.Client{
+		Transport:     &oauth2.Transport{Source: ts, Base: hc.Transport},
+		CheckRedirect: refuseRedirect,
+		Timeout:       hc.Timeout,
+	}))
+	if err != nil {
+		return nil, "", fmt.Errorf("impersonating %s: %w", cfg.Google.ImpersonateServiceAccount, err)
+	}
+	return its, "", nil
+}
+
+// baseTokenSource is the token source of the access token, the credentials
+// file or Application Default Credentials, in that order, with the quota
+// project the file names.
+func baseTokenSource(ctx context.Context, cfg Config) (oauth2.TokenSource, string, error) {
+	switch {
+	case cfg.AccessToken != "":
+		return oauth2.StaticTokenSource(&oauth2.Token{AccessToken: cfg.AccessToken, TokenType: "Bearer"}), "", nil
+	case len(cfg.Google.CredentialsJSON) > 0:
+		t, err := credentialsType(cfg.Google.CredentialsJSON)
+		if err != nil {
+			return nil, "", fmt.Errorf("the credentials: %w", err)
+		}
+		creds, err := google.CredentialsFromJSONWithTypeAndParams(ctx, cfg.Google.CredentialsJSON, t,
+			google.CredentialsParams{Scopes: []string{CloudPlatformScope}})
+		if err != nil {
+			return nil, "", fmt.Errorf("the credentials (a %s file): %w", t, err)
+		}
+		return creds.TokenSource, quotaProjectOf(creds.JSON), nil
+	default:
+		creds, err := google.FindDefaultCredentials(ctx, CloudPlatformScope)
+		if err != nil {
+			return nil, "", fmt.Errorf("finding Google Application Default Credentials: %w; "+
+				"set access_token (or AGENTREGISTRY_ACCESS_TOKEN) or credentials, or run `gcloud auth application-default login`", err)
+		}
+		return creds.TokenSource, quotaProjectOf(creds.JSON), nil
+	}
+}
+
+// quotaProjectOf is a credentials file's quota_project_id ("" for none, or
+// for credentials from the metadata server, which have no file).
+func quotaProjectOf(content []byte) string {
+	var f struct {
+		QuotaProject string `json:"quota_project_id"`
+	}
+	if len(content) == 0 || json.Unmarshal(content, &f) != nil {
+		return ""
+	}
+	return f.QuotaProject
+}
+
+// tokenHTTPClient is the client of every token request: each bounded by the
+// request timeout, none following a redirect (a 307 would resend a refresh
+// token or a signed assertion to wherever it points), and requests for
+// Google's IAM Credentials API sent to Config.Google.IAMCredentialsEndpoint
+// when set.
+func tokenHTTPClient(cfg Config) (*http.Client, error) {
+	var rt http.RoundTripper = cleanhttp.DefaultPooledTransport()
+	if e := cfg.Google.IAMCredentialsEndpoint; e != "" {
+		to, err := url.Parse(e)
+		if err != nil || (to.Scheme != "http" && to.Scheme != "https") || to.Host == "" {
+			return nil, fmt.Errorf("the IAM Credentials endpoint %q is not an http(s) URL", e)
+		}
+		rt = &iamEndpointTransport{to: to, base: rt}
+	}
+	timeout := cfg.RequestTimeout
+	if timeout <= 0 {
+		timeout = maxTokenRequestTime
+	}
+	return &http.Client{Transport: rt, CheckRedirect: refuseRedirect, Timeout: timeout}, nil
+}
+
+func refuseRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+
+// iamCredentialsHost is the host of DefaultIAMCredentialsEndpoint.
+const iamCredentialsHost = "iamcredentials.googleapis.com"
+
+// iamEndpointTransport sends the requests for Google's IAM Credentials API
+// to another base URL, and every other request as it is.
+type iamEndpointTransport struct {
+	to   *url.URL
+	base http.RoundTripper
+}
+
+func (t *iamEndpointTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.URL.Host != iamCredentialsHost {
+		return t.base.RoundTrip(req)
+	}
+	r := req.Clone(req.Context())
+	r.URL.Scheme, r.URL.Host, r.Host = t.to.Scheme, t.to.Host, t.to.Host
+	r.URL.Path = strings.TrimSuffix(t.to.Path, "/") + req.URL.Path
+	r.URL.RawPath = ""
+	return t.base.RoundTrip(r)
+}
+
+// userProjectTransport sets X-Goog-User-Project: project, or the project
+// the request's path names when fromRequest and project is empty.
+type userProjectTransport struct {
+	project     string
+	fromRequest bool
+	base        http.RoundTripper
+}
+
+func (t *userProjectTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	project := t.project
+	if project == "" && t.fromRequest {
+		project = projectOf(req.URL.Path)
+	}
+	if project == "" {
+		return t.base.RoundTrip(req)
+	}
+	r := req.Clone(req.Context())
+	r.Header.Set("X-Goog-User-Project", project)
+	return t.base.RoundTrip(r)
+}
+
+// projectOf is the project a request's path names (/v1/projects/{p}/...),
+// or "" for none or a wildcard.
+func projectOf(path string) string {
+	segments := strings.Split(path, "/")
+	for i := 0; i+1 < len(segments); i++ {
+		if segments[i] == "projects" && segments[i+1] != "" && segments[i+1] != "-" {
+			return segments[i+1]
+		}
+	}
+	return ""
+}
