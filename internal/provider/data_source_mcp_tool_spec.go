@@ -112,7 +112,7 @@ func (d *mcpToolSpecDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 			"tools; at most 1000 pages are read, and a cursor sent twice stops the reading. Errors say what went wrong: not " +
 			"an MCP server (and what came back), a JSON-RPC error (its code, message and data, on one line, 512 characters " +
 			"each), a timeout, or refused " +
-			"credentials (check `headers`). " + liveFailureNote + "\n\n" + stdioNote,
+			"credentials (check `headers`); with `oauth`, which step of the OAuth flow failed and what to check. " + liveFailureNote + "\n\n" + stdioNote,
 		Attributes: attrs,
 	}
 }

@@ -38,7 +38,7 @@ var scopeToken = regexp.MustCompile(`^[\x21\x23-\x5B\x5D-\x7E]+$`)
 
 // oauthStateNote says what Terraform keeps of the credentials.
 const oauthStateNote = "Sensitive: never shown in plan output, logs or messages; but, as every argument of a data " +
-	"source, kept in the state (and in a saved plan file), like `headers`: see *Credentials and the state* below."
+	"source, kept in the state (and in a saved plan file), like `headers`: see *Credentials and the state* above."
 
 // addOAuthAttribute adds oauth.
 func addOAuthAttribute(attrs map[string]schema.Attribute) {
@@ -52,7 +52,7 @@ func addOAuthAttribute(attrs map[string]schema.Attribute) {
 			"Connect), asks the token endpoint for a token with the `client_credentials` grant and the server's " +
 			"`resource` (RFC 8707), and reads the tools with it. The token lives for this read only: it is never " +
 			"stored nor shown. Only with `url` and the Streamable HTTP transport; not with `headers.Authorization`. " +
-			"See *Servers behind OAuth* below.",
+			"See *Servers behind OAuth* above.",
 		Attributes: map[string]schema.Attribute{
 			"client_id": schema.StringAttribute{
 				Required:            true,
