@@ -153,9 +153,10 @@ type oauthFlow struct {
 	parent  context.Context // the caller's, to tell our timeout from theirs
 	timeout time.Duration
 
-	flow     sync.Mutex // one authorization at a time
-	found    *discovered
-	requests int // token requests made
+	flow      sync.Mutex // one authorization at a time
+	found     *discovered
+	requests  int  // token requests made
+	steppedUp bool // a 403 insufficient_scope was answered with more scopes: once a read
 
 	mu     sync.Mutex // guards what follows, read outside an authorization
 	token  *oauth2.Token
@@ -250,7 +251,7 @@ func (f *oauthFlow) authorize(ctx context.Context, req *http.Request, resp *http
 // without them, the challenge's; none meaning the metadata's) for the first;
 // those asked for before for a token refused with 401 (expired); and those
 // plus the challenge's for a 403 insufficient_scope, which must name a scope
-// not asked for yet.
+// not asked for yet, once a read.
 func (f *oauthFlow) scopesFor(req *http.Request, resp *http.Response, challenge map[string]string) ([]string, error) {
 	named := strings.Fields(challenge["scope"])
 	f.mu.Lock()
@@ -259,9 +260,10 @@ func (f *oauthFlow) scopesFor(req *http.Request, resp *http.Response, challenge 
 	switch {
 	case resp.StatusCode == http.StatusForbidden && had:
 		more := union(asked, named)
-		if len(more) == len(asked) {
+		if len(more) == len(asked) || f.steppedUp {
 			return nil, f.refused(req.Method, req.URL, resp.Status, resp.Header.Values("WWW-Authenticate"))
 		}
+		f.steppedUp = true
 		return more, nil
 	case resp.StatusCode == http.StatusForbidden:
 		return nil, f.refused(req.Method, req.URL, resp.Status, resp.Header.Values("WWW-Authenticate"))

@@ -6,6 +6,7 @@ package livedoc
 // local authorization server that checks what a real one checks.
 
 import (
+	"bytes"
 	"context"
 	"crypto"
 	"crypto/ecdsa"
@@ -17,6 +18,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -576,5 +578,33 @@ func TestFetchToolSpecOAuth_plainHTTPAuthServerRefused(t *testing.T) {
 		"plain http", "https, or http on loopback")
 	if hits.Load() != 0 {
 		t.Errorf("the plain-http authorization server was reached %d times", hits.Load())
+	}
+}
+
+// A server that names a new scope on every 403 gets one step-up a read.
+func TestFetchToolSpecOAuth_oneStepUpARead(t *testing.T) {
+	var listed atomic.Int64
+	opts := livedoctest.ProtectedOptions{Inner: func(next http.Handler) http.Handler {
+		counted := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			if bytes.Contains(body, []byte(`"tools/list"`)) {
+				listed.Add(1)
+			}
+			next.ServeHTTP(w, r)
+		})
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			scope := "s1" // the first page needs s1; the next ones s2
+			if listed.Load() > 0 {
+				scope = "s2"
+			}
+			livedoctest.RequireScopeFor("tools/list", scope)(counted).ServeHTTP(w, r)
+		})
+	}}
+	s := newOAuthSetup(t, livedoctest.AuthServerConfig{Secret: testSecret, Methods: []string{livedoctest.SecretBasic}}, opts)
+	msg := s.readErr(t, withSecret())
+	wantContains(t, msg, "OAuth (MCP request)", `scope="s2"`, "asked for tools.read s1")
+	if reqs := s.wantGrants(t, 2, livedoctest.SecretBasic); !slices.Equal(reqs[1].Scopes, []string{"tools.read", "s1"}) {
+		t.Errorf("the step-up asked for %q", reqs[1].Scopes)
 	}
 }
