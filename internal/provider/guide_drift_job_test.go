@@ -195,7 +195,9 @@ func TestAccGuideDriftJob_protectedMCPServer(t *testing.T) {
 	}
 	job(0, "")
 	server.AddTool(&mcp.Tool{Name: "alerts", InputSchema: json.RawMessage(livedoctest.RawSchema)},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
 	// The guide quotes this line.
 	want := "change: agentregistry_mcp_server.weather (update): tool_digests.alerts, tool_names[0], tool_names[1], tool_spec"
 	if !strings.Contains(normalizeSpace(readGuide(t, "drift-detection-in-ci")), want) {
