@@ -9,13 +9,8 @@ package e2e
 // the variables); the assertion and the token are nowhere.
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
-	"encoding/pem"
 	"fmt"
 	"slices"
 	"strings"
@@ -67,7 +62,7 @@ output "tools" {
 
 func TestAccMcpToolSpecOAuth_secretsStayOut(t *testing.T) {
 	cli := testkit.CLIFromEnv(t)
-	key, keyPEM := newECKeyPEM(t)
+	key, keyPEM := livedoctest.NewECKey(t)
 	bySecret := livedoctest.NewAuthServer(t, livedoctest.AuthServerConfig{ClientID: leakClientID, Secret: leakSecret,
 		Methods: []string{livedoctest.SecretBasic}})
 	byKey := livedoctest.NewAuthServer(t, livedoctest.AuthServerConfig{ClientID: leakClientID, PublicKey: key.Public(),
@@ -168,19 +163,6 @@ func withoutArguments(t *testing.T, doc string, want int) string {
 		t.Fatal(err)
 	}
 	return string(out)
-}
-
-func newECKeyPEM(t *testing.T) (*ecdsa.PrivateKey, string) {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	der, err := x509.MarshalPKCS8PrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return key, string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
 }
 
 func pemBodyLines(text string) []string {

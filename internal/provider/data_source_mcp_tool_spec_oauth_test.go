@@ -1,13 +1,9 @@
 package provider
 
 import (
-	"crypto/ecdsa"
 	"crypto/ed25519"
-	"crypto/elliptic"
 	"crypto/rand"
-	"crypto/x509"
 	"encoding/json"
-	"encoding/pem"
 	"fmt"
 	"testing"
 
@@ -39,12 +35,7 @@ variable "private_key" {
 // secret and with private keys (PEM and JWK), through the CLI.
 func TestAccMcpToolSpecDataSource_oauth(t *testing.T) {
 	const secret = "weather-client-secret-0123456789"
-	ec, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	der, err := x509.MarshalPKCS8PrivateKey(ec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ecPEM := string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
+	ec, ecPEM := livedoctest.NewECKey(t)
 	_, ed, _ := ed25519.GenerateKey(rand.Reader)
 	edJWK, err := json.Marshal(jose.JSONWebKey{Key: ed, KeyID: "ed-1"})
 	if err != nil {

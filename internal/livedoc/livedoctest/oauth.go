@@ -13,9 +13,13 @@ import (
 	"cmp"
 	"context"
 	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"io"
 	"net/http"
@@ -376,4 +380,19 @@ func isCall(r *http.Request, method string) bool {
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	var m struct{ Method string }
 	return err == nil && json.Unmarshal(body, &m) == nil && m.Method == method
+}
+
+// NewECKey makes an EC P-256 client key and its PKCS #8 PEM, the form
+// `openssl genpkey` writes.
+func NewECKey(t testing.TB) (*ecdsa.PrivateKey, string) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key, string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
 }
