@@ -5,7 +5,6 @@ import (
 	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/rsa"
-	"errors"
 	"fmt"
 
 	"github.com/go-jose/go-jose/v4"
@@ -26,41 +25,33 @@ type SigningKey struct {
 // one the key signs with ("none" included) and a malformed JWK are errors;
 // messages never include key material.
 func ParseSigningJWK(jwk []byte) (*SigningKey, error) {
-	var k jose.JSONWebKey
-	if err := k.UnmarshalJSON(jwk); err != nil {
-		return nil, fmt.Errorf("the key is not a valid JWK (RFC 7517): %v", err)
-	}
-	if _, symmetric := k.Key.([]byte); symmetric {
-		return nil, errors.New(`a symmetric ("oct") key cannot sign agent cards: an HMAC key verifies and forges alike; ` +
-			"expected an EC P-256, Ed25519 or RSA private key")
-	}
-	if k.IsPublic() {
-		return nil, errors.New(`the JWK is a public key: signing needs the private key (a JWK with "d")`)
-	}
-	if !k.Valid() {
-		return nil, errors.New("the JWK is not a valid key: its parameters do not make a usable private key")
-	}
-	signer, ok := k.Key.(crypto.Signer)
-	if !ok {
-		return nil, fmt.Errorf("a %T key cannot sign agent cards: expected an EC P-256, Ed25519 or RSA private key", k.Key)
-	}
-	if k.KeyID == "" {
-		// The same kid as the key's PEM form and public_jwks give it.
-		kid, err := Thumbprint(signer)
-		if err != nil {
-			return nil, err
-		}
-		k.KeyID = kid
-	}
-	if _, err := newSigner(signer, k.KeyID); err != nil {
+	pk, err := readPrivateJWK(jwk)
+	if err != nil {
 		return nil, err
 	}
-	alg := algorithmOf(signer)
-	if k.Algorithm != "" && k.Algorithm != alg {
-		return nil, fmt.Errorf("the JWK says \"alg\": %q, but this key signs with %s: remove \"alg\" or set it to %s",
-			k.Algorithm, alg, alg)
+	return signingKeyOf(pk)
+}
+
+// signingKeyOf makes a private key an agent-card signing key: its kid is the
+// JWK's, else its RFC 7638 thumbprint (the same as the key's PEM form and
+// public_jwks give it), and a JWK's "alg" must be the one it signs cards with.
+func signingKeyOf(pk *PrivateKey) (*SigningKey, error) {
+	kid := pk.KeyID
+	if kid == "" {
+		var err error
+		if kid, err = Thumbprint(pk.Signer); err != nil {
+			return nil, err
+		}
 	}
-	return &SigningKey{key: signer, KeyID: k.KeyID, Algorithm: alg}, nil
+	if _, err := newSigner(pk.Signer, kid); err != nil {
+		return nil, err
+	}
+	alg := algorithmOf(pk.Signer)
+	if pk.Algorithm != "" && pk.Algorithm != alg {
+		return nil, fmt.Errorf("the JWK says \"alg\": %q, but this key signs with %s: remove \"alg\" or set it to %s",
+			pk.Algorithm, alg, alg)
+	}
+	return &SigningKey{key: pk.Signer, KeyID: kid, Algorithm: alg}, nil
 }
 
 // Sign returns the card with one more signature, made with the key; see

@@ -57,8 +57,29 @@ func isJSON(b []byte) bool {
 // a private JWK. Its kid is the JWK's, else the key's RFC 7638 thumbprint.
 // Messages never include key material.
 func ParseSigningKey(key []byte) (*SigningKey, error) {
+	pk, err := ReadPrivateKey(key)
+	if err != nil {
+		return nil, err
+	}
+	return signingKeyOf(pk)
+}
+
+// PrivateKey is a private key as read from PEM or from a JWK, before a use
+// decides how it signs: agent-card signatures (SigningKey) and OAuth client
+// assertions (internal/livedoc) read keys through ReadPrivateKey.
+type PrivateKey struct {
+	Signer crypto.Signer
+	// KeyID and Algorithm are the JWK's "kid" and "alg"; empty for PEM.
+	KeyID, Algorithm string
+}
+
+// ReadPrivateKey reads a private key given as PEM (PKCS #8 "PRIVATE KEY",
+// SEC 1 "EC PRIVATE KEY", PKCS #1 "RSA PRIVATE KEY") or as a private JWK.
+// A public, symmetric, encrypted or malformed key is an error; messages never
+// include key material.
+func ReadPrivateKey(key []byte) (*PrivateKey, error) {
 	if isJSON(key) {
-		return ParseSigningJWK(key)
+		return readPrivateJWK(key)
 	}
 	signer, err := parsePrivateKey(key)
 	if err != nil {
@@ -67,14 +88,31 @@ func ParseSigningKey(key []byte) (*SigningKey, error) {
 		}
 		return nil, err
 	}
-	kid, err := Thumbprint(signer)
-	if err != nil {
-		return nil, err
+	return &PrivateKey{Signer: signer}, nil
+}
+
+// readPrivateJWK reads a private JWK: not a public nor a symmetric key, and
+// with parameters that make a usable key.
+func readPrivateJWK(jwk []byte) (*PrivateKey, error) {
+	var k jose.JSONWebKey
+	if err := k.UnmarshalJSON(jwk); err != nil {
+		return nil, fmt.Errorf("the key is not a valid JWK (RFC 7517): %v", err)
 	}
-	if _, err := newSigner(signer, kid); err != nil {
-		return nil, err
+	if _, symmetric := k.Key.([]byte); symmetric {
+		return nil, errors.New(`a symmetric ("oct") key cannot sign here: an HMAC key verifies and forges alike; ` +
+			"expected an EC, Ed25519 or RSA private key")
 	}
-	return &SigningKey{key: signer, KeyID: kid, Algorithm: algorithmOf(signer)}, nil
+	if k.IsPublic() {
+		return nil, errors.New(`the JWK is a public key: signing needs the private key (a JWK with "d")`)
+	}
+	if !k.Valid() {
+		return nil, errors.New("the JWK is not a valid key: its parameters do not make a usable private key")
+	}
+	signer, ok := k.Key.(crypto.Signer)
+	if !ok {
+		return nil, fmt.Errorf("a %T key cannot sign: expected an EC, Ed25519 or RSA private key", k.Key)
+	}
+	return &PrivateKey{Signer: signer, KeyID: k.KeyID, Algorithm: k.Algorithm}, nil
 }
 
 // PublicJWKS returns the JWKS ({"keys":[...]}) of the public halves of keys

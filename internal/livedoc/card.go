@@ -153,7 +153,7 @@ func (f *cardFetch) get(ctx context.Context, u *url.URL) (*Card, error) {
 	}
 	if !isJSONMediaType(ct) && !json.Valid(body) {
 		return nil, fmt.Errorf("%s answered with content type %q and a body that is not JSON (it starts %q); expected the agent card as application/a2a+json or application/json",
-			final, ct, start(f.secrets, body, peekBytes))
+			final, ct, start(f.secrets, body))
 	}
 	return &Card{Body: body, URL: final, ETag: resp.Header.Get("ETag"), ContentType: ct}, nil
 }

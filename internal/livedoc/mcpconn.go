@@ -126,7 +126,8 @@ type mcpHTTP struct {
 	mu       sync.Mutex
 	version  string
 	oddity   *answer
-	over     string // what went over MaxResponseBytes, "" when nothing did
+	refusal  *answer // the last answer, when it was a 401 or 403
+	over     string  // what went over MaxResponseBytes, "" when nothing did
 }
 
 // answer is what an unexpected HTTP response said.
@@ -136,6 +137,7 @@ type answer struct {
 	code                int
 	contentType         string
 	start               []byte
+	challenges          []string // WWW-Authenticate, for a refusal
 }
 
 // connected records the version agreed on. It forgets what server/discover
@@ -155,13 +157,17 @@ func (t *mcpHTTP) odd() *answer {
 	return t.oddity
 }
 
+// RoundTrip bounds every request by the deadline and every answer by
+// MaxResponseBytes. A request of the OAuth flow (oauthRequest) is not one for
+// the MCP server: it gets no protocol version, and its answer is not kept.
 func (t *mcpHTTP) RoundTrip(req *http.Request) (*http.Response, error) {
 	t.mu.Lock()
 	v := t.version
 	t.mu.Unlock()
+	flow := req.Context().Value(oauthRequest{}) != nil
 	ctx, cancel := context.WithDeadline(req.Context(), t.deadline)
 	req = req.WithContext(ctx)
-	if v != "" && req.Header.Get("Mcp-Protocol-Version") == "" {
+	if v != "" && !flow && req.Header.Get("Mcp-Protocol-Version") == "" {
 		req = req.Clone(ctx)
 		req.Header.Set("Mcp-Protocol-Version", v)
 	}
@@ -171,11 +177,41 @@ func (t *mcpHTTP) RoundTrip(req *http.Request) (*http.Response, error) {
 		return resp, err
 	}
 	resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
+	if flow {
+		resp.Body = &cappedBody{ReadCloser: resp.Body, lineStart: true, over: func() {}} // the flow says what went over
+		return resp, nil
+	}
 	if unexpected(resp) {
 		t.note(req, resp)
 	}
+	t.noteRefusal(req, resp)
 	t.capBody(req, resp)
 	return resp, nil
+}
+
+// noteRefusal keeps a 401 or 403 answer until a later call is answered (a
+// 200: the 202 of a notification, such as the notifications/cancelled the
+// SDK sends after a refused call, says nothing of the token).
+func (t *mcpHTTP) noteRefusal(req *http.Request, resp *http.Response) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch resp.StatusCode {
+	case http.StatusUnauthorized, http.StatusForbidden:
+		t.refusal = &answer{method: req.Method, url: req.URL.Redacted(), parsedURL: req.URL, status: resp.Status,
+			code: resp.StatusCode, challenges: resp.Header.Values("WWW-Authenticate")}
+	case http.StatusOK:
+		t.refusal = nil
+	}
+}
+
+// lastRefusal is the last answer when it refused the request (401, 403).
+func (t *mcpHTTP) lastRefusal() *answer {
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.refusal
 }
 
 // overLimit says what went over MaxResponseBytes ("" when nothing did).

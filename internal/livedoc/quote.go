@@ -60,11 +60,11 @@ func multiline(s *redact.Secrets, text string) string {
 	return s.Blank(termsafe.Text(s.Blank(text)))
 }
 
-// start is the first n bytes of b, blanked, marked "..." when cut; the
-// caller quotes it with %q, which escapes what a terminal would act on.
-func start(s *redact.Secrets, b []byte, n int) string {
-	if len(b) > n {
-		return s.Blank(string(b[:n])) + "..."
+// start is the first peekBytes bytes of b, blanked, marked "..." when cut;
+// the caller quotes it with %q, which escapes what a terminal would act on.
+func start(s *redact.Secrets, b []byte) string {
+	if len(b) > peekBytes {
+		return s.Blank(string(b[:peekBytes])) + "..."
 	}
 	return s.Blank(string(b))
 }

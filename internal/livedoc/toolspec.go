@@ -41,6 +41,9 @@ type ToolSpecOptions struct {
 	// DropOutputSchemas removes each tool's outputSchema. The members of such
 	// a tool are then in sorted order; every value keeps its bytes.
 	DropOutputSchemas bool
+	// OAuth, when set, are client credentials for a server behind OAuth
+	// (oauth.go); Streamable HTTP only.
+	OAuth *OAuth
 }
 
 // ToolSpec is a live tools/list result, shaped for the registry.
@@ -62,6 +65,7 @@ type ToolSpec struct {
 // say and refused when it is still over the registry's size limit.
 func FetchToolSpec(ctx context.Context, rawURL string, opts ToolSpecOptions) (*ToolSpec, error) {
 	secrets := secretsOf(opts.Options)
+	opts.OAuth.AddSecrets(secrets)
 	ts, err := fetchToolSpec(ctx, rawURL, opts, secrets)
 	return ts, secrets.Error(err)
 }
@@ -79,6 +83,13 @@ func fetchToolSpec(ctx context.Context, rawURL string, opts ToolSpecOptions, sec
 		return nil, err
 	}
 	f := &mcpFetch{parent: ctx, target: u.Redacted(), timeout: opts.timeout(), started: time.Now(), secrets: secrets}
+	if opts.OAuth != nil {
+		key, err := opts.OAuth.check(opts.SSE)
+		if err != nil {
+			return nil, err
+		}
+		f.oauth = &oauthFlow{creds: opts.OAuth, key: key, server: u, secrets: secrets, parent: ctx, timeout: f.timeout}
+	}
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
 	session, err := f.connect(ctx, u, opts)
@@ -118,6 +129,7 @@ type mcpFetch struct {
 	http    *mcpHTTP       // nil for a server run as a process
 	proc    *serverProcess // nil for a server reached over HTTP
 	tools   *rawToolsTransport
+	oauth   *oauthFlow // nil without OAuth credentials
 	started time.Time
 	secrets *redact.Secrets // never shown in an error
 }
@@ -130,7 +142,11 @@ func (f *mcpFetch) connect(ctx context.Context, u *url.URL, opts ToolSpecOptions
 		f.http = &mcpHTTP{base: rt, deadline: f.started.Add(f.timeout)}
 		return f.http
 	})
-	var t mcp.Transport = &mcp.StreamableClientTransport{Endpoint: u.String(), HTTPClient: client, DisableStandaloneSSE: true}
+	st := &mcp.StreamableClientTransport{Endpoint: u.String(), HTTPClient: client, DisableStandaloneSSE: true}
+	if f.oauth != nil {
+		f.oauth.client, st.OAuthHandler = client, f.oauth
+	}
+	var t mcp.Transport = st
 	if opts.SSE {
 		t = &mcp.SSEClientTransport{Endpoint: u.String(), HTTPClient: client}
 	}
@@ -199,7 +215,7 @@ func (f *mcpFetch) listAll(ctx context.Context, session *mcp.ClientSession, filt
 		}
 		digest := sha256.Sum256([]byte(result.NextCursor))
 		if seen[digest] {
-			return nil, fmt.Errorf("%s sent the tools/list cursor %q twice; stopped rather than loop", f.target, start(f.secrets, []byte(result.NextCursor), peekBytes))
+			return nil, fmt.Errorf("%s sent the tools/list cursor %q twice; stopped rather than loop", f.target, start(f.secrets, []byte(result.NextCursor)))
 		}
 		seen[digest] = true
 		cursor = result.NextCursor
@@ -217,6 +233,9 @@ func (f *mcpFetch) listAll(ctx context.Context, session *mcp.ClientSession, filt
 const handshake = "server/discover or initialize"
 
 func (f *mcpFetch) fail(step string, err error) error {
+	if oerr := f.oauthFailure(); oerr != nil {
+		return oerr
+	}
 	if over := f.overLimit(); over != nil {
 		return over
 	}
@@ -239,6 +258,21 @@ func (f *mcpFetch) fail(step string, err error) error {
 		return fmt.Errorf("the MCP server %s answered %s", f.target, newWireError(step, rpc).quote(f.secrets))
 	}
 	return fmt.Errorf("MCP %s: %w", step, transportError(f.parent, err, f.target, f.timeout))
+}
+
+// oauthFailure is the failure of the OAuth flow, or the refusal of the
+// MCP server's last answer when it refused the token; nil when neither.
+func (f *mcpFetch) oauthFailure() error {
+	if f.oauth == nil {
+		return nil
+	}
+	if err := f.oauth.failure(); err != nil {
+		return err
+	}
+	if r := f.http.lastRefusal(); r != nil && f.oauth.hasToken() {
+		return f.secrets.Error(f.oauth.refused(r.method, r.parsedURL, r.status, r.challenges))
+	}
+	return nil
 }
 
 // overLimit is the error of a fetch stopped at a bound of what the server
@@ -294,7 +328,7 @@ func (a *answer) explain(target string, secrets *redact.Secrets) error {
 			target, a.method, a.url, a.status, a.contentType, a.transportHint())
 	}
 	return fmt.Errorf("%s does not look like an MCP server: %s %s answered %s with content type %q and a body starting %q%s",
-		target, a.method, a.url, a.status, a.contentType, start(secrets, a.start, peekBytes), a.transportHint())
+		target, a.method, a.url, a.status, a.contentType, start(secrets, a.start), a.transportHint())
 }
 
 // transportHint suggests Streamable HTTP when the SSE transport's opening GET

@@ -116,12 +116,15 @@ func liveOptions(ctx context.Context, secrets *redact.Secrets, headers types.Map
 }
 
 // liveSecrets are the values a live read never shows: those of its headers
-// and env (livedoc adds the token of an "Authorization: Bearer" header). The
-// returned context masks them in the provider's logs; every diagnostic of
-// the read is blanked with them (blankDiagnostics), and Terraform writes
-// diagnostics to its trace log too.
-func liveSecrets(ctx context.Context, values map[string]types.Map) (context.Context, *redact.Secrets) {
+// and env (livedoc adds the token of an "Authorization: Bearer" header), and
+// what each of more adds (OAuth credentials). The returned context masks them
+// in the provider's logs; every diagnostic of the read is blanked with them
+// (blankDiagnostics), and Terraform writes diagnostics to its trace log too.
+func liveSecrets(ctx context.Context, values map[string]types.Map, more ...func(*redact.Secrets)) (context.Context, *redact.Secrets) {
 	secrets := &redact.Secrets{}
+	for _, add := range more {
+		add(secrets)
+	}
 	for attr, m := range values {
 		for _, e := range m.Elements() {
 			if s, ok := e.(types.String); ok && !s.IsNull() && !s.IsUnknown() {

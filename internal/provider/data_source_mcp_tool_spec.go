@@ -35,6 +35,7 @@ type mcpToolSpecDataSourceModel struct {
 	InheritEnv        types.List   `tfsdk:"inherit_env"`
 	WorkingDir        types.String `tfsdk:"working_dir"`
 	Headers           types.Map    `tfsdk:"headers"`
+	OAuth             types.Object `tfsdk:"oauth"`
 	Timeout           types.String `tfsdk:"timeout"`
 	Transport         types.String `tfsdk:"transport"`
 	IncludeTools      types.List   `tfsdk:"include_tools"`
@@ -61,6 +62,7 @@ func (d *mcpToolSpecDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 	attrs := liveAttributes("tool list", "The MCP server's endpoint, such as `https://mcp.example.com/mcp`. "+
 		"Exactly one of `url` and `command` is set.")
 	addStdioAttributes(attrs)
+	addOAuthAttribute(attrs)
 	attrs["transport"] = schema.StringAttribute{
 		Optional: true,
 		MarkdownDescription: "`streamable_http` (the default: MCP's Streamable HTTP transport) or `sse` (the older " +
@@ -110,7 +112,7 @@ func (d *mcpToolSpecDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 			"tools; at most 1000 pages are read, and a cursor sent twice stops the reading. Errors say what went wrong: not " +
 			"an MCP server (and what came back), a JSON-RPC error (its code, message and data, on one line, 512 characters " +
 			"each), a timeout, or refused " +
-			"credentials (check `headers`). " + liveFailureNote + "\n\n" + stdioNote,
+			"credentials (check `headers`); with `oauth`, which step of the OAuth flow failed and what to check. " + liveFailureNote + "\n\n" + stdioNote,
 		Attributes: attrs,
 	}
 }
@@ -118,12 +120,14 @@ func (d *mcpToolSpecDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 func (d *mcpToolSpecDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m mcpToolSpecDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	ctx, secrets := liveSecrets(ctx, map[string]types.Map{"headers": m.Headers, "env": m.Env})
+	creds := oauthCredentials(ctx, m.OAuth, &resp.Diagnostics)
+	ctx, secrets := liveSecrets(ctx, map[string]types.Map{"headers": m.Headers, "env": m.Env}, creds.AddSecrets)
 	defer func() { resp.Diagnostics = blankDiagnostics(secrets, resp.Diagnostics) }()
 	opts := livedoc.ToolSpecOptions{
 		Options:           liveOptions(ctx, secrets, m.Headers, m.Timeout, &resp.Diagnostics),
 		SSE:               m.Transport.ValueString() == transportSSE,
 		DropOutputSchemas: m.DropOutputSchemas.ValueBool(),
+		OAuth:             creds,
 	}
 	resp.Diagnostics.Append(m.IncludeTools.ElementsAs(ctx, &opts.IncludeTools, false)...)
 	resp.Diagnostics.Append(m.ExcludeTools.ElementsAs(ctx, &opts.ExcludeTools, false)...)

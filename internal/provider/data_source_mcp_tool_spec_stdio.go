@@ -85,6 +85,8 @@ func (d *mcpToolSpecDataSource) ConfigValidators(context.Context) []datasource.C
 		datasourcevalidator.ExactlyOneOf(path.MatchRoot("url"), path.MatchRoot("command")),
 		datasourcevalidator.Conflicting(path.MatchRoot("command"), path.MatchRoot("headers")),
 		datasourcevalidator.Conflicting(path.MatchRoot("command"), path.MatchRoot("transport")),
+		datasourcevalidator.Conflicting(path.MatchRoot("command"), path.MatchRoot("oauth")),
+		oauthConfigValidator{},
 		datasourcevalidator.Conflicting(path.MatchRoot("url"), path.MatchRoot("env")),
 		datasourcevalidator.Conflicting(path.MatchRoot("url"), path.MatchRoot("inherit_env")),
 		datasourcevalidator.Conflicting(path.MatchRoot("url"), path.MatchRoot("working_dir")),

@@ -1,13 +1,18 @@
 package provider
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/livedoctest"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit"
 )
 
@@ -136,4 +141,84 @@ func (h *cliHarness) editCardFile(t *testing.T, name string, edit func(card map[
 		t.Fatal(err)
 	}
 	h.write(t, name, string(b))
+}
+
+// The drift guide's section on a protected MCP server, as written: its
+// configuration reads the tools of an MCP server of the Go SDK behind OAuth
+// (a local authorization server grants the client in the guide its token),
+// with the secret given as the workflow gives it (the TF_VAR_ variable of
+// the guide's YAML). After apply the job reports nothing and exits 0; once
+// the server offers another tool, it reports the MCP server's change and
+// exits 2. Neither the secret nor a token reaches the job's output.
+func TestAccGuideDriftJob_protectedMCPServer(t *testing.T) {
+	if _, err := exec.LookPath("jq"); err != nil {
+		t.Skip("the drift job needs jq")
+	}
+	const heading, secret = "## A protected MCP server in the job", "weather-drift-secret-3c9d1e"
+	section := testkit.SectionBlocks(readGuide(t, "drift-detection-in-ci"), heading)
+	config, workflow := testkit.Blocks(section, "hcl"), testkit.Blocks(section, "yaml")
+	if len(config) != 1 || len(workflow) != 1 {
+		t.Fatalf("the section %q has %d hcl and %d yaml blocks, want one of each", heading, len(config), len(workflow))
+	}
+	variable := regexp.MustCompile(`TF_VAR_(\w+):`).FindStringSubmatch(workflow[0].Text)
+	if variable == nil || !strings.Contains(config[0].Text, `variable "`+variable[1]+`"`) {
+		t.Fatalf("the workflow's TF_VAR_ variable %v is not a variable of the configuration", variable)
+	}
+	clientID := regexp.MustCompile(`client_id\s*=\s*"([^"]+)"`).FindStringSubmatch(config[0].Text)
+	if clientID == nil {
+		t.Fatal("the configuration names no client_id")
+	}
+	as := livedoctest.NewAuthServer(t, livedoctest.AuthServerConfig{ClientID: clientID[1], Secret: secret,
+		Methods: []string{livedoctest.SecretBasic}})
+	server := livedoctest.NewMCPServer(0, livedoctest.NamedTools("forecast")...)
+	weather := livedoctest.ServeProtectedMCP(t, server, as, livedoctest.ProtectedOptions{})
+
+	r := startRegistry(t)
+	h := newCLIHarness(t)
+	h.env = append(h.env, "TF_VAR_"+variable[1]+"="+secret)
+	h.write(t, "main.tf", exampleProviders+providerConfig(r.URL)+strings.ReplaceAll(config[0].Text, "https://mcp.example.com/weather", weather.URL))
+	h.mustRun(t, "init", "-input=false")
+	h.mustRun(t, "apply", "-auto-approve", "-input=false")
+	script := guideShBlock(t, "drift-detection-in-ci", "## The job", 0)
+	job := func(wantCode int, wantReport string) {
+		t.Helper()
+		out, code := h.runGuideScript(t, "registry-drift.sh", script)
+		report := strings.TrimSpace(h.readFile(t, "report.txt"))
+		if code != wantCode || report != wantReport {
+			t.Fatalf("the drift job exited %d, want %d; its report:\n%s\nwant exactly:\n%s\nits output:\n%s", code, wantCode, report, wantReport, out)
+		}
+		for _, leaked := range append([]string{secret}, issuedTokens(as)...) {
+			if strings.Contains(out+report, leaked) {
+				t.Errorf("the job's output shows a credential (%s...)", leaked[:6])
+			}
+		}
+	}
+	job(0, "")
+	server.AddTool(&mcp.Tool{Name: "alerts", InputSchema: json.RawMessage(livedoctest.RawSchema)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
+	// The guide quotes this line.
+	want := "change: agentregistry_mcp_server.weather (update): tool_digests.alerts, tool_names[0], tool_names[1], tool_spec"
+	if !strings.Contains(normalizeSpace(readGuide(t, "drift-detection-in-ci")), want) {
+		t.Errorf("the guide does not quote the job's report %q", want)
+	}
+	job(2, want)
+	if n := len(as.Requests()); n < 3 {
+		t.Errorf("%d token requests: each plan should have asked for a token", n)
+	}
+}
+
+// normalizeSpace joins the lines of a text with single spaces.
+func normalizeSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// issuedTokens are the tokens an authorization server issued.
+func issuedTokens(as *livedoctest.AuthServer) []string {
+	var tokens []string
+	for _, r := range as.Requests() {
+		if r.Token != "" {
+			tokens = append(tokens, r.Token)
+		}
+	}
+	return tokens
 }

@@ -14,8 +14,9 @@ locals {
       canonical = try(jsonencode(jsondecode(file("${var.cards_dir}/${f}"))), "{}")
     }
   }
-  # The folder's tool specs, and those of the tool_specs map (a service id in
-  # both is an error: see the precondition). source names where each came from.
+  # The folder's tool specs, those of the tool_specs map and those read live
+  # (live.tf); a service id in two of them is an error: see the preconditions.
+  # source names where each came from.
   tool_specs = merge({
     for f in local.spec_files : trimsuffix(f, ".json") => {
       source    = "${f} in tool_specs_dir"
@@ -34,7 +35,7 @@ locals {
       canonical  = try(jsonencode(jsondecode(spec)), "{}")
       interfaces = lookup(var.mcp_interfaces, id, [])
     }
-  })
+  }, local.live_tool_specs)
   folder_tool_spec_ids = [for f in local.spec_files : trimsuffix(f, ".json")]
 }
 
@@ -67,7 +68,7 @@ resource "agentregistry_mcp_server" "this" {
   lifecycle {
     precondition {
       condition     = length(setsubtract(keys(var.tool_locks), keys(local.tool_specs))) == 0
-      error_message = "tool_locks has locks for MCP servers that neither tool_specs_dir nor tool_specs has: ${join(", ", sort(setsubtract(keys(var.tool_locks), keys(local.tool_specs))))}. Expected service ids among: ${join(", ", sort(keys(local.tool_specs)))}."
+      error_message = "tool_locks has locks for MCP servers that none of tool_specs_dir, tool_specs and live_tool_specs has: ${join(", ", sort(setsubtract(keys(var.tool_locks), keys(local.tool_specs))))}. Expected service ids among: ${join(", ", sort(keys(local.tool_specs)))}."
     }
     precondition {
       condition     = !contains(keys(local.cards), each.key)
@@ -76,6 +77,10 @@ resource "agentregistry_mcp_server" "this" {
     precondition {
       condition     = !(contains(keys(var.tool_specs), each.key) && contains(local.folder_tool_spec_ids, each.key))
       error_message = "Service id \"${each.key}\" is used twice: by tool_specs[\"${each.key}\"] and by ${each.key}.json in tool_specs_dir. Remove one of them."
+    }
+    precondition {
+      condition     = !(contains(keys(var.live_tool_specs), each.key) && (contains(keys(var.tool_specs), each.key) || contains(local.folder_tool_spec_ids, each.key)))
+      error_message = "Service id \"${each.key}\" is used twice: by live_tool_specs[\"${each.key}\"] and by ${contains(keys(var.tool_specs), each.key) ? "tool_specs[\"${each.key}\"]" : "${each.key}.json in tool_specs_dir"}. Remove one of them."
     }
   }
 }

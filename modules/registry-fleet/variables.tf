@@ -204,3 +204,37 @@ variable "tool_approval_policy" {
     error_message = "tool_approval_policy must be \"enforce\" or \"warn\", not \"${var.tool_approval_policy}\"."
   }
 }
+
+variable "live_tool_specs" {
+  description = <<-EOT
+    MCP servers whose tools the module reads at plan with `agentregistry_mcp_tool_spec` and registers, by service id:
+    the server's `url`, and optionally `oauth` (client credentials for a server behind OAuth: `client_id`, one of
+    `client_secret` and `private_key`, `scopes`, `audience`; passed to the data source as they are),
+    `include_tools`, `exclude_tools`, `drop_output_schemas` and `timeout`. Each server is registered with the
+    interface `{ url = url, protocol_binding = "JSONRPC" }` unless `mcp_interfaces` names its interfaces, and takes a
+    lock from `tool_locks` like any other. A service id may be in only one of `tool_specs_dir`, `tool_specs` and
+    this map. The credentials are arguments of the data source: Terraform keeps them in the state (the data source's
+    page, *Credentials and the state*).
+  EOT
+  type = map(object({
+    url = string
+    oauth = optional(object({
+      client_id     = string
+      client_secret = optional(string)
+      private_key   = optional(string)
+      scopes        = optional(list(string))
+      audience      = optional(string)
+    }))
+    include_tools       = optional(list(string))
+    exclude_tools       = optional(list(string))
+    drop_output_schemas = optional(bool)
+    timeout             = optional(string)
+  }))
+  default  = {}
+  nullable = false
+
+  validation {
+    condition     = alltrue([for id in keys(var.live_tool_specs) : can(regex("^[a-z][a-z0-9-]{3,62}$", id))])
+    error_message = join("\n", concat(["live_tool_specs:"], [for id in sort(keys(var.live_tool_specs)) : "live_tool_specs[\"${id}\"]: \"${id}\" is not a valid service id: 4 to 63 characters of lowercase letters, digits and hyphens, starting with a letter" if !can(regex("^[a-z][a-z0-9-]{3,62}$", id))]))
+  }
+}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -27,13 +28,35 @@ var NPMPackages = []string{
 	"zod@4.6.7",
 }
 
+// ConformancePackages are the npm packages of the official MCP conformance
+// suite's client scenarios, pinned: the suite, and the Node.js 22 it needs
+// (npm ships Node as a package, node-<os>-<cpu>; this machine's may be older).
+var ConformancePackages = []string{
+	"@modelcontextprotocol/conformance@0.1.16",
+	nodePackage() + "@22.23.5",
+}
+
+// nodePackage is the npm package of the Node.js binary for this machine.
+func nodePackage() string {
+	cpu := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
+	return "node-" + runtime.GOOS + "-" + cpu
+}
+
 //go:embed js/*.mjs
 var scripts embed.FS
 
+// npmSet is a pinned list of packages installed once per test process.
+type npmSet struct {
+	packages []string
+	scripts  bool // copy js/*.mjs beside node_modules
+	once     sync.Once
+	dir      string
+	failure  string
+}
+
 var (
-	npmOnce sync.Once
-	npmDir  string
-	npmErr  string
+	mcpSet         = &npmSet{packages: NPMPackages, scripts: true}
+	conformanceSet = &npmSet{packages: ConformancePackages}
 )
 
 // NPMDir returns a folder whose node_modules holds NPMPackages and whose
@@ -44,17 +67,32 @@ var (
 // fails: CI must run these tests.
 func NPMDir(t testing.TB) string {
 	t.Helper()
+	return mcpSet.install(t)
+}
+
+// Conformance returns the Node.js 22 binary and the command-line script of
+// the MCP conformance suite (ConformancePackages), installed as NPMDir
+// installs its packages (skipped without npm, failed under CI=true).
+func Conformance(t testing.TB) (node, suite string) {
+	t.Helper()
+	modules := filepath.Join(conformanceSet.install(t), "node_modules")
+	return filepath.Join(modules, nodePackage(), "bin", "node"),
+		filepath.Join(modules, "@modelcontextprotocol", "conformance", "dist", "index.js")
+}
+
+func (s *npmSet) install(t testing.TB) string {
+	t.Helper()
 	if _, err := exec.LookPath("npm"); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("npm is not installed, and CI must run the tests of MCP servers published on npm: %v", err)
 		}
 		t.Skipf("npm is not installed: these tests run MCP servers published on npm (CI fails here): %v", err)
 	}
-	npmOnce.Do(func() { npmDir, npmErr = installNPM() })
-	if npmErr != "" {
-		t.Fatal(npmErr)
+	s.once.Do(func() { s.dir, s.failure = installNPM(s.packages, s.scripts) })
+	if s.failure != "" {
+		t.Fatal(s.failure)
 	}
-	return npmDir
+	return s.dir
 }
 
 // NodeScript returns the command that runs one of this package's scripts
@@ -71,8 +109,8 @@ func NPMBin(t testing.TB, pkg, main string, args ...string) []string {
 	return append([]string{"node", filepath.Join(NPMDir(t), "node_modules", pkg, main)}, args...)
 }
 
-func installNPM() (dir, failure string) {
-	sum := sha256.Sum256([]byte(strings.Join(NPMPackages, "\n")))
+func installNPM(packages []string, withScripts bool) (dir, failure string) {
+	sum := sha256.Sum256([]byte(strings.Join(packages, "\n")))
 	gopath := os.Getenv("GOPATH")
 	if gopath == "" {
 		gopath = build.Default.GOPATH
@@ -94,14 +132,17 @@ func installNPM() (dir, failure string) {
 	}
 	done := filepath.Join(dir, ".installed")
 	if _, err := os.Stat(done); err != nil {
-		args := append([]string{"install", "--prefix", dir, "--no-audit", "--no-fund", "--save-exact", "--loglevel=error"}, NPMPackages...)
+		args := append([]string{"install", "--prefix", dir, "--no-audit", "--no-fund", "--save-exact", "--loglevel=error"}, packages...)
 		out, err := exec.Command("npm", args...).CombinedOutput()
 		if err != nil {
 			return "", "npm " + strings.Join(args, " ") + " failed: " + err.Error() + "\n" + string(out)
 		}
-		if err := os.WriteFile(done, []byte(strings.Join(NPMPackages, "\n")), 0o644); err != nil {
+		if err := os.WriteFile(done, []byte(strings.Join(packages, "\n")), 0o644); err != nil {
 			return "", err.Error()
 		}
+	}
+	if !withScripts {
+		return dir, ""
 	}
 	return dir, writeScripts(dir)
 }

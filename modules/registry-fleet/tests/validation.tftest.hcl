@@ -167,3 +167,14 @@ run "one_service_id_in_the_map_and_the_folder_fails_plan" {
 
   expect_failures = [agentregistry_mcp_server.this]
 }
+
+run "a_live_tool_spec_key_that_is_not_a_service_id_fails_plan" {
+  command = plan
+
+  variables {
+    # Nothing is read: the key is refused before the data source runs.
+    live_tool_specs = { Weather_Tools = { url = "https://mcp.example.com/weather" } }
+  }
+
+  expect_failures = [var.live_tool_specs]
+}

@@ -1,0 +1,72 @@
+package e2e
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/livedoctest"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit"
+)
+
+// The fleet module reads the servers of live_tool_specs at plan, passing
+// oauth to the data source as it is (a secret from a sensitive variable):
+// a server of the Go SDK behind OAuth is registered with the tools
+// include_tools keeps and its URL as interface, and the next plan is empty.
+func TestAccModules_fleetLiveToolSpecsWithOAuth(t *testing.T) {
+	cli := testkit.CLIFromEnv(t)
+	const secret = "fleet-ci-client-secret-77e1"
+	as := livedoctest.NewAuthServer(t, livedoctest.AuthServerConfig{ClientID: "fleet-ci", Secret: secret,
+		Methods: []string{livedoctest.SecretPost}})
+	weather := livedoctest.ServeProtectedMCP(t, livedoctest.NewMCPServer(0, livedoctest.NamedTools("forecast", "debug_dump")...), as,
+		livedoctest.ProtectedOptions{})
+	registry := testkit.StartRegistry(t, registryserver.Options{})
+
+	root := testkit.Root(t)
+	tree := t.TempDir()
+	copyTree(t, root, tree, "modules/registry-fleet")
+	h := devOverridesRun(t, cli)
+	h.Dir = filepath.Join(tree, "root")
+	h.Env = append(h.Env, "AGENTREGISTRY_ENDPOINT="+registry.URL, "AGENTREGISTRY_PROJECT=fleet-live",
+		"TF_VAR_weather_client_secret="+secret)
+	h.Write(t, "main.tf", fmt.Sprintf(`terraform {
+  required_providers {
+    agentregistry = { source = "agentregistry/agentregistry" }
+  }
+}
+
+variable "weather_client_secret" {
+  type      = string
+  sensitive = true
+}
+
+module "fleet" {
+  source = "../modules/registry-fleet"
+  live_tool_specs = {
+    weather-tools = {
+      url           = %q
+      oauth         = { client_id = "fleet-ci", client_secret = var.weather_client_secret }
+      include_tools = ["forecast"]
+    }
+  }
+}
+
+output "weather" {
+  value = module.fleet.mcp_servers["weather-tools"].tool_names
+}
+`, weather.URL))
+	h.MustRun(t, "get")
+	out := h.MustRun(t, "apply", "-auto-approve", "-input=false")
+	if !strings.Contains(out, `"forecast"`) || strings.Contains(out, "debug_dump") {
+		t.Fatalf("the apply should register weather-tools with forecast only:\n%s", tail(out))
+	}
+	if strings.Contains(out, secret) {
+		t.Error("the apply's output shows the client secret")
+	}
+	h.MustExit(t, 0, "plan", "-input=false", "-detailed-exitcode")
+	if n := len(as.Requests()); n < 2 {
+		t.Errorf("%d token requests, want one per read (apply, plan)", n)
+	}
+}
