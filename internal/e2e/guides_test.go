@@ -39,7 +39,7 @@ type guide struct {
 func guides() []guide {
 	return []guide{
 		{page: "docs/guides/adopt-an-existing-registry.md", follow: followAdopt},
-		{page: "docs/guides/drift-detection-in-ci.md", notRun: driftNotRun},
+		{page: "docs/guides/drift-detection-in-ci.md", follows: []string{"## The job"}, notRun: driftNotRun, follow: followDrift},
 		{page: "docs/guides/getting-started.md", follow: followGettingStarted},
 		{page: "docs/guides/google-agent-registry.md", notRun: googleNotRun, follow: followGoogle},
 		{page: "docs/guides/migrating-from-google-agent-registry-service.md", notRun: migratingNotRun},
