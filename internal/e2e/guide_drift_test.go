@@ -18,9 +18,9 @@ import (
 )
 
 // `make install PLUGINS_DIR=...` is the install checks'.
-func driftNotRun(root string) []testkit.NotRun {
+func driftNotRun() []testkit.NotRun {
 	return []testkit.NotRun{{In: "## Installing the provider on the runner: `-plugin-dir` or `filesystem_mirror`",
-		Match: `^make install PLUGINS_DIR=`, Reason: testkit.RunBy(root, "TestAccInstall_offline")}}
+		Match: `^make install PLUGINS_DIR=`, Reason: testkit.RunBy("TestAccInstall_offline")}}
 }
 
 // The drift guide's job, as the guide writes it (a script, run as written,

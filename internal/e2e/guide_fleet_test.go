@@ -13,9 +13,9 @@ import (
 
 // The module's own tests, which "Test the module" runs, are
 // TestAccModules_nativeTests (`make test-modules` runs it).
-func fleetNotRun(root string) []testkit.NotRun {
+func fleetNotRun() []testkit.NotRun {
 	return []testkit.NotRun{{In: "## Test the module", Match: `make test-modules|tofu test -var endpoint=`,
-		Reason: testkit.RunBy(root, "TestAccModules_nativeTests")}}
+		Reason: testkit.RunBy("TestAccModules_nativeTests")}}
 }
 
 // The fleet guide's "Try the example against the bundled server" word for

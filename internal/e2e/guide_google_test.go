@@ -11,7 +11,7 @@ import (
 )
 
 // The guide's blocks that need a Google Cloud project, as it marks them.
-func googleNotRun(string) []testkit.NotRun {
+func googleNotRun() []testkit.NotRun {
 	return []testkit.NotRun{{Match: "^# needs Google\n", Reason: testkit.Marked("# needs Google")}}
 }
 

@@ -11,7 +11,7 @@ import (
 // provider (hashicorp/google) wrote, which these tests cannot install: a
 // stand-in with its real schemas moves such a state through the CLI in
 // TestAccMove_fromTheGoogleProviderThroughTheCLI (internal/provider).
-func migratingNotRun(root string) []testkit.NotRun {
+func migratingNotRun() []testkit.NotRun {
 	needsGoogle := testkit.Reason{
 		Why: "needs a state of the Google provider (hashicorp/google): the steps take its google_agent_registry_service out",
 		Check: func(p *testkit.Page, b testkit.Block) error {
@@ -21,7 +21,7 @@ func migratingNotRun(root string) []testkit.NotRun {
 			}
 			for _, s := range section {
 				if strings.Contains(s.Text, "google_agent_registry_service.") {
-					return testkit.RunBy(root, "TestAccMove_fromTheGoogleProviderThroughTheCLI").Check(p, b)
+					return testkit.RunBy("TestAccMove_fromTheGoogleProviderThroughTheCLI").Check(p, b)
 				}
 			}
 			return errors.New("its section names no google_agent_registry_service")

@@ -11,9 +11,9 @@ import (
 // TestAccAgentResource_signingKeyPEMFromTheGuide (internal/provider), which
 // then signs and verifies cards with them. Its drift job plans the module of
 // "The module", which reads what a deployed agent and MCP server serve.
-func registerWhatYouDeployNotRun(root string) []testkit.NotRun {
+func registerWhatYouDeployNotRun() []testkit.NotRun {
 	return []testkit.NotRun{
-		{In: "### Making a signing key", Match: `^(openssl genpkey|ssh-keygen) `, Reason: testkit.RunBy(root, "TestAccAgentResource_signingKeyPEMFromTheGuide")},
+		{In: "### Making a signing key", Match: `^(openssl genpkey|ssh-keygen) `, Reason: testkit.RunBy("TestAccAgentResource_signingKeyPEMFromTheGuide")},
 		{In: "## The drift job", Match: `show -json drift.tfplan`, Reason: testkit.Reason{
 			Why: "needs a deployed agent and MCP server: the job plans the module, which reads what they serve",
 			Check: func(p *testkit.Page, _ testkit.Block) error {

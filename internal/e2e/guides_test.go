@@ -25,7 +25,7 @@ type guide struct {
 	// whole page but what notRun names.
 	follows []string
 	// notRun names the blocks that the suite never runs here, and why.
-	notRun func(root string) []testkit.NotRun
+	notRun func() []testkit.NotRun
 	// follow follows the page with the CLI of the run (nil when it needs
 	// none: TestGuides runs it without TF_ACC); nil when every block is
 	// in notRun.
@@ -99,7 +99,7 @@ func (g guide) readPage(t *testing.T, root string) *testkit.Page {
 		}
 	}
 	if g.notRun != nil {
-		must(t, p.Skip(g.notRun(root)...))
+		must(t, p.Skip(g.notRun()...))
 	}
 	return p
 }

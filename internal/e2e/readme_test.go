@@ -17,20 +17,20 @@ import (
 // snapshot that package builds.
 const readmeSnapshotSection = "### From a release snapshot: `-plugin-dir` or `filesystem_mirror`"
 
-func readmeSnapshotNotRun(root string) []testkit.NotRun {
-	return []testkit.NotRun{{Reason: testkit.RunBy(root, "TestAccReadmeSnapshotInstall")}}
+func readmeSnapshotNotRun() []testkit.NotRun {
+	return []testkit.NotRun{{Reason: testkit.RunBy("TestAccReadmeSnapshotInstall")}}
 }
 
 // `make install PLUGINS_DIR=...` and `init -plugin-dir` are the install
 // checks'.
-func readmeCIRunnersNotRun(root string) []testkit.NotRun {
-	return []testkit.NotRun{{Match: `^make install PLUGINS_DIR=`, Reason: testkit.RunBy(root, "TestAccInstall_offline")}}
+func readmeCIRunnersNotRun() []testkit.NotRun {
+	return []testkit.NotRun{{Match: `^make install PLUGINS_DIR=`, Reason: testkit.RunBy("TestAccInstall_offline")}}
 }
 
 var goTestCommand = regexp.MustCompile(`^(?:[A-Z_]+=(?:\$\([^)]*\)|[^\s$])+ +)*go test `)
 
 // The suite's own commands: a test cannot run the suite it is part of.
-func readmeSuiteNotRun(string) []testkit.NotRun {
+func readmeSuiteNotRun() []testkit.NotRun {
 	return []testkit.NotRun{{Match: "go test", Reason: testkit.Because("the suite itself, which runs this test", func(b testkit.Block) error {
 		for _, command := range strings.Split(strings.ReplaceAll(b.Text, "\\\n", " "), "\n") {
 			if strings.TrimSpace(command) != "" && !goTestCommand.MatchString(command) {

@@ -16,20 +16,43 @@ import (
 // folder (a test runs in its package's folder).
 func Root(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
+	dir, err := root()
 	if err != nil {
 		t.Fatal(err)
 	}
+	return dir
+}
+
+func root() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
+			return dir, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			t.Fatal("no go.mod above the working folder")
+			return "", errors.New("no go.mod above the working folder")
 		}
 		dir = parent
 	}
+}
+
+// once is what a test process makes once and every test shares: each test
+// that asks for it gets it, or fails with the error of making it.
+type once[T any] func() (T, error)
+
+func onceFor[T any](build func() (T, error)) once[T] { return sync.OnceValues(build) }
+
+func (o once[T]) value(t testing.TB) T {
+	t.Helper()
+	v, err := o()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 var semver = regexp.MustCompile(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$`)
@@ -81,34 +104,32 @@ type Provider struct {
 	Dir, Path, Version string
 }
 
-var (
-	buildOnce sync.Once
-	built     Provider
-	buildErr  error
+// buildDir is the folder of what the test process built (the provider, the
+// bundled server, the mirror), removed by Main.
+var buildDir string
 
-	scratchOnce sync.Once
-	buildDir    string // what the test process built, removed by Main
-	scratchErr  error
-)
-
-// scratch is the folder of what the test process builds (the provider, the
-// bundled server), made once and removed by Main.
-func scratch() (string, error) {
-	scratchOnce.Do(func() { buildDir, scratchErr = os.MkdirTemp("", "testkit-build-") })
-	return buildDir, scratchErr
-}
+// scratch makes buildDir, once.
+var scratch = onceFor(func() (string, error) {
+	dir, err := os.MkdirTemp("", "testkit-build-")
+	buildDir = dir
+	return dir, err
+})
 
 // BuildProvider builds the provider once per test process, into a folder
 // that Main removes, and returns it; the build's failure fails every test
 // that asks for it.
 func BuildProvider(t testing.TB) Provider {
 	t.Helper()
-	buildOnce.Do(func() { built, buildErr = buildProvider(Root(t)) })
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return built
+	return providerBuild.value(t)
 }
+
+var providerBuild = onceFor(func() (Provider, error) {
+	dir, err := root()
+	if err != nil {
+		return Provider{}, err
+	}
+	return buildProvider(dir)
+})
 
 func buildProvider(root string) (Provider, error) {
 	v, err := Version(root)

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sync"
 	"testing"
 )
 
@@ -76,28 +75,21 @@ func installMirror(mirror string, p Provider) error {
 	return nil
 }
 
-var (
-	mirrorOnce sync.Once
-	mirrorDir  string
-	mirrorErr  error
-)
-
 // ProviderMirror is a filesystem mirror of the provider (BuildProvider), made
 // once per test process in the folder Main removes; the CLIs only read it.
 func ProviderMirror(t testing.TB) string {
 	t.Helper()
-	p := BuildProvider(t)
-	mirrorOnce.Do(func() {
-		dir, err := scratch()
-		if err != nil {
-			mirrorErr = err
-			return
-		}
-		mirrorDir = filepath.Join(dir, "mirror")
-		mirrorErr = installMirror(mirrorDir, p)
-	})
-	if mirrorErr != nil {
-		t.Fatal(mirrorErr)
-	}
-	return mirrorDir
+	return providerMirror.value(t)
 }
+
+var providerMirror = onceFor(func() (string, error) {
+	p, err := providerBuild()
+	if err != nil {
+		return "", err
+	}
+	dir, err := scratch()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "mirror"), installMirror(filepath.Join(dir, "mirror"), p)
+})

@@ -1,11 +1,11 @@
 package testkit
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -30,10 +30,7 @@ func UserEnv(t testing.TB, cliPath string, set map[string]string) []string {
 		}
 		path = shims + string(os.PathListSeparator) + path
 	}
-	caches, err := goCaches()
-	if err != nil {
-		t.Fatalf("go env: %v", err)
-	}
+	caches := goCaches.value(t)
 	env := []string{"HOME=" + t.TempDir(), "PATH=" + path,
 		"CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1"}
 	env = append(env, caches...)
@@ -65,29 +62,20 @@ func callersOwn(name string) bool {
 	return false
 }
 
-var (
-	goCachesOnce sync.Once
-	goCachesEnv  []string
-	goCachesErr  error
-)
-
 // goCaches is GOPATH, GOMODCACHE and GOCACHE as the test process has them.
-func goCaches() ([]string, error) {
-	goCachesOnce.Do(func() {
-		names := []string{"GOPATH", "GOMODCACHE", "GOCACHE"}
-		out, err := exec.Command("go", append([]string{"env"}, names...)...).Output()
-		if err != nil {
-			goCachesErr = err
-			return
-		}
-		values := strings.Split(strings.TrimSpace(string(out)), "\n")
-		if len(values) != len(names) {
-			goCachesErr = &exec.Error{Name: "go env", Err: os.ErrInvalid}
-			return
-		}
-		for i, name := range names {
-			goCachesEnv = append(goCachesEnv, name+"="+values[i])
-		}
-	})
-	return goCachesEnv, goCachesErr
-}
+var goCaches = onceFor(func() ([]string, error) {
+	names := []string{"GOPATH", "GOMODCACHE", "GOCACHE"}
+	out, err := exec.Command("go", append([]string{"env"}, names...)...).Output()
+	if err != nil {
+		return nil, err
+	}
+	values := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(values) != len(names) {
+		return nil, errors.New("go env printed " + string(out))
+	}
+	env := make([]string, len(names))
+	for i, name := range names {
+		env[i] = name + "=" + values[i]
+	}
+	return env, nil
+})

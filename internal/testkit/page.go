@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 )
 
 // Page is a Markdown page a test follows as its reader does: its fenced
@@ -244,10 +243,10 @@ func NeedsCLI(cli CLI, what, terraform, opentofu string) Reason {
 
 // RunBy is the reason of a block that another test of the repository runs
 // (a module's own tests, the install checks); it holds while a _test.go file
-// under root declares that test.
-func RunBy(root, test string) Reason {
+// under internal/ declares that test.
+func RunBy(test string) Reason {
 	return Reason{Why: "run by " + test, Check: func(*Page, Block) error {
-		files, err := testFiles(root)
+		files, err := testFiles()
 		if err != nil {
 			return err
 		}
@@ -257,7 +256,7 @@ func RunBy(root, test string) Reason {
 				return nil
 			}
 		}
-		return fmt.Errorf("no _test.go file under %s declares %s", root, decl)
+		return fmt.Errorf("no _test.go file under internal/ declares %s", decl)
 	}}
 }
 
@@ -267,27 +266,24 @@ func Because(why string, check func(b Block) error) Reason {
 	return Reason{Why: why, Check: func(_ *Page, b Block) error { return check(b) }}
 }
 
-var (
-	testFilesOnce sync.Once
-	testFilesText []string
-	testFilesErr  error
-)
-
-// testFiles is the text of every _test.go file under root/internal, read
-// once per test process.
-func testFiles(root string) ([]string, error) {
-	testFilesOnce.Do(func() {
-		testFilesErr = filepath.WalkDir(filepath.Join(root, "internal"), func(path string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(path, "_test.go") {
-				return err
-			}
-			raw, err := os.ReadFile(path)
-			testFilesText = append(testFilesText, string(raw))
+// testFiles is the text of every _test.go file under the repository's
+// internal/, read once per test process.
+var testFiles = onceFor(func() ([]string, error) {
+	dir, err := root()
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	err = filepath.WalkDir(filepath.Join(dir, "internal"), func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, "_test.go") {
 			return err
-		})
+		}
+		raw, err := os.ReadFile(path)
+		files = append(files, string(raw))
+		return err
 	})
-	return testFilesText, testFilesErr
-}
+	return files, err
+})
 
 // Part is the page's section under the heading given, as a page of its own
 // (its blocks keep their lines in the page); "" is the part before the

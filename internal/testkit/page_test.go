@@ -127,7 +127,6 @@ func TestPage_reasonsAreChecked(t *testing.T) {
 	cli := func(flavour, v string) CLI {
 		return CLI{Path: "/cli", Flavour: flavour, Version: version.Must(version.NewVersion(v))}
 	}
-	root := Root(t)
 	for _, c := range []struct {
 		name, page string
 		rule       NotRun
@@ -137,8 +136,8 @@ func TestPage_reasonsAreChecked(t *testing.T) {
 		{"not marked", samplePage, NotRun{In: "## B", Reason: Marked("# needs Google")}, `its first line is "echo b"`},
 		{"marker unexplained", strings.Replace(samplePage, "`# needs Google`", "it", 1),
 			NotRun{In: "### A1", Reason: Marked("# needs Google")}, "does not say what"},
-		{"run by a test", samplePage, NotRun{Match: "echo b", Reason: RunBy(root, "TestPage_reasonsAreChecked")}, ""},
-		{"run by no test", samplePage, NotRun{Match: "echo b", Reason: RunBy(root, "TestNoSuchTest")}, "declares func TestNoSuchTest("},
+		{"run by a test", samplePage, NotRun{Match: "echo b", Reason: RunBy("TestPage_reasonsAreChecked")}, ""},
+		{"run by no test", samplePage, NotRun{Match: "echo b", Reason: RunBy("TestNoSuchTest")}, "declares func TestNoSuchTest("},
 		{"older CLI", samplePage, NotRun{Match: "echo b", Reason: NeedsCLI(cli(Terraform, "1.13.0"), "query", "1.14.0", "")}, ""},
 		{"CLI that has it", samplePage, NotRun{Match: "echo b", Reason: NeedsCLI(cli(Terraform, "1.14.2"), "query", "1.14.0", "")},
 			"the block must run"},

@@ -11,16 +11,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
-)
-
-var (
-	serverOnce sync.Once
-	serverBin  string
-	serverErr  error
 )
 
 // BuildServer builds the bundled server as `make build` does (its recipe's
@@ -28,12 +21,16 @@ var (
 // per test process, into a folder that Main removes, and returns the binary.
 func BuildServer(t testing.TB) string {
 	t.Helper()
-	serverOnce.Do(func() { serverBin, serverErr = buildServer(Root(t)) })
-	if serverErr != nil {
-		t.Fatal(serverErr)
-	}
-	return serverBin
+	return serverBuild.value(t)
 }
+
+var serverBuild = onceFor(func() (string, error) {
+	dir, err := root()
+	if err != nil {
+		return "", err
+	}
+	return buildServer(dir)
+})
 
 func buildServer(root string) (string, error) {
 	recipe, err := MakeRecipe(root, "build")
