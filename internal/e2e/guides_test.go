@@ -53,7 +53,7 @@ func guides() []guide {
 		{page: "README.md", section: "", follow: followReadmeDemo},
 		{page: "README.md", section: readmeSnapshotSection, notRun: readmeSnapshotNotRun},
 		{page: "README.md", section: "### On CI runners: `-plugin-dir` or `filesystem_mirror`", notRun: readmeCIRunnersNotRun},
-		{page: "README.md", section: "### While developing: `dev_overrides`", follow: followReadmeDevOverrides, noCLI: true},
+		{page: "README.md", section: "### While developing: `dev_overrides`", notRun: readmeDevOverridesNotRun},
 		{page: "README.md", section: "## The bundled registry server", follow: followReadmeServer, noCLI: true},
 		{page: "README.md", section: "### The suite is `go test`", notRun: readmeSuiteNotRun},
 	}

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,24 +67,41 @@ func followReadmeDemo(t *testing.T, g *guideRun) {
 	must(t, r.Follow(g.page.Blocks))
 }
 
-// "While developing": `make dev-override` in the clone builds the provider
-// into bin/ and writes bin/dev-overrides.tfrc, which points both registry
-// hosts at that folder.
-func followReadmeDevOverrides(t *testing.T, g *guideRun) {
-	r := g.readerAsUser(t, nil)
-	r.Dir = g.root
-	must(t, r.Follow(g.page.Blocks))
-	bin := filepath.Join(g.root, "bin")
-	rc, err := os.ReadFile(filepath.Join(bin, "dev-overrides.tfrc"))
-	must(t, err)
-	for _, host := range testkit.Hosts {
-		if !regexp.MustCompile(`"` + regexp.QuoteMeta(host+"/"+testkit.ProviderType) + `" *= *"` + regexp.QuoteMeta(bin) + `"`).Match(rc) {
-			t.Errorf("bin/dev-overrides.tfrc does not point %s at %s:\n%s", host, bin, rc)
-		}
-	}
-	if _, err := os.Stat(filepath.Join(bin, "terraform-provider-agentregistry")); err != nil {
-		t.Errorf("make dev-override built no provider into bin/: %v", err)
-	}
+// "While developing": `make dev-override` builds the provider into bin/ as
+// `make build` does, and writes the CLI configuration with which the examples'
+// checks run both CLIs (testkit.DevOverrides): checked the same, the
+// configuration its script writes, without the build (a link of the provider
+// that CI does not need twice).
+func readmeDevOverridesNotRun() []testkit.NotRun {
+	return []testkit.NotRun{{Match: `^make dev-override `, Reason: testkit.Because(
+		"the configuration it writes is the one TestAccExamples_validateAndFormat runs both CLIs with, checked the same",
+		func(testkit.Block) error {
+			root, err := os.Getwd()
+			if err != nil {
+				return err
+			}
+			root = filepath.Join(root, "..", "..")
+			recipe, err := testkit.MakeRecipe(root, "dev-override")
+			if err != nil || !strings.Contains(recipe, "./scripts/dev-override.sh") {
+				return errors.Join(err, errors.New("make dev-override no longer runs scripts/dev-override.sh"))
+			}
+			script, err := os.ReadFile(filepath.Join(root, "scripts", "dev-override.sh"))
+			if err != nil || !regexp.MustCompile(`(?m)^write_dev_overrides "\$rc" "\$root/bin"$`).Match(script) {
+				return errors.Join(err, errors.New("scripts/dev-override.sh no longer writes its configuration with write_dev_overrides"))
+			}
+			rc := filepath.Join(os.TempDir(), fmt.Sprintf("dev-overrides-%d.tfrc", os.Getpid()))
+			defer func() { _ = os.Remove(rc) }()
+			cmd := exec.Command("bash", "-c", `. scripts/lib.sh && write_dev_overrides "$0" /clone/bin`, rc)
+			cmd.Dir = root
+			if out, err := cmd.CombinedOutput(); err != nil {
+				return fmt.Errorf("write_dev_overrides: %w\n%s", err, out)
+			}
+			written, err := os.ReadFile(rc)
+			if err == nil && string(written) != testkit.DevOverridesConfig("/clone/bin") {
+				err = fmt.Errorf("write_dev_overrides writes\n%s\nand the examples' checks run with\n%s", written, testkit.DevOverridesConfig("/clone/bin"))
+			}
+			return err
+		})}}
 }
 
 // "The bundled registry server": built as `make build` builds it, started

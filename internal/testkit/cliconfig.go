@@ -16,18 +16,24 @@ var Hosts = []string{"registry.terraform.io", "registry.opentofu.org"}
 const ProviderType = "agentregistry/agentregistry"
 
 // DevOverrides writes a CLI configuration into dir that runs the provider in
-// pluginDir for both hosts, with no init and no version check, and returns
-// its path: use it as TF_CLI_CONFIG_FILE.
+// pluginDir for both hosts, with no init and no version check
+// (DevOverridesConfig), and returns its path: use it as TF_CLI_CONFIG_FILE.
 func DevOverrides(t testing.TB, dir, pluginDir string) string {
 	t.Helper()
-	return writeConfig(t, filepath.Join(dir, "dev-overrides.tfrc"), fmt.Sprintf(`provider_installation {
+	return writeConfig(t, filepath.Join(dir, "dev-overrides.tfrc"), DevOverridesConfig(pluginDir))
+}
+
+// DevOverridesConfig is the CLI configuration of DevOverrides, the one
+// `make dev-override` writes.
+func DevOverridesConfig(pluginDir string) string {
+	return fmt.Sprintf(`provider_installation {
   dev_overrides {
     "%[2]s/%[1]s" = %[4]q
     "%[3]s/%[1]s" = %[4]q
   }
   direct {}
 }
-`, ProviderType, Hosts[0], Hosts[1], pluginDir))
+`, ProviderType, Hosts[0], Hosts[1], pluginDir)
 }
 
 // FilesystemMirror writes a CLI configuration into dir that installs this
