@@ -319,7 +319,7 @@ func TestVerifyApprovedTools(t *testing.T) {
 		{"lock not a lock", &mcpServerModel{ToolSpec: jsondoc.NewValue(approved), ApprovedTools: jsondoc.NewValue(`{"tools":{},"version":2}`)}, false, "error"},
 	} {
 		var diags diag.Diagnostics
-		verifyApprovedTools(nil, tc.m, outgoing{}, tc.onRead, &diags)
+		approvedToolsPolicy{}.verify(nil, tc.m, outgoing{}, tc.onRead, &diags)
 		got := ""
 		switch {
 		case diags.ErrorsCount() == 1 && diags.WarningsCount() == 0:
