@@ -288,7 +288,7 @@ resource "agentregistry_mcp_server" "weather" {
 	r.expectNoWrites(t)
 }
 
-// The verify hook compares nothing on read, nor while a value is unknown
+// The policy's verify compares nothing on read, nor while a value is unknown
 // (it runs again before the write), and tells enforce from warn.
 func TestVerifyApprovedTools(t *testing.T) {
 	approved := `{"tools":[{"name":"a","description":"x","inputSchema":{"type":"object"}}]}`
