@@ -23,6 +23,8 @@ import (
 
 	"google.golang.org/api/apphub/v1"
 
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/resource"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/search"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
 )
 
@@ -63,7 +65,7 @@ func workloadMaskPath(p string) (string, error) {
 }
 
 // validateAgentProperties checks and normalises one AgentProperties entry.
-func validateAgentProperties(em apphub.ExtendedMetadata) (json.RawMessage, []fieldViolation) {
+func validateAgentProperties(em resource.ExtendedMetadata) (json.RawMessage, []fieldViolation) {
 	raw := trimNull(json.RawMessage(em.MetadataStruct))
 	if len(raw) == 0 {
 		return nil, []fieldViolation{{Field: apField, Description: "is required: the AgentProperties document (a JSON object)"}}
@@ -103,7 +105,7 @@ const (
 
 // validateAttributes checks a workload's attributes: the types are the
 // discovery document's enums, and every string and list has a cap.
-func validateAttributes(a *apphub.Attributes) []fieldViolation {
+func validateAttributes(a *resource.Attributes) []fieldViolation {
 	if a == nil {
 		return nil
 	}
@@ -119,7 +121,7 @@ func validateAttributes(a *apphub.Attributes) []fieldViolation {
 	if a.Environment != nil {
 		enum("attributes.environment.type", a.Environment.Type, environmentEnum)
 	}
-	for field, owners := range map[string][]*apphub.ContactInfo{"business_owners": a.BusinessOwners,
+	for field, owners := range map[string][]*resource.ContactInfo{"business_owners": a.BusinessOwners,
 		"developer_owners": a.DeveloperOwners, "operator_owners": a.OperatorOwners} {
 		if len(owners) > maxOwners {
 			v = append(v, fieldViolation{Field: "attributes." + field, Description: fmt.Sprintf("must hold at most %d contacts, got %d", maxOwners, len(owners))})
@@ -142,9 +144,9 @@ func validateAttributes(a *apphub.Attributes) []fieldViolation {
 	return v
 }
 
-func cloneWorkload(w *apphub.Workload) *apphub.Workload {
+func cloneWorkload(w *resource.Workload) *resource.Workload {
 	b, _ := json.Marshal(w)
-	var out apphub.Workload
+	var out resource.Workload
 	_ = json.Unmarshal(b, &out)
 	return &out
 }
@@ -152,7 +154,7 @@ func cloneWorkload(w *apphub.Workload) *apphub.Workload {
 // patchWorkload applies the paths of the update mask rule (updatePaths),
 // less those App Hub treats as output only (ignoreOutputOnly).
 func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name string) {
-	var in apphub.Workload
+	var in resource.Workload
 	if err := readJSON(w, r, &in); err != nil {
 		s.writeError(w, err)
 		return
@@ -173,7 +175,7 @@ func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name stri
 }
 
 // workloadFieldViolations checks the lengths of a workload's own fields.
-func workloadFieldViolations(in *apphub.Workload) []fieldViolation {
+func workloadFieldViolations(in *resource.Workload) []fieldViolation {
 	var v []fieldViolation
 	if n := utf8.RuneCountInString(in.DisplayName); n > maxDisplayName {
 		v = append(v, fieldViolation{Field: "display_name", Description: fmt.Sprintf("must be at most %d characters, got %d", maxDisplayName, n)})
@@ -189,7 +191,7 @@ func workloadFieldViolations(in *apphub.Workload) []fieldViolation {
 // and checks the AgentProperties entry of the body when a path touches it:
 // the classified paths, the checked entry (nil to remove it) and the
 // violations. It depends on the request only, so it runs before the lock.
-func workloadPatchPaths(mask []string, in *apphub.Workload) ([]string, json.RawMessage, []fieldViolation) {
+func workloadPatchPaths(mask []string, in *resource.Workload) ([]string, json.RawMessage, []fieldViolation) {
 	var paths []string
 	var v []fieldViolation
 	touchesEntry := false
@@ -202,7 +204,7 @@ func workloadPatchPaths(mask []string, in *apphub.Workload) ([]string, json.RawM
 		paths = append(paths, c)
 		touchesEntry = touchesEntry || c == "entry" || c == "metadata"
 	}
-	var bodyEntry *apphub.ExtendedMetadata
+	var bodyEntry *resource.ExtendedMetadata
 	if in.WorkloadProperties != nil {
 		for k, em := range in.WorkloadProperties.ExtendedMetadata {
 			if k != agentPropertiesKey {
@@ -227,7 +229,7 @@ func workloadPatchPaths(mask []string, in *apphub.Workload) ([]string, json.RawM
 // workload may be created, and whether output-only fields were ignored.
 type workloadPatch struct {
 	allowMissing, ignored bool
-	in                    *apphub.Workload
+	in                    *resource.Workload
 	paths                 []string
 	entry                 json.RawMessage
 }
@@ -238,7 +240,7 @@ type workloadPatch struct {
 func (s *Server) planWorkloadPatch(name string, p workloadPatch) (*change, error) {
 	rp := s.workloadRepo()
 	old, exists := s.workloads.get(name)
-	var upd *apphub.Workload
+	var upd *resource.Workload
 	now := s.timestamp()
 	verb := "update"
 	if exists {
@@ -254,7 +256,7 @@ func (s *Server) planWorkloadPatch(name string, p workloadPatch) (*change, error
 			return nil, err
 		}
 		verb = "create"
-		upd = &apphub.Workload{Name: name, CreateTime: now, State: "ACTIVE", Uid: uidFor(name, now)}
+		upd = &resource.Workload{Name: name, CreateTime: now, State: "ACTIVE", Uid: uidFor(name, now)}
 	}
 	applyWorkloadPaths(upd, p.in, p.paths, p.entry)
 	if len(p.paths) > 0 || !exists { // a PATCH that writes nothing leaves the workload as it was
@@ -266,7 +268,7 @@ func (s *Server) planWorkloadPatch(name string, p workloadPatch) (*change, error
 }
 
 // applyWorkloadPaths copies the fields of in that paths name into upd.
-func applyWorkloadPaths(upd, in *apphub.Workload, paths []string, entry json.RawMessage) {
+func applyWorkloadPaths(upd, in *resource.Workload, paths []string, entry json.RawMessage) {
 	for _, p := range paths {
 		switch p {
 		case "display_name":
@@ -277,7 +279,7 @@ func applyWorkloadPaths(upd, in *apphub.Workload, paths []string, entry json.Raw
 			upd.Attributes = in.Attributes
 		case "metadata", "entry":
 			if upd.WorkloadProperties == nil {
-				upd.WorkloadProperties = &apphub.WorkloadProperties{}
+				upd.WorkloadProperties = &resource.WorkloadProperties{}
 			}
 			if entry == nil {
 				delete(upd.WorkloadProperties.ExtendedMetadata, agentPropertiesKey)
@@ -286,9 +288,9 @@ func applyWorkloadPaths(upd, in *apphub.Workload, paths []string, entry json.Raw
 				}
 			} else {
 				if upd.WorkloadProperties.ExtendedMetadata == nil {
-					upd.WorkloadProperties.ExtendedMetadata = map[string]apphub.ExtendedMetadata{}
+					upd.WorkloadProperties.ExtendedMetadata = map[string]resource.ExtendedMetadata{}
 				}
-				upd.WorkloadProperties.ExtendedMetadata[agentPropertiesKey] = apphub.ExtendedMetadata{MetadataStruct: []byte(entry)}
+				upd.WorkloadProperties.ExtendedMetadata[agentPropertiesKey] = resource.ExtendedMetadata{MetadataStruct: []byte(entry)}
 			}
 		}
 	}
@@ -299,8 +301,8 @@ func applyWorkloadPaths(upd, in *apphub.Workload, paths []string, entry json.Raw
 }
 
 // workloadRepo is the workloads' part of the write pipeline.
-func (s *Server) workloadRepo() *repo[*apphub.Workload] {
-	return &repo[*apphub.Workload]{s: s, c: s.workloads, bucket: bucketWorkloads, typeURL: typeWorkload, title: "Workload",
+func (s *Server) workloadRepo() *repo[*resource.Workload] {
+	return &repo[*resource.Workload]{s: s, c: s.workloads, bucket: bucketWorkloads, typeURL: typeWorkload, title: "Workload",
 		plural: "workloads", fam: familyAppHub, max: maxWorkloadsPerLocation}
 }
 
@@ -315,7 +317,7 @@ var (
 )
 
 // workloadKey is a workload's sort key in one of workloadOrder's fields.
-func workloadKey(wl *apphub.Workload, field string) string {
+func workloadKey(wl *resource.Workload, field string) string {
 	switch field {
 	case "displayName":
 		return wl.DisplayName
@@ -324,15 +326,15 @@ func workloadKey(wl *apphub.Workload, field string) string {
 	case "state":
 		return wl.State
 	case "createTime":
-		return timeKey(wl.CreateTime)
+		return search.TimeKey(wl.CreateTime)
 	case "updateTime":
-		return timeKey(wl.UpdateTime)
+		return search.TimeKey(wl.UpdateTime)
 	}
 	return wl.Name
 }
 
 func (s *Server) listWorkloads(w http.ResponseWriter, r *http.Request, app string) {
-	filter, match, err := listFilter(r, workloadFields, func(wl *apphub.Workload) docFields {
+	filter, match, err := listFilter(r, workloadFields, func(wl *resource.Workload) docFields {
 		return docFields{"name": {wl.Name}, "displayName": {wl.DisplayName}, "description": {wl.Description}, "state": {wl.State}}
 	})
 	if err != nil {
@@ -340,12 +342,12 @@ func (s *Server) listWorkloads(w http.ResponseWriter, r *http.Request, app strin
 		return
 	}
 	page, next, err := listOrdered(s, r, s.workloads, app, "workloads", filter, match, workloadOrder, workloadKey,
-		func(wl *apphub.Workload) string { return wl.Name })
+		func(wl *resource.Workload) string { return wl.Name })
 	if err != nil {
 		s.writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, &apphub.ListWorkloadsResponse{Workloads: page, NextPageToken: next})
+	writeJSON(w, http.StatusOK, &resource.ListWorkloadsResponse{Workloads: page, NextPageToken: next})
 }
 
 // Extended metadata schemas. The schema id contains a slash

@@ -13,7 +13,7 @@ package registryserver
 import (
 	"strings"
 
-	"google.golang.org/api/apphub/v1"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/resource"
 )
 
 // ignoreOutputOnly removes what App Hub treats as output only from a workload
@@ -21,7 +21,7 @@ import (
 // paths (of maskPaths; "*" has named them too) and the body's
 // workloadProperties. It reports whether the request named anything it
 // removed.
-func (s *Server) ignoreOutputOnly(paths []string, in *apphub.Workload) ([]string, bool) {
+func (s *Server) ignoreOutputOnly(paths []string, in *resource.Workload) ([]string, bool) {
 	if s.opts.AppHubWritable {
 		return paths, false
 	}

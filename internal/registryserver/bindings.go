@@ -16,8 +16,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"google.golang.org/api/agentregistry/v1"
-
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/resource"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/search"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/searchquery"
 )
 
@@ -43,7 +43,7 @@ var (
 )
 
 // validateBinding lists what is wrong with a binding to store.
-func validateBinding(b *agentregistry.Binding) []fieldViolation {
+func validateBinding(b *resource.Binding) []fieldViolation {
 	var v []fieldViolation
 	add := func(field, format string, args ...any) {
 		v = append(v, fieldViolation{Field: field, Description: fmt.Sprintf(format, args...)})
@@ -68,7 +68,7 @@ func validateBinding(b *agentregistry.Binding) []fieldViolation {
 	return v
 }
 
-func validateAuthProviderBinding(a *agentregistry.AuthProviderBinding) []fieldViolation {
+func validateAuthProviderBinding(a *resource.AuthProviderBinding) []fieldViolation {
 	var v []fieldViolation
 	add := func(field, format string, args ...any) {
 		v = append(v, fieldViolation{Field: "auth_provider_binding." + field, Description: fmt.Sprintf(format, args...)})
@@ -93,21 +93,21 @@ func validateAuthProviderBinding(a *agentregistry.AuthProviderBinding) []fieldVi
 }
 
 // bindingRepo is the bindings' part of the write pipeline.
-func (s *Server) bindingRepo() *repo[*agentregistry.Binding] {
-	return &repo[*agentregistry.Binding]{s: s, c: s.bindings, bucket: bucketBindings, typeURL: typeBinding, title: "Binding",
+func (s *Server) bindingRepo() *repo[*resource.Binding] {
+	return &repo[*resource.Binding]{s: s, c: s.bindings, bucket: bucketBindings, typeURL: typeBinding, title: "Binding",
 		plural: "bindings", fam: familyAgentRegistry, max: maxBindingsPerLocation}
 }
 
 func (s *Server) createBinding(w http.ResponseWriter, r *http.Request, parent string) {
-	var in agentregistry.Binding
+	var in resource.Binding
 	name, err := readCreate(w, r, parent, "bindings", "bindingId", bindingRule, &in)
 	if err != nil {
 		s.writeError(w, err)
 		return
 	}
-	s.bindingRepo().create(w, r, name, func() (*agentregistry.Binding, error) {
+	s.bindingRepo().create(w, r, name, func() (*resource.Binding, error) {
 		now := s.timestamp()
-		b := &agentregistry.Binding{
+		b := &resource.Binding{
 			Name: name, DisplayName: in.DisplayName, Description: in.Description,
 			Source: in.Source, Target: in.Target, AuthProviderBinding: in.AuthProviderBinding,
 			CreateTime: now, UpdateTime: now,
@@ -122,7 +122,7 @@ func (s *Server) createBinding(w http.ResponseWriter, r *http.Request, parent st
 // patchBinding applies the fields of the update mask (every field present
 // in the request without one, AIP-134).
 func (s *Server) patchBinding(w http.ResponseWriter, r *http.Request, name string) {
-	var in agentregistry.Binding
+	var in resource.Binding
 	if err := readJSON(w, r, &in); err != nil {
 		s.writeError(w, err)
 		return
@@ -130,7 +130,7 @@ func (s *Server) patchBinding(w http.ResponseWriter, r *http.Request, name strin
 	paths := updatePaths(r.URL.Query().Get("updateMask"), []string{"display_name", "description", "source", "target", "auth_provider_binding"},
 		map[string]bool{"display_name": in.DisplayName != "", "description": in.Description != "", "source": in.Source != nil,
 			"target": in.Target != nil, "auth_provider_binding": in.AuthProviderBinding != nil})
-	s.bindingRepo().update(w, r, name, func(old *agentregistry.Binding) (*agentregistry.Binding, error) {
+	s.bindingRepo().update(w, r, name, func(old *resource.Binding) (*resource.Binding, error) {
 		upd := *old
 		if v := applyBindingMask(&upd, &in, paths); len(v) > 0 {
 			return nil, errViolations(violationMessage("update", v), v)
@@ -146,7 +146,7 @@ func (s *Server) patchBinding(w http.ResponseWriter, r *http.Request, name strin
 // applyBindingMask copies the masked fields of in into upd. Sub-messages are
 // replaced whole (a mask of auth_provider_binding.scopes replaces the
 // auth provider binding too, which the provider never sends).
-func applyBindingMask(upd, in *agentregistry.Binding, paths []string) []fieldViolation {
+func applyBindingMask(upd, in *resource.Binding, paths []string) []fieldViolation {
 	var v []fieldViolation
 	for _, p := range paths {
 		switch strings.SplitN(p, ".", 2)[0] {
@@ -174,7 +174,7 @@ func (s *Server) deleteBinding(w http.ResponseWriter, r *http.Request, name stri
 	s.bindingRepo().delete(w, r, name)
 }
 
-func bindingDoc(b *agentregistry.Binding) docFields {
+func bindingDoc(b *resource.Binding) docFields {
 	d := docFields{"name": {b.Name}, "displayName": {b.DisplayName}, "description": {b.Description}}
 	if b.Source != nil {
 		d["source.identifier"] = []string{b.Source.Identifier}
@@ -189,16 +189,16 @@ func bindingDoc(b *agentregistry.Binding) docFields {
 }
 
 // bindingKey is a binding's sort key in one of bindingOrder's fields.
-func bindingKey(b *agentregistry.Binding, field string) string {
+func bindingKey(b *resource.Binding, field string) string {
 	switch field {
 	case "displayName":
 		return b.DisplayName
 	case "description":
 		return b.Description
 	case "createTime":
-		return timeKey(b.CreateTime)
+		return search.TimeKey(b.CreateTime)
 	case "updateTime":
-		return timeKey(b.UpdateTime)
+		return search.TimeKey(b.UpdateTime)
 	}
 	return b.Name
 }
@@ -210,12 +210,12 @@ func (s *Server) listBindings(w http.ResponseWriter, r *http.Request, parent str
 		return
 	}
 	page, next, err := listOrdered(s, r, s.bindings, parent, "bindings.list", filter, match, bindingOrder, bindingKey,
-		func(b *agentregistry.Binding) string { return b.Name })
+		func(b *resource.Binding) string { return b.Name })
 	if err != nil {
 		s.writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, &agentregistry.ListBindingsResponse{Bindings: page, NextPageToken: next})
+	writeJSON(w, http.StatusOK, &resource.ListBindingsResponse{Bindings: page, NextPageToken: next})
 }
 
 // fetchAvailableBindings returns the bindings a source agent can use: those
@@ -237,7 +237,7 @@ func (s *Server) fetchAvailableBindings(w http.ResponseWriter, r *http.Request, 
 		s.writeError(w, errViolations(violationMessage("request", v), v))
 		return
 	}
-	page, next, err := listPage(s, r, s.bindings, parent, "bindings.fetchAvailable", source+"\x00"+target, func(b *agentregistry.Binding) bool {
+	page, next, err := listPage(s, r, s.bindings, parent, "bindings.fetchAvailable", source+"\x00"+target, func(b *resource.Binding) bool {
 		src := ""
 		if b.Source != nil {
 			src = b.Source.Identifier
@@ -248,5 +248,5 @@ func (s *Server) fetchAvailableBindings(w http.ResponseWriter, r *http.Request, 
 		s.writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, &agentregistry.FetchAvailableBindingsResponse{Bindings: page, NextPageToken: next})
+	writeJSON(w, http.StatusOK, &resource.FetchAvailableBindingsResponse{Bindings: page, NextPageToken: next})
 }

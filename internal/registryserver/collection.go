@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/search"
 )
 
 // collection holds the records of one kind by name and, for each group
@@ -19,16 +21,10 @@ type collection[T any] struct {
 	group  func(name string) string
 	perLoc map[string]int // projects/{p}/locations/{l} -> how many records it holds
 	// weights are the records' sizes (their JSON, or weigh's measure),
-	// which bound a list page's bytes (maxPageBytes).
+	// which bound a list page's bytes (search.MaxPageBytes).
 	weights map[string]int
 	weigh   func(T) int
 }
-
-// maxPageBytes bounds the records of one list page: a page stops before
-// the record that would take it past this (it always holds one), and its
-// next_page_token continues from there. Records are bounded (every string
-// has a cap), so a page is too, whatever pageSize asks.
-const maxPageBytes = 4 << 20
 
 // jsonWeight is a record's size as JSON.
 func jsonWeight[T any](v T) int {
@@ -148,7 +144,7 @@ func listPage[T any](s *Server, r *http.Request, c *collection[T], group, method
 		switch {
 		case match != nil && !match(v):
 			return true
-		case len(page) > 0 && len(page) < size && bytes+w > maxPageBytes:
+		case len(page) > 0 && len(page) < size && bytes+w > search.MaxPageBytes:
 			cut = true // the page is full by bytes; this record starts the next
 			return false
 		}
@@ -165,6 +161,52 @@ func listPage[T any](s *Server, r *http.Request, c *collection[T], group, method
 		return page[:size], encodePageToken(names[size-1], qh), nil
 	}
 	return page, "", nil
+}
+
+// listOrdered is listPage with an orderBy (the request's, against fields):
+// without one it is listPage; with one it scans every matching record of
+// group (a chunk at a time under the read lock, as listPage does, and under
+// the list's deadline), computes each one's keys once, and keeps only the
+// page's worth that follow the token's position (search.Top): a page costs
+// a scan and O(n log page) comparisons, never a sort of the collection, and
+// the work stops when the deadline passes.
+func listOrdered[T any](s *Server, r *http.Request, c *collection[T], group, method, filter string, match func(T) bool,
+	fields []string, key func(v T, field string) string, name func(T) string) ([]T, string, error) {
+	orderBy := r.URL.Query().Get("orderBy")
+	o, err := search.ParseOrderBy(orderBy, fields)
+	if err != nil || len(o) == 0 {
+		if err != nil {
+			return nil, "", err
+		}
+		return listPage(s, r, c, group, method, filter, match)
+	}
+	size, err := queryPageSize(r)
+	if err != nil {
+		return nil, "", err
+	}
+	qh := queryHash(method, group, filter, orderBy)
+	after, err := decodeOrderedToken(r.URL.Query().Get("pageToken"), o, qh)
+	if err != nil {
+		return nil, "", err
+	}
+	top := search.NewTop[T](o, after, size)
+	keyFields := o.Fields()
+	err = scanGroup(s, r, c, group, "", 256, func(_ string, v T, w int) bool {
+		if match != nil && !match(v) {
+			return true
+		}
+		keys := make([]string, len(keyFields))
+		for i, f := range keyFields {
+			keys[i] = key(v, f)
+		}
+		top.Offer(v, name(v), keys, w)
+		return true
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	page, next := top.Page()
+	return page, encodePosition(next, o, qh), nil
 }
 
 // scanGroup calls keep with the records of group whose names sort after

@@ -21,9 +21,8 @@ import (
 	"fmt"
 	"net/http"
 
-	"google.golang.org/api/agentregistry/v1"
-	"google.golang.org/api/googleapi"
-
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/resource"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/search"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/searchquery"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
 )
@@ -58,7 +57,7 @@ func (k derivedKind) title() string {
 }
 
 // derivedKindOf is the kind of record a service derives.
-func derivedKindOf(svc *agentregistry.Service) (derivedKind, bool) {
+func derivedKindOf(svc *resource.Service) (derivedKind, bool) {
 	switch serviceKind(svc) {
 	case specAgent:
 		return kindAgent, true
@@ -71,7 +70,7 @@ func derivedKindOf(svc *agentregistry.Service) (derivedKind, bool) {
 }
 
 // registryResource names the derived record of a service.
-func registryResource(svc *agentregistry.Service) string {
+func registryResource(svc *resource.Service) string {
 	k, ok := derivedKindOf(svc)
 	if !ok {
 		return ""
@@ -122,9 +121,9 @@ type cardInterface10ProtoNames struct {
 const runtimeReferenceKey = "agentregistry.googleapis.com/system/RuntimeReference"
 
 // attributesOf are the attributes of the record derived from svc.
-func attributesOf(svc *agentregistry.Service) map[string]googleapi.RawMessage {
+func attributesOf(svc *resource.Service) map[string]json.RawMessage {
 	uri, _ := json.Marshal(map[string]string{"uri": "//agentregistry.googleapis.com/" + svc.Name})
-	return map[string]googleapi.RawMessage{runtimeReferenceKey: uri}
+	return map[string]json.RawMessage{runtimeReferenceKey: uri}
 }
 
 func binding(t string) string {
@@ -140,10 +139,10 @@ func binding(t string) string {
 
 // cardProtocol is the A2A protocol of a card (content): its version, and
 // its URLs (urls, as spec parsed them) with the binding the card gives each.
-func cardProtocol(content []byte, a2aVersion string, urls []string) *agentregistry.Protocol {
+func cardProtocol(content []byte, a2aVersion string, urls []string) *resource.Protocol {
 	var ct cardTransports
 	_ = json.Unmarshal(content, &ct)
-	p := &agentregistry.Protocol{Type: "A2A_AGENT", ProtocolVersion: ct.ProtocolVersion}
+	p := &resource.Protocol{Type: "A2A_AGENT", ProtocolVersion: ct.ProtocolVersion}
 	if p.ProtocolVersion == "" {
 		p.ProtocolVersion = a2aVersion
 	}
@@ -165,14 +164,14 @@ func cardProtocol(content []byte, a2aVersion string, urls []string) *agentregist
 		}
 	}
 	for _, u := range urls {
-		p.Interfaces = append(p.Interfaces, &agentregistry.Interface{Url: u, ProtocolBinding: bind[u]})
+		p.Interfaces = append(p.Interfaces, &resource.Interface{Url: u, ProtocolBinding: bind[u]})
 	}
 	return p
 }
 
-func deriveAgent(svc *agentregistry.Service) (*agentregistry.Agent, docFields) {
+func deriveAgent(svc *resource.Service) (*resource.Agent, docFields) {
 	id := lastSegment(svc.Name)
-	a := &agentregistry.Agent{
+	a := &resource.Agent{
 		Name:        parentOf(svc.Name) + "/agents/" + id,
 		AgentId:     recordURN(kindAgent, parentOf(svc.Name), id),
 		Location:    lastSegment(parentOf(svc.Name)),
@@ -185,7 +184,7 @@ func deriveAgent(svc *agentregistry.Service) (*agentregistry.Agent, docFields) {
 	a.Uid = uidFor(a.Name, a.CreateTime)
 	if svc.AgentSpec != nil && svc.AgentSpec.Type == "A2A_AGENT_CARD" && len(svc.AgentSpec.Content) > 0 {
 		content := []byte(svc.AgentSpec.Content)
-		a.Card = &agentregistry.Card{Type: "A2A_AGENT_CARD", Content: svc.AgentSpec.Content}
+		a.Card = &resource.Card{Type: "A2A_AGENT_CARD", Content: svc.AgentSpec.Content}
 		if card, err := spec.ParseAgentCard(content); err == nil && card != nil {
 			if card.Name != "" {
 				a.DisplayName = card.Name
@@ -195,14 +194,14 @@ func deriveAgent(svc *agentregistry.Service) (*agentregistry.Agent, docFields) {
 			}
 			a.Version = card.Version
 			for _, sk := range card.Skills {
-				a.Skills = append(a.Skills, &agentregistry.A2ASkill{
+				a.Skills = append(a.Skills, &resource.A2ASkill{
 					Id: sk.ID, Name: sk.Name, Description: sk.Description, Tags: sk.Tags, Examples: sk.Examples,
 				})
 			}
-			a.Protocols = []*agentregistry.Protocol{cardProtocol(content, card.A2AVersion, card.URLs)}
+			a.Protocols = []*resource.Protocol{cardProtocol(content, card.A2AVersion, card.URLs)}
 		}
 	} else if len(svc.Interfaces) > 0 {
-		a.Protocols = []*agentregistry.Protocol{{Type: "CUSTOM", Interfaces: svc.Interfaces}}
+		a.Protocols = []*resource.Protocol{{Type: "CUSTOM", Interfaces: svc.Interfaces}}
 	}
 	doc := searchquery.Agent{AgentID: a.AgentId, Name: a.Name, DisplayName: a.DisplayName, Description: a.Description}
 	for _, sk := range a.Skills {
@@ -211,9 +210,9 @@ func deriveAgent(svc *agentregistry.Service) (*agentregistry.Agent, docFields) {
 	return a, doc.Fields()
 }
 
-func deriveMCP(svc *agentregistry.Service) (*agentregistry.McpServer, docFields) {
+func deriveMCP(svc *resource.Service) (*resource.McpServer, docFields) {
 	id := lastSegment(svc.Name)
-	m := &agentregistry.McpServer{
+	m := &resource.McpServer{
 		Name:        parentOf(svc.Name) + "/mcpServers/" + id,
 		McpServerId: recordURN(kindMCP, parentOf(svc.Name), id),
 		Attributes:  attributesOf(svc),
@@ -226,15 +225,11 @@ func deriveMCP(svc *agentregistry.Service) (*agentregistry.McpServer, docFields)
 	if svc.McpServerSpec != nil && svc.McpServerSpec.Type == "TOOL_SPEC" && len(svc.McpServerSpec.Content) > 0 {
 		if tools, err := spec.ParseToolSpec([]byte(svc.McpServerSpec.Content)); err == nil {
 			for _, t := range tools {
-				m.Tools = append(m.Tools, &agentregistry.Tool{
+				m.Tools = append(m.Tools, &resource.Tool{
 					Name: t.Name, Description: t.Description,
-					Annotations: &agentregistry.Annotations{
+					Annotations: &resource.Annotations{
 						Title: t.Title, ReadOnlyHint: t.ReadOnlyHint, DestructiveHint: t.DestructiveHint,
 						IdempotentHint: t.IdempotentHint, OpenWorldHint: t.OpenWorldHint,
-						// The hints are booleans whose defaults are not all false;
-						// always send them so a client never mistakes an absent
-						// false for the MCP default.
-						ForceSendFields: []string{"ReadOnlyHint", "DestructiveHint", "IdempotentHint", "OpenWorldHint"},
 					},
 				})
 			}
@@ -250,9 +245,9 @@ func deriveMCP(svc *agentregistry.Service) (*agentregistry.McpServer, docFields)
 
 // deriveEndpoint is the Endpoint record of an endpoint_spec service: its
 // interfaces, names, times and attributes.
-func deriveEndpoint(svc *agentregistry.Service) (*agentregistry.Endpoint, docFields) {
+func deriveEndpoint(svc *resource.Service) (*resource.Endpoint, docFields) {
 	id := lastSegment(svc.Name)
-	e := &agentregistry.Endpoint{
+	e := &resource.Endpoint{
 		Name:        parentOf(svc.Name) + "/endpoints/" + id,
 		EndpointId:  recordURN(kindEndpoint, parentOf(svc.Name), id),
 		Attributes:  attributesOf(svc),
@@ -273,7 +268,7 @@ func deriveEndpoint(svc *agentregistry.Service) (*agentregistry.Endpoint, docFie
 }
 
 // derive computes the derived record of svc, its search fields and its kind.
-func derive(svc *agentregistry.Service) (rec any, name string, d docFields, k derivedKind, ok bool) {
+func derive(svc *resource.Service) (rec any, name string, d docFields, k derivedKind, ok bool) {
 	switch k, ok = derivedKindOf(svc); k {
 	case kindAgent:
 		a, d := deriveAgent(svc)
@@ -289,20 +284,20 @@ func derive(svc *agentregistry.Service) (rec any, name string, d docFields, k de
 
 // orderValues are the values of the fields a derived record's list can be
 // ordered by (derivedKind.orderFields).
-func orderValues(rec any) sortValues {
+func orderValues(rec any) search.SortValues {
 	switch r := rec.(type) {
-	case *agentregistry.Agent:
-		return sortValues{"name": r.Name, "agentId": r.AgentId, "displayName": r.DisplayName, "description": r.Description,
-			"version": r.Version, "createTime": timeKey(r.CreateTime), "updateTime": timeKey(r.UpdateTime)}
-	case *agentregistry.McpServer:
-		return sortValues{"name": r.Name, "mcpServerId": r.McpServerId, "displayName": r.DisplayName, "description": r.Description,
-			"createTime": timeKey(r.CreateTime), "updateTime": timeKey(r.UpdateTime)}
+	case *resource.Agent:
+		return search.SortValues{"name": r.Name, "agentId": r.AgentId, "displayName": r.DisplayName, "description": r.Description,
+			"version": r.Version, "createTime": search.TimeKey(r.CreateTime), "updateTime": search.TimeKey(r.UpdateTime)}
+	case *resource.McpServer:
+		return search.SortValues{"name": r.Name, "mcpServerId": r.McpServerId, "displayName": r.DisplayName, "description": r.Description,
+			"createTime": search.TimeKey(r.CreateTime), "updateTime": search.TimeKey(r.UpdateTime)}
 	}
 	return nil
 }
 
 // indexes is the per-parent index map of a kind of derived record.
-func (s *Server) indexes(k derivedKind) map[string]*index {
+func (s *Server) indexes(k derivedKind) map[string]*search.Index {
 	switch k {
 	case kindAgent:
 		return s.agentIx
@@ -314,7 +309,7 @@ func (s *Server) indexes(k derivedKind) map[string]*index {
 
 // putDerived (re)computes the derived record of svc and indexes it.
 // Call with s.mu held for writing.
-func (s *Server) putDerived(svc *agentregistry.Service) {
+func (s *Server) putDerived(svc *resource.Service) {
 	rec, name, d, k, ok := derive(svc)
 	if !ok {
 		return
@@ -322,21 +317,21 @@ func (s *Server) putDerived(svc *agentregistry.Service) {
 	parent := parentOf(svc.Name)
 	if b, ok := s.cacheJSON(name, rec); ok {
 		ixs := s.indexes(k)
-		ixs[parent] = s.indexOf(ixs, parent, k.fields()).put(name, d, b, orderValues(rec))
+		ixs[parent] = s.indexOf(ixs, parent, k.fields()).Put(name, d, b, orderValues(rec))
 	}
 }
 
 // indexOf returns the index of parent in ixs, creating it.
-func (s *Server) indexOf(ixs map[string]*index, parent string, fs *fieldSet) *index {
+func (s *Server) indexOf(ixs map[string]*search.Index, parent string, fs *searchquery.Schema) *search.Index {
 	ix := ixs[parent]
 	if ix == nil {
-		ix = newIndex(fs)
+		ix = search.NewIndex(fs)
 		ixs[parent] = ix
 	}
 	return ix
 }
 
-func (s *Server) removeDerived(svc *agentregistry.Service) {
+func (s *Server) removeDerived(svc *resource.Service) {
 	k, ok := derivedKindOf(svc)
 	if !ok {
 		return
@@ -346,7 +341,7 @@ func (s *Server) removeDerived(svc *agentregistry.Service) {
 	delete(s.encoded, name)
 	ixs := s.indexes(k)
 	if ix := ixs[parent]; ix != nil {
-		ixs[parent] = ix.remove(name)
+		ixs[parent] = ix.Remove(name)
 	}
 }
 

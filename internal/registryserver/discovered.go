@@ -13,6 +13,8 @@ import (
 	"net/http"
 
 	"google.golang.org/api/agentregistry/v1"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/search"
 )
 
 var (
@@ -28,7 +30,7 @@ func (s *Server) emptyList(w http.ResponseWriter, r *http.Request, fields *field
 	q := r.URL.Query()
 	_, err := parseFilter(q.Get("filter"), fields)
 	if err == nil {
-		_, err = parseOrderBy(q.Get("orderBy"), order)
+		_, err = search.ParseOrderBy(q.Get("orderBy"), order)
 	}
 	if err == nil {
 		_, err = queryPageSize(r)

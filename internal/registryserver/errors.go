@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/search"
 )
 
 // apiError is an error that is rendered in Google's JSON error envelope
@@ -60,11 +62,17 @@ func errInternal(format string, args ...any) *apiError {
 	return &apiError{HTTP: http.StatusInternalServerError, Status: "INTERNAL", Message: fmt.Sprintf(format, args...)}
 }
 
-// writeError renders err in the envelope. Errors that are not *apiError are
-// internal faults of this server and are reported as INTERNAL.
+// writeError renders err in the envelope. A *search.FieldError is an
+// INVALID_ARGUMENT on its field; errors that are neither it nor an *apiError
+// are internal faults of this server and are reported as INTERNAL.
 func (s *Server) writeError(w http.ResponseWriter, err error) {
 	var ae *apiError
-	if !errors.As(err, &ae) {
+	var fe *search.FieldError
+	switch {
+	case errors.As(err, &ae):
+	case errors.As(err, &fe):
+		ae = errViolations(fe.Message, []fieldViolation{{Field: fe.Field, Description: fe.Description}})
+	default:
 		s.log.Error("internal error", "err", clip(err.Error()))
 		ae = errInternal("internal error: %v", err)
 	}

@@ -6,9 +6,7 @@ package registryserver
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -19,7 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"google.golang.org/api/agentregistry/v1"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/resource"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/search"
 )
 
 // Finding 1: with -data and -operation-delay, a skill created with its
@@ -261,7 +260,7 @@ func TestOrderedListComputesKeysOnce(t *testing.T) {
 	const n = 4000
 	for i := range n {
 		name := archiveParent + "/bindings/b-" + strconv.Itoa(i)
-		srv.bindings.put(name, &agentregistry.Binding{Name: name, DisplayName: strconv.Itoa(i * 7919 % n)})
+		srv.bindings.put(name, &resource.Binding{Name: name, DisplayName: strconv.Itoa(i * 7919 % n)})
 	}
 	// The display names are a permutation of 0..n-1, compared as strings.
 	var want []string
@@ -271,13 +270,13 @@ func TestOrderedListComputesKeysOnce(t *testing.T) {
 	slices.Sort(want)
 	slices.Reverse(want)
 	calls := 0
-	key := func(b *agentregistry.Binding, f string) string { calls++; return bindingKey(b, f) }
+	key := func(b *resource.Binding, f string) string { calls++; return bindingKey(b, f) }
 	tok := ""
 	for page := 0; page < 3; page++ {
 		r := httptest.NewRequest("GET", "/v1/"+archiveParent+"/bindings?orderBy=displayName%20desc&pageSize=50&pageToken="+tok, nil)
 		calls = 0
 		got, next, err := listOrdered(srv, r, srv.bindings, archiveParent, "bindings.list", "", nil, bindingOrder, key,
-			func(b *agentregistry.Binding) string { return b.Name })
+			func(b *resource.Binding) string { return b.Name })
 		if err != nil || len(got) != 50 || next == "" {
 			t.Fatalf("page %d: %d bindings, next %q, %v", page, len(got), next, err)
 		}
@@ -362,8 +361,9 @@ func TestRepeatedPatchesDoNotPinCopies(t *testing.T) {
 	if held > maxOpBytesPerLocation {
 		t.Errorf("the operations of 80 patches hold %d bytes of responses, over %d", held, maxOpBytesPerLocation)
 	}
-	if ix := srv.endpointIx[archiveParent]; len(ix.names) > 2*compactBytes/(60<<10)+2 {
-		t.Errorf("the endpoint index holds %d versions (%d dead bytes) of one service", len(ix.names), ix.deadBytes)
+	const compactBytes = 1 << 20 // the index's: it is rebuilt once its dead versions weigh this and outweigh the live ones
+	if versions, deadBytes := srv.endpointIx[archiveParent].Held(); versions > 2*compactBytes/(60<<10)+2 {
+		t.Errorf("the endpoint index holds %d versions (%d dead bytes) of one service", versions, deadBytes)
 	}
 	// The response of a referenced operation is the service as it is.
 	w := do(t, srv, "GET", "/v1/"+last, "")
@@ -373,7 +373,7 @@ func TestRepeatedPatchesDoNotPinCopies(t *testing.T) {
 	if w.Code != http.StatusOK || json.Unmarshal(w.Body.Bytes(), &op) != nil || op.Response.DisplayName != "v79" || !strings.HasSuffix(op.Response.Name, "/services/big-one") {
 		t.Errorf("the last patch's operation: %d %.300s", w.Code, w.Body)
 	}
-	// operations.list pages stay under maxPageBytes (the references are
+	// operations.list pages stay under search.MaxPageBytes (the references are
 	// rendered, 64 KB each), and go on where they stopped.
 	listEveryOperationOnce(t, srv, 81)
 }
@@ -503,7 +503,7 @@ func TestPagesAndStringsBounded(t *testing.T) {
 			if w.Code != http.StatusOK || json.Unmarshal(w.Body.Bytes(), &page) != nil {
 				t.Fatalf("%s: %d %.300s", list, w.Code, w.Body)
 			}
-			if w.Body.Len() > maxPageBytes+64<<10 {
+			if w.Body.Len() > search.MaxPageBytes+64<<10 {
 				t.Errorf("%s: a page of %d bytes", list, w.Body.Len())
 			}
 			var items []json.RawMessage
@@ -629,8 +629,8 @@ func TestOperationsBytesCappedPerLocation(t *testing.T) {
 }
 
 // listEveryOperationOnce walks operations.list at pageSize 100, and wants
-// each page filled up to maxPageBytes (n operations of a 64 KB service take
-// n*64 KB / maxPageBytes pages, rounded up) and every operation listed once.
+// each page filled up to search.MaxPageBytes (n operations of a 64 KB service take
+// n*64 KB / search.MaxPageBytes pages, rounded up) and every operation listed once.
 func listEveryOperationOnce(t *testing.T, srv *Server, n int) {
 	t.Helper()
 	seen := map[string]int{}
@@ -641,7 +641,7 @@ func listEveryOperationOnce(t *testing.T, srv *Server, n int) {
 			Operations    []struct{ Name string }
 			NextPageToken string
 		}
-		if w.Code != http.StatusOK || json.Unmarshal(w.Body.Bytes(), &page) != nil || w.Body.Len() > maxPageBytes+64<<10 {
+		if w.Code != http.StatusOK || json.Unmarshal(w.Body.Bytes(), &page) != nil || w.Body.Len() > search.MaxPageBytes+64<<10 {
 			t.Fatalf("page %d: %d, %d bytes", pages, w.Code, w.Body.Len())
 		}
 		for _, op := range page.Operations {
@@ -651,64 +651,12 @@ func listEveryOperationOnce(t *testing.T, srv *Server, n int) {
 			break
 		}
 	}
-	if want := (n*64<<10 + maxPageBytes - 1) / maxPageBytes; pages+1 != want || len(seen) != n {
+	if want := (n*64<<10 + search.MaxPageBytes - 1) / search.MaxPageBytes; pages+1 != want || len(seen) != n {
 		t.Errorf("%d pages listed %d distinct operations; want %d pages and %d", pages+1, len(seen), want, n)
 	}
 	for name, n := range seen {
 		if n != 1 {
 			t.Errorf("%s listed %d times", name, n)
-		}
-	}
-}
-
-// Finding 3: an ordered page fills up to maxPageBytes, at least one record:
-// records of a quarter of it fit four to a page exactly, one byte more
-// three, and a record over the bound makes a page of its own.
-func TestOrderedPageByteBound(t *testing.T) {
-	for _, c := range []struct{ weight, want int }{
-		{maxPageBytes / 4, 4}, {maxPageBytes/4 + 1, 3}, {maxPageBytes + 1, 1},
-	} {
-		top := &topK[string]{limit: 11}
-		for i := range 10 {
-			name := fmt.Sprintf("r%02d", 9-i)
-			top.push(keyed[string]{v: name, name: name, w: c.weight})
-		}
-		page, next := top.page(10, 1)
-		if len(page) != c.want || page[0] != "r00" || next == "" {
-			t.Errorf("records of %d bytes: a page of %v, next %q; want %d from r00, and a next page", c.weight, page, next, c.want)
-		}
-	}
-}
-
-// Finding 5: the heap of an ordered list keeps exactly the limit smallest
-// records, whatever order they come in: a shuffle of 1,000 with odd and even
-// limits (a node's right child both present and absent), and an order found
-// by search in which a sift-up that climbs to the wrong parent loses r06.
-func TestTopKKeepsTheSmallest(t *testing.T) {
-	shuffled := rand.New(rand.NewPCG(1, 2)).Perm(1000)
-	type topKCase struct {
-		order []int
-		limit int
-	}
-	cases := []topKCase{{[]int{4, 1, 6, 0, 5, 2, 7, 3}, 7}}
-	for _, limit := range []int{1, 2, 3, 4, 51, 52} {
-		cases = append(cases, topKCase{shuffled, limit})
-	}
-	for _, c := range cases {
-		top := &topK[string]{limit: c.limit}
-		for _, i := range c.order {
-			name := fmt.Sprintf("r%04d", i)
-			top.push(keyed[string]{v: name, name: name})
-		}
-		got := top.sorted()
-		if len(got) != c.limit {
-			t.Errorf("%d records, limit %d: kept %d", len(c.order), c.limit, len(got))
-		}
-		for i, k := range got {
-			if want := fmt.Sprintf("r%04d", i); k.name != want {
-				t.Errorf("%d records, limit %d: record %d is %s, want %s", len(c.order), c.limit, i, k.name, want)
-				break
-			}
 		}
 	}
 }

@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"google.golang.org/api/agentregistry/v1"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/search"
 )
 
 var locationFields = newListSchema("locations", "name", "locationId", "displayName")
@@ -47,13 +49,15 @@ func (s *Server) listLocations(w http.ResponseWriter, r *http.Request, project s
 			locs = append(locs, l)
 		}
 	}
-	page, next, err := pageOrdered(locs, nil, func(*agentregistry.Location) sortValues { return nil },
-		func(l *agentregistry.Location) string { return l.Name }, nil, r.URL.Query().Get("pageToken"), queryHash("locations", project, filter), size)
+	qh := queryHash("locations", project, filter)
+	after, err := decodeOrderedToken(r.URL.Query().Get("pageToken"), nil, qh)
 	if err != nil {
 		s.writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, &agentregistry.ListLocationsResponse{Locations: page, NextPageToken: next})
+	page, next := search.PageOrdered(locs, nil, func(*agentregistry.Location) search.SortValues { return nil },
+		func(l *agentregistry.Location) string { return l.Name }, nil, after, size)
+	writeJSON(w, http.StatusOK, &agentregistry.ListLocationsResponse{Locations: page, NextPageToken: encodePosition(next, nil, qh)})
 }
 
 // locationsOf lists the names of global and of the locations in use in project.

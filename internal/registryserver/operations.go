@@ -36,6 +36,7 @@ import (
 
 	"google.golang.org/api/agentregistry/v1"
 
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/search"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/searchquery"
 )
 
@@ -578,7 +579,7 @@ func (s *Server) listOperations(w http.ResponseWriter, r *http.Request, parent s
 			s.writeError(w, err)
 			return
 		}
-		if i > 0 && bytes+len(b) > maxPageBytes {
+		if i > 0 && bytes+len(b) > search.MaxPageBytes {
 			next = encodePageToken(page[i-1].Name, queryHash("operations", parent, q.Get("filter")))
 			break
 		}

@@ -1,25 +1,21 @@
 package registryserver
 
-// The search grammar (parser and reference semantics) lives in
-// internal/searchquery, shared with the provider, which uses it to tell which
-// skills of an agent a query selects. These names keep the server's code
-// (index.go, search.go, services.go) reading as before.
+// The filters of the lists. The grammar (parser and reference semantics)
+// lives in internal/searchquery, shared with the provider, which uses it to
+// tell which skills of an agent a query selects; the index that answers
+// searches is package search.
 
 import (
 	"net/http"
 
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/search"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/searchquery"
 )
 
 type (
-	fieldSet   = searchquery.Schema
-	queryNode  = searchquery.Node
-	andNode    = searchquery.And
-	orNode     = searchquery.Or
-	notNode    = searchquery.Not
-	termNode   = searchquery.Term
-	docFields  = searchquery.Fields
-	QueryError = searchquery.Error
+	fieldSet  = searchquery.Schema
+	queryNode = searchquery.Node
+	docFields = searchquery.Fields
 )
 
 var (
@@ -43,22 +39,13 @@ var (
 // newListSchema is the filter schema of a collection whose fields are plain
 // values, every one searched by a bare word.
 func newListSchema(kind string, fields ...string) *fieldSet {
-	return searchquery.NewSchema(kind, fields, nil, fields)
-}
-
-// parseQuery parses q. A nil node with a nil error means "match everything".
-func parseQuery(q string, fs *fieldSet) (queryNode, error) {
-	parsed, err := searchquery.Parse(q, fs)
-	if err != nil {
-		return nil, err
-	}
-	return parsed.Root, nil
+	return search.NewListSchema(kind, fields...)
 }
 
 // parseFilter parses the filter of a list method against the fields of its
 // collection; a malformed filter is an INVALID_ARGUMENT on the filter field.
 func parseFilter(filter string, fs *fieldSet) (queryNode, error) {
-	node, err := parseQuery(filter, fs)
+	node, err := search.ParseQuery(filter, fs)
 	if err != nil {
 		return nil, errViolations("invalid filter: "+err.Error(), []fieldViolation{{Field: "filter", Description: err.Error()}})
 	}
@@ -78,5 +65,3 @@ func listFilter[T any](r *http.Request, fs *fieldSet, doc func(T) docFields) (st
 
 // matchDoc is the reference (scan) semantics of a query on one document.
 func matchDoc(n queryNode, fs *fieldSet, d docFields) bool { return searchquery.MatchNode(n, fs, d) }
-
-func tokenize(s string) []string { return searchquery.Tokenize(s) }

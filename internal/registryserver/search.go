@@ -8,11 +8,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/search"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/searchquery"
 )
 
 // orderFields are the fields the list of k can be ordered by (endpoints.list
@@ -27,7 +29,7 @@ func (k derivedKind) orderFields() []string {
 	return nil
 }
 
-func (k derivedKind) fields() *fieldSet {
+func (k derivedKind) fields() *searchquery.Schema {
 	switch k {
 	case kindAgent:
 		return agentFields
@@ -109,13 +111,13 @@ type derivedQuery struct {
 
 func (s *Server) runQuery(w http.ResponseWriter, r *http.Request, dq derivedQuery) {
 	k := dq.kind
-	node, err := parseQuery(dq.query, k.fields())
+	node, err := search.ParseQuery(dq.query, k.fields())
 	if err != nil {
 		s.writeError(w, errViolations(fmt.Sprintf("invalid %s: %v", dq.field, err),
 			[]fieldViolation{{Field: dq.field, Description: err.Error()}}))
 		return
 	}
-	o, err := parseOrderBy(dq.orderBy, k.orderFields())
+	o, err := search.ParseOrderBy(dq.orderBy, k.orderFields())
 	if err != nil {
 		s.writeError(w, err)
 		return
@@ -124,38 +126,39 @@ func (s *Server) runQuery(w http.ResponseWriter, r *http.Request, dq derivedQuer
 	if len(o) > 0 {
 		qh = queryHash(dq.method, k.collection(), dq.parent, dq.query, dq.orderBy)
 	}
+	after, err := decodePosition(dq.token, o, qh)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
 	// Capture the index under the read lock, then evaluate without it (see
-	// index.go): a slow search never holds up a write.
+	// search/index.go): a slow search never holds up a write.
 	s.mu.RLock()
 	ixs := s.indexes(k)
 	ix := ixs[dq.parent]
 	if ix == nil {
-		ix = newIndex(k.fields()) // a parent without records: nothing matches, and the token is still checked
+		ix = search.NewIndex(k.fields()) // a parent without records: nothing matches
 	}
-	sn := ix.snapshot()
+	sn := ix.Snapshot()
 	s.mu.RUnlock()
 	ctx, cancel := context.WithTimeout(r.Context(), s.searchTimeout())
 	defer cancel()
-	ids, next, err := sn.page(ctx, node, o, dq.token, qh, dq.size)
+	ids, next, err := sn.Page(ctx, node, o, after, dq.size)
 	if err != nil {
-		var ae *apiError
-		if !errors.As(err, &ae) {
-			err = s.searchAborted(r, dq.method, err)
-		}
-		s.writeError(w, err)
+		s.writeError(w, s.searchAborted(r, dq.method, err))
 		return
 	}
-	writeRecords(w, k.collection(), sn.recs, ids, next)
+	writeRecords(w, k.collection(), sn, ids, encodePosition(next, o, qh))
 }
 
-// writeRecords answers a page of derived records: those of recs (their
-// JSON) at ids, under collection, and the next page's token.
-func writeRecords(w http.ResponseWriter, collection string, recs [][]byte, ids []uint32, next string) {
+// writeRecords answers a page of derived records: those of sn at ids (their
+// JSON), under collection, and the next page's token.
+func writeRecords(w http.ResponseWriter, collection string, sn *search.Snapshot, ids []uint32, next string) {
 	// Like Google (proto3 JSON), an empty list is omitted, not sent as [].
 	var buf bytes.Buffer
 	total := 64
 	for _, id := range ids {
-		total += len(recs[id]) + 1
+		total += len(sn.Record(id)) + 1
 	}
 	buf.Grow(total)
 	buf.WriteString("{")
@@ -165,7 +168,7 @@ func writeRecords(w http.ResponseWriter, collection string, recs [][]byte, ids [
 			if i > 0 {
 				buf.WriteByte(',')
 			}
-			buf.Write(recs[id])
+			buf.Write(sn.Record(id))
 		}
 		buf.WriteString("]")
 	}
@@ -176,47 +179,6 @@ func writeRecords(w http.ResponseWriter, collection string, recs [][]byte, ids [
 	}
 	buf.WriteString("}")
 	writeRawJSON(w, buf.Bytes())
-}
-
-// page evaluates n on the snapshot and returns the page of size after the
-// page token tok, in name order or, with o, in that order; and the next
-// page's token. A malformed token is an *apiError, a search stopped by ctx
-// ctx's error.
-func (sn *snapshot) page(ctx context.Context, n queryNode, o ordering, tok string, qh uint64, size int) ([]uint32, string, error) {
-	if len(o) > 0 {
-		if _, _, err := decodeOrderedToken(tok, o, qh); err != nil {
-			return nil, "", err
-		}
-		matches, err := sn.evalLive(ctx, n)
-		if err != nil {
-			return nil, "", err
-		}
-		var ids []uint32
-		matches.each(func(id uint32) { ids = append(ids, id) })
-		return pageOrdered(ids, o, func(id uint32) sortValues { return sn.vals[id] }, func(id uint32) string { return sn.names[id] },
-			func(id uint32) int { return len(sn.recs[id]) }, tok, qh, size)
-	}
-	after, err := decodePageToken(tok, qh)
-	if err != nil {
-		return nil, "", err
-	}
-	ids, more, err := sn.search(ctx, n, after, size)
-	if err != nil {
-		return nil, "", err
-	}
-	// At most maxPageBytes of records (one at least), as every list.
-	bytes := 0
-	for i, id := range ids {
-		if i > 0 && bytes+len(sn.recs[id]) > maxPageBytes {
-			ids, more = ids[:i], true
-			break
-		}
-		bytes += len(sn.recs[id])
-	}
-	if !more {
-		return ids, "", nil
-	}
-	return ids, encodePageToken(sn.names[ids[len(ids)-1]], qh), nil
 }
 
 // defaultSearchTimeout bounds a search when Options.SearchTimeout is 0.

@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"google.golang.org/api/agentregistry/v1"
-	"google.golang.org/api/googleapi"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/resource"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/search"
 )
 
 const benchParent = "projects/bench/locations/global"
@@ -52,6 +54,7 @@ func benchServer(tb testing.TB) (*Server, map[string]docFields) {
 			panic(err)
 		}
 		now := time.Now().UTC().Format(time.RFC3339Nano)
+		benchDocs = map[string]docFields{}
 		for i := range 10000 {
 			var skills []map[string]any
 			for j := range 5 {
@@ -65,24 +68,21 @@ func benchServer(tb testing.TB) (*Server, map[string]docFields) {
 				"url": fmt.Sprintf("https://a%d.example.test", i), "capabilities": map[string]any{},
 				"defaultInputModes": []string{"text/plain"}, "defaultOutputModes": []string{"text/plain"}, "skills": skills,
 			})
-			svc := &agentregistry.Service{
+			svc := &resource.Service{
 				Name:       fmt.Sprintf("%s/services/agent-%05d", benchParent, i),
-				AgentSpec:  &agentregistry.AgentSpec{Type: "A2A_AGENT_CARD", Content: googleapi.RawMessage(card)},
+				AgentSpec:  &resource.AgentSpec{Type: "A2A_AGENT_CARD", Content: json.RawMessage(card)},
 				CreateTime: now, UpdateTime: now,
 			}
 			svc.RegistryResource = registryResource(svc)
 			s.services.put(svc.Name, svc)
 			s.putDerived(svc)
+			a, d := deriveAgent(svc)
+			benchDocs[a.Name] = d
 		}
 		benchSrv = s
-		benchDocs = map[string]docFields{}
-		ix := s.agentIx[benchParent]
-		for name, id := range ix.ids {
-			benchDocs[name] = ix.docs[id]
-		}
 	})
-	if benchSrv.agentIx[benchParent].len() != 10000 {
-		tb.Fatalf("bench corpus has %d agents", benchSrv.agentIx[benchParent].len())
+	if versions, _ := benchSrv.agentIx[benchParent].Held(); versions != 10000 {
+		tb.Fatalf("bench corpus has %d agents", versions)
 	}
 	return benchSrv, benchDocs
 }
@@ -124,7 +124,7 @@ func BenchmarkSearchAgents(b *testing.B) {
 			reportPercentiles(b, lat)
 		})
 		b.Run("scan/"+bq.name, func(b *testing.B) {
-			n, err := parseQuery(bq.q, agentFields)
+			n, err := search.ParseQuery(bq.q, agentFields)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -168,7 +168,7 @@ func TestSearchIndexAgreesWithScan10k(t *testing.T) {
 	}
 	s, docs := benchServer(t)
 	for _, bq := range benchQueries {
-		n, _ := parseQuery(bq.q, agentFields)
+		n, _ := search.ParseQuery(bq.q, agentFields)
 		want := naiveScan(docs, n, 20)
 		body := fmt.Sprintf(`{"searchString":%q,"pageSize":20}`, bq.q)
 		var lat []time.Duration

@@ -10,11 +10,9 @@ package registryserver
 import (
 	"bytes"
 	"crypto/subtle"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"log/slog"
 	"net/http"
@@ -27,8 +25,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
-	"google.golang.org/api/agentregistry/v1"
-	"google.golang.org/api/apphub/v1"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/resource"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/search"
 )
 
 // Options configure a Server.
@@ -83,13 +81,13 @@ type Server struct {
 	// request, including the fsync, which serialises writes (bbolt has a
 	// single writer anyway) and keeps memory and disk in the same order.
 	mu         sync.RWMutex
-	services   *collection[*agentregistry.Service]
-	encoded    map[string][]byte // derived record name -> its JSON
-	agentIx    map[string]*index // parent -> index of its agents
-	mcpIx      map[string]*index // parent -> index of its MCP servers
-	endpointIx map[string]*index // parent -> index of its endpoints
-	workloads  *collection[*apphub.Workload]
-	bindings   *collection[*agentregistry.Binding]
+	services   *collection[*resource.Service]
+	encoded    map[string][]byte        // derived record name -> its JSON
+	agentIx    map[string]*search.Index // parent -> index of its agents
+	mcpIx      map[string]*search.Index // parent -> index of its MCP servers
+	endpointIx map[string]*search.Index // parent -> index of its endpoints
+	workloads  *collection[*resource.Workload]
+	bindings   *collection[*resource.Binding]
 	ops        *collection[*opRecord]
 	opBytes    map[string]int            // location -> weight of its operations
 	reqs       map[string]*requestRecord // by requestKey
@@ -108,13 +106,13 @@ func New(opts Options) (*Server, error) {
 		opts:       opts,
 		log:        opts.Logger,
 		now:        opts.Now,
-		services:   newCollection[*agentregistry.Service]("/services/"),
+		services:   newCollection[*resource.Service]("/services/"),
 		encoded:    map[string][]byte{},
-		agentIx:    map[string]*index{},
-		mcpIx:      map[string]*index{},
-		endpointIx: map[string]*index{},
-		workloads:  newCollection[*apphub.Workload]("/workloads/"),
-		bindings:   newCollection[*agentregistry.Binding]("/bindings/"),
+		agentIx:    map[string]*search.Index{},
+		mcpIx:      map[string]*search.Index{},
+		endpointIx: map[string]*search.Index{},
+		workloads:  newCollection[*resource.Workload]("/workloads/"),
+		bindings:   newCollection[*resource.Binding]("/bindings/"),
 		ops:        newCollection[*opRecord]("/operations/"),
 		opBytes:    map[string]int{},
 		reqs:       map[string]*requestRecord{},
@@ -154,7 +152,7 @@ func (s *Server) Close() error {
 // loadState rebuilds memory (records, derived records, indexes) from the store.
 func (s *Server) loadState() error {
 	err := s.store.load(bucketServices, func(k, v []byte) error {
-		var svc agentregistry.Service
+		var svc resource.Service
 		if err := json.Unmarshal(v, &svc); err != nil {
 			return fmt.Errorf("service %s: %w", k, err)
 		}
@@ -164,7 +162,7 @@ func (s *Server) loadState() error {
 	})
 	if err == nil {
 		err = s.store.load(bucketWorkloads, func(k, v []byte) error {
-			var wl apphub.Workload
+			var wl resource.Workload
 			if err := json.Unmarshal(v, &wl); err != nil {
 				return fmt.Errorf("workload %s: %w", k, err)
 			}
@@ -174,7 +172,7 @@ func (s *Server) loadState() error {
 	}
 	if err == nil {
 		err = s.store.load(bucketBindings, func(k, v []byte) error {
-			var b agentregistry.Binding
+			var b resource.Binding
 			if err := json.Unmarshal(v, &b); err != nil {
 				return fmt.Errorf("binding %s: %w", k, err)
 			}
@@ -387,62 +385,6 @@ func queryPageSize(r *http.Request) (int, error) {
 		return 0, errInvalid("pageSize %q is not an integer", v)
 	}
 	return pages(r).pageSize(n)
-}
-
-// pageToken is the decoded form of next_page_token: the last name returned
-// (results are sorted by name, so "after" is stable while records come and
-// go) and a hash of the query, so a token cannot be replayed on another query.
-type pageToken struct {
-	After string `json:"a"`
-	Query uint64 `json:"q"`
-}
-
-func queryHash(parts ...string) uint64 {
-	h := fnv.New64a()
-	for _, p := range parts {
-		h.Write([]byte(p))
-		h.Write([]byte{0})
-	}
-	return h.Sum64()
-}
-
-func encodePageToken(after string, qh uint64) string {
-	b, _ := json.Marshal(pageToken{After: after, Query: qh})
-	return base64.RawURLEncoding.EncodeToString(b)
-}
-
-// decodePageToken returns the "after" key of tok ("" for the first page).
-func decodePageToken(tok string, qh uint64) (string, error) {
-	if tok == "" {
-		return "", nil
-	}
-	b, err := base64.RawURLEncoding.DecodeString(tok)
-	var pt pageToken
-	if err == nil {
-		err = json.Unmarshal(b, &pt)
-	}
-	if err != nil {
-		return "", errForeignToken(tok)
-	}
-	if pt.Query != qh {
-		return "", errTokenOfAnotherQuery()
-	}
-	return pt.After, nil
-}
-
-// errForeignToken and errTokenOfAnotherQuery refuse a page token.
-func errForeignToken(tok string) error {
-	shown := tok
-	if len(shown) > 64 {
-		shown = shown[:64] + "..."
-	}
-	return errViolations(fmt.Sprintf("page_token %q is not a token this server issued", shown),
-		[]fieldViolation{{Field: "page_token", Description: "is not a token this server issued; send the next_page_token of the previous page"}})
-}
-
-func errTokenOfAnotherQuery() error {
-	return errViolations("page_token was issued for a different query or parent; the other parameters must be identical to those of the call that returned it",
-		[]fieldViolation{{Field: "page_token", Description: "was issued for a different query or parent"}})
 }
 
 func (s *Server) timestamp() string { return s.now().UTC().Format(time.RFC3339Nano) }

@@ -16,8 +16,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"google.golang.org/api/agentregistry/v1"
-
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/resource"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
 )
 
@@ -51,7 +50,7 @@ const (
 	specEndpoint specKind = "endpoint_spec"
 )
 
-func serviceKind(s *agentregistry.Service) specKind {
+func serviceKind(s *resource.Service) specKind {
 	switch {
 	case s.AgentSpec != nil:
 		return specAgent
@@ -64,14 +63,14 @@ func serviceKind(s *agentregistry.Service) specKind {
 }
 
 // specOf returns the (type, content) of the service's spec.
-func specOf(s *agentregistry.Service) (string, json.RawMessage) {
+func specOf(s *resource.Service) (string, json.RawMessage) {
 	typ, content, _ := specIn(s, serviceKind(s))
 	return typ, content
 }
 
 // specIn returns the (type, content) of the service's spec of kind k, and
 // whether the service has one.
-func specIn(s *agentregistry.Service, k specKind) (string, json.RawMessage, bool) {
+func specIn(s *resource.Service, k specKind) (string, json.RawMessage, bool) {
 	switch {
 	case k == specAgent && s.AgentSpec != nil:
 		return s.AgentSpec.Type, json.RawMessage(s.AgentSpec.Content), true
@@ -85,7 +84,7 @@ func specIn(s *agentregistry.Service, k specKind) (string, json.RawMessage, bool
 
 // validateService checks a complete service and normalises its spec content
 // in place (compact, keys sorted), which is how the registry sends it back.
-func validateService(svc *agentregistry.Service) []fieldViolation {
+func validateService(svc *resource.Service) []fieldViolation {
 	var v violations
 	if n := utf8.RuneCountInString(svc.DisplayName); n > maxDisplayName {
 		v.add("display_name", "must be at most %d characters, got %d", maxDisplayName, n)
@@ -122,7 +121,7 @@ func (v *violations) add(field, format string, args ...any) {
 // validateInterfaces checks a service's interfaces: where clients reach the
 // service, so only web URLs of bounded length, never javascript:, file: or
 // data: that a consumer might follow.
-func validateInterfaces(v *violations, ifs []*agentregistry.Interface) {
+func validateInterfaces(v *violations, ifs []*resource.Interface) {
 	for i, in := range ifs {
 		f := fmt.Sprintf("interfaces[%d]", i)
 		if in == nil {
@@ -164,7 +163,7 @@ func specRule(kind specKind, typ string) (allowed []string, validate func([]byte
 
 // validateSpec checks the one spec of svc: its type, and its document
 // through internal/spec, which it normalises in place.
-func validateSpec(v *violations, svc *agentregistry.Service) {
+func validateSpec(v *violations, svc *resource.Service) {
 	kind := serviceKind(svc)
 	typ, content := specOf(svc)
 	content = trimNull(content)
@@ -193,7 +192,7 @@ func validateSpec(v *violations, svc *agentregistry.Service) {
 // validateDocument checks a spec's document: a JSON object of at most
 // spec.MaxDocumentBytes, valid for its type; when it is, the service
 // carries its normal form.
-func validateDocument(v *violations, svc *agentregistry.Service, field string, content json.RawMessage, validate func([]byte) *spec.Result) {
+func validateDocument(v *violations, svc *resource.Service, field string, content json.RawMessage, validate func([]byte) *spec.Result) {
 	if content[0] != '{' {
 		v.add(field+".content", "must be a JSON object")
 		return
@@ -228,7 +227,7 @@ func trimNull(b json.RawMessage) json.RawMessage {
 	return b
 }
 
-func setContent(svc *agentregistry.Service, c []byte) {
+func setContent(svc *resource.Service, c []byte) {
 	switch {
 	case svc.AgentSpec != nil:
 		svc.AgentSpec.Content = c
@@ -242,19 +241,19 @@ func setContent(svc *agentregistry.Service, c []byte) {
 // cloneService deep-copies a service. Stored services are never mutated in
 // place (readers hold them without the lock after lookup), so every write
 // works on a copy.
-func cloneService(s *agentregistry.Service) *agentregistry.Service {
+func cloneService(s *resource.Service) *resource.Service {
 	b, _ := json.Marshal(s)
-	var out agentregistry.Service
+	var out resource.Service
 	_ = json.Unmarshal(b, &out)
 	return &out
 }
 
 // serviceRepo is the services' part of the write pipeline: a service's
 // derived record and its index entry follow it.
-func (s *Server) serviceRepo() *repo[*agentregistry.Service] {
-	return &repo[*agentregistry.Service]{s: s, c: s.services, bucket: bucketServices, typeURL: typeService, title: "Service",
+func (s *Server) serviceRepo() *repo[*resource.Service] {
+	return &repo[*resource.Service]{s: s, c: s.services, bucket: bucketServices, typeURL: typeService, title: "Service",
 		plural: "services", fam: familyAgentRegistry, max: maxServicesPerLocation,
-		onPut: func(old, svc *agentregistry.Service, had bool) {
+		onPut: func(old, svc *resource.Service, had bool) {
 			if had {
 				s.removeDerived(old)
 			}
@@ -277,15 +276,15 @@ func readCreate(w http.ResponseWriter, r *http.Request, parent, collection, idPa
 }
 
 func (s *Server) createService(w http.ResponseWriter, r *http.Request, parent string) {
-	var in agentregistry.Service
+	var in resource.Service
 	name, err := readCreate(w, r, parent, "services", "serviceId", serviceRule, &in)
 	if err != nil {
 		s.writeError(w, err)
 		return
 	}
-	s.serviceRepo().create(w, r, name, func() (*agentregistry.Service, error) {
+	s.serviceRepo().create(w, r, name, func() (*resource.Service, error) {
 		now := s.timestamp()
-		svc := &agentregistry.Service{
+		svc := &resource.Service{
 			Name: name, DisplayName: in.DisplayName, Description: in.Description, Interfaces: in.Interfaces,
 			AgentSpec: in.AgentSpec, McpServerSpec: in.McpServerSpec, EndpointSpec: in.EndpointSpec,
 			CreateTime: now, UpdateTime: now,
@@ -315,7 +314,7 @@ func violationMessage(what string, v []fieldViolation) string {
 }
 
 func (s *Server) listServices(w http.ResponseWriter, r *http.Request, parent string) {
-	filter, match, err := listFilter(r, serviceFilterFields, func(svc *agentregistry.Service) docFields {
+	filter, match, err := listFilter(r, serviceFilterFields, func(svc *resource.Service) docFields {
 		return docFields{"name": {svc.Name}, "displayName": {svc.DisplayName}, "description": {svc.Description}}
 	})
 	if err != nil {
@@ -327,16 +326,16 @@ func (s *Server) listServices(w http.ResponseWriter, r *http.Request, parent str
 		s.writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, &agentregistry.ListServicesResponse{Services: page, NextPageToken: next})
+	writeJSON(w, http.StatusOK, &resource.ListServicesResponse{Services: page, NextPageToken: next})
 }
 
 func (s *Server) patchService(w http.ResponseWriter, r *http.Request, name string) {
-	var in agentregistry.Service
+	var in resource.Service
 	if err := readJSON(w, r, &in); err != nil {
 		s.writeError(w, err)
 		return
 	}
-	s.serviceRepo().update(w, r, name, func(old *agentregistry.Service) (*agentregistry.Service, error) {
+	s.serviceRepo().update(w, r, name, func(old *resource.Service) (*resource.Service, error) {
 		paths := updatePaths(r.URL.Query().Get("updateMask"), []string{"display_name", "description", "interfaces", string(serviceKind(old))},
 			map[string]bool{"display_name": in.DisplayName != "", "description": in.Description != "", "interfaces": in.Interfaces != nil,
 				string(specAgent): in.AgentSpec != nil, string(specMCP): in.McpServerSpec != nil, string(specEndpoint): in.EndpointSpec != nil})
@@ -355,7 +354,7 @@ func (s *Server) patchService(w http.ResponseWriter, r *http.Request, name strin
 
 // applyServiceMask copies the fields of in that paths name into upd, a
 // copy of old; the spec type is immutable.
-func applyServiceMask(upd, old, in *agentregistry.Service, paths []string) []fieldViolation {
+func applyServiceMask(upd, old, in *resource.Service, paths []string) []fieldViolation {
 	var v violations
 	for _, p := range paths {
 		switch p {
@@ -381,7 +380,7 @@ func applyServiceMask(upd, old, in *agentregistry.Service, paths []string) []fie
 // applySpecPath applies one mask path of a spec. The value comes from the
 // request's field of the same kind, never from another spec the request
 // happens to carry.
-func applySpecPath(v *violations, upd, old, in *agentregistry.Service, p string) {
+func applySpecPath(v *violations, upd, old, in *resource.Service, p string) {
 	oldKind := serviceKind(old)
 	oldType, _ := specOf(old)
 	kind := specKind(strings.SplitN(p, ".", 2)[0])

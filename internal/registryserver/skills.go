@@ -23,8 +23,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"google.golang.org/api/agentregistry/v1"
-
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/resource"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/skillpkg"
 )
 
@@ -80,10 +79,10 @@ var (
 // skillState is the skills part of the server's state, guarded by Server.mu
 // (uploads aside: it is a semaphore of its own).
 type skillState struct {
-	skills    *collection[*agentregistry.Skill]
-	revisions *collection[*agentregistry.SkillRevision] // grouped by skill name
-	uploads   chan struct{}                             // one token per upload being handled
-	archives  *archiveStore                             // nil in memory; safe without Server.mu
+	skills    *collection[*resource.Skill]
+	revisions *collection[*resource.SkillRevision] // grouped by skill name
+	uploads   chan struct{}                        // one token per upload being handled
+	archives  *archiveStore                        // nil in memory; safe without Server.mu
 }
 
 // newSkillState returns empty skills with maxUploads upload slots (0:
@@ -93,8 +92,8 @@ func newSkillState(maxUploads int) *skillState {
 		maxUploads = defaultMaxUploads
 	}
 	return &skillState{
-		skills:    newCollection[*agentregistry.Skill]("/skills/"),
-		revisions: newCollection[*agentregistry.SkillRevision]("/revisions/"),
+		skills:    newCollection[*resource.Skill]("/skills/"),
+		revisions: newCollection[*resource.SkillRevision]("/revisions/"),
 		uploads:   make(chan struct{}, maxUploads),
 	}
 }
@@ -104,7 +103,7 @@ func newSkillState(maxUploads int) *skillState {
 // no revision names.
 func (s *Server) loadSkills() error {
 	err := s.store.load(bucketSkills, func(k, v []byte) error {
-		var sk agentregistry.Skill
+		var sk resource.Skill
 		if err := json.Unmarshal(v, &sk); err != nil {
 			return fmt.Errorf("skill %s: %w", k, err)
 		}
@@ -117,7 +116,7 @@ func (s *Server) loadSkills() error {
 	}
 	uids := map[string]string{} // uid -> revision name
 	err = s.store.load(bucketSkillRevisions, func(k, v []byte) error {
-		var rev agentregistry.SkillRevision
+		var rev resource.SkillRevision
 		if err := json.Unmarshal(v, &rev); err != nil {
 			return fmt.Errorf("skill revision %s: %w", k, err)
 		}
@@ -169,7 +168,7 @@ func newUID() string {
 }
 
 // validateSkill checks the writable fields of a skill.
-func validateSkill(sk *agentregistry.Skill) []fieldViolation {
+func validateSkill(sk *resource.Skill) []fieldViolation {
 	var v []fieldViolation
 	if n := utf8.RuneCountInString(sk.DisplayName); n > maxSkillDisplayName {
 		v = append(v, fieldViolation{"display_name", fmt.Sprintf("is %d characters long; the limit is %d", n, maxSkillDisplayName)})
@@ -200,7 +199,7 @@ func (s *Server) createSkill(w http.ResponseWriter, r *http.Request, parent stri
 	defer release()
 	q := r.URL.Query()
 	id := q.Get("skillId")
-	var in agentregistry.Skill
+	var in resource.Skill
 	if err := readJSONLimit(w, r, &in, maxSkillBodyBytes); err != nil {
 		s.writeError(w, err)
 		return
@@ -215,7 +214,7 @@ func (s *Server) createSkill(w http.ResponseWriter, r *http.Request, parent stri
 		s.writeError(w, err)
 		return
 	}
-	var rev *agentregistry.SkillRevision
+	var rev *resource.SkillRevision
 	ch := s.archiveChange()
 	defer ch.finish()
 	if in.InitialRevision != nil {
@@ -250,15 +249,15 @@ func (s *Server) createSkill(w http.ResponseWriter, r *http.Request, parent stri
 }
 
 // skillRepo is the skills' part of the write pipeline.
-func (s *Server) skillRepo() *repo[*agentregistry.Skill] {
-	return &repo[*agentregistry.Skill]{s: s, c: s.skills.skills, bucket: bucketSkills, typeURL: typeSkill, title: "Skill",
+func (s *Server) skillRepo() *repo[*resource.Skill] {
+	return &repo[*resource.Skill]{s: s, c: s.skills.skills, bucket: bucketSkills, typeURL: typeSkill, title: "Skill",
 		plural: "skills", fam: familyAgentRegistry, max: maxSkillsPerParent}
 }
 
 // newSkill is the skill id of parent that in describes, checked.
-func (s *Server) newSkill(parent, id string, in *agentregistry.Skill) (*agentregistry.Skill, error) {
+func (s *Server) newSkill(parent, id string, in *resource.Skill) (*resource.Skill, error) {
 	now := s.timestamp()
-	sk := &agentregistry.Skill{
+	sk := &resource.Skill{
 		Name: parent + "/skills/" + id, SkillId: skillURN(parent, id), Uid: newUID(), DisplayName: in.DisplayName, Description: in.Description,
 		Type: in.Type, TargetState: in.TargetState, ScanningConfig: in.ScanningConfig, Publisher: in.Publisher,
 		State: targetStates[in.TargetState], CreateTime: now, UpdateTime: now,
@@ -292,7 +291,7 @@ func errExhausted(format string, args ...any) *apiError {
 	return &apiError{HTTP: http.StatusTooManyRequests, Status: "RESOURCE_EXHAUSTED", Message: fmt.Sprintf(format, args...)}
 }
 
-func revisionMutation(rev *agentregistry.SkillRevision) mutation {
+func revisionMutation(rev *resource.SkillRevision) mutation {
 	b, _ := json.Marshal(rev)
 	return mutation{Bucket: bucketSkillRevisions, Key: rev.Name, Value: b}
 }
@@ -304,16 +303,16 @@ func revisionDeletion(name string) []mutation {
 }
 
 // skillMutable are the fields a patch may change, by snake_case mask path.
-var skillMutable = map[string]func(dst, src *agentregistry.Skill){
-	"display_name":     func(d, s *agentregistry.Skill) { d.DisplayName = s.DisplayName },
-	"description":      func(d, s *agentregistry.Skill) { d.Description = s.Description },
-	"target_state":     func(d, s *agentregistry.Skill) { d.TargetState = s.TargetState },
-	"scanning_config":  func(d, s *agentregistry.Skill) { d.ScanningConfig = s.ScanningConfig },
-	"default_revision": func(d, s *agentregistry.Skill) { d.DefaultRevision = s.DefaultRevision },
+var skillMutable = map[string]func(dst, src *resource.Skill){
+	"display_name":     func(d, s *resource.Skill) { d.DisplayName = s.DisplayName },
+	"description":      func(d, s *resource.Skill) { d.Description = s.Description },
+	"target_state":     func(d, s *resource.Skill) { d.TargetState = s.TargetState },
+	"scanning_config":  func(d, s *resource.Skill) { d.ScanningConfig = s.ScanningConfig },
+	"default_revision": func(d, s *resource.Skill) { d.DefaultRevision = s.DefaultRevision },
 }
 
 func (s *Server) patchSkill(w http.ResponseWriter, r *http.Request, name string) {
-	var in agentregistry.Skill
+	var in resource.Skill
 	if err := readJSON(w, r, &in); err != nil {
 		s.writeError(w, err)
 		return
@@ -321,13 +320,13 @@ func (s *Server) patchSkill(w http.ResponseWriter, r *http.Request, name string)
 	paths := updatePaths(r.URL.Query().Get("updateMask"), []string{"display_name", "description", "target_state", "scanning_config", "default_revision"}, map[string]bool{
 		"display_name": in.DisplayName != "", "description": in.Description != "", "target_state": in.TargetState != "",
 		"scanning_config": in.ScanningConfig != nil, "default_revision": in.DefaultRevision != ""})
-	s.skillRepo().update(w, r, name, func(old *agentregistry.Skill) (*agentregistry.Skill, error) {
+	s.skillRepo().update(w, r, name, func(old *resource.Skill) (*resource.Skill, error) {
 		return s.patchedSkill(old, &in, paths)
 	})
 }
 
 // patchedSkill is old with the masked fields of in, checked. Call with s.mu held.
-func (s *Server) patchedSkill(old, in *agentregistry.Skill, paths []string) (*agentregistry.Skill, error) {
+func (s *Server) patchedSkill(old, in *resource.Skill, paths []string) (*resource.Skill, error) {
 	sk := *old
 	for _, p := range paths {
 		set, ok := skillMutable[p]

@@ -16,8 +16,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-	"google.golang.org/api/agentregistry/v1"
 
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/resource"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/skillpkg"
 )
 
@@ -190,7 +190,7 @@ func TestArchivesFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	old := archiveParent + "/skills/pdf-tools/revisions/r1"
-	oldRev, _ := json.Marshal(&agentregistry.SkillRevision{Name: old, Uid: "old-uid", State: "ACTIVE"})
+	oldRev, _ := json.Marshal(&resource.SkillRevision{Name: old, Uid: "old-uid", State: "ACTIVE"})
 	db, err := bolt.Open(path, 0o600, nil)
 	if err == nil {
 		err = db.Update(func(tx *bolt.Tx) error {

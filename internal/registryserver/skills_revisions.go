@@ -7,8 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"google.golang.org/api/agentregistry/v1"
-
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/resource"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/skillpkg"
 )
 
@@ -16,7 +15,7 @@ import (
 // create, done before the server's lock is taken.
 type upload struct {
 	archive     []byte
-	frontmatter *agentregistry.Frontmatter
+	frontmatter *resource.Frontmatter
 	sha256      string
 }
 
@@ -24,7 +23,7 @@ type upload struct {
 // SKILL.md, or returns an INVALID_ARGUMENT naming its problems. It takes no
 // lock: decoding, unpacking, parsing and hashing an archive of up to
 // MaxArchiveBytes costs time, during which every other request goes on.
-func readUpload(in *agentregistry.SkillRevision) (*upload, error) {
+func readUpload(in *resource.SkillRevision) (*upload, error) {
 	if in.GcsSource != nil {
 		return nil, &apiError{HTTP: http.StatusNotImplemented, Status: "UNIMPLEMENTED",
 			Message: "the bundled server cannot read Cloud Storage (gcsSource); upload the archive (archiveUploadSource) instead"}
@@ -47,11 +46,11 @@ func readUpload(in *agentregistry.SkillRevision) (*upload, error) {
 
 // newRevision is the record of an upload stored as name, a revision of sk;
 // uid names its archive too.
-func (s *Server) newRevision(name, uid string, up *upload, sk *agentregistry.Skill) *agentregistry.SkillRevision {
-	rev := &agentregistry.SkillRevision{
+func (s *Server) newRevision(name, uid string, up *upload, sk *resource.Skill) *resource.SkillRevision {
+	rev := &resource.SkillRevision{
 		Name: name, Uid: uid, CreateTime: s.timestamp(), State: "ACTIVE",
 		Frontmatter: up.frontmatter, Sha256Hash: up.sha256, SizeBytes: int64(len(up.archive)),
-		ScanResult: &agentregistry.ScanResult{ScanState: "DISABLED"},
+		ScanResult: &resource.ScanResult{ScanState: "DISABLED"},
 	}
 	if sk.ScanningConfig == nil || sk.ScanningConfig.Policy != "DISABLED" {
 		rev.ScanResult.ErrorMessage = notScanned
@@ -62,7 +61,7 @@ func (s *Server) newRevision(name, uid string, up *upload, sk *agentregistry.Ski
 // revisionFrontmatter reads and validates the SKILL.md of an archive. Its
 // problems are field violations: at most skillpkg.MaxProblems of them and
 // one that counts the rest, so that an answer stays small whatever the input.
-func revisionFrontmatter(archive []byte) (*agentregistry.Frontmatter, error) {
+func revisionFrontmatter(archive []byte) (*resource.Frontmatter, error) {
 	md, folder, err := skillpkg.ReadSkillFile(archive)
 	if err != nil {
 		return nil, errViolations("invalid skill archive: "+err.Error(), []fieldViolation{{"archive_upload_source.archive_content", err.Error()}})
@@ -82,7 +81,7 @@ func revisionFrontmatter(archive []byte) (*agentregistry.Frontmatter, error) {
 	if err != nil {
 		return nil, errInvalid("%v", err)
 	}
-	return &agentregistry.Frontmatter{Name: fm.Name, Description: fm.Description, License: fm.License,
+	return &resource.Frontmatter{Name: fm.Name, Description: fm.Description, License: fm.License,
 		Compatibility: fm.Compatibility, Metadata: fm.Metadata}, nil
 }
 
@@ -134,7 +133,7 @@ func (s *Server) createRevision(w http.ResponseWriter, r *http.Request, skill st
 	defer release()
 	q := r.URL.Query()
 	id := q.Get("skillRevisionId")
-	var in agentregistry.SkillRevision
+	var in resource.SkillRevision
 	if err := readJSONLimit(w, r, &in, maxSkillBodyBytes); err != nil {
 		s.writeError(w, err)
 		return
@@ -219,7 +218,7 @@ func (s *Server) listRevisions(w http.ResponseWriter, r *http.Request, skill str
 		s.writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, &agentregistry.ListSkillRevisionsResponse{SkillRevisions: page, NextPageToken: next})
+	writeJSON(w, http.StatusOK, &resource.ListSkillRevisionsResponse{SkillRevisions: page, NextPageToken: next})
 }
 
 // deleteRevision removes a revision that is not the skill's default: the

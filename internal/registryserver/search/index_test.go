@@ -1,4 +1,4 @@
-package registryserver
+package search
 
 import (
 	"context"
@@ -9,7 +9,12 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/searchquery"
 )
+
+// agentFields are the fields of the agents' index.
+var agentFields = searchquery.Agents
 
 // randomCorpus builds documents from a small vocabulary so that queries hit.
 
@@ -51,7 +56,7 @@ func scan(docs map[string]docFields, n queryNode) []string {
 }
 
 // indexSearch returns every name the index matches, in order.
-func indexSearch(t testing.TB, sn *snapshot, n queryNode) []string {
+func indexSearch(t testing.TB, sn *Snapshot, n queryNode) []string {
 	ids, more, err := sn.search(context.Background(), n, "", 1<<30)
 	if err != nil || more {
 		t.Fatalf("search %v: %v (more %v)", n, err, more)
@@ -69,23 +74,23 @@ func indexSearch(t testing.TB, sn *snapshot, n queryNode) []string {
 func TestIndexMatchesScan(t *testing.T) {
 	t.Parallel() // overlaps with the other slow tests: every mutant of make mutation runs the package
 	r := rand.New(rand.NewPCG(1, 2))
-	ix := newIndex(agentFields)
+	ix := NewIndex(agentFields)
 	docs := map[string]docFields{}
 	for i := range 300 {
 		d := randomDoc(r, i)
 		name := d["name"][0]
 		docs[name] = d
-		ix = ix.put(name, d, nil, nil)
+		ix = ix.Put(name, d, nil, nil)
 	}
 	for i := 0; i < 300; i += 3 {
 		name := fmt.Sprintf("projects/p/locations/l/agents/agent-%d", i)
 		delete(docs, name)
-		ix = ix.remove(name)
+		ix = ix.Remove(name)
 	}
 	for i := 1; i < 300; i += 7 {
 		d := randomDoc(r, i)
 		docs[d["name"][0]] = d
-		ix = ix.put(d["name"][0], d, nil, nil)
+		ix = ix.Put(d["name"][0], d, nil, nil)
 	}
 	queries := []string{
 		"", "travel", "plan*", "pla*", "skills.tags:booking", "skills:hotel", "skills.tags=billing", "skills.tags=bill*",
@@ -107,7 +112,7 @@ func TestIndexMatchesScan(t *testing.T) {
 				t.Fatalf("%q: %v", q, err)
 			}
 			want := scan(docs, n)
-			if got := indexSearch(t, ix.snapshot(), n); !slices.Equal(got, want) {
+			if got := indexSearch(t, ix.Snapshot(), n); !slices.Equal(got, want) {
 				t.Fatalf("%s, %q: index %d results, scan %d\nindex %v\nscan  %v", stage, q, len(got), len(want), got, want)
 			}
 		}
@@ -121,7 +126,7 @@ func TestIndexMatchesScan(t *testing.T) {
 		d := randomDoc(r, i)
 		d["name"] = []string{name}
 		docs[name] = d
-		ix = ix.put(name, d, nil, nil)
+		ix = ix.Put(name, d, nil, nil)
 	}
 	if ix.dead != 0 || ix.len() != len(docs) || len(ix.names) != len(docs) {
 		t.Fatalf("rebuilt index: %d dead, %d live, %d ids; want 0, %d, %d", ix.dead, ix.len(), len(ix.names), len(docs), len(docs))
@@ -132,18 +137,18 @@ func TestIndexMatchesScan(t *testing.T) {
 // TestSnapshotIsolation: a search sees the index as it was when the search
 // started, whatever is written meanwhile, a rebuild included.
 func TestSnapshotIsolation(t *testing.T) {
-	ix := newIndex(agentFields)
+	ix := NewIndex(agentFields)
 	doc := func(name, desc string) docFields {
 		return docFields{"name": {name}, "description": {desc}}
 	}
-	ix = ix.put("a", doc("a", "travel planner"), nil, nil)
-	ix = ix.put("b", doc("b", "invoice helper"), nil, nil)
-	sn := ix.snapshot()
-	ix = ix.put("c", doc("c", "travel booking"), nil, nil) // added
-	ix = ix.put("a", doc("a", "expense report"), nil, nil) // replaced
-	ix = ix.remove("b")                                    // removed
+	ix = ix.Put("a", doc("a", "travel planner"), nil, nil)
+	ix = ix.Put("b", doc("b", "invoice helper"), nil, nil)
+	sn := ix.Snapshot()
+	ix = ix.Put("c", doc("c", "travel booking"), nil, nil) // added
+	ix = ix.Put("a", doc("a", "expense report"), nil, nil) // replaced
+	ix = ix.Remove("b")                                    // removed
 	for i := 0; i < 2*compactAfter; i++ {                  // enough churn to rebuild
-		ix = ix.put("d", doc("d", fmt.Sprint("travel ", i)), nil, nil)
+		ix = ix.Put("d", doc("d", fmt.Sprint("travel ", i)), nil, nil)
 	}
 	for q, want := range map[string]string{`"travel planner"`: "a", "travel": "a", "invoice": "b", "expense": "", "": "a b"} {
 		n, _ := parseQuery(q, agentFields)
@@ -153,7 +158,7 @@ func TestSnapshotIsolation(t *testing.T) {
 	}
 	for q, want := range map[string]string{"travel": "c d", "invoice": "", "expense": "a", `"travel booking"`: "c"} {
 		n, _ := parseQuery(q, agentFields)
-		if got := strings.Join(indexSearch(t, ix.snapshot(), n), " "); got != want {
+		if got := strings.Join(indexSearch(t, ix.Snapshot(), n), " "); got != want {
 			t.Errorf("now, %q: got %q, want %q", q, got, want)
 		}
 	}
@@ -198,17 +203,17 @@ func FuzzIndexMatchesScan(f *testing.F) {
 		f.Add(s)
 	}
 	r := rand.New(rand.NewPCG(7, 8))
-	ix := newIndex(agentFields)
+	ix := NewIndex(agentFields)
 	docs := map[string]docFields{}
 	for i := range 40 {
 		d := randomDoc(r, i)
 		docs[d["name"][0]] = d
-		ix = ix.put(d["name"][0], d, nil, nil)
+		ix = ix.Put(d["name"][0], d, nil, nil)
 	}
 	f.Fuzz(func(t *testing.T, q string) {
 		n, err := parseQuery(q, agentFields)
 		if err != nil {
-			if _, ok := err.(*QueryError); !ok {
+			if _, ok := err.(*queryError); !ok {
 				t.Fatalf("%q: error of type %T", q, err)
 			}
 			return
@@ -220,7 +225,7 @@ func FuzzIndexMatchesScan(f *testing.F) {
 		if err != nil || n2.String() != n.String() {
 			t.Fatalf("%q: printed as %s, reparsed as %v (%v)", q, n, n2, err)
 		}
-		got := indexSearch(t, ix.snapshot(), n)
+		got := indexSearch(t, ix.Snapshot(), n)
 		if want := scan(docs, n); !slices.Equal(got, want) {
 			t.Fatalf("%q: index %v scan %v", q, got, want)
 		}
@@ -279,14 +284,14 @@ func TestTermTableMerge(t *testing.T) {
 func TestIndexRebuild(t *testing.T) {
 	name := func(i int) string { return fmt.Sprintf("projects/p/locations/l/agents/agent-%05d", i) }
 	for _, n := range []int{2*compactAfter - 1, 2 * compactAfter} {
-		ix := newIndex(agentFields)
+		ix := NewIndex(agentFields)
 		for i := range n {
-			ix = ix.put(name(i), docFields{"name": {name(i)}}, nil, nil)
+			ix = ix.Put(name(i), docFields{"name": {name(i)}}, nil, nil)
 		}
 		dead := 0
 		for i := range n {
 			before := ix
-			ix = ix.remove(name(i))
+			ix = ix.Remove(name(i))
 			dead++
 			live := n - 1 - i
 			rebuild := dead >= compactAfter && dead > live
@@ -305,8 +310,8 @@ func TestIndexRebuild(t *testing.T) {
 // weigh at least compactBytes and outweigh the live ones, and not before,
 // whatever their count (one here).
 func TestIndexRebuildByBytes(t *testing.T) {
-	doc := func(ix *index, name string, weight int) *index { // weight: docBytes of the version
-		return ix.put(name, docFields{"name": {name}}, make([]byte, weight-len(name)), nil)
+	doc := func(ix *Index, name string, weight int) *Index { // weight: docBytes of the version
+		return ix.Put(name, docFields{"name": {name}}, make([]byte, weight-len(name)), nil)
 	}
 	for _, tt := range []struct {
 		dead, live int
@@ -317,9 +322,9 @@ func TestIndexRebuildByBytes(t *testing.T) {
 		{compactBytes, compactBytes, false},
 		{compactBytes + 1, compactBytes, true},
 	} {
-		ix := doc(doc(newIndex(agentFields), "live", tt.live), "dead", tt.dead)
+		ix := doc(doc(NewIndex(agentFields), "live", tt.live), "dead", tt.dead)
 		before := ix
-		if ix = ix.remove("dead"); (ix != before) != tt.rebuild || ix.len() != 1 {
+		if ix = ix.Remove("dead"); (ix != before) != tt.rebuild || ix.len() != 1 {
 			t.Errorf("%d dead bytes beside %d live: rebuilt %v (%d live), want %v", tt.dead, tt.live, ix != before, ix.len(), tt.rebuild)
 		}
 	}
@@ -329,13 +334,13 @@ func TestIndexRebuildByBytes(t *testing.T) {
 // documents polls its context while it extends the matches, and a poll that
 // finds the context alive keeps them.
 func TestPhraseGoesOnAfterAPoll(t *testing.T) {
-	ix := newIndex(agentFields)
+	ix := NewIndex(agentFields)
 	for i := range ctxEvery {
 		name := fmt.Sprintf("agent-%05d", i)
-		ix = ix.put(name, docFields{"name": {name}, "description": {"first common last"}}, nil, nil)
+		ix = ix.Put(name, docFields{"name": {name}, "description": {"first common last"}}, nil, nil)
 	}
 	n, _ := parseQuery(`"first common last"`, agentFields)
-	if got, err := ix.snapshot().eval(context.Background(), n); err != nil || len(members(got)) != ctxEvery {
+	if got, err := ix.Snapshot().eval(context.Background(), n); err != nil || len(members(got)) != ctxEvery {
 		t.Errorf("%d documents (%v), want %d", len(members(got)), err, ctxEvery)
 	}
 }
@@ -346,13 +351,13 @@ func TestPhraseGoesOnAfterAPoll(t *testing.T) {
 // snapshot's bitsets (64 documents), and it is in the postings of both words
 // of the phrase.
 func TestSnapshotCutsLaterDocuments(t *testing.T) {
-	ix := newIndex(agentFields)
+	ix := NewIndex(agentFields)
 	for i := range 64 {
 		name := fmt.Sprintf("agent-%02d", i)
-		ix = ix.put(name, docFields{"name": {name}, "description": {"travel planner"}}, nil, nil)
+		ix = ix.Put(name, docFields{"name": {name}, "description": {"travel planner"}}, nil, nil)
 	}
-	sn := ix.snapshot()
-	ix.put("late", docFields{"name": {"late"}, "description": {"travel planner"}}, nil, nil)
+	sn := ix.Snapshot()
+	ix.Put("late", docFields{"name": {"late"}, "description": {"travel planner"}}, nil, nil)
 	for _, q := range []string{"travel", "planner", `"travel planner"`} {
 		n, _ := parseQuery(q, agentFields)
 		if got := indexSearch(t, sn, n); len(got) != 64 || slices.Contains(got, "late") {
@@ -376,14 +381,14 @@ func (c *pollCounter) Err() error { c.polls++; return c.Context.Err() }
 // phrase whose first words never meet stops there, without reading the
 // postings of the rest.
 func TestSearchPollsItsContext(t *testing.T) {
-	ix := newIndex(agentFields)
+	ix := NewIndex(agentFields)
 	for i := range ctxEvery {
 		name := fmt.Sprintf("agent-%05d", i)
 		desc := "common almost" // almost is in ctxEvery-1 documents, common in ctxEvery
 		if i == 0 {
 			desc = "beta alpha common"
 		}
-		ix = ix.put(name, docFields{"name": {name}, "description": {desc}}, nil, nil)
+		ix = ix.Put(name, docFields{"name": {name}, "description": {desc}}, nil, nil)
 	}
 	for _, c := range []struct {
 		q     string
@@ -402,7 +407,7 @@ func TestSearchPollsItsContext(t *testing.T) {
 	} {
 		ctx := &pollCounter{Context: context.Background()}
 		n, _ := parseQuery(c.q, agentFields)
-		if _, err := ix.snapshot().eval(ctx, n); err != nil || ctx.polls != c.polls {
+		if _, err := ix.Snapshot().eval(ctx, n); err != nil || ctx.polls != c.polls {
 			t.Errorf("%s: %d polls (%v), want %d", c.q, ctx.polls, err, c.polls)
 		}
 	}
@@ -410,8 +415,11 @@ func TestSearchPollsItsContext(t *testing.T) {
 	// results are whole however much work the search did.
 	for q, want := range map[string]int{"almost": ctxEvery - 1, "common": ctxEvery, `"beta alpha common"`: 1, `"common almost"`: ctxEvery - 1} {
 		n, _ := parseQuery(q, agentFields)
-		if got, err := ix.snapshot().eval(context.Background(), n); err != nil || len(members(got)) != want {
+		if got, err := ix.Snapshot().eval(context.Background(), n); err != nil || len(members(got)) != want {
 			t.Errorf("%s: %d documents (%v), want %d", q, len(members(got)), err, want)
 		}
 	}
 }
+
+// len is the number of live documents in the index.
+func (ix *Index) len() int { return len(ix.ids) }

@@ -1,4 +1,4 @@
-package registryserver
+package search
 
 // The filter of skills.list and skills:search, as the discovery document
 // describes it: comparisons of state and targetState (=), and of createTime
@@ -25,13 +25,12 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"google.golang.org/api/agentregistry/v1"
-
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/resource"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/searchquery"
 )
 
-// skillFilter is a parsed filter: nil matches every skill.
-type skillFilter func(*agentregistry.Skill) bool
+// SkillFilter is a parsed filter: nil matches every skill.
+type SkillFilter func(*resource.Skill) bool
 
 // skillFilterFields are the fields a filter compares, by the names it
 // accepts (the JSON name and the proto one), with the operators each takes.
@@ -39,10 +38,10 @@ var skillFilterFields = map[string]filterField{
 	"state":        {"state", enumValue("STATE_", skillStates), nil},
 	"targetState":  {"targetState", enumValue("TARGET_STATE_", targetStateNames()), nil},
 	"target_state": {"targetState", enumValue("TARGET_STATE_", targetStateNames()), nil},
-	"createTime":   {"createTime", nil, func(sk *agentregistry.Skill) string { return sk.CreateTime }},
-	"create_time":  {"createTime", nil, func(sk *agentregistry.Skill) string { return sk.CreateTime }},
-	"updateTime":   {"updateTime", nil, func(sk *agentregistry.Skill) string { return sk.UpdateTime }},
-	"update_time":  {"updateTime", nil, func(sk *agentregistry.Skill) string { return sk.UpdateTime }},
+	"createTime":   {"createTime", nil, func(sk *resource.Skill) string { return sk.CreateTime }},
+	"create_time":  {"createTime", nil, func(sk *resource.Skill) string { return sk.CreateTime }},
+	"updateTime":   {"updateTime", nil, func(sk *resource.Skill) string { return sk.UpdateTime }},
+	"update_time":  {"updateTime", nil, func(sk *resource.Skill) string { return sk.UpdateTime }},
 }
 
 // skillStates are the values of Skill.state, as the discovery document lists them.
@@ -59,7 +58,7 @@ func targetStateNames() []string {
 type filterField struct {
 	name string
 	enum func(v string) (string, error) // the enum value named by v
-	time func(*agentregistry.Skill) string
+	time func(*resource.Skill) string
 }
 
 // enumValue accepts an enum value by its full name or without its prefix
@@ -75,11 +74,11 @@ func enumValue(prefix string, names []string) func(string) (string, error) {
 	}
 }
 
-// parseSkillFilter parses a filter; its errors are QueryErrors with the
+// ParseSkillFilter parses a filter; its errors are *searchquery.Error with the
 // position (in bytes) of what is wrong.
-func parseSkillFilter(src string) (skillFilter, error) {
+func ParseSkillFilter(src string) (SkillFilter, error) {
 	if n := utf8.RuneCountInString(src); n > searchquery.MaxLength {
-		return nil, &QueryError{Msg: fmt.Sprintf("the filter is %d characters long; the limit is %d", n, searchquery.MaxLength)}
+		return nil, &queryError{Msg: fmt.Sprintf("the filter is %d characters long; the limit is %d", n, searchquery.MaxLength)}
 	}
 	p := &filterParser{src: src}
 	if p.skip(); p.eof() {
@@ -108,7 +107,7 @@ func (p *filterParser) skip() {
 }
 
 func (p *filterParser) errf(format string, args ...any) error {
-	return &QueryError{Pos: p.pos, Msg: fmt.Sprintf(format, args...)}
+	return &queryError{Pos: p.pos, Msg: fmt.Sprintf(format, args...)}
 }
 
 func (p *filterParser) describe() string {
@@ -141,10 +140,10 @@ func (p *filterParser) keyword(kw string) bool {
 	return true
 }
 
-func (p *filterParser) or() (skillFilter, error) {
+func (p *filterParser) or() (SkillFilter, error) {
 	l, err := p.and()
 	for err == nil && p.keyword("OR") {
-		var r skillFilter
+		var r SkillFilter
 		if r, err = p.and(); err == nil {
 			l = orFilter(l, r)
 		}
@@ -152,11 +151,11 @@ func (p *filterParser) or() (skillFilter, error) {
 	return l, err
 }
 
-func (p *filterParser) and() (skillFilter, error) {
+func (p *filterParser) and() (SkillFilter, error) {
 	l, err := p.unary()
 	for err == nil && !p.eof() && p.src[p.pos] != ')' && p.word() != "OR" {
 		p.keyword("AND")
-		var r skillFilter
+		var r SkillFilter
 		if r, err = p.unary(); err == nil {
 			l = andFilter(l, r)
 		}
@@ -164,12 +163,12 @@ func (p *filterParser) and() (skillFilter, error) {
 	return l, err
 }
 
-func orFilter(l, r skillFilter) skillFilter {
-	return func(sk *agentregistry.Skill) bool { return l(sk) || r(sk) }
+func orFilter(l, r SkillFilter) SkillFilter {
+	return func(sk *resource.Skill) bool { return l(sk) || r(sk) }
 }
 
-func andFilter(l, r skillFilter) skillFilter {
-	return func(sk *agentregistry.Skill) bool { return l(sk) && r(sk) }
+func andFilter(l, r SkillFilter) SkillFilter {
+	return func(sk *resource.Skill) bool { return l(sk) && r(sk) }
 }
 
 // nest counts a level of parentheses or NOT against MaxDepth.
@@ -180,7 +179,7 @@ func (p *filterParser) nest() error {
 	return nil
 }
 
-func (p *filterParser) unary() (skillFilter, error) {
+func (p *filterParser) unary() (SkillFilter, error) {
 	if !p.keyword("NOT") {
 		return p.primary()
 	}
@@ -192,10 +191,10 @@ func (p *filterParser) unary() (skillFilter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return func(sk *agentregistry.Skill) bool { return !x(sk) }, nil
+	return func(sk *resource.Skill) bool { return !x(sk) }, nil
 }
 
-func (p *filterParser) primary() (skillFilter, error) {
+func (p *filterParser) primary() (SkillFilter, error) {
 	if p.eof() || p.src[p.pos] != '(' {
 		return p.comparison()
 	}
@@ -217,7 +216,7 @@ func (p *filterParser) primary() (skillFilter, error) {
 	return f, nil
 }
 
-func (p *filterParser) comparison() (skillFilter, error) {
+func (p *filterParser) comparison() (SkillFilter, error) {
 	name := p.word()
 	field, ok := skillFilterFields[name]
 	if !ok || name == "" {
@@ -249,16 +248,16 @@ func (p *filterParser) comparison() (skillFilter, error) {
 	if field.enum != nil {
 		want, err := field.enum(v)
 		if err != nil {
-			return nil, &QueryError{Pos: at, Msg: fmt.Sprintf("%s value %q %v", field.name, v, err)}
+			return nil, &queryError{Pos: at, Msg: fmt.Sprintf("%s value %q %v", field.name, v, err)}
 		}
 		if field.name == "state" {
-			return func(sk *agentregistry.Skill) bool { return sk.State == want }, nil
+			return func(sk *resource.Skill) bool { return sk.State == want }, nil
 		}
-		return func(sk *agentregistry.Skill) bool { return sk.TargetState == want }, nil
+		return func(sk *resource.Skill) bool { return sk.TargetState == want }, nil
 	}
 	t, err := time.Parse(time.RFC3339Nano, v)
 	if err != nil {
-		return nil, &QueryError{Pos: at, Msg: fmt.Sprintf("%s value %q is not an RFC 3339 timestamp such as 2026-01-02T15:04:05Z", field.name, v)}
+		return nil, &queryError{Pos: at, Msg: fmt.Sprintf("%s value %q is not an RFC 3339 timestamp such as 2026-01-02T15:04:05Z", field.name, v)}
 	}
 	return timeFilter(field.time, op, t), nil
 }
@@ -303,8 +302,8 @@ func (p *filterParser) value() (string, error) {
 
 // timeFilter compares a timestamp field with t. A skill's times are written
 // by the server in RFC 3339, so they always parse.
-func timeFilter(get func(*agentregistry.Skill) string, op string, t time.Time) skillFilter {
-	return func(sk *agentregistry.Skill) bool {
+func timeFilter(get func(*resource.Skill) string, op string, t time.Time) SkillFilter {
+	return func(sk *resource.Skill) bool {
 		v, err := time.Parse(time.RFC3339Nano, get(sk))
 		if err != nil {
 			return false

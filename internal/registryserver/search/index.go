@@ -1,4 +1,4 @@
-package registryserver
+package search
 
 // The inverted index behind agents:search and mcpServers:search. One index
 // holds the derived records of one parent (project/location). Each version of
@@ -12,7 +12,7 @@ package registryserver
 // ids are never reused (a replaced or removed document is only marked dead),
 // posting lists, names and records only grow, and an entry, once written,
 // never changes. A search captures a snapshot (the live set and the lengths
-// of the append-only slices) under the server's read lock, which takes a few
+// of the append-only slices) under the state's read lock, which takes a few
 // microseconds, and evaluates on it without that lock: it sees the index
 // exactly as it was at the capture, whatever is written meanwhile. The term
 // dictionaries are maps, which writers extend, so they have their own lock,
@@ -22,7 +22,6 @@ package registryserver
 
 import (
 	"context"
-	"math/bits"
 	"slices"
 	"sort"
 	"strings"
@@ -150,17 +149,17 @@ func (t *termTable) mergeRecent() {
 	t.sorted, t.recent = merged, nil
 }
 
-// index is the search index of one parent's derived records of one kind.
-// Its fields other than the term tables are written under the server's write
+// Index is the search index of one parent's derived records of one kind.
+// Its fields other than the term tables are written under the state's write
 // lock and read under its read lock.
-type index struct {
+type Index struct {
 	fs    *fieldSet
 	ids   map[string]uint32 // name -> id of its live version
 	live  bitset
 	names []string     // id -> resource name; append-only
 	docs  []docFields  // id -> field values, kept to rebuild the index; append-only
 	recs  [][]byte     // id -> the record's JSON, as search returns it; append-only
-	vals  []sortValues // id -> the record's values of its orderBy fields; append-only
+	vals  []SortValues // id -> the record's values of its orderBy fields; append-only
 	dead  int
 	// liveBytes and deadBytes weigh the live and dead versions (docBytes).
 	liveBytes, deadBytes int
@@ -168,8 +167,9 @@ type index struct {
 	exact                map[string]*termTable // field (base or composite) -> lower(value) -> postings
 }
 
-func newIndex(fs *fieldSet) *index {
-	ix := &index{fs: fs, ids: map[string]uint32{}, words: map[string]*termTable{}, exact: map[string]*termTable{}}
+// NewIndex returns an empty index of documents with the fields of fs.
+func NewIndex(fs *fieldSet) *Index {
+	ix := &Index{fs: fs, ids: map[string]uint32{}, words: map[string]*termTable{}, exact: map[string]*termTable{}}
 	for _, f := range fs.Base {
 		ix.words[f], ix.exact[f] = newTermTable(), newTermTable()
 	}
@@ -183,7 +183,7 @@ func newIndex(fs *fieldSet) *index {
 // targets lists the fields whose tables a base field's values go into: its
 // own, any composite containing it, and allField (words only) when it is a
 // keyword field.
-func (ix *index) targets(f string) (words, exact []string) {
+func (ix *Index) targets(f string) (words, exact []string) {
 	words, exact = []string{f}, []string{f}
 	for c, members := range ix.fs.Composite {
 		if slices.Contains(members, f) {
@@ -196,11 +196,11 @@ func (ix *index) targets(f string) (words, exact []string) {
 	return words, exact
 }
 
-// put adds or replaces the document called name, with rec its JSON and v
+// Put adds or replaces the document called name, with rec its JSON and v
 // its values for orderBy. It returns the index to use from now on: ix, or a
 // rebuilt one when too many dead ids have accumulated.
-func (ix *index) put(name string, d docFields, rec []byte, v sortValues) *index {
-	ix = ix.remove(name)
+func (ix *Index) Put(name string, d docFields, rec []byte, v SortValues) *Index {
+	ix = ix.Remove(name)
 	id := uint32(len(ix.names))
 	ix.names = append(ix.names, name)
 	ix.docs = append(ix.docs, d)
@@ -246,9 +246,9 @@ func (ix *index) put(name string, d docFields, rec []byte, v sortValues) *index 
 	return ix
 }
 
-// remove marks the live version of name dead, and returns the index to use
+// Remove marks the live version of name dead, and returns the index to use
 // from now on (see put).
-func (ix *index) remove(name string) *index {
+func (ix *Index) Remove(name string) *Index {
 	id, ok := ix.ids[name]
 	if !ok {
 		return ix
@@ -265,12 +265,16 @@ func (ix *index) remove(name string) *index {
 		return ix
 	}
 	// Rebuild with dense ids, in the order of the old ones.
-	fresh := newIndex(ix.fs)
+	fresh := NewIndex(ix.fs)
 	ix.live.each(func(id uint32) {
-		fresh.put(ix.names[id], ix.docs[id], ix.recs[id], ix.vals[id])
+		fresh.Put(ix.names[id], ix.docs[id], ix.recs[id], ix.vals[id])
 	})
 	return fresh
 }
+
+// Held is what the index holds: how many versions of documents, live and
+// dead, and the bytes of the dead ones (docBytes).
+func (ix *Index) Held() (versions, deadBytes int) { return len(ix.names), ix.deadBytes }
 
 // docBytes weighs one version: its JSON and its field values, which the
 // index keeps (its postings grow with the values too).
@@ -293,14 +297,14 @@ func sortedKeys(d docFields) []string {
 	return keys
 }
 
-// snapshot is the index as it was when captured; see the package comment at
-// the top of this file.
-type snapshot struct {
-	ix    *index
+// Snapshot is the index as it was when captured; see the comment at the top
+// of this file.
+type Snapshot struct {
+	ix    *Index
 	live  bitset
 	names []string
 	recs  [][]byte
-	vals  []sortValues
+	vals  []SortValues
 	// memo holds the result of each distinct term of the query being
 	// evaluated: a query that repeats a term pays for it once.
 	memo map[string]bitset
@@ -309,9 +313,9 @@ type snapshot struct {
 	runs []run      // phrase's buffer for its first round
 }
 
-// snapshot captures the index. Call with the server's read lock held.
-func (ix *index) snapshot() *snapshot {
-	return &snapshot{ix: ix, live: ix.live.clone(), names: ix.names, recs: ix.recs, vals: ix.vals, memo: map[string]bitset{}}
+// Snapshot captures the index. Call with the state's read lock held.
+func (ix *Index) Snapshot() *Snapshot {
+	return &Snapshot{ix: ix, live: ix.live.clone(), names: ix.names, recs: ix.recs, vals: ix.vals, memo: map[string]bitset{}}
 }
 
 // ctxEvery is how many posting entries are processed between checks of the
@@ -321,7 +325,7 @@ const ctxEvery = 4096
 // eval returns the ids matching n (nil = everything), or ctx's error once
 // ctx is done. The result may hold dead ids except under a NOT; search
 // removes them.
-func (sn *snapshot) eval(ctx context.Context, n queryNode) (bitset, error) {
+func (sn *Snapshot) eval(ctx context.Context, n queryNode) (bitset, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -361,7 +365,7 @@ func (sn *snapshot) eval(ctx context.Context, n queryNode) (bitset, error) {
 	return bitset{}, nil
 }
 
-func (sn *snapshot) evalBoth(ctx context.Context, l, r queryNode) (bitset, bitset, error) {
+func (sn *Snapshot) evalBoth(ctx context.Context, l, r queryNode) (bitset, bitset, error) {
 	lb, err := sn.eval(ctx, l)
 	if err != nil {
 		return nil, nil, err
@@ -372,7 +376,7 @@ func (sn *snapshot) evalBoth(ctx context.Context, l, r queryNode) (bitset, bitse
 
 // union returns the documents, among those the snapshot knows, that hold
 // term (or, with prefix, a term it starts) in tab.
-func (sn *snapshot) union(ctx context.Context, tab *termTable, term string, prefix bool) (bitset, error) {
+func (sn *Snapshot) union(ctx context.Context, tab *termTable, term string, prefix bool) (bitset, error) {
 	limit := uint32(len(sn.names))
 	// Copy the id lists under the table's lock, cut to the snapshot (ids
 	// ascend, so what was added after it is a tail), then read them without
@@ -403,7 +407,7 @@ func (sn *snapshot) union(ctx context.Context, tab *termTable, term string, pref
 	return out, nil
 }
 
-func (sn *snapshot) evalTerm(ctx context.Context, t *termNode) (bitset, error) {
+func (sn *Snapshot) evalTerm(ctx context.Context, t *termNode) (bitset, error) {
 	if t.Exact {
 		return sn.union(ctx, sn.ix.exact[t.Field], strings.ToLower(t.Value), t.Prefix)
 	}
@@ -439,7 +443,7 @@ type run struct {
 // phrase keeps the candidates where the words (views[j] holds the postings
 // of word j: one, or for a prefix every term it starts) occur at adjacent
 // positions: word j at p+j for some p.
-func (sn *snapshot) phrase(ctx context.Context, cand bitset, views [][]postingView) (bitset, error) {
+func (sn *Snapshot) phrase(ctx context.Context, cand bitset, views [][]postingView) (bitset, error) {
 	// The first word is never a prefix, so views[0] is one posting and cur
 	// ascends by id; so does every later round but the last, whose word
 	// alone may be a prefix.
@@ -465,7 +469,7 @@ func (sn *snapshot) phrase(ctx context.Context, cand bitset, views [][]postingVi
 }
 
 // firstRuns are the candidates' positions of a phrase's first word.
-func (sn *snapshot) firstRuns(cand bitset, views []postingView) []run {
+func (sn *Snapshot) firstRuns(cand bitset, views []postingView) []run {
 	limit := uint32(len(sn.names))
 	cur := sn.runs[:0]
 	for _, v := range views {
@@ -484,7 +488,7 @@ func (sn *snapshot) firstRuns(cand bitset, views []postingView) []run {
 // nextRuns extends the runs of cur (indexed by sn.at) with the phrase's j-th
 // word: the records where it follows, with the starts that still match; in
 // the last round, the records it completes are set in out instead.
-func (sn *snapshot) nextRuns(ctx context.Context, cur []run, views []postingView, j int, last bool, out bitset) ([]run, error) {
+func (sn *Snapshot) nextRuns(ctx context.Context, cur []run, views []postingView, j int, last bool, out bitset) ([]run, error) {
 	limit := uint32(len(sn.names))
 	var next []run
 	work := 0
@@ -534,14 +538,14 @@ func extendRun(starts, positions []uint32, j uint32, last bool) []uint32 {
 }
 
 // clearAt resets the entries of sn.at that cur set.
-func (sn *snapshot) clearAt(cur []run) {
+func (sn *Snapshot) clearAt(cur []run) {
 	for _, r := range cur {
 		sn.at[r.id] = 0
 	}
 }
 
 // evalLive returns the live documents matching n.
-func (sn *snapshot) evalLive(ctx context.Context, n queryNode) (bitset, error) {
+func (sn *Snapshot) evalLive(ctx context.Context, n queryNode) (bitset, error) {
 	matches, err := sn.eval(ctx, n)
 	if err != nil {
 		return nil, err
@@ -552,7 +556,7 @@ func (sn *snapshot) evalLive(ctx context.Context, n queryNode) (bitset, error) {
 // search returns the ids of the live documents matching n whose names sort
 // strictly after `after`, ordered by name, at most limit of them, and whether
 // more follow.
-func (sn *snapshot) search(ctx context.Context, n queryNode, after string, limit int) ([]uint32, bool, error) {
+func (sn *Snapshot) search(ctx context.Context, n queryNode, after string, limit int) ([]uint32, bool, error) {
 	matches, err := sn.evalLive(ctx, n)
 	if err != nil {
 		return nil, false, err
@@ -579,68 +583,41 @@ func (sn *snapshot) search(ctx context.Context, n queryNode, after string, limit
 	return out, false, nil
 }
 
-// bitset is a set of document ids.
-type bitset []uint64
-
-func newBitset(n int) bitset { return make(bitset, (n+63)/64) }
-
-func (b *bitset) set(id uint32) {
-	w := int(id / 64)
-	for len(*b) <= w {
-		*b = append(*b, 0)
-	}
-	(*b)[w] |= 1 << (id % 64)
-}
-
-func (b bitset) clear(id uint32) {
-	if w := int(id / 64); w < len(b) {
-		b[w] &^= 1 << (id % 64)
-	}
-}
-
-func (b bitset) has(id uint32) bool {
-	w := int(id / 64)
-	return w < len(b) && b[w]&(1<<(id%64)) != 0
-}
-
-func (b bitset) clone() bitset { return slices.Clone(b) }
-
-func (b bitset) and(o bitset) bitset {
-	for i := range b {
-		if i < len(o) {
-			b[i] &= o[i]
-		} else {
-			b[i] = 0
+// Page evaluates n on the snapshot and returns the ids of the page of size
+// that follows after (nil: the first page), in name order or, with o, in
+// that order, at most MaxPageBytes of records (one at least); and where the
+// next page starts after (nil when this page is the last). A search stopped
+// by ctx returns ctx's error.
+func (sn *Snapshot) Page(ctx context.Context, n queryNode, o Ordering, after *Position, size int) ([]uint32, *Position, error) {
+	if len(o) > 0 {
+		matches, err := sn.evalLive(ctx, n)
+		if err != nil {
+			return nil, nil, err
 		}
+		var ids []uint32
+		matches.each(func(id uint32) { ids = append(ids, id) })
+		page, next := PageOrdered(ids, o, func(id uint32) SortValues { return sn.vals[id] }, func(id uint32) string { return sn.names[id] },
+			func(id uint32) int { return len(sn.recs[id]) }, after, size)
+		return page, next, nil
 	}
-	return b
-}
-
-func (b bitset) or(o bitset) bitset {
-	for len(b) < len(o) {
-		b = append(b, 0)
+	ids, more, err := sn.search(ctx, n, after.name(), size)
+	if err != nil {
+		return nil, nil, err
 	}
-	for i := range o {
-		b[i] |= o[i]
-	}
-	return b
-}
-
-func (b bitset) andNot(o bitset) bitset {
-	for i := range b {
-		if i < len(o) {
-			b[i] &^= o[i]
+	// At most MaxPageBytes of records (one at least), as every list.
+	bytes := 0
+	for i, id := range ids {
+		if i > 0 && bytes+len(sn.recs[id]) > MaxPageBytes {
+			ids, more = ids[:i], true
+			break
 		}
+		bytes += len(sn.recs[id])
 	}
-	return b
+	if !more {
+		return ids, nil, nil
+	}
+	return ids, &Position{Name: sn.names[ids[len(ids)-1]]}, nil
 }
 
-func (b bitset) each(fn func(uint32)) {
-	for i, w := range b {
-		for w != 0 {
-			t := bits.TrailingZeros64(w)
-			fn(uint32(i*64 + t))
-			w &^= 1 << t
-		}
-	}
-}
+// Record is the JSON of the record id, as a search returns it.
+func (sn *Snapshot) Record(id uint32) []byte { return sn.recs[id] }
