@@ -15,6 +15,7 @@ import (
 	"google.golang.org/api/agentregistry/v1"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/search"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/state"
 )
 
 var (
@@ -61,7 +62,7 @@ func (s *Server) inAIApplication(w http.ResponseWriter, r *http.Request, name st
 		s.writeError(w, err)
 		return
 	}
-	app := parentOf(name) + "/aiApplications/" + r.PathValue("aiApplication")
+	app := state.ParentOf(name) + "/aiApplications/" + r.PathValue("aiApplication")
 	s.getAIApplication(w, r, app)
 }
 

@@ -18,24 +18,6 @@ type (
 	docFields = searchquery.Fields
 )
 
-var (
-	agentFields = searchquery.Agents
-	mcpFields   = searchquery.McpServers
-	// endpoints.list takes a filter (AIP-160) over these fields; endpoints
-	// have no search method.
-	// The document's example interfaces.transport is the protocol binding
-	// (Interface has no transport field); its version and the services'
-	// labels are fields the v1 Endpoint and Service do not have, so a filter
-	// on them is refused as a filter on any unknown field.
-	endpointFields = searchquery.NewSchema("endpoints",
-		[]string{"endpointId", "name", "displayName", "description", "interfaces.url", "interfaces.protocolBinding"},
-		map[string][]string{"interfaces": {"interfaces.url", "interfaces.protocolBinding"}, "interfaces.transport": {"interfaces.protocolBinding"}},
-		[]string{"endpointId", "name", "displayName", "description", "interfaces.url"})
-	serviceFilterFields = searchquery.NewSchema("services",
-		[]string{"name", "displayName", "description"}, nil,
-		[]string{"name", "displayName", "description"})
-)
-
 // newListSchema is the filter schema of a collection whose fields are plain
 // values, every one searched by a bare word.
 func newListSchema(kind string, fields ...string) *fieldSet {
@@ -53,14 +35,11 @@ func parseFilter(filter string, fs *fieldSet) (queryNode, error) {
 }
 
 // listFilter reads the filter of a list request against fs: the filter as
-// sent, and the test of a record (nil, every record, without a filter).
-func listFilter[T any](r *http.Request, fs *fieldSet, doc func(T) docFields) (string, func(T) bool, error) {
+// sent, and its query (nil, every record, without a filter).
+func listFilter(r *http.Request, fs *fieldSet) (string, queryNode, error) {
 	filter := r.URL.Query().Get("filter")
 	node, err := parseFilter(filter, fs)
-	if err != nil || node == nil {
-		return filter, nil, err
-	}
-	return filter, func(v T) bool { return matchDoc(node, fs, doc(v)) }, nil
+	return filter, node, err
 }
 
 // matchDoc is the reference (scan) semantics of a query on one document.

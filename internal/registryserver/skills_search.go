@@ -4,13 +4,10 @@ package registryserver
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/resource"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/search"
@@ -40,7 +37,7 @@ func (s *Server) listSkills(w http.ResponseWriter, r *http.Request, parent strin
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.searchTimeout())
 	defer cancel()
-	hits, err := search.Skills(ctx, s.skillsOf(parent), mode, query, filter, order)
+	hits, err := search.Skills(ctx, s.st.SkillsOf(parent), mode, query, filter, order)
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		method := "skills list"
 		if isSearch {
@@ -76,7 +73,7 @@ func skillQuery(q url.Values, isSearch bool) (query, mode string, filter search.
 		}
 		if mode != "KEYWORD" && mode != "SEMANTIC" {
 			return "", "", filter, nil, errViolations("search_type must be KEYWORD or SEMANTIC, got "+strconv.Quote(mode),
-				[]fieldViolation{{"search_type", "KEYWORD or SEMANTIC"}})
+				[]fieldViolation{{Field: "search_type", Description: "KEYWORD or SEMANTIC"}})
 		}
 	}
 	if filter, err = search.ParseSkillFilter(q.Get("filter")); err != nil {
@@ -88,28 +85,6 @@ func skillQuery(q url.Values, isSearch bool) (query, mode string, filter search.
 	return query, mode, filter, order, err
 }
 
-// skillsOf returns a snapshot of the skills of parent, in name order. The
-// count is bounded by maxSkillsPerParent, so a scan is bounded too; records
-// are replaced, never changed in place, so the snapshot stays as it was.
-func (s *Server) skillsOf(parent string) []*resource.Skill {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	_, sks := s.skills.skills.page(parent, "", maxSkillsPerParent)
-	return sks
-}
-
 func queryError(field string, err error) error {
-	return errViolations("invalid "+field+": "+err.Error(), []fieldViolation{{field, err.Error()}})
+	return errViolations("invalid "+field+": "+err.Error(), []fieldViolation{{Field: field, Description: err.Error()}})
 }
-
-// decodeBase64 accepts the encodings a JSON bytes field arrives in
-// (standard or URL-safe alphabet, padded or not).
-func decodeBase64(s string) ([]byte, error) {
-	s = strings.TrimRight(s, "=")
-	if strings.ContainsAny(s, "-_") {
-		return base64.RawURLEncoding.DecodeString(s)
-	}
-	return base64.RawStdEncoding.DecodeString(s)
-}
-
-func jsonBytes(v any) ([]byte, error) { return json.Marshal(v) }

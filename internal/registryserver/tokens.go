@@ -13,6 +13,7 @@ import (
 	"hash/fnv"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/search"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/state"
 )
 
 // pageToken is the decoded form of next_page_token: the last name returned
@@ -149,9 +150,9 @@ func decodeOffset(tok string, qh uint64) (int, error) {
 	if err == nil {
 		err = json.Unmarshal(b, &t)
 	}
-	// No result holds more than maxSkillsPerParent skills, so no token this
+	// No result holds more than state.MaxSkillsPerParent skills, so no token this
 	// server issued points further.
-	if err != nil || t.Offset < 0 || t.Offset > maxSkillsPerParent {
+	if err != nil || t.Offset < 0 || t.Offset > state.MaxSkillsPerParent {
 		return 0, errInvalid("page_token %q is not a token this server issued", tok)
 	}
 	if t.Query != qh {

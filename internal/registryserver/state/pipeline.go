@@ -1,31 +1,31 @@
-package registryserver
+package state
 
 // The write pipeline. Every write of every collection goes through write:
-// it takes the server's lock, answers a retried request with its first
-// operation (replay), otherwise asks the handler's plan for the change
+// it takes the state's lock, answers a retried request with its first
+// operation (replay), otherwise asks the write's plan for the change
 // (checked against the state under the lock), commits the change with its
-// operation in one store transaction, and only then applies it to memory and
-// keeps its files. Handlers parse and validate (pure functions per kind)
-// before, and respond after; a repo holds what one collection adds to that:
-// its bucket, type, cap and what a put or delete does to memory.
+// operation in one store transaction, only then applies it to memory and
+// keeps its files, and returns the operation as the API shows it. A write's
+// method checks what it was given (pure functions per kind) before; a repo
+// holds what one collection adds to that: its bucket, type, cap and what a
+// put or delete does to memory.
 
 import (
 	"encoding/json"
-	"net/http"
 	"slices"
 	"strings"
 )
 
-// writeReq is what the client asked, against which its request id is
-// recorded: the verb it called and the name it gave (a revision create
-// without an id names the collection).
+// writeReq is what the client asked, against which its request id (id, ""
+// for none) is recorded: the verb it called and the name it gave (a revision
+// create without an id names the collection).
 type writeReq struct {
 	id, verb, target string
 }
 
-func newWriteReq(r *http.Request, verb, target string) writeReq {
-	return writeReq{id: r.URL.Query().Get("requestId"), verb: verb, target: target}
-}
+// Operation is a long-running operation as the API returns it
+// (google.longrunning.Operation): what every write returns.
+type Operation map[string]any
 
 // change is what a planned write does.
 type change struct {
@@ -37,8 +37,8 @@ type change struct {
 	files        *archiveChange  // archives kept exactly when the commit succeeds; may be nil
 }
 
-// write runs one write and answers it (see the top of this file).
-func (s *Server) write(w http.ResponseWriter, req writeReq, plan func() (*change, error)) {
+// write runs one write and returns its operation (see the top of this file).
+func (s *State) write(req writeReq, plan func() (*change, error)) (Operation, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	op, err := s.replay(req.id, req.verb, req.target)
@@ -48,12 +48,15 @@ func (s *Server) write(w http.ResponseWriter, req writeReq, plan func() (*change
 			op, err = s.commitChange(req, c)
 		}
 	}
-	s.respondOp(w, op, err)
+	if err != nil {
+		return nil, err
+	}
+	return op.view(s.now(), s.resolveRef), nil
 }
 
 // commitChange commits c with its operation and request record. Call with
 // s.mu held.
-func (s *Server) commitChange(req writeReq, c *change) (*opRecord, error) {
+func (s *State) commitChange(req writeReq, c *change) (*opRecord, error) {
 	op, rr, opMs, err := s.newOperation(c.fam, c.verb, c.target, req.id, c.resp)
 	if err == nil && rr != nil && (req.verb != c.verb || req.target != c.target) {
 		err = rr.retarget(opMs, req.verb, req.target)
@@ -72,7 +75,7 @@ func (s *Server) commitChange(req writeReq, c *change) (*opRecord, error) {
 
 // repo is one collection's part of the pipeline.
 type repo[T any] struct {
-	s                      *Server
+	s                      *State
 	c                      *collection[T]
 	bucket, typeURL, title string
 	plural                 string // for the cap's message
@@ -136,8 +139,8 @@ func (rp *repo[T]) found(name string) (T, error) {
 }
 
 // create writes the record build returns as name, a new one.
-func (rp *repo[T]) create(w http.ResponseWriter, r *http.Request, name string, build func() (T, error)) {
-	rp.s.write(w, newWriteReq(r, "create", name), func() (*change, error) {
+func (rp *repo[T]) create(requestID, name string, build func() (T, error)) (Operation, error) {
+	return rp.s.write(writeReq{requestID, "create", name}, func() (*change, error) {
 		var zero T
 		if err := rp.free(name); err != nil {
 			return nil, err
@@ -151,8 +154,8 @@ func (rp *repo[T]) create(w http.ResponseWriter, r *http.Request, name string, b
 }
 
 // update writes what edit makes of the record name.
-func (rp *repo[T]) update(w http.ResponseWriter, r *http.Request, name string, edit func(old T) (T, error)) {
-	rp.s.write(w, newWriteReq(r, "update", name), func() (*change, error) {
+func (rp *repo[T]) update(requestID, name string, edit func(old T) (T, error)) (Operation, error) {
+	return rp.s.write(writeReq{requestID, "update", name}, func() (*change, error) {
 		old, err := rp.found(name)
 		if err != nil {
 			return nil, err
@@ -166,8 +169,8 @@ func (rp *repo[T]) update(w http.ResponseWriter, r *http.Request, name string, e
 }
 
 // delete deletes the record name.
-func (rp *repo[T]) delete(w http.ResponseWriter, r *http.Request, name string) {
-	rp.s.write(w, newWriteReq(r, "delete", name), func() (*change, error) {
+func (rp *repo[T]) delete(requestID, name string) (Operation, error) {
+	return rp.s.write(writeReq{requestID, "delete", name}, func() (*change, error) {
 		old, err := rp.found(name)
 		if err != nil {
 			return nil, err

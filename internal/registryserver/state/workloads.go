@@ -1,7 +1,6 @@
-package registryserver
+package state
 
-// App Hub v1 subset: workloads (get, list, patch, delete) and the
-// extendedMetadataSchemas that describe AgentProperties.
+// App Hub v1 subset: workloads (get, list, patch, delete).
 //
 // Google populates workloadProperties.extendedMetadata itself and serves it
 // read-only; so does this server unless Options.AppHubWritable, which accepts
@@ -13,25 +12,26 @@ package registryserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
-	"google.golang.org/api/apphub/v1"
-
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/resource"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/search"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/searchquery"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
 )
 
 const (
-	agentPropertiesKey = "apphub.googleapis.com/AgentProperties"
+	// AgentPropertiesKey is the extendedMetadata entry of a workload that
+	// holds its AgentProperties, and the id of the schema that describes it.
+	AgentPropertiesKey = "apphub.googleapis.com/AgentProperties"
 	typeWorkload       = "type.googleapis.com/google.cloud.apphub.v1.Workload"
-	apField            = `workload_properties.extended_metadata["` + agentPropertiesKey + `"].metadata_struct`
+	apField            = `workload_properties.extended_metadata["` + AgentPropertiesKey + `"].metadata_struct`
 )
 
 var workloadIDRE = regexp.MustCompile(`^[a-z]([a-z0-9-]{0,61}[a-z0-9])?$`)
@@ -42,7 +42,7 @@ var workloadPaths = []string{"display_name", "description", "attributes", "workl
 // agentPropertiesUnquoted is the AgentProperties key as maskPaths leaves
 // it when a mask names it without the backquotes AIP-161 asks for (the
 // capitals snake_cased), which this server accepts too.
-var agentPropertiesUnquoted = maskPaths(agentPropertiesKey)[0]
+var agentPropertiesUnquoted = maskPaths(AgentPropertiesKey)[0]
 
 // workloadMaskPath classifies one path of maskPaths: "display_name",
 // "description", "attributes", "metadata" (the whole extendedMetadata map) or
@@ -56,34 +56,34 @@ func workloadMaskPath(p string) (string, error) {
 	}
 	if key, ok := strings.CutPrefix(p, "workload_properties.extended_metadata."); ok {
 		key = strings.Trim(key, "`")
-		if key == agentPropertiesKey || key == agentPropertiesUnquoted {
+		if key == AgentPropertiesKey || key == agentPropertiesUnquoted {
 			return "entry", nil
 		}
-		return "", fmt.Errorf("only the %s entry of extendedMetadata is writable on this server, not %q", agentPropertiesKey, key)
+		return "", fmt.Errorf("only the %s entry of extendedMetadata is writable on this server, not %q", AgentPropertiesKey, key)
 	}
-	return "", fmt.Errorf("%q is not an updatable field of Workload; use displayName, description, attributes or workloadProperties.extendedMetadata.`%s`", p, agentPropertiesKey)
+	return "", fmt.Errorf("%q is not an updatable field of Workload; use displayName, description, attributes or workloadProperties.extendedMetadata.`%s`", p, AgentPropertiesKey)
 }
 
 // validateAgentProperties checks and normalises one AgentProperties entry.
-func validateAgentProperties(em resource.ExtendedMetadata) (json.RawMessage, []fieldViolation) {
-	raw := trimNull(json.RawMessage(em.MetadataStruct))
+func validateAgentProperties(em resource.ExtendedMetadata) (json.RawMessage, []FieldViolation) {
+	raw := trimNull(em.MetadataStruct)
 	if len(raw) == 0 {
-		return nil, []fieldViolation{{Field: apField, Description: "is required: the AgentProperties document (a JSON object)"}}
+		return nil, []FieldViolation{{Field: apField, Description: "is required: the AgentProperties document (a JSON object)"}}
 	}
 	if raw[0] != '{' {
-		return nil, []fieldViolation{{Field: apField, Description: "must be a JSON object"}}
+		return nil, []FieldViolation{{Field: apField, Description: "must be a JSON object"}}
 	}
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, raw); err != nil {
-		return nil, []fieldViolation{{Field: apField, Description: "is not valid JSON: " + err.Error()}}
+		return nil, []FieldViolation{{Field: apField, Description: "is not valid JSON: " + err.Error()}}
 	}
 	if compact.Len() > spec.MaxDocumentBytes {
-		return nil, []fieldViolation{{Field: apField, Description: fmt.Sprintf("is %d bytes of compact JSON; the limit is %d bytes (10 KB)", compact.Len(), spec.MaxDocumentBytes)}}
+		return nil, []FieldViolation{{Field: apField, Description: fmt.Sprintf("is %d bytes of compact JSON; the limit is %d bytes (10 KB)", compact.Len(), spec.MaxDocumentBytes)}}
 	}
 	res := spec.ValidateAgentProperties(compact.Bytes())
-	var v []fieldViolation
+	var v []FieldViolation
 	for _, p := range res.Errors() {
-		v = append(v, fieldViolation{Field: apField + p.Pointer, Description: p.Message})
+		v = append(v, FieldViolation{Field: apField + p.Pointer, Description: p.Message})
 	}
 	if len(v) > 0 {
 		return nil, v
@@ -105,14 +105,14 @@ const (
 
 // validateAttributes checks a workload's attributes: the types are the
 // discovery document's enums, and every string and list has a cap.
-func validateAttributes(a *resource.Attributes) []fieldViolation {
+func validateAttributes(a *resource.Attributes) []FieldViolation {
 	if a == nil {
 		return nil
 	}
-	var v []fieldViolation
+	var v []FieldViolation
 	enum := func(field, typ, values string) {
 		if typ != "" && !slices.Contains(strings.Fields(values), typ) {
-			v = append(v, fieldViolation{Field: field, Description: fmt.Sprintf("must be one of %s, got %q", strings.ReplaceAll(values, " ", ", "), clip(typ))})
+			v = append(v, FieldViolation{Field: field, Description: fmt.Sprintf("must be one of %s, got %q", strings.ReplaceAll(values, " ", ", "), Clip(typ))})
 		}
 	}
 	if a.Criticality != nil {
@@ -124,7 +124,7 @@ func validateAttributes(a *resource.Attributes) []fieldViolation {
 	for field, owners := range map[string][]*resource.ContactInfo{"business_owners": a.BusinessOwners,
 		"developer_owners": a.DeveloperOwners, "operator_owners": a.OperatorOwners} {
 		if len(owners) > maxOwners {
-			v = append(v, fieldViolation{Field: "attributes." + field, Description: fmt.Sprintf("must hold at most %d contacts, got %d", maxOwners, len(owners))})
+			v = append(v, FieldViolation{Field: "attributes." + field, Description: fmt.Sprintf("must hold at most %d contacts, got %d", maxOwners, len(owners))})
 			continue
 		}
 		for i, c := range owners {
@@ -133,14 +133,14 @@ func validateAttributes(a *resource.Attributes) []fieldViolation {
 				continue
 			}
 			if n := utf8.RuneCountInString(c.DisplayName); n > maxDisplayName {
-				v = append(v, fieldViolation{Field: f + ".display_name", Description: fmt.Sprintf("must be at most %d characters, got %d", maxDisplayName, n)})
+				v = append(v, FieldViolation{Field: f + ".display_name", Description: fmt.Sprintf("must be at most %d characters, got %d", maxDisplayName, n)})
 			}
 			if len(c.Email) > maxEmailLength {
-				v = append(v, fieldViolation{Field: f + ".email", Description: fmt.Sprintf("must be at most %d bytes, got %d", maxEmailLength, len(c.Email))})
+				v = append(v, FieldViolation{Field: f + ".email", Description: fmt.Sprintf("must be at most %d bytes, got %d", maxEmailLength, len(c.Email))})
 			}
 		}
 	}
-	slices.SortFunc(v, func(a, b fieldViolation) int { return strings.Compare(a.Field, b.Field) })
+	slices.SortFunc(v, func(a, b FieldViolation) int { return strings.Compare(a.Field, b.Field) })
 	return v
 }
 
@@ -151,38 +151,39 @@ func cloneWorkload(w *resource.Workload) *resource.Workload {
 	return &out
 }
 
-// patchWorkload applies the paths of the update mask rule (updatePaths),
-// less those App Hub treats as output only (ignoreOutputOnly).
-func (s *Server) patchWorkload(w http.ResponseWriter, r *http.Request, name string) {
-	var in resource.Workload
-	if err := readJSON(w, r, &in); err != nil {
-		s.writeError(w, err)
-		return
-	}
-	paths := updatePaths(r.URL.Query().Get("updateMask"), workloadPaths, map[string]bool{
+// Workload is the workload name, or NOT_FOUND.
+func (s *State) Workload(name string) (*resource.Workload, error) {
+	return get(s, s.workloads, name, "Workload")
+}
+
+// UpdateWorkload applies the paths of the update mask rule (updatePaths,
+// mask as sent), less those App Hub treats as output only
+// (ignoreOutputOnly), to the workload name; allowMissing creates it when
+// it is missing (AIP-134).
+func (s *State) UpdateWorkload(requestID, name, mask string, allowMissing bool, in *resource.Workload) (Operation, error) {
+	paths := updatePaths(mask, workloadPaths, map[string]bool{
 		"display_name": in.DisplayName != "", "description": in.Description != "", "attributes": in.Attributes != nil,
 		"workload_properties.extended_metadata": in.WorkloadProperties != nil && in.WorkloadProperties.ExtendedMetadata != nil})
-	paths, ignored := s.ignoreOutputOnly(paths, &in)
-	paths, entry, v := workloadPatchPaths(paths, &in)
-	if v = append(v, workloadFieldViolations(&in)...); len(v) > 0 {
-		s.writeError(w, errViolations(violationMessage("workload update", v), v))
-		return
+	paths, ignored := s.ignoreOutputOnly(paths, in)
+	paths, entry, v := workloadPatchPaths(paths, in)
+	if v = append(v, workloadFieldViolations(in)...); len(v) > 0 {
+		return nil, Violations(violationMessage("workload update", v), v)
 	}
-	p := workloadPatch{allowMissing: r.URL.Query().Get("allowMissing") == "true", ignored: ignored, in: &in, paths: paths, entry: entry}
-	s.write(w, newWriteReq(r, "update", name), func() (*change, error) {
+	p := workloadPatch{allowMissing: allowMissing, ignored: ignored, in: in, paths: paths, entry: entry}
+	return s.write(writeReq{requestID, "update", name}, func() (*change, error) {
 		return s.planWorkloadPatch(name, p)
 	})
 }
 
 // workloadFieldViolations checks the lengths of a workload's own fields.
-func workloadFieldViolations(in *resource.Workload) []fieldViolation {
-	var v []fieldViolation
+func workloadFieldViolations(in *resource.Workload) []FieldViolation {
+	var v []FieldViolation
 	if n := utf8.RuneCountInString(in.DisplayName); n > maxDisplayName {
-		v = append(v, fieldViolation{Field: "display_name", Description: fmt.Sprintf("must be at most %d characters, got %d", maxDisplayName, n)})
+		v = append(v, FieldViolation{Field: "display_name", Description: fmt.Sprintf("must be at most %d characters, got %d", maxDisplayName, n)})
 	}
 	v = append(v, validateAttributes(in.Attributes)...)
 	if n := utf8.RuneCountInString(in.Description); n > maxDescription {
-		v = append(v, fieldViolation{Field: "description", Description: fmt.Sprintf("must be at most %d characters, got %d", maxDescription, n)})
+		v = append(v, FieldViolation{Field: "description", Description: fmt.Sprintf("must be at most %d characters, got %d", maxDescription, n)})
 	}
 	return v
 }
@@ -191,14 +192,14 @@ func workloadFieldViolations(in *resource.Workload) []fieldViolation {
 // and checks the AgentProperties entry of the body when a path touches it:
 // the classified paths, the checked entry (nil to remove it) and the
 // violations. It depends on the request only, so it runs before the lock.
-func workloadPatchPaths(mask []string, in *resource.Workload) ([]string, json.RawMessage, []fieldViolation) {
+func workloadPatchPaths(mask []string, in *resource.Workload) ([]string, json.RawMessage, []FieldViolation) {
 	var paths []string
-	var v []fieldViolation
+	var v []FieldViolation
 	touchesEntry := false
 	for _, p := range mask {
 		c, err := workloadMaskPath(p)
 		if err != nil {
-			v = append(v, fieldViolation{Field: "update_mask", Description: err.Error()})
+			v = append(v, FieldViolation{Field: "update_mask", Description: err.Error()})
 			continue
 		}
 		paths = append(paths, c)
@@ -207,9 +208,9 @@ func workloadPatchPaths(mask []string, in *resource.Workload) ([]string, json.Ra
 	var bodyEntry *resource.ExtendedMetadata
 	if in.WorkloadProperties != nil {
 		for k, em := range in.WorkloadProperties.ExtendedMetadata {
-			if k != agentPropertiesKey {
-				v = append(v, fieldViolation{Field: fmt.Sprintf("workload_properties.extended_metadata[%q]", k),
-					Description: "only " + agentPropertiesKey + " is writable on this server"})
+			if k != AgentPropertiesKey {
+				v = append(v, FieldViolation{Field: fmt.Sprintf("workload_properties.extended_metadata[%q]", k),
+					Description: "only " + AgentPropertiesKey + " is writable on this server"})
 				continue
 			}
 			bodyEntry = &em
@@ -217,7 +218,7 @@ func workloadPatchPaths(mask []string, in *resource.Workload) ([]string, json.Ra
 	}
 	var entry json.RawMessage
 	if touchesEntry && bodyEntry != nil {
-		var ev []fieldViolation
+		var ev []FieldViolation
 		entry, ev = validateAgentProperties(*bodyEntry)
 		v = append(v, ev...)
 	}
@@ -237,7 +238,7 @@ type workloadPatch struct {
 // planWorkloadPatch is the change a patch makes to the workload name,
 // creating the workload when it is missing and allowMissing is set. Call with
 // s.mu held.
-func (s *Server) planWorkloadPatch(name string, p workloadPatch) (*change, error) {
+func (s *State) planWorkloadPatch(name string, p workloadPatch) (*change, error) {
 	rp := s.workloadRepo()
 	old, exists := s.workloads.get(name)
 	var upd *resource.Workload
@@ -282,7 +283,7 @@ func applyWorkloadPaths(upd, in *resource.Workload, paths []string, entry json.R
 				upd.WorkloadProperties = &resource.WorkloadProperties{}
 			}
 			if entry == nil {
-				delete(upd.WorkloadProperties.ExtendedMetadata, agentPropertiesKey)
+				delete(upd.WorkloadProperties.ExtendedMetadata, AgentPropertiesKey)
 				if len(upd.WorkloadProperties.ExtendedMetadata) == 0 {
 					upd.WorkloadProperties.ExtendedMetadata = nil
 				}
@@ -290,7 +291,7 @@ func applyWorkloadPaths(upd, in *resource.Workload, paths []string, entry json.R
 				if upd.WorkloadProperties.ExtendedMetadata == nil {
 					upd.WorkloadProperties.ExtendedMetadata = map[string]resource.ExtendedMetadata{}
 				}
-				upd.WorkloadProperties.ExtendedMetadata[agentPropertiesKey] = resource.ExtendedMetadata{MetadataStruct: []byte(entry)}
+				upd.WorkloadProperties.ExtendedMetadata[AgentPropertiesKey] = resource.ExtendedMetadata{MetadataStruct: []byte(entry)}
 			}
 		}
 	}
@@ -301,22 +302,27 @@ func applyWorkloadPaths(upd, in *resource.Workload, paths []string, entry json.R
 }
 
 // workloadRepo is the workloads' part of the write pipeline.
-func (s *Server) workloadRepo() *repo[*resource.Workload] {
+func (s *State) workloadRepo() *repo[*resource.Workload] {
 	return &repo[*resource.Workload]{s: s, c: s.workloads, bucket: bucketWorkloads, typeURL: typeWorkload, title: "Workload",
 		plural: "workloads", fam: familyAppHub, max: maxWorkloadsPerLocation}
 }
 
-func (s *Server) deleteWorkload(w http.ResponseWriter, r *http.Request, name string) {
-	s.workloadRepo().delete(w, r, name)
+// DeleteWorkload deletes the workload name.
+func (s *State) DeleteWorkload(requestID, name string) (Operation, error) {
+	return s.workloadRepo().delete(requestID, name)
 }
 
-// workloadFields and workloadOrder are what workloads.list filters and orders by.
+// WorkloadFields and WorkloadOrder are what workloads.list filters and orders by.
 var (
-	workloadFields = newListSchema("workloads", "name", "displayName", "description", "state")
-	workloadOrder  = []string{"name", "displayName", "description", "state", "createTime", "updateTime"}
+	WorkloadFields = search.NewListSchema("workloads", "name", "displayName", "description", "state")
+	WorkloadOrder  = []string{"name", "displayName", "description", "state", "createTime", "updateTime"}
 )
 
-// workloadKey is a workload's sort key in one of workloadOrder's fields.
+func workloadDoc(wl *resource.Workload) docFields {
+	return docFields{"name": {wl.Name}, "displayName": {wl.DisplayName}, "description": {wl.Description}, "state": {wl.State}}
+}
+
+// workloadKey is a workload's sort key in one of WorkloadOrder's fields.
 func workloadKey(wl *resource.Workload, field string) string {
 	switch field {
 	case "displayName":
@@ -333,61 +339,11 @@ func workloadKey(wl *resource.Workload, field string) string {
 	return wl.Name
 }
 
-func (s *Server) listWorkloads(w http.ResponseWriter, r *http.Request, app string) {
-	filter, match, err := listFilter(r, workloadFields, func(wl *resource.Workload) docFields {
-		return docFields{"name": {wl.Name}, "displayName": {wl.DisplayName}, "description": {wl.Description}, "state": {wl.State}}
-	})
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	page, next, err := listOrdered(s, r, s.workloads, app, "workloads", filter, match, workloadOrder, workloadKey,
+// ListWorkloads is the page of size of the workloads of the application
+// app that match filter (nil: all), ordered by o (empty: by name), after
+// after (nil: the first page), and where the next page starts after (nil
+// when this one is the last).
+func (s *State) ListWorkloads(ctx context.Context, app string, filter searchquery.Node, o search.Ordering, after *search.Position, size int) ([]*resource.Workload, *search.Position, error) {
+	return listOrdered(ctx, s, s.workloads, app, o, after, size, matcher(filter, WorkloadFields, workloadDoc), workloadKey,
 		func(wl *resource.Workload) string { return wl.Name })
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, &resource.ListWorkloadsResponse{Workloads: page, NextPageToken: next})
-}
-
-// Extended metadata schemas. The schema id contains a slash
-// ("apphub.googleapis.com/AgentProperties"); the generated client sends it
-// unescaped ({+name}), and a client that escapes it as %2F reaches the same
-// path after decoding.
-
-func (s *Server) agentPropertiesSchema(parent string) *apphub.ExtendedMetadataSchema {
-	return &apphub.ExtendedMetadataSchema{
-		Name:          parent + "/extendedMetadataSchemas/" + agentPropertiesKey,
-		JsonSchema:    string(spec.AgentPropertiesSchema()),
-		SchemaVersion: 1,
-	}
-}
-
-func (s *Server) getSchema(w http.ResponseWriter, r *http.Request, name string) {
-	parent, id, _ := strings.Cut(name, "/extendedMetadataSchemas/")
-	if id != agentPropertiesKey {
-		s.writeError(w, errNotFound("ExtendedMetadataSchema %q was not found; this server has %s.", name, agentPropertiesKey))
-		return
-	}
-	writeJSON(w, http.StatusOK, s.agentPropertiesSchema(parent))
-}
-
-func (s *Server) listSchemas(w http.ResponseWriter, r *http.Request, parent string) {
-	if _, err := queryPageSize(r); err != nil {
-		s.writeError(w, err)
-		return
-	}
-	// There is one schema, so one page, and this server never issues a
-	// token here; a token is still decoded, so that a malformed one is a 400
-	// as on every other list.
-	after, err := decodePageToken(r.URL.Query().Get("pageToken"), queryHash("extendedMetadataSchemas", parent))
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	resp := &apphub.ListExtendedMetadataSchemasResponse{}
-	if schema := s.agentPropertiesSchema(parent); schema.Name > after {
-		resp.ExtendedMetadataSchemas = []*apphub.ExtendedMetadataSchema{schema}
-	}
-	writeJSON(w, http.StatusOK, resp)
 }

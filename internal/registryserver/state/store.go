@@ -1,4 +1,4 @@
-package registryserver
+package state
 
 // Persistence. The server keeps its whole state in memory (maps plus search
 // indexes) and, when Options.DataPath is set, mirrors every write into a bbolt

@@ -1,4 +1,4 @@
-package registryserver
+package state
 
 // Ids in Google's form. The Agent Registry gives every agent, MCP server,
 // endpoint and skill a stable, globally unique id, a URN; a binding names
@@ -43,11 +43,11 @@ const maxURNLength = 512
 var urnRE = regexp.MustCompile(`^urn:(agent|mcp|endpoint):[A-Za-z0-9._~-]+(:[A-Za-z0-9._~-]+){2,}$`)
 
 // urnKindOf is the URN kind of each kind of derived record.
-func (k derivedKind) urnKind() string {
+func (k DerivedKind) urnKind() string {
 	switch k {
-	case kindAgent:
+	case KindAgent:
 		return "agent"
-	case kindEndpoint:
+	case KindEndpoint:
 		return "endpoint"
 	}
 	return "mcp"
@@ -64,7 +64,7 @@ func projectAndLocation(parent string) (project, location string) {
 
 // recordURN is the id (agentId, mcpServerId, endpointId) of the record of
 // kind k derived from service serviceID under parent.
-func recordURN(k derivedKind, parent, serviceID string) string {
+func recordURN(k DerivedKind, parent, serviceID string) string {
 	p, l := projectAndLocation(parent)
 	return "urn:" + k.urnKind() + ":projects-" + p + ":projects:" + p + ":locations:" + l + ":agentregistry:services:" + serviceID
 }

@@ -1,4 +1,4 @@
-package registryserver
+package state
 
 // Google's App Hub marks workloadProperties (extendedMetadata, functionalType,
 // gcpProject...) "Output only" in the apphub/v1 discovery document: App Hub
@@ -21,7 +21,7 @@ import (
 // paths (of maskPaths; "*" has named them too) and the body's
 // workloadProperties. It reports whether the request named anything it
 // removed.
-func (s *Server) ignoreOutputOnly(paths []string, in *resource.Workload) ([]string, bool) {
+func (s *State) ignoreOutputOnly(paths []string, in *resource.Workload) ([]string, bool) {
 	if s.opts.AppHubWritable {
 		return paths, false
 	}

@@ -1,10 +1,10 @@
-package registryserver
+package state
 
 // The skill archives, as files of their own in a folder beside the data file
 // (<data>.archives/), one per revision, named by its uid.
 //
 // An archive of up to 10 MiB takes time to write and fsync (a second and
-// more on a busy disk). The data file's writes happen under the server's
+// more on a busy disk). The data file's writes happen under the state's
 // write lock, so an archive written there made every request wait for it;
 // and bbolt has one writer per file, so an archive written to the data file
 // outside the lock would still hold up the next locked write. As a file of
@@ -120,7 +120,7 @@ type archiveChange struct {
 	committed bool     // set when the write is committed (under the lock)
 }
 
-func (s *Server) archiveChange() *archiveChange { return &archiveChange{store: s.skills.archives} }
+func (s *State) archiveChange() *archiveChange { return &archiveChange{store: s.skills.archives} }
 
 // add writes the archive of the revision uid.
 func (c *archiveChange) add(uid string, archive []byte) error {

@@ -1,4 +1,4 @@
-package registryserver
+package state
 
 // A resource is visible once its create operation is done. With
 // Options.OperationDelay a create's operation reports done:false for a
@@ -43,7 +43,7 @@ func delaysVisibility(op *opRecord, now time.Time) (string, bool) {
 // beingCreated refuses a write to a record whose create is pending. A patch
 // or delete of it finds nothing before reaching here; a create of the same
 // name does. Call with s.mu held.
-func (s *Server) beingCreated(target string) error {
+func (s *State) beingCreated(target string) error {
 	if i := slices.IndexFunc(s.pending, func(p pendingCreate) bool { return p.target == target }); i >= 0 {
 		return errAlreadyExists("%q already exists: its create operation is not done yet (until %s).", target, s.pending[i].at.UTC().Format(time.RFC3339Nano))
 	}
@@ -51,7 +51,7 @@ func (s *Server) beingCreated(target string) error {
 }
 
 // deferCreate keeps p.apply until p.at, in time order. Call with s.mu held.
-func (s *Server) deferCreate(p pendingCreate) {
+func (s *State) deferCreate(p pendingCreate) {
 	i, _ := slices.BinarySearchFunc(s.pending, p.at, func(e pendingCreate, at time.Time) int { return e.at.Compare(at) })
 	s.pending = slices.Insert(s.pending, i, p)
 	s.nextDue.Store(s.pending[0].at.UnixNano())
@@ -59,7 +59,7 @@ func (s *Server) deferCreate(p pendingCreate) {
 
 // settle applies the pending creates that are done at now. It costs one
 // atomic load while none is due.
-func (s *Server) settle(now time.Time) {
+func (s *State) settle(now time.Time) {
 	if due := s.nextDue.Load(); due == 0 || now.UnixNano() < due {
 		return
 	}

@@ -1,4 +1,4 @@
-package registryserver
+package state
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package registryserver
+package state
 
 // Resource ids. Every id in a request path (and the serviceId of a create) is checked against the API's
 // rules before anything else sees it, so that a malformed id is a 400 that
@@ -14,42 +14,43 @@ import (
 	"unicode/utf8"
 )
 
-// segmentRule is what one kind of path segment must look like.
-type segmentRule struct {
+// IDRule is what one kind of resource id (a path segment) must look like.
+type IDRule struct {
 	field string // the name's part, as a field violation names it
 	re    *regexp.Regexp
 	max   int    // bytes; every rule is ASCII, so also characters
 	shape string // the rule, in words
 }
 
+// The rules of the ids in the paths of the resources.
 var (
 	// Google requires project ids of 6 to 30 characters; the bundled server
 	// accepts shorter ones, so that local tests can use names like "p1".
-	projectRule = segmentRule{"project", regexp.MustCompile(`^([a-z]([a-z0-9-]*[a-z0-9])?|[0-9]+)$`), 30,
+	ProjectRule = IDRule{"project", regexp.MustCompile(`^([a-z]([a-z0-9-]*[a-z0-9])?|[0-9]+)$`), 30,
 		"a project id (lower-case letters, digits and hyphens, starting with a letter and not ending with a hyphen, at most 30 characters) or a project number"}
-	locationRule = segmentRule{"location", regexp.MustCompile(`^[a-z]([a-z0-9-]*[a-z0-9])?$`), 63,
+	LocationRule = IDRule{"location", regexp.MustCompile(`^[a-z]([a-z0-9-]*[a-z0-9])?$`), 63,
 		"a location id such as global or us-central1 (lower-case letters, digits and hyphens, starting with a letter and not ending with a hyphen, at most 63 characters)"}
 	// Agents and MCP servers take the id of the service they derive from.
-	serviceRule = segmentRule{"service_id", serviceIDRE, 63,
+	ServiceRule = IDRule{"service_id", serviceIDRE, 63,
 		"4 to 63 lower-case letters, digits and hyphens, starting with a letter and not ending with a hyphen"}
-	operationRule = segmentRule{"operation", regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`), 128,
+	OperationRule = IDRule{"operation", regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`), 128,
 		"letters, digits, hyphens and underscores, at most 128 characters"}
-	applicationRule = segmentRule{"application", workloadIDRE, 63,
+	ApplicationRule = IDRule{"application", workloadIDRE, 63,
 		"lower-case letters, digits and hyphens, starting with a letter and not ending with a hyphen, at most 63 characters"}
-	workloadRule = segmentRule{"workload", workloadIDRE, 63, applicationRule.shape}
+	WorkloadRule = IDRule{"workload", workloadIDRE, 63, ApplicationRule.shape}
 	// The ids of records Google discovers or produces (AI applications,
 	// findings), which the document does not describe: ASCII letters, digits,
 	// dots, hyphens and underscores.
-	discoveredRule = segmentRule{"id", regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`), 128,
+	DiscoveredRule = IDRule{"id", regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`), 128,
 		"letters, digits, dots, hyphens and underscores, at most 128 characters"}
 	// Schema ids are names such as apphub.googleapis.com/AgentProperties.
-	schemaRule = segmentRule{"extended_metadata_schema", regexp.MustCompile(`^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$`), 256,
-		"a schema name such as " + agentPropertiesKey}
+	SchemaRule = IDRule{"extended_metadata_schema", regexp.MustCompile(`^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$`), 256,
+		"a schema name such as " + AgentPropertiesKey}
 )
 
-// check returns nil when v follows the rule, else an INVALID_ARGUMENT that
+// Check returns nil when v follows the rule, else an INVALID_ARGUMENT that
 // says why (and quotes at most the start of a long id).
-func (r segmentRule) check(v string) error {
+func (r IDRule) Check(v string) error {
 	var why string
 	switch {
 	case !utf8.ValidString(v):
@@ -69,5 +70,5 @@ func (r segmentRule) check(v string) error {
 	if len(shown) > 64 {
 		shown = shown[:64] + "..."
 	}
-	return errViolations(fmt.Sprintf("the %s %q %s", r.field, shown, why), []fieldViolation{{Field: r.field, Description: why}})
+	return Violations(fmt.Sprintf("the %s %q %s", r.field, shown, why), []FieldViolation{{Field: r.field, Description: why}})
 }

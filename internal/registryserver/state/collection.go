@@ -1,20 +1,23 @@
-package registryserver
+package state
 
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"slices"
 	"strings"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/search"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/searchquery"
 )
+
+// docFields are the values of a record's fields, as a filter reads them.
+type docFields = searchquery.Fields
 
 // collection holds the records of one kind by name and, for each group
 // (the parent whose list method pages through them), their names in order,
 // so that a page is found by a binary search and costs what it returns
 // rather than a scan and a sort of the whole collection. Guarded by the
-// server's lock.
+// state's lock.
 type collection[T any] struct {
 	byName map[string]T
 	order  map[string][]string // group -> names, sorted
@@ -47,7 +50,7 @@ func newCollection[T any](sep string) *collection[T] {
 // already: what one client can make the server hold (and a list scan) is
 // bounded per location.
 func (c *collection[T]) full(name, what string, limit int) error {
-	if c.perLoc[parentOf(name)] >= limit {
+	if c.perLoc[ParentOf(name)] >= limit {
 		return errExhausted("the bundled server keeps at most %d %s per location; delete some first", limit, what)
 	}
 	return nil
@@ -64,7 +67,7 @@ func (c *collection[T]) put(name string, v T) {
 		names := c.order[g]
 		i, _ := slices.BinarySearch(names, name)
 		c.order[g] = slices.Insert(names, i, name)
-		c.perLoc[parentOf(name)]++
+		c.perLoc[ParentOf(name)]++
 	}
 	c.byName[name] = v
 	c.weights[name] = c.weigh(v)
@@ -76,7 +79,7 @@ func (c *collection[T]) delete(name string) {
 	}
 	delete(c.byName, name)
 	delete(c.weights, name)
-	if loc := parentOf(name); c.perLoc[loc] > 1 {
+	if loc := ParentOf(name); c.perLoc[loc] > 1 {
 		c.perLoc[loc]--
 	} else {
 		delete(c.perLoc, loc)
@@ -116,23 +119,14 @@ func (c *collection[T]) pageWeighed(group, after string, n int) ([]string, []T, 
 	return names, vals, weights
 }
 
-// listPage returns one page of group's records in c that match (all of them
-// when match is nil), in name order, and the next page token. The page size
-// and token come from r; the token is bound to method, group and query (the
-// filter as sent), so it cannot continue another list. Records are taken a
-// chunk at a time under the read lock and matched outside it, so that a
-// filter costly enough to scan every record never holds up a write; without
-// a filter the first chunk is the page.
-func listPage[T any](s *Server, r *http.Request, c *collection[T], group, method, query string, match func(T) bool) ([]T, string, error) {
-	size, err := queryPageSize(r)
-	if err != nil {
-		return nil, "", err
-	}
-	qh := queryHash(method, group, query)
-	after, err := decodePageToken(r.URL.Query().Get("pageToken"), qh)
-	if err != nil {
-		return nil, "", err
-	}
+// list returns the page of size of group's records in c that follow after
+// (nil: the first page) and match (all of them when match is nil), in name
+// order, and where the next page starts after (nil when this one is the
+// last). Records are taken a chunk at a time under the read lock and
+// matched outside it, so that a filter costly enough to scan every record
+// never holds up a write; without a filter the first chunk is the page. The
+// scan stops with ctx's error when ctx ends.
+func list[T any](ctx context.Context, s *State, c *collection[T], group string, after *search.Position, size int, match func(T) bool) ([]T, *search.Position, error) {
 	chunk := size + 1
 	if match != nil {
 		chunk = max(chunk, 256)
@@ -140,7 +134,7 @@ func listPage[T any](s *Server, r *http.Request, c *collection[T], group, method
 	var names []string
 	var page []T
 	bytes, cut := 0, false
-	err = scanGroup(s, r, c, group, after, chunk, func(name string, v T, w int) bool {
+	err := scanGroup(ctx, s, c, group, positionName(after), chunk, func(name string, v T, w int) bool {
 		switch {
 		case match != nil && !match(v):
 			return true
@@ -152,46 +146,39 @@ func listPage[T any](s *Server, r *http.Request, c *collection[T], group, method
 		return len(page) <= size
 	})
 	if err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
 	if cut {
-		return page, encodePageToken(names[len(names)-1], qh), nil
+		return page, &search.Position{Name: names[len(names)-1]}, nil
 	}
 	if len(page) > size {
-		return page[:size], encodePageToken(names[size-1], qh), nil
+		return page[:size], &search.Position{Name: names[size-1]}, nil
 	}
-	return page, "", nil
+	return page, nil, nil
 }
 
-// listOrdered is listPage with an orderBy (the request's, against fields):
-// without one it is listPage; with one it scans every matching record of
-// group (a chunk at a time under the read lock, as listPage does, and under
-// the list's deadline), computes each one's keys once, and keeps only the
-// page's worth that follow the token's position (search.Top): a page costs
-// a scan and O(n log page) comparisons, never a sort of the collection, and
-// the work stops when the deadline passes.
-func listOrdered[T any](s *Server, r *http.Request, c *collection[T], group, method, filter string, match func(T) bool,
-	fields []string, key func(v T, field string) string, name func(T) string) ([]T, string, error) {
-	orderBy := r.URL.Query().Get("orderBy")
-	o, err := search.ParseOrderBy(orderBy, fields)
-	if err != nil || len(o) == 0 {
-		if err != nil {
-			return nil, "", err
-		}
-		return listPage(s, r, c, group, method, filter, match)
+// positionName is the name a position is at, "" for the first page.
+func positionName(p *search.Position) string {
+	if p == nil {
+		return ""
 	}
-	size, err := queryPageSize(r)
-	if err != nil {
-		return nil, "", err
-	}
-	qh := queryHash(method, group, filter, orderBy)
-	after, err := decodeOrderedToken(r.URL.Query().Get("pageToken"), o, qh)
-	if err != nil {
-		return nil, "", err
+	return p.Name
+}
+
+// listOrdered is list ordered by o: without an order it is list; with one
+// it scans every matching record of group (a chunk at a time under the read
+// lock, as list does, and until ctx ends), computes each one's keys once
+// (key gives a record's value of a field), and keeps only the page's worth
+// that follow after (search.Top): a page costs a scan and O(n log page)
+// comparisons, never a sort of the collection.
+func listOrdered[T any](ctx context.Context, s *State, c *collection[T], group string, o search.Ordering, after *search.Position, size int,
+	match func(T) bool, key func(v T, field string) string, name func(T) string) ([]T, *search.Position, error) {
+	if len(o) == 0 {
+		return list(ctx, s, c, group, after, size, match)
 	}
 	top := search.NewTop[T](o, after, size)
 	keyFields := o.Fields()
-	err = scanGroup(s, r, c, group, "", 256, func(_ string, v T, w int) bool {
+	err := scanGroup(ctx, s, c, group, "", 256, func(_ string, v T, w int) bool {
 		if match != nil && !match(v) {
 			return true
 		}
@@ -203,23 +190,21 @@ func listOrdered[T any](s *Server, r *http.Request, c *collection[T], group, met
 		return true
 	})
 	if err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
 	page, next := top.Page()
-	return page, encodePosition(next, o, qh), nil
+	return page, next, nil
 }
 
 // scanGroup calls keep with the records of group whose names sort after
 // `after`, in name order, until keep returns false or the group ends. The
 // records are taken chunk at a time under the read lock and given to keep
 // outside it, so that a costly keep never holds up a write; the scan stops
-// when r's context or the server's time limit ends.
-func scanGroup[T any](s *Server, r *http.Request, c *collection[T], group, after string, chunk int, keep func(name string, v T, weight int) bool) error {
-	ctx, cancel := context.WithTimeout(r.Context(), s.searchTimeout())
-	defer cancel()
+// with ctx's error when ctx ends.
+func scanGroup[T any](ctx context.Context, s *State, c *collection[T], group, after string, chunk int, keep func(name string, v T, weight int) bool) error {
 	for {
 		if err := ctx.Err(); err != nil {
-			return s.searchAborted(r, "list", err)
+			return err
 		}
 		s.mu.RLock()
 		ns, vals, ws := c.pageWeighed(group, after, chunk)
@@ -236,14 +221,22 @@ func scanGroup[T any](s *Server, r *http.Request, c *collection[T], group, after
 	}
 }
 
-// getOne serves a get of one record of c; what names its kind in the 404.
-func getOne[T any](s *Server, w http.ResponseWriter, c *collection[T], name, what string) {
+// get is the record name of c, or NOT_FOUND naming its kind, what.
+func get[T any](s *State, c *collection[T], name, what string) (T, error) {
 	s.mu.RLock()
 	v, ok := c.get(name)
 	s.mu.RUnlock()
 	if !ok {
-		s.writeError(w, errNotFound("%s %q was not found.", what, name))
-		return
+		return v, errNotFound("%s %q was not found.", what, name)
 	}
-	writeJSON(w, http.StatusOK, v)
+	return v, nil
+}
+
+// matcher is the test of a record against a list's filter (node, parsed
+// against fs; doc gives a record's fields): nil, every record, without one.
+func matcher[T any](node searchquery.Node, fs *searchquery.Schema, doc func(T) searchquery.Fields) func(T) bool {
+	if node == nil {
+		return nil
+	}
+	return func(v T) bool { return searchquery.MatchNode(node, fs, doc(v)) }
 }

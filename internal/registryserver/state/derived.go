@@ -1,4 +1,4 @@
-package registryserver
+package state
 
 // Derived records. Google's registry turns each Service into a read-only
 // Agent (agent_spec), McpServer (mcp_server_spec) or Endpoint (endpoint_spec). Here the derived record
@@ -19,7 +19,6 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
-	"net/http"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/resource"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/search"
@@ -27,44 +26,48 @@ import (
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
 )
 
-type derivedKind int
+// DerivedKind is a kind of record derived from services: agents, MCP
+// servers or endpoints.
+type DerivedKind int
 
+// The kinds of derived records.
 const (
-	kindAgent derivedKind = iota
-	kindMCP
-	kindEndpoint
+	KindAgent DerivedKind = iota
+	KindMCP
+	KindEndpoint
 )
 
-func (k derivedKind) collection() string {
+// Collection is the collection of the kind's records in a name.
+func (k DerivedKind) Collection() string {
 	switch k {
-	case kindAgent:
+	case KindAgent:
 		return "agents"
-	case kindEndpoint:
+	case KindEndpoint:
 		return "endpoints"
 	}
 	return "mcpServers"
 }
 
-// title is the record's type name, for messages.
-func (k derivedKind) title() string {
+// Title is the record's type name, for messages.
+func (k DerivedKind) Title() string {
 	switch k {
-	case kindAgent:
+	case KindAgent:
 		return "Agent"
-	case kindEndpoint:
+	case KindEndpoint:
 		return "Endpoint"
 	}
 	return "McpServer"
 }
 
 // derivedKindOf is the kind of record a service derives.
-func derivedKindOf(svc *resource.Service) (derivedKind, bool) {
+func derivedKindOf(svc *resource.Service) (DerivedKind, bool) {
 	switch serviceKind(svc) {
 	case specAgent:
-		return kindAgent, true
+		return KindAgent, true
 	case specMCP:
-		return kindMCP, true
+		return KindMCP, true
 	case specEndpoint:
-		return kindEndpoint, true
+		return KindEndpoint, true
 	}
 	return 0, false
 }
@@ -75,7 +78,7 @@ func registryResource(svc *resource.Service) string {
 	if !ok {
 		return ""
 	}
-	return parentOf(svc.Name) + "/" + k.collection() + "/" + lastSegment(svc.Name)
+	return ParentOf(svc.Name) + "/" + k.Collection() + "/" + LastSegment(svc.Name)
 }
 
 // uidFor is a stable UUID-shaped id for a record, derived from its name and
@@ -170,11 +173,11 @@ func cardProtocol(content []byte, a2aVersion string, urls []string) *resource.Pr
 }
 
 func deriveAgent(svc *resource.Service) (*resource.Agent, docFields) {
-	id := lastSegment(svc.Name)
+	id := LastSegment(svc.Name)
 	a := &resource.Agent{
-		Name:        parentOf(svc.Name) + "/agents/" + id,
-		AgentId:     recordURN(kindAgent, parentOf(svc.Name), id),
-		Location:    lastSegment(parentOf(svc.Name)),
+		Name:        ParentOf(svc.Name) + "/agents/" + id,
+		AgentId:     recordURN(KindAgent, ParentOf(svc.Name), id),
+		Location:    LastSegment(ParentOf(svc.Name)),
 		Attributes:  attributesOf(svc),
 		DisplayName: svc.DisplayName,
 		Description: svc.Description,
@@ -211,10 +214,10 @@ func deriveAgent(svc *resource.Service) (*resource.Agent, docFields) {
 }
 
 func deriveMCP(svc *resource.Service) (*resource.McpServer, docFields) {
-	id := lastSegment(svc.Name)
+	id := LastSegment(svc.Name)
 	m := &resource.McpServer{
-		Name:        parentOf(svc.Name) + "/mcpServers/" + id,
-		McpServerId: recordURN(kindMCP, parentOf(svc.Name), id),
+		Name:        ParentOf(svc.Name) + "/mcpServers/" + id,
+		McpServerId: recordURN(KindMCP, ParentOf(svc.Name), id),
 		Attributes:  attributesOf(svc),
 		DisplayName: svc.DisplayName,
 		Description: svc.Description,
@@ -246,10 +249,10 @@ func deriveMCP(svc *resource.Service) (*resource.McpServer, docFields) {
 // deriveEndpoint is the Endpoint record of an endpoint_spec service: its
 // interfaces, names, times and attributes.
 func deriveEndpoint(svc *resource.Service) (*resource.Endpoint, docFields) {
-	id := lastSegment(svc.Name)
+	id := LastSegment(svc.Name)
 	e := &resource.Endpoint{
-		Name:        parentOf(svc.Name) + "/endpoints/" + id,
-		EndpointId:  recordURN(kindEndpoint, parentOf(svc.Name), id),
+		Name:        ParentOf(svc.Name) + "/endpoints/" + id,
+		EndpointId:  recordURN(KindEndpoint, ParentOf(svc.Name), id),
 		Attributes:  attributesOf(svc),
 		DisplayName: svc.DisplayName,
 		Description: svc.Description,
@@ -268,12 +271,12 @@ func deriveEndpoint(svc *resource.Service) (*resource.Endpoint, docFields) {
 }
 
 // derive computes the derived record of svc, its search fields and its kind.
-func derive(svc *resource.Service) (rec any, name string, d docFields, k derivedKind, ok bool) {
+func derive(svc *resource.Service) (rec any, name string, d docFields, k DerivedKind, ok bool) {
 	switch k, ok = derivedKindOf(svc); k {
-	case kindAgent:
+	case KindAgent:
 		a, d := deriveAgent(svc)
 		return a, a.Name, d, k, ok
-	case kindMCP:
+	case KindMCP:
 		m, d := deriveMCP(svc)
 		return m, m.Name, d, k, ok
 	default:
@@ -283,7 +286,7 @@ func derive(svc *resource.Service) (rec any, name string, d docFields, k derived
 }
 
 // orderValues are the values of the fields a derived record's list can be
-// ordered by (derivedKind.orderFields).
+// ordered by (DerivedKind.OrderFields).
 func orderValues(rec any) search.SortValues {
 	switch r := rec.(type) {
 	case *resource.Agent:
@@ -297,11 +300,11 @@ func orderValues(rec any) search.SortValues {
 }
 
 // indexes is the per-parent index map of a kind of derived record.
-func (s *Server) indexes(k derivedKind) map[string]*search.Index {
+func (s *State) indexes(k DerivedKind) map[string]*search.Index {
 	switch k {
-	case kindAgent:
+	case KindAgent:
 		return s.agentIx
-	case kindEndpoint:
+	case KindEndpoint:
 		return s.endpointIx
 	}
 	return s.mcpIx
@@ -309,20 +312,20 @@ func (s *Server) indexes(k derivedKind) map[string]*search.Index {
 
 // putDerived (re)computes the derived record of svc and indexes it.
 // Call with s.mu held for writing.
-func (s *Server) putDerived(svc *resource.Service) {
+func (s *State) putDerived(svc *resource.Service) {
 	rec, name, d, k, ok := derive(svc)
 	if !ok {
 		return
 	}
-	parent := parentOf(svc.Name)
+	parent := ParentOf(svc.Name)
 	if b, ok := s.cacheJSON(name, rec); ok {
 		ixs := s.indexes(k)
-		ixs[parent] = s.indexOf(ixs, parent, k.fields()).Put(name, d, b, orderValues(rec))
+		ixs[parent] = s.indexOf(ixs, parent, k.Fields()).Put(name, d, b, orderValues(rec))
 	}
 }
 
 // indexOf returns the index of parent in ixs, creating it.
-func (s *Server) indexOf(ixs map[string]*search.Index, parent string, fs *searchquery.Schema) *search.Index {
+func (s *State) indexOf(ixs map[string]*search.Index, parent string, fs *searchquery.Schema) *search.Index {
 	ix := ixs[parent]
 	if ix == nil {
 		ix = search.NewIndex(fs)
@@ -331,13 +334,13 @@ func (s *Server) indexOf(ixs map[string]*search.Index, parent string, fs *search
 	return ix
 }
 
-func (s *Server) removeDerived(svc *resource.Service) {
+func (s *State) removeDerived(svc *resource.Service) {
 	k, ok := derivedKindOf(svc)
 	if !ok {
 		return
 	}
 	name := registryResource(svc)
-	parent := parentOf(svc.Name)
+	parent := ParentOf(svc.Name)
 	delete(s.encoded, name)
 	ixs := s.indexes(k)
 	if ix := ixs[parent]; ix != nil {
@@ -348,10 +351,10 @@ func (s *Server) removeDerived(svc *resource.Service) {
 // cacheJSON keeps the encoded form of a derived record. Encoding the
 // generated types (and re-compacting the embedded card) dominated search
 // latency; records change only on writes, so they are encoded once there.
-func (s *Server) cacheJSON(name string, v any) ([]byte, bool) {
+func (s *State) cacheJSON(name string, v any) ([]byte, bool) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		s.log.Error("encode derived record", "name", clip(name), "err", clip(err.Error()))
+		s.log.Error("encode derived record", "name", Clip(name), "err", Clip(err.Error()))
 		delete(s.encoded, name)
 		return nil, false
 	}
@@ -359,15 +362,63 @@ func (s *Server) cacheJSON(name string, v any) ([]byte, bool) {
 	return b, true
 }
 
-func (s *Server) getDerived(w http.ResponseWriter, name string, k derivedKind) {
+// Derived is the JSON of the record of kind k called name, or NOT_FOUND.
+func (s *State) Derived(k DerivedKind, name string) ([]byte, error) {
 	// The name's collection (agents/, mcpServers/ or endpoints/) comes from
 	// the route, so a record found under it is of kind k.
 	s.mu.RLock()
 	b, ok := s.encoded[name]
 	s.mu.RUnlock()
 	if !ok {
-		s.writeError(w, errNotFound("%s %q was not found.", k.title(), name))
-		return
+		return nil, errNotFound("%s %q was not found.", k.Title(), name)
 	}
-	writeRawJSON(w, b)
+	return b, nil
 }
+
+// Snapshot captures the index of the records of kind k of parent, which a
+// search evaluates without the state's lock (see search/index.go): a slow
+// search never holds up a write. A parent without records has an empty
+// index: nothing matches.
+func (s *State) Snapshot(k DerivedKind, parent string) *search.Snapshot {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	ix := s.indexes(k)[parent]
+	if ix == nil {
+		ix = search.NewIndex(k.Fields())
+	}
+	return ix.Snapshot()
+}
+
+// Fields are the fields a search of k's records, or a filter of their
+// list, names.
+func (k DerivedKind) Fields() *searchquery.Schema {
+	switch k {
+	case KindAgent:
+		return searchquery.Agents
+	case KindEndpoint:
+		return endpointFields
+	}
+	return searchquery.McpServers
+}
+
+// OrderFields are the fields the list of k can be ordered by (endpoints.list
+// takes no orderBy).
+func (k DerivedKind) OrderFields() []string {
+	switch k {
+	case KindAgent:
+		return []string{"name", "agentId", "displayName", "description", "version", "createTime", "updateTime"}
+	case KindMCP:
+		return []string{"name", "mcpServerId", "displayName", "description", "createTime", "updateTime"}
+	}
+	return nil
+}
+
+// endpoints.list takes a filter (AIP-160) over these fields; endpoints have
+// no search method. The document's example interfaces.transport is the
+// protocol binding (Interface has no transport field); its version and the
+// services' labels are fields the v1 Endpoint and Service do not have, so a
+// filter on them is refused as a filter on any unknown field.
+var endpointFields = searchquery.NewSchema("endpoints",
+	[]string{"endpointId", "name", "displayName", "description", "interfaces.url", "interfaces.protocolBinding"},
+	map[string][]string{"interfaces": {"interfaces.url", "interfaces.protocolBinding"}, "interfaces.transport": {"interfaces.protocolBinding"}},
+	[]string{"endpointId", "name", "displayName", "description", "interfaces.url"})

@@ -1,13 +1,15 @@
-package registryserver
+package state
 
 import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
-	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/resource"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/search"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/skillpkg"
 )
 
@@ -25,16 +27,15 @@ type upload struct {
 // MaxArchiveBytes costs time, during which every other request goes on.
 func readUpload(in *resource.SkillRevision) (*upload, error) {
 	if in.GcsSource != nil {
-		return nil, &apiError{HTTP: http.StatusNotImplemented, Status: "UNIMPLEMENTED",
-			Message: "the bundled server cannot read Cloud Storage (gcsSource); upload the archive (archiveUploadSource) instead"}
+		return nil, Errorf(Unimplemented, "the bundled server cannot read Cloud Storage (gcsSource); upload the archive (archiveUploadSource) instead")
 	}
 	if in.ArchiveUploadSource == nil || in.ArchiveUploadSource.ArchiveContent == "" {
-		return nil, errViolations("a revision needs archive_upload_source.archive_content",
-			[]fieldViolation{{"archive_upload_source.archive_content", "required: a base64 ZIP or TAR of the skill folder"}})
+		return nil, Violations("a revision needs archive_upload_source.archive_content",
+			[]FieldViolation{{"archive_upload_source.archive_content", "required: a base64 ZIP or TAR of the skill folder"}})
 	}
 	archive, err := decodeBase64(in.ArchiveUploadSource.ArchiveContent)
 	if err != nil {
-		return nil, errViolations("archive_upload_source.archive_content is not base64", []fieldViolation{{"archive_upload_source.archive_content", err.Error()}})
+		return nil, Violations("archive_upload_source.archive_content is not base64", []FieldViolation{{"archive_upload_source.archive_content", err.Error()}})
 	}
 	in.ArchiveUploadSource = nil // the encoded copy is not needed any more
 	fm, err := revisionFrontmatter(archive)
@@ -46,7 +47,7 @@ func readUpload(in *resource.SkillRevision) (*upload, error) {
 
 // newRevision is the record of an upload stored as name, a revision of sk;
 // uid names its archive too.
-func (s *Server) newRevision(name, uid string, up *upload, sk *resource.Skill) *resource.SkillRevision {
+func (s *State) newRevision(name, uid string, up *upload, sk *resource.Skill) *resource.SkillRevision {
 	rev := &resource.SkillRevision{
 		Name: name, Uid: uid, CreateTime: s.timestamp(), State: "ACTIVE",
 		Frontmatter: up.frontmatter, Sha256Hash: up.sha256, SizeBytes: int64(len(up.archive)),
@@ -64,19 +65,19 @@ func (s *Server) newRevision(name, uid string, up *upload, sk *resource.Skill) *
 func revisionFrontmatter(archive []byte) (*resource.Frontmatter, error) {
 	md, folder, err := skillpkg.ReadSkillFile(archive)
 	if err != nil {
-		return nil, errViolations("invalid skill archive: "+err.Error(), []fieldViolation{{"archive_upload_source.archive_content", err.Error()}})
+		return nil, Violations("invalid skill archive: "+err.Error(), []FieldViolation{{"archive_upload_source.archive_content", err.Error()}})
 	}
 	fm, err := skillpkg.ParseFrontmatter(md, folder)
 	var ve *skillpkg.ValidationError
 	if errors.As(err, &ve) {
-		v := make([]fieldViolation, len(ve.Problems), len(ve.Problems)+1)
+		v := make([]FieldViolation, len(ve.Problems), len(ve.Problems)+1)
 		for i, p := range ve.Problems {
-			v[i] = fieldViolation{"frontmatter." + p.Field, p.String()}
+			v[i] = FieldViolation{"frontmatter." + p.Field, p.String()}
 		}
 		if ve.Omitted > 0 {
-			v = append(v, fieldViolation{"frontmatter", ve.OmittedLine()})
+			v = append(v, FieldViolation{"frontmatter", ve.OmittedLine()})
 		}
-		return nil, errViolations(violationMessage("SKILL.md", v), v)
+		return nil, Violations(violationMessage("SKILL.md", v), v)
 	}
 	if err != nil {
 		return nil, errInvalid("%v", err)
@@ -106,11 +107,11 @@ func revisionNumber(id string) (uint64, bool) {
 // When a client took the highest number itself (rev-1000000000000000), it
 // is the smallest number no revision has: one of the first
 // maxRevisionsPerSkill+1 is always free. Call with s.mu held.
-func (s *Server) nextRevisionID(skill string) string {
+func (s *State) nextRevisionID(skill string) string {
 	var highest uint64
 	used := map[uint64]bool{}
 	for _, name := range s.skills.revisions.order[skill] {
-		if n, ok := revisionNumber(lastSegment(name)); ok {
+		if n, ok := revisionNumber(LastSegment(name)); ok {
 			used[n], highest = true, max(highest, n)
 		}
 	}
@@ -122,32 +123,20 @@ func (s *Server) nextRevisionID(skill string) string {
 	return "rev-" + strconv.FormatUint(next, 10)
 }
 
-// createRevision adds a revision and makes it the skill's default (the
-// floating track follows the newest upload). The operation's response is
-// the revision. The archive is checked before the lock is taken.
-func (s *Server) createRevision(w http.ResponseWriter, r *http.Request, skill string) {
-	release, ok := s.uploadSlot(w)
-	if !ok {
-		return
-	}
-	defer release()
-	q := r.URL.Query()
-	id := q.Get("skillRevisionId")
-	var in resource.SkillRevision
-	if err := readJSONLimit(w, r, &in, maxSkillBodyBytes); err != nil {
-		s.writeError(w, err)
-		return
-	}
+// CreateRevision adds the revision id (chosen by the state when "") of
+// skill, uploaded in in, and makes it the skill's default (the floating
+// track follows the newest upload). The operation's response is the
+// revision. The archive is checked before the lock is taken. Call it holding
+// an upload slot (UploadSlot).
+func (s *State) CreateRevision(requestID, skill, id string, in *resource.SkillRevision) (Operation, error) {
 	if id != "" {
-		if err := newRevisionRule.check(id); err != nil {
-			s.writeError(w, err)
-			return
+		if err := newRevisionRule.Check(id); err != nil {
+			return nil, err
 		}
 	}
-	up, err := readUpload(&in)
+	up, err := readUpload(in)
 	if err != nil {
-		s.writeError(w, err)
-		return
+		return nil, err
 	}
 	// The revision's uid names its archive, which is written now, before
 	// the lock; ch deletes it again unless the revision is committed.
@@ -155,8 +144,7 @@ func (s *Server) createRevision(w http.ResponseWriter, r *http.Request, skill st
 	ch := s.archiveChange()
 	defer ch.finish()
 	if err := ch.add(uid, up.archive); err != nil {
-		s.writeError(w, err)
-		return
+		return nil, err
 	}
 	// The request id is recorded against what the client named: the
 	// revision when it chose the id, else the collection.
@@ -164,7 +152,7 @@ func (s *Server) createRevision(w http.ResponseWriter, r *http.Request, skill st
 	if id != "" {
 		replayTarget += "/" + id
 	}
-	s.write(w, newWriteReq(r, "create", replayTarget), func() (*change, error) {
+	return s.write(writeReq{requestID, "create", replayTarget}, func() (*change, error) {
 		return s.planRevision(skill, id, uid, up, ch)
 	})
 }
@@ -172,7 +160,7 @@ func (s *Server) createRevision(w http.ResponseWriter, r *http.Request, skill st
 // planRevision is the change that adds the revision id (chosen by the
 // server when "") of skill, whose archive ch holds, and makes it the
 // skill's default. Call with s.mu held.
-func (s *Server) planRevision(skill, id, uid string, up *upload, ch *archiveChange) (*change, error) {
+func (s *State) planRevision(skill, id, uid string, up *upload, ch *archiveChange) (*change, error) {
 	sk, err := s.skillRepo().found(skill)
 	if err != nil {
 		return nil, err
@@ -205,36 +193,31 @@ func (s *Server) planRevision(skill, id, uid string, up *upload, ch *archiveChan
 		}}, nil
 }
 
-func (s *Server) listRevisions(w http.ResponseWriter, r *http.Request, skill string) {
-	s.mu.RLock()
-	_, ok := s.skills.skills.get(skill)
-	s.mu.RUnlock()
-	if !ok {
-		s.writeError(w, errNotFound("Skill %q was not found.", skill))
-		return
-	}
-	page, next, err := listPage(s, r, s.skills.revisions, skill, "revisions", "", nil)
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, &resource.ListSkillRevisionsResponse{SkillRevisions: page, NextPageToken: next})
+// Revision is the skill revision name, or NOT_FOUND.
+func (s *State) Revision(name string) (*resource.SkillRevision, error) {
+	return get(s, s.skills.revisions, name, "Skill revision")
 }
 
-// deleteRevision removes a revision that is not the skill's default: the
+// ListRevisions is the page of size of the revisions of skill after after
+// (nil: the first page), by name, and where the next page starts after (nil
+// when this one is the last). Call it once the skill is found (Skill).
+func (s *State) ListRevisions(ctx context.Context, skill string, after *search.Position, size int) ([]*resource.SkillRevision, *search.Position, error) {
+	return list(ctx, s, s.skills.revisions, skill, after, size, nil)
+}
+
+// DeleteRevision removes a revision that is not the skill's default: the
 // default is what the skill serves, so it must be moved first.
-func (s *Server) deleteRevision(w http.ResponseWriter, r *http.Request, name string) {
+func (s *State) DeleteRevision(requestID, name string) (Operation, error) {
 	ch := s.archiveChange()
 	defer ch.finish()
-	s.write(w, newWriteReq(r, "delete", name), func() (*change, error) {
+	return s.write(writeReq{requestID, "delete", name}, func() (*change, error) {
 		rev, ok := s.skills.revisions.get(name)
 		if !ok {
 			return nil, errNotFound("Skill revision %q was not found.", name)
 		}
 		skill := name[:strings.LastIndex(name, "/revisions/")]
 		if sk, ok := s.skills.skills.get(skill); ok && sk.DefaultRevision == name {
-			return nil, &apiError{HTTP: http.StatusBadRequest, Status: "FAILED_PRECONDITION",
-				Message: fmt.Sprintf("revision %q is the skill's default revision; make another the default first", name)}
+			return nil, Errorf(FailedPrecondition, "revision %q is the skill's default revision; make another the default first", name)
 		}
 		resp, err := withType(typeEmpty, struct{}{})
 		ch.removed = []string{rev.Uid}
@@ -242,3 +225,15 @@ func (s *Server) deleteRevision(w http.ResponseWriter, r *http.Request, name str
 			apply: func() { s.skills.revisions.delete(name) }}, err
 	})
 }
+
+// decodeBase64 accepts the encodings a JSON bytes field arrives in
+// (standard or URL-safe alphabet, padded or not).
+func decodeBase64(s string) ([]byte, error) {
+	s = strings.TrimRight(s, "=")
+	if strings.ContainsAny(s, "-_") {
+		return base64.RawURLEncoding.DecodeString(s)
+	}
+	return base64.RawStdEncoding.DecodeString(s)
+}
+
+func jsonBytes(v any) ([]byte, error) { return json.Marshal(v) }
