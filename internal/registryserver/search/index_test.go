@@ -2,11 +2,14 @@ package search
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -423,3 +426,68 @@ func TestSearchPollsItsContext(t *testing.T) {
 
 // len is the number of live documents in the index.
 func (ix *Index) len() int { return len(ix.ids) }
+
+// pageNames pages through the records of sn that n matches, ordered by o,
+// at size a page, and returns their names and each page's length.
+func pageNames(t *testing.T, sn *Snapshot, n queryNode, o Ordering, size int) (names []string, pages []int) {
+	t.Helper()
+	var after *Position
+	for range 100 {
+		ids, next, err := sn.Page(context.Background(), n, o, after, size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range ids {
+			var rec struct{ Name string }
+			if err := json.Unmarshal(sn.Record(id), &rec); err != nil {
+				t.Fatalf("record %d: %s", id, sn.Record(id))
+			}
+			names = append(names, rec.Name)
+		}
+		pages = append(pages, len(ids))
+		if next == nil {
+			return names, pages
+		}
+		if next.Name != names[len(names)-1] {
+			t.Errorf("a page ends at %s, its next position is %+v", names[len(names)-1], next)
+		}
+		after = next
+	}
+	t.Fatal("more than 100 pages")
+	return nil, nil
+}
+
+// A snapshot's page is the records that match, after the position the
+// last page ended at, by name or by an order; it holds at most
+// MaxPageBytes of records (one at least), and the last page has no next
+// position.
+func TestSnapshotPage(t *testing.T) {
+	ix := NewIndex(agentFields)
+	for i, desc := range []string{"travel", "travel", "invoice", "travel", "travel"} {
+		name := fmt.Sprintf("agent-%d", i)
+		rec := fmt.Sprintf(`{"name":%q,"pad":%q}`, name, strings.Repeat("x", MaxPageBytes/4-40))
+		ix = ix.Put(name, docFields{"name": {name}, "description": {desc}}, []byte(rec), SortValues{"displayName": strconv.Itoa(9 - i)})
+	}
+	sn := ix.Snapshot()
+	travel, _ := ParseQuery("travel", agentFields)
+	if names, pages := pageNames(t, sn, travel, nil, 2); strings.Join(names, " ") != "agent-0 agent-1 agent-3 agent-4" || !slices.Equal(pages, []int{2, 2}) {
+		t.Errorf("travel by name, 2 a page: %v in pages of %v", names, pages)
+	}
+	if names, pages := pageNames(t, sn, nil, nil, 100); len(names) != 5 || !slices.Equal(pages, []int{4, 1}) {
+		t.Errorf("everything by name, 100 a page of records a quarter of the bound: %v in pages of %v", names, pages)
+	}
+	o, _ := ParseOrderBy("displayName", []string{"displayName"})
+	if names, pages := pageNames(t, sn, travel, o, 3); strings.Join(names, " ") != "agent-4 agent-3 agent-1 agent-0" || !slices.Equal(pages, []int{3, 1}) {
+		t.Errorf("travel by displayName, 3 a page: %v in pages of %v", names, pages)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, o := range []Ordering{nil, o} {
+		if _, _, err := sn.Page(ctx, travel, o, nil, 10); !errors.Is(err, context.Canceled) {
+			t.Errorf("a page of a cancelled search (order %v): %v", o, err)
+		}
+	}
+	if versions, deadBytes := ix.Held(); versions != 5 || deadBytes != 0 {
+		t.Errorf("the index holds %d versions and %d dead bytes, want 5 and 0", versions, deadBytes)
+	}
+}
