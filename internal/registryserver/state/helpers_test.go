@@ -210,3 +210,27 @@ func (c *clock) advance(d time.Duration) {
 	defer c.mu.Unlock()
 	c.t = c.t.Add(d)
 }
+
+// violationsOf are the fields an INVALID_ARGUMENT names, with what is wrong
+// with each; the test fails on another error.
+func violationsOf(t testing.TB, err error) map[string]string {
+	t.Helper()
+	wantCode(t, err, InvalidArgument)
+	var e *Error
+	errors.As(err, &e)
+	out := map[string]string{}
+	for _, v := range e.Violations {
+		out[v.Field] = v.Description
+	}
+	return out
+}
+
+// toolSpec is a valid MCP tool spec of two tools.
+const toolSpec = `{"tools":[
+ {"name":"get_invoice","title":"Get invoice","description":"Fetches an invoice by number.","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true,"openWorldHint":false}},
+ {"name":"delete_invoice","description":"Deletes an invoice.","inputSchema":{"type":"object"}}]}`
+
+// mcpService is an MCP server service with tool spec content.
+func mcpService(content string) *resource.Service {
+	return &resource.Service{McpServerSpec: &resource.McpServerSpec{Type: "TOOL_SPEC", Content: json.RawMessage(content)}}
+}

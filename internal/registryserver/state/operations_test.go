@@ -709,3 +709,34 @@ func TestOperationsBytesCappedPerLocation(t *testing.T) {
 		t.Errorf("%d operations of %d bytes kept; want more than %d and at most %d bytes", n, b, maxOpBytesPerLocation-2*heaviest, maxOpBytesPerLocation)
 	}
 }
+
+// A request id is a UUID, not the zero one: anything else is refused,
+// naming request_id, before anything is written.
+func TestRequestIDIsAUUID(t *testing.T) {
+	s := open(t, Options{})
+	for _, rid := range []string{"not-a-uuid", "00000000-0000-0000-0000-000000000000", "8a3c1f0e-2b4d-4e6f-8a1b-3c5d7e9f0a1", "8a3c1f0e-2b4d-4e6f-8a1b-3c5d7e9f0a12x"} {
+		_, err := s.CreateService(rid, parent, "svc-one", endpointService())
+		if !strings.Contains(violationsOf(t, err)["request_id"], "must be a UUID") {
+			t.Errorf("request id %q: %v", rid, err)
+		}
+	}
+	if _, err := s.Service(parent + "/services/svc-one"); err == nil {
+		t.Error("a write with a refused request id was stored")
+	}
+}
+
+// An operation whose response is a reference answers with the resource as
+// it is, and without a response once the resource is gone.
+func TestOperationReferenceFollowsTheResource(t *testing.T) {
+	s := open(t, Options{})
+	op := opName(t)(s.CreateService("", parent, "big-one", bigService("v")))
+	view(t)(s.UpdateService("", parent+"/services/big-one", "displayName", rename("renamed")))
+	var svc resource.Service
+	if got := getOp(t, s, op); json.Unmarshal(got.Response, &svc) != nil || svc.DisplayName != "renamed" {
+		t.Errorf("the create's response after an update: %.200s", got.Response)
+	}
+	view(t)(s.DeleteService("", parent+"/services/big-one"))
+	if got := getOp(t, s, op); got.Response != nil || !got.Done {
+		t.Errorf("the create's response once the service is gone: %.200s", got.Response)
+	}
+}
