@@ -505,7 +505,7 @@ func TestSearchAgentsGrammar(t *testing.T) {
 		{"skills.id:book-flight", "flight-booker"},
 		{"displayName:works*", "workshop-bot"},
 		{"displayName:work", ""},
-		// agentId is the URN (urn.go): = compares it whole, : matches its words.
+		// agentId is the URN (state/urn.go): = compares it whole, : matches its words.
 		{"agentId=" + urnOf("agent", "trip-planner"), "trip-planner"},
 		{"agentId=" + strings.ToUpper(urnOf("agent", "trip-planner")), "trip-planner"},
 		{`agentId="` + urnOf("agent", "trip-planner") + `"`, "trip-planner"},

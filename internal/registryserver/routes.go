@@ -81,7 +81,7 @@ var routes = []route{
 	{pattern: "GET " + loc + "/services", id: "agentregistry.projects.locations.services.list", query: q("filter", "pageSize", "pageToken"), serve: (*Server).listServices},
 	{pattern: "PATCH " + loc + "/services/{service}", id: "agentregistry.projects.locations.services.patch", query: q("requestId", "updateMask"), serve: (*Server).patchService},
 
-	// Skills and their revisions (skills.go, skills_revisions.go, skills_search.go).
+	// Skills and their revisions (skills.go, skills_search.go; state/skills.go, state/revisions.go).
 	{pattern: "POST " + loc + "/skills", id: "agentregistry.projects.locations.skills.create", query: q("requestId", "skillId"), serve: (*Server).createSkill},
 	{pattern: "DELETE " + loc + "/skills/{skill}", id: "agentregistry.projects.locations.skills.delete", query: q("force", "requestId"), serve: (*Server).deleteSkill},
 	{pattern: "GET " + loc + "/skills/{skill}", id: "agentregistry.projects.locations.skills.get", serve: (*Server).getSkill},
@@ -97,7 +97,7 @@ var routes = []route{
 	{pattern: "GET " + loc + "/skills/{skill}/revisions", id: "agentregistry.projects.locations.skills.revisions.list", query: q("pageSize", "pageToken"), serve: (*Server).listRevisions},
 
 	// App Hub: the workloads whose AgentProperties the provider writes, and
-	// the schema of AgentProperties (apphub.go). The rest of App Hub
+	// the schema of AgentProperties (workloads.go). The rest of App Hub
 	// (applications, services, discovery, boundaries, attachments) describes
 	// a project's runtime, which the bundled server does not have.
 	{pattern: "POST " + loc + ":detachServiceProjectAttachment", id: "apphub.projects.locations.detachServiceProjectAttachment"},
@@ -117,7 +117,7 @@ var routes = []route{
 	{pattern: "GET " + loc + "/applications/{application}/services/{appService}", id: "apphub.projects.locations.applications.services.get"},
 	{pattern: "GET " + loc + "/applications/{application}/services", id: "apphub.projects.locations.applications.services.list", query: q("filter", "orderBy", "pageSize", "pageToken")},
 	{pattern: "PATCH " + loc + "/applications/{application}/services/{appService}", id: "apphub.projects.locations.applications.services.patch", query: q("requestId", "updateMask")},
-	// A workload is created by PATCH with allowMissing=true (apphub.go), the
+	// A workload is created by PATCH with allowMissing=true (state/workloads.go), the
 	// bundled server's one extension of the document: Google creates
 	// workloads from the ones it discovers, which this server has none of.
 	{pattern: "POST " + loc + "/applications/{application}/workloads", id: "apphub.projects.locations.applications.workloads.create", query: q("requestId", "workloadId")},

@@ -7,7 +7,9 @@ package state
 // Options.OperationDelay the operation reports done:false until the delay has
 // passed, so that clients' polling is exercised; the write is committed
 // already, and a created resource becomes visible when its operation is done
-// (visibility.go). operations.list, cancel and delete are served below.
+// (visibility.go). operations.get, list, cancel and delete are read and
+// changed below; the server's handlers of those methods are in
+// registryserver/operations.go.
 //
 // requestId: the first request with a given id records (id -> operation) in
 // the same transaction as the write. A retry with the same id, verb and

@@ -32,7 +32,7 @@ const (
 	bucketSkills         = "skills"
 	bucketSkillRevisions = "skillRevisions"
 	// bucketSkillArchives held the archives in data files of earlier
-	// versions; they are files of their own now (skills_archives.go).
+	// versions; they are files of their own now (archives.go).
 	bucketSkillArchives = "skillArchives"
 
 	// MaxSkillsPerParent and maxRevisionsPerSkill bound what one client can
@@ -294,7 +294,7 @@ func revisionMutation(rev *resource.SkillRevision) mutation {
 }
 
 // revisionDeletion deletes the revision name from the data file, and its
-// archive where earlier versions of the server kept it (skills_archives.go).
+// archive where earlier versions of the server kept it (archives.go).
 func revisionDeletion(name string) []mutation {
 	return []mutation{{Bucket: bucketSkillRevisions, Key: name}, {Bucket: bucketSkillArchives, Key: name}}
 }
