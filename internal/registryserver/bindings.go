@@ -7,7 +7,6 @@ import (
 	"net/http"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/resource"
-	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/search"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/state"
 )
 
@@ -40,30 +39,19 @@ func (s *Server) getBinding(w http.ResponseWriter, _ *http.Request, name string)
 }
 
 func (s *Server) listBindings(w http.ResponseWriter, r *http.Request, parent string) {
-	filter, node, err := listFilter(r, state.BindingFields)
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	o, err := search.ParseOrderBy(r.URL.Query().Get("orderBy"), state.BindingOrder)
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	qh := orderedHash(r, o, "bindings.list", parent, filter)
-	after, size, err := pageArgs(r, o, qh)
+	lq, err := readListQuery(r, state.BindingFields, state.BindingOrder, "bindings.list", parent)
 	if err != nil {
 		s.writeError(w, err)
 		return
 	}
 	ctx, cancel := s.searchContext(r)
 	defer cancel()
-	page, next, err := s.st.ListBindings(ctx, parent, node, o, after, size)
+	page, next, err := s.st.ListBindings(ctx, parent, lq.filter, lq.order, lq.after, lq.size)
 	if err != nil {
 		s.writeError(w, s.listAborted(r, err))
 		return
 	}
-	writeJSON(w, http.StatusOK, &resource.ListBindingsResponse{Bindings: page, NextPageToken: encodePosition(next, o, qh)})
+	writeJSON(w, http.StatusOK, &resource.ListBindingsResponse{Bindings: page, NextPageToken: lq.next(next)})
 }
 
 // fetchAvailableBindings serves bindings:fetchAvailable

@@ -78,14 +78,42 @@ func pageArgs(r *http.Request, o search.Ordering, qh uint64) (*search.Position, 
 	return after, size, err
 }
 
-// orderedHash is the query hash of a list of method over group with filter,
-// and its orderBy when o orders it.
-func orderedHash(r *http.Request, o search.Ordering, method, group, filter string) uint64 {
-	if len(o) > 0 {
-		return queryHash(method, group, filter, r.URL.Query().Get("orderBy"))
-	}
-	return queryHash(method, group, filter)
+// listQuery is what a list request asks: the records its filter selects,
+// in its order, the page after its token, and the hash its tokens are
+// bound to (so that a token cannot continue another list).
+type listQuery struct {
+	filter queryNode
+	order  search.Ordering
+	after  *search.Position
+	size   int
+	qh     uint64
 }
+
+// readListQuery reads a list request of method over group, whose filter
+// names the fields fs and whose orderBy the fields orderFields (nil: a list
+// without one), checked in that order, then its page size and token.
+func readListQuery(r *http.Request, fs *fieldSet, orderFields []string, method, group string) (listQuery, error) {
+	var lq listQuery
+	filter, node, err := listFilter(r, fs)
+	if err != nil {
+		return lq, err
+	}
+	lq.filter, lq.qh = node, queryHash(method, group, filter)
+	if orderFields != nil {
+		orderBy := r.URL.Query().Get("orderBy")
+		if lq.order, err = search.ParseOrderBy(orderBy, orderFields); err != nil {
+			return lq, err
+		}
+		if len(lq.order) > 0 {
+			lq.qh = queryHash(method, group, filter, orderBy)
+		}
+	}
+	lq.after, lq.size, err = pageArgs(r, lq.order, lq.qh)
+	return lq, err
+}
+
+// next is the token of the page after next (none when next is nil).
+func (lq listQuery) next(next *search.Position) string { return encodePosition(next, lq.order, lq.qh) }
 
 // defaultSearchTimeout bounds a search when Options.SearchTimeout is 0.
 const defaultSearchTimeout = 10 * time.Second

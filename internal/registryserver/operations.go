@@ -30,20 +30,14 @@ func (s *Server) listOperations(w http.ResponseWriter, r *http.Request, parent s
 			Message: "returnPartialSuccess is not supported: the bundled server lists the operations of one location, which are all reachable"})
 		return
 	}
-	node, err := parseFilter(q.Get("filter"), state.OperationFields)
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	qh := queryHash("operations", parent, q.Get("filter"))
-	after, size, err := pageArgs(r, nil, qh)
+	lq, err := readListQuery(r, state.OperationFields, nil, "operations", parent)
 	if err != nil {
 		s.writeError(w, err)
 		return
 	}
 	ctx, cancel := s.searchContext(r)
 	defer cancel()
-	views, next, err := s.st.ListOperations(ctx, parent, node, after, size)
+	views, next, err := s.st.ListOperations(ctx, parent, lq.filter, lq.after, lq.size)
 	if err != nil {
 		s.writeError(w, s.listAborted(r, err))
 		return
@@ -51,7 +45,7 @@ func (s *Server) listOperations(w http.ResponseWriter, r *http.Request, parent s
 	writeJSON(w, http.StatusOK, struct {
 		Operations    []json.RawMessage `json:"operations,omitempty"`
 		NextPageToken string            `json:"nextPageToken,omitempty"`
-	}{views, encodePosition(next, nil, qh)})
+	}{views, lq.next(next)})
 }
 
 // cancelOperation serves operations.cancel (state.CancelOperation says what

@@ -37,23 +37,17 @@ func (s *Server) getService(w http.ResponseWriter, _ *http.Request, name string)
 }
 
 func (s *Server) listServices(w http.ResponseWriter, r *http.Request, parent string) {
-	filter, node, err := listFilter(r, state.ServiceFields)
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	qh := queryHash("services", parent, filter)
-	after, size, err := pageArgs(r, nil, qh)
+	lq, err := readListQuery(r, state.ServiceFields, nil, "services", parent)
 	if err != nil {
 		s.writeError(w, err)
 		return
 	}
 	ctx, cancel := s.searchContext(r)
 	defer cancel()
-	page, next, err := s.st.ListServices(ctx, parent, node, after, size)
+	page, next, err := s.st.ListServices(ctx, parent, lq.filter, lq.after, lq.size)
 	if err != nil {
 		s.writeError(w, s.listAborted(r, err))
 		return
 	}
-	writeJSON(w, http.StatusOK, &resource.ListServicesResponse{Services: page, NextPageToken: encodePosition(next, nil, qh)})
+	writeJSON(w, http.StatusOK, &resource.ListServicesResponse{Services: page, NextPageToken: lq.next(next)})
 }

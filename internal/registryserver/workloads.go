@@ -10,7 +10,6 @@ import (
 	"google.golang.org/api/apphub/v1"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/resource"
-	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/search"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/state"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
 )
@@ -35,30 +34,19 @@ func (s *Server) getWorkload(w http.ResponseWriter, _ *http.Request, name string
 }
 
 func (s *Server) listWorkloads(w http.ResponseWriter, r *http.Request, app string) {
-	filter, node, err := listFilter(r, state.WorkloadFields)
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	o, err := search.ParseOrderBy(r.URL.Query().Get("orderBy"), state.WorkloadOrder)
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	qh := orderedHash(r, o, "workloads", app, filter)
-	after, size, err := pageArgs(r, o, qh)
+	lq, err := readListQuery(r, state.WorkloadFields, state.WorkloadOrder, "workloads", app)
 	if err != nil {
 		s.writeError(w, err)
 		return
 	}
 	ctx, cancel := s.searchContext(r)
 	defer cancel()
-	page, next, err := s.st.ListWorkloads(ctx, app, node, o, after, size)
+	page, next, err := s.st.ListWorkloads(ctx, app, lq.filter, lq.order, lq.after, lq.size)
 	if err != nil {
 		s.writeError(w, s.listAborted(r, err))
 		return
 	}
-	writeJSON(w, http.StatusOK, &resource.ListWorkloadsResponse{Workloads: page, NextPageToken: encodePosition(next, o, qh)})
+	writeJSON(w, http.StatusOK, &resource.ListWorkloadsResponse{Workloads: page, NextPageToken: lq.next(next)})
 }
 
 // Extended metadata schemas. The schema id contains a slash
