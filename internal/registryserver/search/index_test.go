@@ -465,7 +465,8 @@ func TestSnapshotPage(t *testing.T) {
 	ix := NewIndex(agentFields)
 	for i, desc := range []string{"travel", "travel", "invoice", "travel", "travel"} {
 		name := fmt.Sprintf("agent-%d", i)
-		rec := fmt.Sprintf(`{"name":%q,"pad":%q}`, name, strings.Repeat("x", MaxPageBytes/4-40))
+		head := fmt.Sprintf(`{"name":%q,"pad":"`, name)
+		rec := head + strings.Repeat("x", MaxPageBytes/4-len(head)-2) + `"}` // four fill a page exactly
 		ix = ix.Put(name, docFields{"name": {name}, "description": {desc}}, []byte(rec), SortValues{"displayName": strconv.Itoa(9 - i)})
 	}
 	sn := ix.Snapshot()
@@ -489,5 +490,37 @@ func TestSnapshotPage(t *testing.T) {
 	}
 	if versions, deadBytes := ix.Held(); versions != 5 || deadBytes != 0 {
 		t.Errorf("the index holds %d versions and %d dead bytes, want 5 and 0", versions, deadBytes)
+	}
+}
+
+// A search keeps the smallest names of what matches, whatever the order of
+// their ids: documents added in the reverse order of their names give the
+// first names, and say that more follow.
+func TestSnapshotSearchKeepsTheSmallestNames(t *testing.T) {
+	ix := NewIndex(agentFields)
+	for i := 9; i >= 0; i-- {
+		name := fmt.Sprintf("agent-%d", i)
+		ix = ix.Put(name, docFields{"name": {name}, "description": {"travel"}}, []byte(`{"name":"`+name+`"}`), nil)
+	}
+	travel, _ := ParseQuery("travel", agentFields)
+	for _, c := range []struct {
+		after string
+		limit int
+		want  string
+		more  bool
+	}{
+		{"", 2, "agent-0 agent-1", true},
+		{"agent-1", 3, "agent-2 agent-3 agent-4", true},
+		{"agent-6", 3, "agent-7 agent-8 agent-9", false},
+		{"", 10, "agent-0 agent-1 agent-2 agent-3 agent-4 agent-5 agent-6 agent-7 agent-8 agent-9", false},
+	} {
+		ids, more, err := ix.Snapshot().search(context.Background(), travel, c.after, c.limit)
+		var names []string
+		for _, id := range ids {
+			names = append(names, ix.names[id])
+		}
+		if err != nil || strings.Join(names, " ") != c.want || more != c.more {
+			t.Errorf("after %q, %d: %v (more %v, %v), want %s (more %v)", c.after, c.limit, names, more, err, c.want, c.more)
+		}
 	}
 }

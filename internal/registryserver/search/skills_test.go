@@ -255,3 +255,16 @@ func TestSkillDocFields(t *testing.T) {
 		t.Errorf("a skill without front matter has front matter fields: %v", d)
 	}
 }
+
+// A skills scan looks at its context before its first skill: a search
+// whose context is done already evaluates nothing, however few the skills.
+func TestSkillScansLookAtTheirContextFirst(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	skills := []*resource.Skill{newSkill("alfa", "word")}
+	for _, mode := range []string{"KEYWORD", "SEMANTIC", "list"} {
+		if got, err := Skills(ctx, skills, mode, "word", nil, nil); !errors.Is(err, context.Canceled) || got != nil {
+			t.Errorf("%s: %v %v, want context.Canceled and nothing", mode, ids(got), err)
+		}
+	}
+}
