@@ -153,8 +153,13 @@ func TestBindingLifecycle(t *testing.T) {
 		t.Fatalf("after a masked update: %+v %v", got, err)
 	}
 	view(t)(s.UpdateBinding("", name, "", &resource.Binding{DisplayName: "Renamed"}))
-	if got, _ := s.Binding(name); got.DisplayName != "Renamed" || got.Description != "new" || got.Source.Identifier != urnPlanner {
+	if got, _ := s.Binding(name); got.DisplayName != "Renamed" || got.Description != "new" || got.Source.Identifier != urnPlanner ||
+		got.AuthProviderBinding == nil || got.Target == nil {
 		t.Fatalf("after an update without a mask: %+v", got)
+	}
+	view(t)(s.UpdateBinding("", name, "", &resource.Binding{AuthProviderBinding: &resource.AuthProviderBinding{AuthProvider: parent + "/authProviders/y"}}))
+	if got, _ := s.Binding(name); got.AuthProviderBinding.AuthProvider != parent+"/authProviders/y" || got.DisplayName != "Renamed" {
+		t.Fatalf("after an update of the auth provider alone: %+v", got)
 	}
 	view(t)(s.UpdateBinding("", name, "source,target,authProviderBinding.scopes", &resource.Binding{Source: &resource.Source{Identifier: urnOther},
 		Target: &resource.Target{Identifier: urnFlights}, AuthProviderBinding: &resource.AuthProviderBinding{AuthProvider: parent + "/authProviders/x"}}))

@@ -66,6 +66,24 @@ func TestUnfilteredPageReadsWhatItReturns(t *testing.T) {
 	}
 }
 
+// A page of exactly the records that are left is the last one: no next
+// position; one record fewer than are left has one, at its last record.
+func TestListPageOfExactlyItsSize(t *testing.T) {
+	s := open(t, Options{})
+	c := newCollection[int]("/items/")
+	for i := range 3 {
+		c.put(fmt.Sprintf("g/items/%d", i), i)
+	}
+	for _, match := range []func(int) bool{nil, func(int) bool { return true }} {
+		if page, next, err := list(context.Background(), s, c, "g", nil, 3, match); err != nil || len(page) != 3 || next != nil {
+			t.Errorf("a page of 3 of 3: %v, next %+v, %v", page, next, err)
+		}
+		if page, next, err := list(context.Background(), s, c, "g", nil, 2, match); err != nil || len(page) != 2 || next == nil || next.Name != "g/items/1" {
+			t.Errorf("a page of 2 of 3: %v, next %+v, %v", page, next, err)
+		}
+	}
+}
+
 // An ordered list computes each record's sort keys once and keeps only a
 // page's worth: every comparison of the sort built the records' maps again
 // and parsed their times once (about 2 n log n calls), and every page

@@ -59,7 +59,10 @@ func TestIDRules(t *testing.T) {
 		}
 		wantCode(t, err, InvalidArgument, "the "+c.rule.field+" ")
 	}
-	// A long id is quoted up to 64 bytes, and cut there.
+	// An id of 64 bytes is quoted whole; a longer one up to 64 bytes, and cut there.
+	if err := ProjectRule.Check(strings.Repeat("y", 64)); !strings.Contains(err.Error(), `"`+strings.Repeat("y", 64)+`"`) {
+		t.Errorf("an id of 64 bytes quoted as %.200s", err)
+	}
 	if err := ProjectRule.Check(long); !strings.Contains(err.Error(), `"`+strings.Repeat("x", 64)+`..."`) {
 		t.Errorf("a long id quoted as %.200s", err)
 	}

@@ -20,6 +20,11 @@ import (
 // refused, naming the field.
 func TestInterfaceURLAtItsCap(t *testing.T) {
 	s := open(t, Options{})
+	plain := endpointService()
+	plain.Interfaces = []*resource.Interface{{Url: "http://localhost:8080/a2a", ProtocolBinding: "JSONRPC"}}
+	if _, err := s.CreateService("", parent, "plain-http", plain); err != nil {
+		t.Errorf("an http:// interface URL: %v", err)
+	}
 	for extra, ok := range map[int]bool{0: true, 1: false} {
 		u := "https://example.test/"
 		u += strings.Repeat("a", maxURILength-len(u)+extra)
@@ -294,6 +299,12 @@ func TestDerivedRecords(t *testing.T) {
 	if a.Card != nil || a.DisplayName != "Legacy" || len(a.Protocols) != 1 || a.Protocols[0].Type != "CUSTOM" || a.Protocols[0].Interfaces[0].ProtocolBinding != "GRPC" {
 		t.Errorf("agent without a card %+v", a)
 	}
+	view(t)(s.CreateService("", parent, "bare", &resource.Service{AgentSpec: &resource.AgentSpec{Type: "NO_SPEC"}}))
+	a = resource.Agent{}
+	getDerived(t, s, KindAgent, parent+"/agents/bare", &a)
+	if a.Card != nil || len(a.Protocols) != 0 {
+		t.Errorf("an agent without a card or interfaces: %+v", a)
+	}
 	view(t)(s.CreateService("", parent, "invoices", mcpService(toolSpec)))
 	var m resource.McpServer
 	getDerived(t, s, KindMCP, parent+"/mcpServers/invoices", &m)
@@ -329,6 +340,15 @@ func TestDerivedRecords(t *testing.T) {
 	if len(a.Protocols) != 1 || a.Protocols[0].ProtocolVersion != "1.0" || len(a.Protocols[0].Interfaces) != 1 ||
 		a.Protocols[0].Interfaces[0].Url != "https://agents.example.test/ledger" || a.Protocols[0].Interfaces[0].ProtocolBinding != "GRPC" || a.Skills[0].Id != "post" {
 		t.Errorf("an agent of a 1.0 card: %+v", a)
+	}
+	for filter, want := range map[string]int{"interfaces.url:billing": 1, "interfaces.protocolBinding=HTTP_JSON": 1, "interfaces.transport=GRPC": 0} {
+		node, err := search.ParseQuery(filter, KindEndpoint.Fields())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ids, _, err := s.Snapshot(KindEndpoint, parent).Page(context.Background(), node, nil, nil, 10); err != nil || len(ids) != want {
+			t.Errorf("endpoints %s: %d (%v), want %d", filter, len(ids), err, want)
+		}
 	}
 	// An update derives the record again, and its index follows.
 	view(t)(s.UpdateService("", parent+"/services/billing", "displayName", &resource.Service{DisplayName: "Billing desk"}))

@@ -105,6 +105,7 @@ func TestNextRevisionID(t *testing.T) {
 		{[]string{"rev-1", "rev-1000000000000001", "r99999999999999999999"}, "rev-2"},
 		{[]string{"rev-999999999999999"}, "rev-1000000000000000"},
 		{[]string{"rev-1000000000000000", "rev-1", "r2"}, "rev-3"},
+		{[]string{"rev-999999999999999", "rev-1000000000000000"}, "rev-1"},
 		{[]string{"rev-x", "rev-", "r", "rev--1", "rev-+1"}, "rev-1"},
 	} {
 		s := open(t, Options{})
@@ -291,6 +292,15 @@ func TestSkillRevisionsAndDeletes(t *testing.T) {
 	}
 	_, err = s.DeleteRevision("", sk.DefaultRevision)
 	wantCode(t, err, FailedPrecondition, "the skill's default revision")
+	// A skill with the most revisions is deleted with all of them.
+	view(t)(s.CreateSkill("", parent, "full-skill", activeSkill()))
+	for range maxRevisionsPerSkill {
+		view(t)(s.CreateRevision("", parent+"/skills/full-skill", "", revision(t, "d")))
+	}
+	view(t)(s.DeleteSkill("", parent+"/skills/full-skill", true))
+	if n := len(s.skills.revisions.order[parent+"/skills/full-skill"]); n != 0 {
+		t.Errorf("%d revisions left of a skill deleted with %d", n, maxRevisionsPerSkill)
+	}
 	view(t)(s.DeleteRevision("", name+"/revisions/rev-1"))
 	_, err = s.DeleteRevision("", name+"/revisions/rev-1")
 	wantCode(t, err, NotFound, "Skill revision")

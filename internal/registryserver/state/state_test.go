@@ -2,13 +2,16 @@ package state
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/resource"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/search"
@@ -139,5 +142,24 @@ func TestListServicesFilter(t *testing.T) {
 		if l, _, err := s.ListServices(context.Background(), parent, node, nil, 10); err != nil || len(l) != want {
 			t.Errorf("filter %q: %d services (%v), want %d", filter, len(l), err, want)
 		}
+	}
+}
+
+// A state cannot open a data file another one holds (bbolt's file lock): it
+// gives up with an error after its lock timeout (two seconds, which this
+// test waits) instead of hanging until the other lets go.
+func TestDataFileHeldByAnotherState(t *testing.T) {
+	t.Parallel() // overlaps with the other tests: every mutant of make mutation runs the package
+	path := filepath.Join(t.TempDir(), "data.db")
+	first := openFile(t, path)
+	defer mustClose(t, first)
+	start := time.Now()
+	second, err := Open(Options{DataPath: path})
+	if err == nil {
+		mustClose(t, second)
+		t.Fatal("a second state opened a data file the first one holds")
+	}
+	if !errors.Is(err, berrors.ErrTimeout) || time.Since(start) < time.Second {
+		t.Errorf("error %v after %s, want bbolt's lock timeout after two seconds", err, time.Since(start))
 	}
 }
