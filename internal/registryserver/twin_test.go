@@ -423,3 +423,29 @@ func TestOperationsListRefusesPartialSuccess(t *testing.T) {
 	_, err := e.ar.Projects.Locations.Operations.List(parent).ReturnPartialSuccess(true).Do()
 	apiErr(t, err, 501, "UNIMPLEMENTED")
 }
+
+// A page token of an ordered list continues that list only: the same list
+// in another order of as many keys refuses it, and so does the list by name
+// (its token was issued for a different query); in its own order it goes on.
+func TestOrderedListTokenIsForItsOrder(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	bs := e.ar.Projects.Locations.Bindings
+	for _, id := range []string{"binding-a", "binding-b", "binding-c"} {
+		if _, err := bs.Create(parent, binding("", urnFlights)).BindingId(id).Do(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first, err := bs.List(parent).OrderBy("displayName").PageSize(1).Do()
+	if err != nil || first.NextPageToken == "" {
+		t.Fatalf("first page: %+v %v", first, err)
+	}
+	if next, err := bs.List(parent).OrderBy("displayName").PageSize(1).PageToken(first.NextPageToken).Do(); err != nil || len(next.Bindings) != 1 {
+		t.Errorf("the next page in the same order: %+v %v", next, err)
+	}
+	for _, orderBy := range []string{"createTime", ""} {
+		_, err := bs.List(parent).OrderBy(orderBy).PageSize(1).PageToken(first.NextPageToken).Do()
+		if v := violations(t, asAPIErr(t, err, 400, "INVALID_ARGUMENT")); !strings.Contains(v["page_token"], "was issued for a different query") {
+			t.Errorf("the token in order %q: %v", orderBy, v)
+		}
+	}
+}
