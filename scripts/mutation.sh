@@ -16,11 +16,16 @@
 # counted in the "blind" column.
 #
 # Lived mutants judged equivalent (no behaviour change) are listed in
-# scripts/mutation-equivalent.txt, one per line:
-#   internal/pkg/file.go:LINE:COL MUTATOR  reason
-# They are left out of the efficacy (neither killed nor lived); an entry that no
-# longer matches a lived mutant is reported as stale (a warning), so the list is
-# kept honest; an entry whose line moved no longer hides anything.
+# scripts/mutation-equivalent.txt, one per line, tab-separated:
+#   PACKAGE  FUNCTION  MUTATOR  SOURCE LINE  reason
+# keyed by what the mutant is, not where: gremlins reports FILE:LINE:COL, and the
+# script reads that line of the source (trimmed) and the top-level function
+# around it (Type.method for a method, "-" outside one), so an entry follows
+# its code when lines are added above it or its function moves to another file
+# of the package. Listed mutants are left out of the efficacy (neither killed
+# nor lived); an entry that no longer matches a lived mutant is reported as
+# stale (a warning), so the list is kept honest. A lived mutant that is not
+# listed is printed with its key, ready to be judged and pasted.
 #
 # gremlins is installed at a pinned version into $(go env GOPATH)/bin and cached
 # there as gremlins-$GREMLINS_VERSION (a no-op when present). Tests run with
@@ -84,15 +89,21 @@ for spec in "$@"; do
   # Lines such as "      LIVED CONDITIONALS_BOUNDARY at client.go:129:22".
   read -r killed lived equiv timedout notcov unmeasured _notviable stale < <(
     awk -v pkg="$pkg" -v eqfile="$equivalent" '
-      # Marks the lines of file where Go coverage has no block, so that gremlins
-      # reports a mutant there as NOT COVERED whatever the tests run: the
-      # expressions of a switch case (case ...:) and package-level const and var
-      # declarations.
-      function load(file,    line, n, inblock) {
+      # Reads file once: marks the lines where Go coverage has no block, so
+      # that gremlins reports a mutant there as NOT COVERED whatever the tests
+      # run (the expressions of a switch case (case ...:) and package-level
+      # const and var declarations), and keeps each line trimmed and the
+      # top-level function it is in, for the keys of the equivalent mutants.
+      function load(file,    line, n, inblock, cur) {
         loaded[file] = 1
         n = 0
+        cur = "-"
         while ((getline line < file) > 0) {
           n++
+          if (line ~ /^func /) cur = funcName(line)
+          text[file, n] = trim(line)
+          fn[file, n] = cur
+          if (line ~ /^}/) cur = "-"
           # A block, or one declaration whose value goes on past its line
           # (var routes = []route{ ... }), is blind to the line that closes it.
           if (line ~ /^(const|var) \($/ || line ~ /^(const|var) .*[{(,]$/) { inblock = 1; blind[file, n] = 1; continue }
@@ -101,28 +112,55 @@ for spec in "$@"; do
         }
         close(file)
       }
-      function unmeasurable(loc,    parts, file) {
+      function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
+      # funcName is the name a "func ..." line declares: name, or Type.name
+      # for a method (the receiver type without * and type parameters).
+      function funcName(line,    s, recv, r, n, parts, name) {
+        s = substr(line, 6)
+        recv = ""
+        if (s ~ /^\(/) {
+          r = substr(s, 2, index(s, ")") - 2)
+          s = substr(s, index(s, ")") + 2)
+          n = split(r, parts, " ")
+          recv = parts[n]; sub(/^\*/, "", recv); sub(/\[.*$/, "", recv); recv = recv "."
+        }
+        name = s; sub(/[\[(].*$/, "", name)
+        return recv name
+      }
+      # at returns the file and line of a FILE:LINE:COL, loading the file.
+      function at(loc, parts,    file) {
         split(loc, parts, ":")
         file = pkg "/" parts[1]
         if (!(file in loaded)) load(file)
-        return (file, parts[2] + 0) in blind
+        return file SUBSEP (parts[2] + 0)
+      }
+      function unmeasurable(loc,    parts) { return at(loc, parts) in blind }
+      # key is the equivalent-list key of a mutant: package, function,
+      # mutator and source line, tab-separated.
+      function key(loc, mutator,    parts, fl) {
+        fl = at(loc, parts)
+        return pkg "\t" fn[fl] "\t" mutator "\t" text[fl]
       }
       BEGIN {
+        FS = " "
         while ((getline line < eqfile) > 0) {
           if (line ~ /^[[:space:]]*(#|$)/) continue
-          split(line, f, /[[:space:]]+/)
-          if (index(f[1], pkg "/") != 1) continue
-          key = substr(f[1], length(pkg) + 2) " " f[2]
-          eq[key] = 1
+          nf = split(line, f, "\t")
+          if (nf < 5) { print "malformed equivalent entry (want 5 tab-separated fields): " line > "/dev/stderr"; continue }
+          if (f[1] != pkg) continue
+          eq[f[1] "\t" f[2] "\t" f[3] "\t" f[4]]++
         }
       }
       $1 == "KILLED" { k++ }
-      $1 == "LIVED" { if (($4 " " $2) in eq) { e++; used[$4 " " $2] = 1 } else { l++; print "lived: " pkg "/" $4 " " $2 > "/dev/stderr" } }
+      $1 == "LIVED" {
+        kk = key($4, $2)
+        if (used[kk] < eq[kk]) { e++; used[kk]++ } else { l++; print "lived: " pkg "/" $4 " " $2 "\n  key: " kk > "/dev/stderr" }
+      }
       $1 == "TIMED" { t++ }
       $1 == "NOT" && $2 == "COVERED" { if (unmeasurable($5)) u++; else { n++; print "not covered: " pkg "/" $5 " " $3 > "/dev/stderr" } }
       $1 == "NOT" && $2 == "VIABLE" { v++ }
       END {
-        for (key in eq) if (!(key in used)) { s++; print "stale equivalent entry (no such lived mutant): " pkg "/" key > "/dev/stderr" }
+        for (kk in eq) if (used[kk] < eq[kk]) { s += eq[kk] - used[kk]; print "stale equivalent entry (" eq[kk] - used[kk] " of " eq[kk] " unmatched, no such lived mutant): " kk > "/dev/stderr" }
         printf "%d %d %d %d %d %d %d %d\n", k, l, e, t, n, u, v, s
       }' "$log")
   # As gremlins does, timed-out mutants are covered but neither killed nor lived.

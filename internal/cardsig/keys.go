@@ -141,42 +141,13 @@ func readKeys(in []byte, noun string) ([]jose.JSONWebKey, error) {
 	if len(in) > MaxJWKSBytes {
 		return nil, fmt.Errorf("%s are %d bytes; the limit is %d (1 MiB)", noun, len(in), MaxJWKSBytes)
 	}
-	var keys []jose.JSONWebKey
+	read := readPEMKeys
 	if isJSON(in) {
-		var probe map[string]json.RawMessage
-		if err := json.Unmarshal(in, &probe); err != nil {
-			return nil, fmt.Errorf("%s are not valid JSON: %v", noun, err)
-		}
-		if _, isSet := probe["keys"]; isSet {
-			var set jose.JSONWebKeySet
-			if err := json.Unmarshal(in, &set); err != nil {
-				return nil, fmt.Errorf("%s are not a JWKS ({\"keys\":[...]}): %v", noun, err)
-			}
-			keys = set.Keys
-		} else {
-			var k jose.JSONWebKey
-			if err := k.UnmarshalJSON(in); err != nil {
-				return nil, fmt.Errorf("the key is not a valid JWK (RFC 7517): %v", err)
-			}
-			keys = []jose.JSONWebKey{k}
-		}
-	} else {
-		rest := in
-		for {
-			var block *pem.Block
-			block, rest = pem.Decode(rest)
-			if block == nil {
-				break
-			}
-			key, err := parsePEMBlock(block)
-			if err != nil {
-				return nil, err
-			}
-			keys = append(keys, jose.JSONWebKey{Key: key})
-		}
-		if len(keys) == 0 && len(bytes.TrimSpace(in)) > 0 {
-			return nil, errors.New(noun + ` are neither PEM ("PUBLIC KEY", "RSA PUBLIC KEY", or a private key block) nor JSON (a JWK or a JWKS)`)
-		}
+		read = readJSONKeys
+	}
+	keys, err := read(in, noun)
+	if err != nil {
+		return nil, err
 	}
 	for i := range keys {
 		if keys[i].KeyID != "" {
@@ -190,6 +161,48 @@ func readKeys(in []byte, noun string) ([]jose.JSONWebKey, error) {
 			return nil, fmt.Errorf("key %d: %v", i+1, err)
 		}
 		keys[i].KeyID = kid
+	}
+	return keys, nil
+}
+
+// readJSONKeys reads a JWKS ({"keys":[...]}) or a single JWK.
+func readJSONKeys(in []byte, noun string) ([]jose.JSONWebKey, error) {
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(in, &probe); err != nil {
+		return nil, fmt.Errorf("%s are not valid JSON: %v", noun, err)
+	}
+	if _, isSet := probe["keys"]; isSet {
+		var set jose.JSONWebKeySet
+		if err := json.Unmarshal(in, &set); err != nil {
+			return nil, fmt.Errorf("%s are not a JWKS ({\"keys\":[...]}): %v", noun, err)
+		}
+		return set.Keys, nil
+	}
+	var k jose.JSONWebKey
+	if err := k.UnmarshalJSON(in); err != nil {
+		return nil, fmt.Errorf("the key is not a valid JWK (RFC 7517): %v", err)
+	}
+	return []jose.JSONWebKey{k}, nil
+}
+
+// readPEMKeys reads every PEM block of in; text that holds none is refused.
+func readPEMKeys(in []byte, noun string) ([]jose.JSONWebKey, error) {
+	var keys []jose.JSONWebKey
+	rest := in
+	for {
+		var block *pem.Block
+		block, rest = pem.Decode(rest)
+		if block == nil {
+			break
+		}
+		key, err := parsePEMBlock(block)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, jose.JSONWebKey{Key: key})
+	}
+	if len(keys) == 0 && len(bytes.TrimSpace(in)) > 0 {
+		return nil, errors.New(noun + ` are neither PEM ("PUBLIC KEY", "RSA PUBLIC KEY", or a private key block) nor JSON (a JWK or a JWKS)`)
 	}
 	return keys, nil
 }

@@ -53,7 +53,7 @@ func TestVerifyCardSignatures_settingErrorReportedOnce(t *testing.T) {
 func TestVerifyAgentSignatures_withoutProviderData(t *testing.T) {
 	m := &agentModel{AgentCard: jsondoc.NewValue(unsignedCard), SignaturePolicy: types.StringNull()}
 	var diags diag.Diagnostics
-	verifyAgentSignatures(nil, m, outgoing{}, false, &diags)
+	agentCardPolicy{}.verify(nil, m, outgoing{}, false, &diags)
 	if !m.VerifiedKeyIDs.IsUnknown() {
 		t.Errorf("verified_key_ids = %v, want unknown", m.VerifiedKeyIDs)
 	}

@@ -93,26 +93,6 @@ func (d *agentsDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
-// dsSameConfigurationNote is the part of a search data source's page that
-// says when to use it and when provider::agentregistry::search_cards.
-func dsSameConfigurationNote(what string) string {
-	own := "search its own cards with the function `provider::agentregistry::search_cards` instead: the same " +
-		"grammar, evaluated by the same code as the registry's search, with a result known at plan. "
-	if what != "agents" {
-		own = "filter its own resources instead (a `for` expression over them: their `tool_names`, `display_name` " +
-			"and ids are known at plan). "
-	}
-	return "**For what other configurations registered.** To find among the " + what + " that this configuration " +
-		"registers itself, " + own +
-		"A data source that reads what the same configuration registers needs `depends_on` on those resources (without " +
-		"it, the first apply reads before they exist and finds nothing), and `depends_on` defers the read to apply " +
-		"time whenever one of them has a pending change: its result is then unknown at plan, so it **cannot drive " +
-		"`for_each` or `count`** (\"Invalid for_each argument\"), and every resource that uses it plans an update that " +
-		"does nothing (`(known after apply)`), which a drift job reports as a change. Read " + what + " registered " +
-		"by another root module with a data source and no `depends_on`: the read then runs at plan and changes only " +
-		"when the registry does."
-}
-
 // agentsResultModel is one result of agentregistry_agents: an agent, and the
 // service that registered it.
 type agentsResultModel struct {
@@ -128,20 +108,4 @@ func agentsResultAttributes() map[string]schema.Attribute {
 	attrs := agentResultAttributes()
 	attrs["name"] = schema.StringAttribute{Computed: true, MarkdownDescription: dsRecordNameDescription("agent", "agents")}
 	return attrs
-}
-
-// dsRecordNameDescription describes the name of a derived record.
-func dsRecordNameDescription(noun, collection string) string {
-	return "The " + noun + "'s resource name, `projects/{project}/locations/{location}/" + collection + "/{id}`: the " +
-		"read-only record the registry derives from the service that registered it (that service's " +
-		"`registryResource`). Its `{id}` is the registry's: the bundled server uses the service id, Google's registry " +
-		"may not; an import or a reference to the registering resource takes `service_id`."
-}
-
-// dsIDsNote says how the ids of a search result relate.
-func dsIDsNote(kind string) string {
-	return "Each result names its record three ways: `service_id` (with `project` and `location`) is the service " +
-		"that registered it, the `service_id` of the `agentregistry_" + kind + "` resource and of its import identity; " +
-		"`name` is the derived record's resource name (that resource's `registry_resource`); `" + kind + "_id` (also " +
-		"`urn`) is the registry's URN, the resource's `" + kind + "_id`, which a binding's `source` and `target` take."
 }

@@ -1,7 +1,7 @@
 package provider
 
-// What the data sources share: provider data, common attributes, search errors,
-// and the agent result object of agentregistry_agents and agentregistry_agent.
+// What the data sources share: provider data, common attributes and
+// descriptions, search errors. What they return is in data_source_models.go.
 
 import (
 	"context"
@@ -14,11 +14,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 	"google.golang.org/api/agentregistry/v1"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
-	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/searchquery"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/termsafe"
 )
 
@@ -111,169 +110,48 @@ func dsSortAgents(agents []*agentregistry.Agent) {
 	sort.SliceStable(agents, func(i, j int) bool { return agents[i].Name < agents[j].Name })
 }
 
-// --- one agent as a Terraform object ----------------------------------------
-
-// agentResultModel is one Agent record, as agentregistry_agent returns it.
-type agentResultModel struct {
-	Name        string          `tfsdk:"name"`
-	AgentID     string          `tfsdk:"agent_id"`
-	URN         string          `tfsdk:"urn"`
-	DisplayName string          `tfsdk:"display_name"`
-	Description string          `tfsdk:"description"`
-	Version     string          `tfsdk:"version"`
-	Framework   types.String    `tfsdk:"framework"`
-	URLs        []string        `tfsdk:"urls"`
-	Protocols   []protocolModel `tfsdk:"protocols"`
-	Skills      []a2aSkillModel `tfsdk:"skills"`
-	CardJSON    string          `tfsdk:"card_json"`
-	CreateTime  string          `tfsdk:"create_time"`
-	UpdateTime  string          `tfsdk:"update_time"`
-	attributesModel
+// dsSameConfigurationNote is the part of a search data source's page that
+// says when to use it and when provider::agentregistry::search_cards.
+func dsSameConfigurationNote(what string) string {
+	own := "search its own cards with the function `provider::agentregistry::search_cards` instead: the same " +
+		"grammar, evaluated by the same code as the registry's search, with a result known at plan. "
+	if what != "agents" {
+		own = "filter its own resources instead (a `for` expression over them: their `tool_names`, `display_name` " +
+			"and ids are known at plan). "
+	}
+	return "**For what other configurations registered.** To find among the " + what + " that this configuration " +
+		"registers itself, " + own +
+		"A data source that reads what the same configuration registers needs `depends_on` on those resources (without " +
+		"it, the first apply reads before they exist and finds nothing), and `depends_on` defers the read to apply " +
+		"time whenever one of them has a pending change: its result is then unknown at plan, so it **cannot drive " +
+		"`for_each` or `count`** (\"Invalid for_each argument\"), and every resource that uses it plans an update that " +
+		"does nothing (`(known after apply)`), which a drift job reports as a change. Read " + what + " registered " +
+		"by another root module with a data source and no `depends_on`: the read then runs at plan and changes only " +
+		"when the registry does."
 }
 
-var agentResults = modelOf[agentResultModel]()
-
-// agentResultAttributes are the computed attributes of one agent, shared by
-// agentregistry_agents (per element) and agentregistry_agent (top level).
-func agentResultAttributes() map[string]schema.Attribute {
-	return map[string]schema.Attribute{
-		"name": schema.StringAttribute{
-			Computed:            true,
-			MarkdownDescription: "Full resource name, `projects/{project}/locations/{location}/agents/{service_id}`, named after the service that registered it.",
-		},
-		"agent_id": schema.StringAttribute{
-			Computed: true,
-			MarkdownDescription: "The agent's `agentId`, its stable, globally unique URN (the `agent_id` of the " +
-				"`agentregistry_agent` resource that registered it), which a binding's `source` and `target` take.",
-		},
-		"urn": dsURNAttribute("agent", "agent_id", "google_agent_registry_agent"),
-		"framework": schema.StringAttribute{
-			Computed: true,
-			MarkdownDescription: "The agent framework the registry reports (the `framework` of the `" + frameworkKey +
-				"` attribute, such as `google-adk` or `langchain`); null when it reports none, as for every agent of the bundled server.",
-		},
-		"protocols":       dsProtocolsAttribute(),
-		"create_time":     schema.StringAttribute{Computed: true, MarkdownDescription: "When the agent was registered (RFC 3339)."},
-		"update_time":     schema.StringAttribute{Computed: true, MarkdownDescription: "When the agent was last updated (RFC 3339)."},
-		"attributes":      dsAttributesAttribute("agent"),
-		"attributes_json": dsAttributesJSONAttribute("agent"),
-		"display_name": schema.StringAttribute{
-			Computed:            true,
-			MarkdownDescription: "Display name (the card's `name` when the agent has a card).",
-		},
-		"description": schema.StringAttribute{
-			Computed:            true,
-			MarkdownDescription: "Description of the agent.",
-		},
-		"version": schema.StringAttribute{
-			Computed:            true,
-			MarkdownDescription: "The agent's version, from its card; empty when unknown.",
-		},
-		"urls": schema.ListAttribute{
-			Computed:            true,
-			ElementType:         types.StringType,
-			MarkdownDescription: "Endpoint URLs of the agent: from the card (`url` and `additionalInterfaces` in A2A 0.3, `supportedInterfaces` in 1.0), else from the registration's interfaces.",
-		},
-		"skills":    dsSkillsNestedAttribute("The agent's A2A skills, in card order."),
-		"card_json": schema.StringAttribute{Computed: true, MarkdownDescription: "The A2A Agent Card as a JSON string, as the registry returns it; empty when the agent has no card. Use `jsondecode()` to read it."},
-	}
+// dsRecordNameDescription describes the name of a derived record.
+func dsRecordNameDescription(noun, collection string) string {
+	return "The " + noun + "'s resource name, `projects/{project}/locations/{location}/" + collection + "/{id}`: the " +
+		"read-only record the registry derives from the service that registered it (that service's " +
+		"`registryResource`). Its `{id}` is the registry's: the bundled server uses the service id, Google's registry " +
+		"may not; an import or a reference to the registering resource takes `service_id`."
 }
 
-func dsSkillsNestedAttribute(desc string) schema.ListNestedAttribute {
-	return schema.ListNestedAttribute{
-		Computed:            true,
-		MarkdownDescription: desc,
-		NestedObject:        schema.NestedAttributeObject{Attributes: dsSkillAttributes()},
-	}
+// dsIDsNote says how the ids of a search result relate.
+func dsIDsNote(kind string) string {
+	return "Each result names its record three ways: `service_id` (with `project` and `location`) is the service " +
+		"that registered it, the `service_id` of the `agentregistry_" + kind + "` resource and of its import identity; " +
+		"`name` is the derived record's resource name (that resource's `registry_resource`); `" + kind + "_id` (also " +
+		"`urn`) is the registry's URN, the resource's `" + kind + "_id`, which a binding's `source` and `target` take."
 }
 
-// dsSkillAttributes are the attributes of one skill (a2aSkillModel).
-func dsSkillAttributes() map[string]schema.Attribute {
-	return map[string]schema.Attribute{
-		"id":          schema.StringAttribute{Computed: true, MarkdownDescription: "Skill id, unique within its agent."},
-		"name":        schema.StringAttribute{Computed: true, MarkdownDescription: "Skill name."},
-		"description": schema.StringAttribute{Computed: true, MarkdownDescription: "What the skill does."},
-		"tags":        schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Keywords of the skill."},
-		"examples":    schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Example prompts; empty when the card gives none."},
+func invalidQueryDetail(query string, err error) string {
+	var qe *searchquery.Error
+	msg := err.Error()
+	if errors.As(err, &qe) {
+		msg = qe.Error()
 	}
-}
-
-// dsAgentSkills returns the skills of an agent record, falling back to its card.
-func dsAgentSkills(a *agentregistry.Agent, card *spec.AgentCard) []spec.Skill {
-	if len(a.Skills) == 0 && card != nil {
-		return card.Skills
-	}
-	out := make([]spec.Skill, 0, len(a.Skills))
-	for _, s := range a.Skills {
-		if s == nil {
-			continue
-		}
-		out = append(out, spec.Skill{ID: s.Id, Name: s.Name, Description: s.Description, Tags: s.Tags, Examples: s.Examples})
-	}
-	return out
-}
-
-// dsAgentCard parses the card of an agent record (nil when it has none or it
-// does not parse).
-func dsAgentCard(a *agentregistry.Agent) *spec.AgentCard {
-	if a.Card == nil || len(a.Card.Content) == 0 {
-		return nil
-	}
-	card, err := spec.ParseAgentCard([]byte(a.Card.Content))
-	if err != nil {
-		return nil
-	}
-	return card
-}
-
-// dsAgentURLs are the endpoint URLs of an agent: its card's, else its protocols' interfaces.
-func dsAgentURLs(a *agentregistry.Agent, card *spec.AgentCard) []string {
-	if card != nil && len(card.URLs) > 0 {
-		return card.URLs
-	}
-	out := []string{}
-	seen := map[string]bool{}
-	for _, p := range a.Protocols {
-		if p == nil {
-			continue
-		}
-		for _, i := range p.Interfaces {
-			if i != nil && i.Url != "" && !seen[i.Url] {
-				seen[i.Url] = true
-				out = append(out, i.Url)
-			}
-		}
-	}
-	return out
-}
-
-func dsAgentVersion(a *agentregistry.Agent, card *spec.AgentCard) string {
-	if a.Version == "" && card != nil {
-		return card.Version
-	}
-	return a.Version
-}
-
-func flattenAgent(a *agentregistry.Agent) agentResultModel {
-	card := dsAgentCard(a)
-	cardJSON := ""
-	if a.Card != nil {
-		cardJSON = string(a.Card.Content)
-	}
-	return agentResultModel{
-		Name:            a.Name,
-		AgentID:         a.AgentId,
-		URN:             a.AgentId,
-		DisplayName:     a.DisplayName,
-		Description:     a.Description,
-		Version:         dsAgentVersion(a, card),
-		Framework:       dsFramework(a.Attributes),
-		URLs:            dsAgentURLs(a, card),
-		Protocols:       flattenProtocols(a.Protocols),
-		Skills:          flattenSkills(dsAgentSkills(a, card)),
-		CardJSON:        cardJSON,
-		CreateTime:      a.CreateTime,
-		UpdateTime:      a.UpdateTime,
-		attributesModel: flattenAttributes(a.Attributes),
-	}
+	return fmt.Sprintf("The search query %q is malformed: %s\n\nThe grammar: bare words, field:value, field=value, "+
+		"a trailing * for a prefix, AND, OR, NOT and parentheses.", query, msg)
 }

@@ -2,8 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
@@ -148,16 +146,6 @@ func (d *skillsDataSource) ValidateConfig(ctx context.Context, req datasource.Va
 			return
 		}
 	}
-}
-
-func invalidQueryDetail(query string, err error) string {
-	var qe *searchquery.Error
-	msg := err.Error()
-	if errors.As(err, &qe) {
-		msg = qe.Error()
-	}
-	return fmt.Sprintf("The search query %q is malformed: %s\n\nThe grammar: bare words, field:value, field=value, "+
-		"a trailing * for a prefix, AND, OR, NOT and parentheses.", query, msg)
 }
 
 func (d *skillsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

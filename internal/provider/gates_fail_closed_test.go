@@ -191,7 +191,7 @@ func approvalGate(lockSide bool, policy string) func(*testing.T, string) string 
 			m.ToolSpec, m.ApprovedTools = jsondoc.NewValue(gateCleanToolSpec), jsondoc.NewValue(doc)
 		}
 		var diags diag.Diagnostics
-		verifyApprovedTools(nil, m, outgoing{}, false, &diags)
+		approvedToolsPolicy{}.verify(nil, m, outgoing{}, false, &diags)
 		return diagErrors(diags)
 	}
 }

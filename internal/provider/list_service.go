@@ -49,11 +49,6 @@ type serviceList[M any, P kindModel[M]] struct {
 	kind serviceListKind
 }
 
-var (
-	_ list.ListResourceWithConfigure      = (*serviceList[agentModel, *agentModel])(nil)
-	_ list.ListResourceWithValidateConfig = (*serviceList[agentModel, *agentModel])(nil)
-)
-
 func newServiceList[M any, P kindModel[M]](res resource.Resource, kind serviceListKind) *serviceList[M, P] {
 	r, ok := res.(*serviceResource[M, P])
 	if !ok {

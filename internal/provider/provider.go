@@ -15,7 +15,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -260,20 +259,6 @@ func (p *agentRegistryProvider) Configure(ctx context.Context, req provider.Conf
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.ListResourceData = data
-}
-
-func (p *agentRegistryProvider) Functions(context.Context) []func() function.Function {
-	return []func() function.Function{
-		NewValidateAgentCardFunction,
-		NewValidateToolSpecFunction,
-		NewValidateAgentPropertiesFunction,
-		NewAgentPropertiesFromCardFunction,
-		NewVerifyAgentCardFunction,
-		NewSignAgentCardFunction,
-		NewToolLockFunction,
-		NewSearchCardsFunction,
-		NewPublicJWKSFunction,
-	}
 }
 
 // isGoogleEndpoint tells whether an endpoint is one of Google's, where Application

@@ -34,6 +34,9 @@ const (
 	agentSpecTypeNoSpec = "NO_SPEC"
 )
 
+// agentNaming: an agent is the Service projects/{project}/locations/{location}/services/{service_id}.
+var agentNaming = serviceNaming("agent", "currency-agent")
+
 // NewAgentResource returns the agentregistry_agent resource.
 func NewAgentResource() resource.Resource {
 	return newServiceResource[agentModel, *agentModel](serviceKind[agentModel]{
@@ -57,10 +60,7 @@ func NewAgentResource() resource.Resource {
 			validators.WriteOnlyNeedsANewerCLI("signing_key_wo", "sign the card with "+
 				"provider::agentregistry::sign_agent_card instead (the key then passes through a variable)"),
 		},
-		prepare:         signAgentCard,
-		verify:          verifyAgentSignatures,
-		verifyUnchanged: agentNeedsVerifyUnchanged,
-		driftNote:       signedCardDriftNote,
+		policy: agentCardPolicy{},
 	})
 }
 
@@ -72,12 +72,12 @@ type agentModel struct {
 	Version    types.String  `tfsdk:"version"`
 	URLs       types.List    `tfsdk:"urls"`
 	SkillIDs   types.List    `tfsdk:"skill_ids"`
-	// SignaturePolicy and VerifiedKeyIDs belong to the kind's verify hook
-	// (verifyAgentSignatures): the rest of the core never reads or sets them.
+	// SignaturePolicy and VerifiedKeyIDs belong to the kind's document
+	// policy (agentCardPolicy.verify): the core never reads or sets them.
 	SignaturePolicy types.String `tfsdk:"signature_policy"`
 	VerifiedKeyIDs  types.List   `tfsdk:"verified_key_ids"`
 	// SigningKeyWO is write-only: null in every plan and state, read from
-	// the configuration by signAgentCard.
+	// the configuration by agentCardPolicy.prepare.
 	SigningKeyWO        types.String `tfsdk:"signing_key_wo"`
 	SigningKeyWOVersion types.Int64  `tfsdk:"signing_key_wo_version"`
 }
@@ -212,7 +212,7 @@ func (m *agentModel) derivedRecordID() *types.String { return &m.AgentID }
 func (m *agentModel) setDerived() diag.Diagnostics {
 	if m.VerifiedKeyIDs.ElementType(context.Background()) == nil {
 		// A model built from scratch (a state upgrade, a moved state) has the
-		// zero List, which cannot be encoded; the verify hook fills it in on read.
+		// zero List, which cannot be encoded; the policy's verify fills it in on read.
 		m.VerifiedKeyIDs = types.ListNull(types.StringType)
 	}
 	if m.Interfaces.ElementType(context.Background()) == nil {
@@ -275,7 +275,7 @@ func (m *agentModel) updateMask(prior *agentModel) []string {
 	return nil
 }
 
-// fill sends the card, or the card as signAgentCard signed it (A2A_AGENT_CARD;
+// fill sends the card, or the card as the policy signed it (A2A_AGENT_CARD;
 // the interfaces are null: the API refuses both), or no spec for a card-less
 // agent (NO_SPEC, its interfaces).
 func (m *agentModel) fill(svc *agentregistry.Service, out outgoing) diag.Diagnostics {
@@ -325,7 +325,12 @@ func (m *agentModel) refresh(svc *agentregistry.Service, interfacesChanged bool,
 	return out, nil
 }
 
-// verifyAgentSignatures is the agent kind's verify hook: it checks the card's
+// agentCardPolicy is the agent kind's document policy: the card is signed
+// with signing_key_wo (prepare) and its signatures checked against the
+// provider's trusted_keys (verify).
+type agentCardPolicy struct{}
+
+// verify checks the card's
 // signatures under the effective policy and sets verified_key_ids. On read it
 // reports nothing and keeps the prior value when the check fails or cannot
 // be made yet: refresh never fails on a card that no longer verifies, the
@@ -335,7 +340,7 @@ func (m *agentModel) refresh(svc *agentregistry.Service, interfacesChanged bool,
 // by providerDataFrom) the provider's policy is not known: the check cannot
 // decide, and adds nothing to the error that already fails the run. It never
 // runs under zero settings.
-func verifyAgentSignatures(data *providerData, m *agentModel, out outgoing, onRead bool, diags *diag.Diagnostics) {
+func (agentCardPolicy) verify(data *providerData, m *agentModel, out outgoing, onRead bool, diags *diag.Diagnostics) {
 	if data == nil {
 		addNotConfigured(diags, "this resource")
 		m.VerifiedKeyIDs = types.ListUnknown(types.StringType)
@@ -363,12 +368,12 @@ func verifyAgentSignatures(data *providerData, m *agentModel, out outgoing, onRe
 	m.VerifiedKeyIDs = kids
 }
 
-// agentNeedsVerifyUnchanged: the card's signatures are checked on every plan,
+// verifyUnchanged: the card's signatures are checked on every plan,
 // a plan without changes included, so that a key removed from trusted_keys
 // fails the plan instead of leaving a card registered that nobody trusts any
 // more; only an agent under signature_policy off, set on the provider and not
 // overridden, and without a signing key, has nothing to check.
-func agentNeedsVerifyUnchanged(ctx context.Context, data *providerData, plan tfsdk.Plan, config tfsdk.Config) bool {
+func (agentCardPolicy) verifyUnchanged(ctx context.Context, data *providerData, plan tfsdk.Plan, config tfsdk.Config) bool {
 	if data == nil || data.Signatures.policy != cardsig.PolicyOff {
 		return true
 	}
@@ -378,12 +383,12 @@ func agentNeedsVerifyUnchanged(ctx context.Context, data *providerData, plan tfs
 	return !override.IsNull() || !key.IsNull()
 }
 
-// signAgentCard is the agent kind's prepare hook: with signing_key_wo in the
+// prepare: with signing_key_wo in the
 // configuration, the card is sent signed with it (cardsig: a detached JWS
 // over the card's RFC 8785 form, the JWK's kid in its header). The signature
 // is deterministic where the algorithm allows (ES256 with RFC 6979 nonces,
 // EdDSA, RS256), so plans stay empty; the key is never in a plan or state.
-func signAgentCard(ctx context.Context, config tfsdk.Config, m *agentModel, diags *diag.Diagnostics) outgoing {
+func (agentCardPolicy) prepare(ctx context.Context, config tfsdk.Config, m *agentModel, diags *diag.Diagnostics) outgoing {
 	var key types.String
 	diags.Append(config.GetAttribute(ctx, path.Root("signing_key_wo"), &key)...)
 	switch {
@@ -410,12 +415,12 @@ func signAgentCard(ctx context.Context, config tfsdk.Config, m *agentModel, diag
 	return outgoing{doc: signed, canonical: signed} // cardsig signs into the RFC 8785 form
 }
 
-// signedCardDriftNote explains the plan of an agent whose signed card was
+// driftNote explains the plan of an agent whose signed card was
 // changed in the registry: refresh took the registry's copy, signatures and
 // all, so the diff shows "- signatures", which reads as if apply would strip
 // the signature. It does the opposite: the configured card is signed again
 // with signing_key_wo and sent.
-func signedCardDriftNote(state, plan *agentModel, out outgoing, diags *diag.Diagnostics) {
+func (agentCardPolicy) driftNote(state, plan *agentModel, out outgoing, diags *diag.Diagnostics) {
 	if !out.replaces() {
 		return // not signed by the provider
 	}
@@ -435,4 +440,34 @@ func signedCardDriftNote(state, plan *agentModel, out outgoing, diags *diag.Diag
 			"agent_card, and the configured card, which never holds them, as the new one; the signatures that "+
 			"disappear from the diff are not removed. Apply signs the configured card again with signing_key_wo and "+
 			"sends the signed card, replacing the registry's copy.", state.service().ServiceID.ValueString()))
+}
+
+// --- the agent's state upgrade and its move from google_agent_registry_service
+// (what every kind shares: resource_service_state_upgrade.go, resource_service_move_state.go) ---
+
+// agentModelV0 is agentregistry_agent's state at schema version 0.
+type agentModelV0 struct {
+	serviceModelV0
+	AgentCard  jsondoc.Value `tfsdk:"agent_card"`
+	AgentID    types.String  `tfsdk:"agent_id"`
+	A2AVersion types.String  `tfsdk:"a2a_version"`
+	Skills     types.List    `tfsdk:"skills"`
+}
+
+// agentStateUpgraders derive version 1's values from the card in the state.
+func agentStateUpgraders(ctx context.Context) map[int64]resource.StateUpgrader {
+	v0 := priorSchema(agentSchema(ctx), []string{"version", "urls", "skill_ids", "signature_policy", "verified_key_ids", "interfaces",
+		"signing_key_wo", "signing_key_wo_version"}, "skills", skillObjectType)
+	return upgradeFromV0(v0, func(old *agentModelV0) agentModel {
+		return agentModel{serviceModel: old.current(types.ListNull(interfaceObjectType)), AgentCard: old.AgentCard, AgentID: old.AgentID}
+	})
+}
+
+// fromGoogle takes the card; a card-less (NO_SPEC) agent has its interfaces,
+// which the shared attributes took.
+func (m *agentModel) fromGoogle(g *googleService) {
+	m.AgentCard = jsondoc.NewNull()
+	if spec := g.AgentSpec[0]; spec.Type == agentSpecTypeCard && spec.Content != "" {
+		m.AgentCard = jsondoc.NewValue(spec.Content)
+	}
 }

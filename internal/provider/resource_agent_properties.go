@@ -38,6 +38,13 @@ var (
 // with a letter and ending with a letter or digit), which the registry enforces.
 var workloadNamePattern = regexp.MustCompile(`^projects/[^/]+/locations/[^/]+/applications/[^/]+/workloads/[a-z]([a-z0-9-]{0,61}[a-z0-9])?$`)
 
+const workloadShape = "projects/{project}/locations/{location}/applications/{application}/workloads/{workload}"
+
+// agentPropertiesNaming: agent properties are named by their workload's full name alone.
+var agentPropertiesNaming = naming{typeSuffix: "agent_properties", idAttr: "workload", wholeName: true, shape: workloadShape,
+	idPattern: workloadNamePattern, idRule: "an App Hub workload name, " + workloadShape,
+	example: "projects/my-project/locations/global/applications/billing/workloads/invoice-helper"}
+
 // NewAgentPropertiesResource returns the agentregistry_agent_properties resource.
 func NewAgentPropertiesResource() resource.Resource {
 	return &agentPropertiesResource{resourceBase{naming: agentPropertiesNaming}}

@@ -40,6 +40,11 @@ var (
 	authProviderShape = "projects/{project}/locations/{location}/authProviders/{auth_provider}"
 )
 
+// bindingNaming: a binding is projects/{project}/locations/{location}/bindings/{binding_id}.
+var bindingNaming = naming{typeSuffix: "binding", collection: "bindings", idAttr: "binding_id",
+	idPattern: bindingIDRE, idRule: "4 to 63 lower-case letters, digits and hyphens, starting with a letter and not ending with a hyphen",
+	example: "planner-flights"}
+
 // NewBindingResource returns the agentregistry_binding resource.
 func NewBindingResource() resource.Resource {
 	return &bindingResource{resourceBase{naming: bindingNaming}}

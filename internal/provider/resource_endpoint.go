@@ -20,6 +20,9 @@ import (
 // endpoint is described by its interfaces alone.
 const endpointSpecTypeNoSpec = "NO_SPEC"
 
+// endpointNaming: an endpoint is the Service projects/{project}/locations/{location}/services/{service_id}.
+var endpointNaming = serviceNaming("endpoint", "billing-api")
+
 // NewEndpointResource returns the agentregistry_endpoint resource.
 func NewEndpointResource() resource.Resource {
 	return newServiceResource[endpointModel, *endpointModel](serviceKind[endpointModel]{
@@ -80,3 +83,6 @@ func (m *endpointModel) fill(svc *agentregistry.Service, _ outgoing) diag.Diagno
 func (m *endpointModel) refresh(*agentregistry.Service, bool, string) (outgoing, diag.Diagnostics) { //nolint:unparam // kindModel.refresh
 	return outgoing{}, nil
 }
+
+// fromGoogle: an endpoint has no document; its interfaces are shared.
+func (m *endpointModel) fromGoogle(*googleService) {}

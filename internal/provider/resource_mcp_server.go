@@ -26,6 +26,9 @@ const (
 	mcpSpecTypeNoSpec   = "NO_SPEC"
 )
 
+// mcpServerNaming: an MCP server is the Service projects/{project}/locations/{location}/services/{service_id}.
+var mcpServerNaming = serviceNaming("mcp_server", "weather-tools")
+
 // NewMcpServerResource returns the agentregistry_mcp_server resource.
 func NewMcpServerResource() resource.Resource {
 	return newServiceResource[mcpServerModel, *mcpServerModel](serviceKind[mcpServerModel]{
@@ -47,8 +50,7 @@ func NewMcpServerResource() resource.Resource {
 		configValidators: []resource.ConfigValidator{
 			resourcevalidator.AtLeastOneOf(path.MatchRoot("tool_spec"), path.MatchRoot("interfaces")),
 		},
-		verify:          verifyApprovedTools,
-		verifyUnchanged: mcpServerNeedsVerifyUnchanged,
+		policy: approvedToolsPolicy{},
 	})
 }
 
@@ -58,8 +60,8 @@ type mcpServerModel struct {
 	McpServerID types.String  `tfsdk:"mcp_server_id"`
 	ToolNames   types.List    `tfsdk:"tool_names"`
 	ToolDigests types.Map     `tfsdk:"tool_digests"`
-	// ApprovedTools and ApprovalPolicy belong to the kind's verify hook
-	// (verifyApprovedTools): nothing is sent for them.
+	// ApprovedTools and ApprovalPolicy belong to the kind's document policy
+	// (approvedToolsPolicy): nothing is sent for them.
 	ApprovedTools  jsondoc.Value `tfsdk:"approved_tools"`
 	ApprovalPolicy types.String  `tfsdk:"approval_policy"`
 }
@@ -181,4 +183,34 @@ func (m *mcpServerModel) refresh(svc *agentregistry.Service, _ bool, _ string) (
 		return outgoing{}, m.setDerived()
 	}
 	return outgoing{}, nil
+}
+
+// --- the MCP server's state upgrade and its move from google_agent_registry_service
+// (what every kind shares: resource_service_state_upgrade.go, resource_service_move_state.go) ---
+
+// mcpServerModelV0 is agentregistry_mcp_server's state at schema version 0.
+type mcpServerModelV0 struct {
+	serviceModelV0
+	Interfaces  types.List    `tfsdk:"interfaces"`
+	ToolSpec    jsondoc.Value `tfsdk:"tool_spec"`
+	McpServerID types.String  `tfsdk:"mcp_server_id"`
+	Tools       types.List    `tfsdk:"tools"`
+}
+
+// mcpServerStateUpgraders derive version 1's values from the tool spec in
+// the state.
+func mcpServerStateUpgraders(ctx context.Context) map[int64]resource.StateUpgrader {
+	v0 := priorSchema(mcpServerSchema(ctx), []string{"tool_names", "tool_digests", "approved_tools", "approval_policy"}, "tools", toolObjectType)
+	return upgradeFromV0(v0, func(old *mcpServerModelV0) mcpServerModel {
+		return mcpServerModel{serviceModel: old.current(old.Interfaces), ToolSpec: old.ToolSpec, McpServerID: old.McpServerID}
+	})
+}
+
+// fromGoogle takes the tool spec; a NO_SPEC server has its interfaces, which
+// the shared attributes took.
+func (m *mcpServerModel) fromGoogle(g *googleService) {
+	m.ToolSpec = jsondoc.NewNull()
+	if spec := g.McpServerSpec[0]; spec.Type == mcpSpecTypeToolSpec && spec.Content != "" {
+		m.ToolSpec = jsondoc.NewValue(spec.Content)
+	}
 }

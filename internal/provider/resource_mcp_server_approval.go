@@ -91,14 +91,26 @@ func toolDigests(spec jsondoc.Value) types.Map {
 	return m
 }
 
-// verifyApprovedTools is the MCP server kind's verify hook: at plan and
+// approvedToolsPolicy is the MCP server kind's document policy: the tool
+// spec is sent as it is, and compared with approved_tools.
+type approvedToolsPolicy struct{}
+
+// prepare: nothing is sent in place of the tool spec.
+func (approvedToolsPolicy) prepare(context.Context, tfsdk.Config, *mcpServerModel, *diag.Diagnostics) outgoing {
+	return outgoing{}
+}
+
+// driftNote: the diff of a tool spec says it all.
+func (approvedToolsPolicy) driftNote(_, _ *mcpServerModel, _ outgoing, _ *diag.Diagnostics) {}
+
+// verify: at plan and
 // before every write it compares the tool spec with approved_tools. It
 // reports nothing on read (the plan that follows does), nor while the spec,
 // the lock or the policy is unknown (it runs again before the write). A spec
 // or a lock it cannot read is an error under either policy: the validators
 // refuse them first, and should one ever pass them, the check fails closed
 // rather than let a tool through unchecked.
-func verifyApprovedTools(_ *providerData, m *mcpServerModel, _ outgoing, onRead bool, diags *diag.Diagnostics) {
+func (approvedToolsPolicy) verify(_ *providerData, m *mcpServerModel, _ outgoing, onRead bool, diags *diag.Diagnostics) {
 	if onRead || !known(m.ApprovedTools.StringValue) || !known(m.ToolSpec.StringValue) || m.ApprovalPolicy.IsUnknown() {
 		return
 	}
@@ -163,9 +175,9 @@ func describeToolChanges(diffs []toollock.Difference) string {
 	return b.String()
 }
 
-// mcpServerNeedsVerifyUnchanged: with approved_tools, even a plan without
+// verifyUnchanged: with approved_tools, even a plan without
 // changes is compared, so that every plan under warn shows the warning.
-func mcpServerNeedsVerifyUnchanged(ctx context.Context, _ *providerData, plan tfsdk.Plan, _ tfsdk.Config) bool {
+func (approvedToolsPolicy) verifyUnchanged(ctx context.Context, _ *providerData, plan tfsdk.Plan, _ tfsdk.Config) bool {
 	var lock jsondoc.Value
 	plan.GetAttribute(ctx, path.Root("approved_tools"), &lock)
 	return !lock.IsNull()

@@ -288,7 +288,7 @@ resource "agentregistry_mcp_server" "weather" {
 	r.expectNoWrites(t)
 }
 
-// The verify hook compares nothing on read, nor while a value is unknown
+// The policy's verify compares nothing on read, nor while a value is unknown
 // (it runs again before the write), and tells enforce from warn.
 func TestVerifyApprovedTools(t *testing.T) {
 	approved := `{"tools":[{"name":"a","description":"x","inputSchema":{"type":"object"}}]}`
@@ -319,7 +319,7 @@ func TestVerifyApprovedTools(t *testing.T) {
 		{"lock not a lock", &mcpServerModel{ToolSpec: jsondoc.NewValue(approved), ApprovedTools: jsondoc.NewValue(`{"tools":{},"version":2}`)}, false, "error"},
 	} {
 		var diags diag.Diagnostics
-		verifyApprovedTools(nil, tc.m, outgoing{}, tc.onRead, &diags)
+		approvedToolsPolicy{}.verify(nil, tc.m, outgoing{}, tc.onRead, &diags)
 		got := ""
 		switch {
 		case diags.ErrorsCount() == 1 && diags.WarningsCount() == 0:

@@ -1,7 +1,7 @@
 package provider
 
-// How each resource type names its records: one naming per resource (a row
-// of the table below), from which come the full name, the parsing of import
+// How each resource type names its records: one naming per resource (in the
+// resource's file), from which come the full name, the parsing of import
 // ids (a full name or a bare id resolved with the provider's project and
 // location, as the Google provider's ParseImportId does), the identity schema
 // and the identity of a record.
@@ -45,30 +45,23 @@ type naming struct {
 	// example is a bare id (for wholeName: a full name) for messages.
 	example string
 	// wholeName: the identity is the full name alone, with no project or
-	// location of its own (App Hub workloads).
+	// location of its own (App Hub workloads); shape is that name's form in
+	// words, for messages.
 	wholeName bool
+	shape     string
 }
 
-var (
-	serviceNaming = func(suffix, example string) naming {
-		return naming{typeSuffix: suffix, collection: "services", idAttr: "service_id",
-			idPattern: validators.ServiceIDPattern, idRule: "4 to 63 lower-case letters, digits and hyphens, starting with a letter",
-			example: example}
-	}
-	agentNaming     = serviceNaming("agent", "currency-agent")
-	mcpServerNaming = serviceNaming("mcp_server", "weather-tools")
-	endpointNaming  = serviceNaming("endpoint", "billing-api")
-	bindingNaming   = naming{typeSuffix: "binding", collection: "bindings", idAttr: "binding_id",
-		idPattern: bindingIDRE, idRule: "4 to 63 lower-case letters, digits and hyphens, starting with a letter and not ending with a hyphen",
-		example: "planner-flights"}
-	skillNaming = naming{typeSuffix: "skill", collection: "skills", idAttr: "skill_id",
-		idPattern: skillIDPattern, idRule: "4 to 64 lower-case letters and hyphens", example: "invoice-review"}
-	agentPropertiesNaming = naming{typeSuffix: "agent_properties", idAttr: "workload", wholeName: true,
-		idPattern: workloadNamePattern, idRule: "an App Hub workload name, " + workloadShape,
-		example: "projects/my-project/locations/global/applications/billing/workloads/invoice-helper"}
-)
+// serviceNaming is the naming of a kind of Service registration.
+func serviceNaming(suffix, example string) naming {
+	return naming{typeSuffix: suffix, collection: "services", idAttr: "service_id",
+		idPattern: validators.ServiceIDPattern, idRule: "4 to 63 lower-case letters, digits and hyphens, starting with a letter",
+		example: example}
+}
 
-const workloadShape = "projects/{project}/locations/{location}/applications/{application}/workloads/{workload}"
+// parseServiceName splits a Service's full name, whatever its kind.
+func parseServiceName(name string) (recordName, bool) {
+	return naming{collection: "services"}.parse(name)
+}
 
 // typeName is the resource type, for messages.
 func (n naming) typeName() string { return "agentregistry_" + n.typeSuffix }
@@ -99,7 +92,7 @@ func (n naming) parse(name string) (recordName, bool) {
 // fullShape is the full name's form in words.
 func (n naming) fullShape() string {
 	if n.wholeName {
-		return workloadShape
+		return n.shape
 	}
 	return "projects/{project}/locations/{location}/" + n.collection + "/{" + n.idAttr + "}"
 }
@@ -125,7 +118,7 @@ func (n naming) fromImportID(data *providerData, id string) (recordName, diag.Di
 	detail := fmt.Sprintf("Cannot import %s %q: expected a full name %s or a bare %s such as %q (%s), resolved with the "+
 		"provider's project and location.", n.typeName(), id, n.fullShape(), n.idAttr, n.example, n.idRule)
 	if n.wholeName {
-		detail = fmt.Sprintf("Cannot import %s %q: expected the workload's full name, %s.", n.typeName(), id, workloadShape)
+		detail = fmt.Sprintf("Cannot import %s %q: expected the workload's full name, %s.", n.typeName(), id, n.shape)
 	}
 	diags.AddError("Invalid Import ID", detail)
 	return recordName{}, diags

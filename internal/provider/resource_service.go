@@ -3,9 +3,12 @@ package provider
 // The one implementation behind every service resource (agentregistry_agent,
 // agentregistry_mcp_server, agentregistry_endpoint): create, read, update,
 // delete, import, plan, state upgrades and moves of one registry Service.
-// Each kind is a row of serviceKind (its naming, schema, derived record and
-// hooks) and a model that implements kindModel (its own attributes and how
-// they map to the API); a new kind is one file and one line in Resources().
+// Each kind is a serviceKind (its naming, schema, derived record, state
+// upgraders and document policy) and a model that implements kindModel (its
+// own attributes, how they map to the API and to a moved Google state),
+// both in the kind's file; a new kind is one file and one line in
+// Resources(). The engine names no kind: its own tests use a kind of their
+// own (widgetModel).
 
 import (
 	"context"
@@ -40,40 +43,64 @@ type serviceKind[M any] struct {
 	// derivedID reads the id of the record the registry derives from the
 	// service (an Agent's agentId, an McpServer's mcpServerId).
 	derivedID func(ctx context.Context, c *registryclient.Client, registryResource string) (string, error)
-	// upgraders are the kind's state upgraders, by prior schema version.
+	// upgraders are the kind's state upgraders, by prior schema version; nil
+	// for a kind whose schema never changed.
 	upgraders func(context.Context) map[int64]resource.StateUpgrader
 	// configValidators check combinations of the kind's attributes at plan.
 	configValidators []resource.ConfigValidator
-	// prepare makes the document the kind sends in place of its attribute,
-	// with a write-only secret of the configuration (the agent signs its card
-	// with signing_key_wo): once per plan and once per write, before verify.
-	// A write prepares again rather than take the plan's document: the key
-	// is in no plan, and the framework gives Create no private state of its
-	// plan. The core passes the result to verify, driftNote, the kind's fill
-	// and recordSent. nil for a kind that sends its attributes as they are
-	// (the zero outgoing).
-	prepare func(ctx context.Context, config tfsdk.Config, m *M, diags *diag.Diagnostics) outgoing
-	// verify checks what the provider's configuration decides about the
-	// kind's own attributes (the agent's card signatures need the trusted
-	// keys, so they cannot be a validator, which runs before the provider is
-	// configured), as they are sent (out). It runs once per plan, once before
-	// every write (a value unknown at plan is checked there) and, with onRead,
-	// after every read, on what the kind's refresh returned; there it reports
-	// nothing and keeps the prior value when the check fails. nil for a kind
-	// with nothing to check.
-	verify func(data *providerData, m *M, out outgoing, onRead bool, diags *diag.Diagnostics)
-	// verifyUnchanged tells whether an unchanged plan needs verify (and
-	// prepare); without it, such a plan (every unchanged agent of a drift
-	// check) is not decoded.
-	verifyUnchanged func(ctx context.Context, data *providerData, plan tfsdk.Plan, config tfsdk.Config) bool
-	// driftNote explains at plan an update of a record changed outside
-	// Terraform, when the diff alone would mislead (the agent's signed card:
-	// out is what apply sends); nil for a kind whose diff says it all.
-	driftNote func(state, plan *M, out outgoing, diags *diag.Diagnostics)
+	// policy is what the kind decides about the document it sends beyond
+	// its validators (documentPolicy); nil for a kind that sends its
+	// attributes as they are and checks nothing more (noDocumentPolicy).
+	policy documentPolicy[M]
 }
 
+// documentPolicy is what a kind decides about the document it sends, with
+// what the provider's configuration and the plan's write-only values give
+// (the agent signs its card with signing_key_wo and checks its signatures
+// against the provider's trusted_keys; the MCP server compares its tool spec
+// with approved_tools): a validator, which runs before the provider is
+// configured, cannot. A kind implements all of it or has none, so that a
+// kind that verifies also says whether an unchanged plan needs it.
+type documentPolicy[M any] interface {
+	// prepare makes the document the kind sends in place of its attribute,
+	// with a write-only secret of the configuration: once per plan and once
+	// per write, before verify. A write prepares again rather than take the
+	// plan's document: the key is in no plan, and the framework gives Create
+	// no private state of its plan. The core passes the result to verify,
+	// driftNote, the kind's fill and recordSent; the zero outgoing sends the
+	// attribute as it is.
+	prepare(ctx context.Context, config tfsdk.Config, m *M, diags *diag.Diagnostics) outgoing
+	// verify checks the kind's own attributes as they are sent (out). It
+	// runs once per plan, once before every write (a value unknown at plan
+	// is checked there) and, with onRead, after every read, on what the
+	// kind's refresh returned; there it reports nothing and keeps the prior
+	// value when the check fails.
+	verify(data *providerData, m *M, out outgoing, onRead bool, diags *diag.Diagnostics)
+	// verifyUnchanged tells whether an unchanged plan needs prepare and
+	// verify; when it does not, such a plan (every unchanged agent of a
+	// drift check) is not decoded.
+	verifyUnchanged(ctx context.Context, data *providerData, plan tfsdk.Plan, config tfsdk.Config) bool
+	// driftNote explains at plan an update of a record changed outside
+	// Terraform (state is the refreshed prior state), when the diff alone would
+	// mislead (the agent's signed card: out is what apply sends).
+	driftNote(state, plan *M, out outgoing, diags *diag.Diagnostics)
+}
+
+// noDocumentPolicy is the policy of a kind without one: the attributes are
+// sent as they are, and nothing is checked beyond the validators.
+type noDocumentPolicy[M any] struct{}
+
+func (noDocumentPolicy[M]) prepare(context.Context, tfsdk.Config, *M, *diag.Diagnostics) outgoing {
+	return outgoing{}
+}
+func (noDocumentPolicy[M]) verify(*providerData, *M, outgoing, bool, *diag.Diagnostics) {}
+func (noDocumentPolicy[M]) verifyUnchanged(context.Context, *providerData, tfsdk.Plan, tfsdk.Config) bool {
+	return false
+}
+func (noDocumentPolicy[M]) driftNote(_, _ *M, _ outgoing, _ *diag.Diagnostics) {}
+
 // outgoing is what a kind sends for its document attribute, made once per
-// plan and once per write by the kind's prepare hook and passed, as a value,
+// plan and once per write by its document policy's prepare and passed, as a value,
 // to whatever checks, sends or records it; on read, the kind's refresh
 // returns the registry's copy of it. The zero value: the attribute is sent as
 // it is, and its RFC 8785 form is not made yet.
@@ -145,18 +172,14 @@ type serviceResource[M any, P kindModel[M]] struct {
 }
 
 func newServiceResource[M any, P kindModel[M]](kind serviceKind[M]) *serviceResource[M, P] {
+	if kind.policy == nil {
+		kind.policy = noDocumentPolicy[M]{}
+	}
+	if kind.upgraders == nil {
+		kind.upgraders = func(context.Context) map[int64]resource.StateUpgrader { return nil }
+	}
 	return &serviceResource[M, P]{resourceBase: resourceBase{naming: kind.naming}, kind: kind}
 }
-
-var (
-	_ resource.ResourceWithConfigure        = (*serviceResource[agentModel, *agentModel])(nil)
-	_ resource.ResourceWithImportState      = (*serviceResource[agentModel, *agentModel])(nil)
-	_ resource.ResourceWithModifyPlan       = (*serviceResource[agentModel, *agentModel])(nil)
-	_ resource.ResourceWithUpgradeState     = (*serviceResource[agentModel, *agentModel])(nil)
-	_ resource.ResourceWithMoveState        = (*serviceResource[agentModel, *agentModel])(nil)
-	_ resource.ResourceWithIdentity         = (*serviceResource[agentModel, *agentModel])(nil)
-	_ resource.ResourceWithConfigValidators = (*serviceResource[agentModel, *agentModel])(nil)
-)
 
 func (r *serviceResource[M, P]) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = r.kind.schema(ctx)
@@ -167,23 +190,20 @@ func (r *serviceResource[M, P]) ConfigValidators(context.Context) []resource.Con
 }
 
 func (r *serviceResource[M, P]) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
-	if r.kind.upgraders == nil {
-		return nil
-	}
 	return r.kind.upgraders(ctx)
 }
 
 // ModifyPlan fills in what is known before apply: a new service's name and
 // project, the attributes derived from the documents, and, for an update that
 // changes nothing the registry sees (a reformatted document), every computed
-// value as it is, since that update makes no API call. The kind's verify
-// runs on every plan, an unchanged one included when it asks to.
+// value as it is, since that update makes no API call. The kind's document
+// policy runs on every plan, an unchanged one included when it asks to.
 func (r *serviceResource[M, P]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return // destroy
 	}
 	unchanged := req.Plan.Raw.Equal(req.State.Raw)
-	if unchanged && (r.kind.verify == nil || !r.kind.verifyUnchanged(ctx, r.data, req.Plan, req.Config)) {
+	if unchanged && !r.kind.policy.verifyUnchanged(ctx, r.data, req.Plan, req.Config) {
 		return // the plan is the state
 	}
 	var plan M
@@ -191,27 +211,24 @@ func (r *serviceResource[M, P]) ModifyPlan(ctx context.Context, req resource.Mod
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	var prior *M
 	if !unchanged {
-		r.planChange(ctx, req, resp, &plan)
+		prior = r.planChange(ctx, req, resp, &plan)
 		if resp.Diagnostics.HasError() {
 			return
 		}
 	}
-	out := r.prepare(ctx, req.Config, &plan, &resp.Diagnostics)
-	if r.kind.driftNote != nil && !unchanged && !req.State.Raw.IsNull() && !resp.Diagnostics.HasError() {
-		var state M
-		if d := req.State.Get(ctx, &state); !d.HasError() {
-			r.kind.driftNote(&state, &plan, out, &resp.Diagnostics)
-		}
+	out := r.kind.policy.prepare(ctx, req.Config, &plan, &resp.Diagnostics)
+	if prior != nil && !resp.Diagnostics.HasError() {
+		r.kind.policy.driftNote(prior, &plan, out, &resp.Diagnostics)
 	}
-	if r.kind.verify != nil {
-		r.kind.verify(r.data, &plan, out, false, &resp.Diagnostics)
-	}
+	r.kind.policy.verify(r.data, &plan, out, false, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
-// planChange is ModifyPlan's part for a create or an update.
-func (r *serviceResource[M, P]) planChange(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, plan *M) {
+// planChange is ModifyPlan's part for a create or an update; it returns the
+// prior state of an update.
+func (r *serviceResource[M, P]) planChange(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, plan *M) (prior *M) {
 	p := P(plan)
 	base := p.service()
 	if req.State.Raw.IsNull() {
@@ -221,14 +238,18 @@ func (r *serviceResource[M, P]) planChange(ctx context.Context, req resource.Mod
 	resp.Diagnostics.Append(p.setDerived()...)
 	resp.Diagnostics.Append(documentWarnings(ctx, req.Plan, r.kind.documents)...)
 	if req.State.Raw.IsNull() {
-		return
+		return nil
 	}
 	var state M
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if !resp.Diagnostics.HasError() && len(r.updateMask(ctx, p, &state)) == 0 {
+	if resp.Diagnostics.HasError() {
+		return nil
+	}
+	if len(r.updateMask(ctx, p, &state)) == 0 {
 		base.UpdateTime = P(&state).service().UpdateTime
 		p.keepDerived(&state)
 	}
+	return &state
 }
 
 // updateMask lists every API field that differs semantically between plan and state.
@@ -236,22 +257,12 @@ func (r *serviceResource[M, P]) updateMask(ctx context.Context, plan P, state *M
 	return append(plan.service().updateMask(ctx, P(state).service()), plan.updateMask(state)...)
 }
 
-// prepare is the kind's prepare hook, or the zero outgoing for a kind without one.
-func (r *serviceResource[M, P]) prepare(ctx context.Context, config tfsdk.Config, m *M, diags *diag.Diagnostics) outgoing {
-	if r.kind.prepare == nil {
-		return outgoing{}
-	}
-	return r.kind.prepare(ctx, config, m, diags)
-}
-
 // toService is the Service to send for the model, once the document the kind
 // prepared passed verify: the shared fields and the kind's spec, and that
 // document, for recordSent.
 func (r *serviceResource[M, P]) toService(ctx context.Context, config tfsdk.Config, m *M, diags *diag.Diagnostics) (*agentregistry.Service, outgoing) {
-	out := r.prepare(ctx, config, m, diags)
-	if r.kind.verify != nil {
-		r.kind.verify(r.data, m, out, false, diags)
-	}
+	out := r.kind.policy.prepare(ctx, config, m, diags)
+	r.kind.policy.verify(r.data, m, out, false, diags)
 	svc, d := P(m).service().toService(ctx)
 	diags.Append(d...)
 	diags.Append(P(m).fill(svc, out)...)
@@ -336,9 +347,7 @@ func (r *serviceResource[M, P]) fromService(ctx context.Context, m *M, svc *agen
 	diags.Append(d...)
 	held, d := p.refresh(svc, interfacesChanged, sentDigest)
 	diags.Append(d...)
-	if r.kind.verify != nil {
-		r.kind.verify(r.data, m, held, true, &diags)
-	}
+	r.kind.policy.verify(r.data, m, held, true, &diags)
 	return diags
 }
 
@@ -435,31 +444,4 @@ func sentDigestOf(ctx context.Context, private privateState) string {
 type privateState interface {
 	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
 	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
-}
-
-// serviceKindOf names the kind of a Service by its spec, as the resource type
-// suffix that manages it; "" when it carries no spec.
-func serviceKindOf(svc *agentregistry.Service) string {
-	switch {
-	case svc.AgentSpec != nil:
-		return "agent"
-	case svc.McpServerSpec != nil:
-		return "mcp_server"
-	case svc.EndpointSpec != nil:
-		return "endpoint"
-	}
-	return ""
-}
-
-// serviceKindNoun is a resource type suffix in words, for messages.
-func serviceKindNoun(kind string) string {
-	switch kind {
-	case "agent":
-		return "an agent (agentSpec)"
-	case "mcp_server":
-		return "an MCP server (mcpServerSpec)"
-	case "endpoint":
-		return "an endpoint (endpointSpec)"
-	}
-	return kind
 }

@@ -4,7 +4,9 @@ package provider
 // the Google provider's resource manages the same registry Service, so its
 // state maps onto ours with no API call. The source state is read from its raw
 // JSON rather than through its schema, so that the move needs no copy of the
-// Google provider's schema; only the attributes we map are read.
+// Google provider's schema; only the attributes we map are read. The shared
+// attributes are mapped here, each kind's own by its model (fromGoogle, in
+// the kind's file).
 
 import (
 	"context"
@@ -16,8 +18,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsondoc"
 )
 
 const googleServiceType = "google_agent_registry_service"
@@ -48,19 +48,6 @@ type googleSpec struct {
 type googleIface struct {
 	URL             string `json:"url"`
 	ProtocolBinding string `json:"protocol_binding"`
-}
-
-// kind is the resource type suffix that manages the service, by its spec.
-func (g *googleService) kind() string {
-	switch {
-	case len(g.AgentSpec) > 0:
-		return "agent"
-	case len(g.McpServerSpec) > 0:
-		return "mcp_server"
-	case len(g.EndpointSpec) > 0:
-		return "endpoint"
-	}
-	return ""
 }
 
 func (r *serviceResource[M, P]) MoveState(context.Context) []resource.StateMover {
@@ -137,22 +124,3 @@ func (g *googleService) interfaces(ctx context.Context) (types.List, diag.Diagno
 	}
 	return types.ListValueFrom(ctx, interfaceObjectType, models)
 }
-
-// fromGoogle takes the card; a card-less (NO_SPEC) agent has its interfaces,
-// which the shared attributes took.
-func (m *agentModel) fromGoogle(g *googleService) {
-	m.AgentCard = jsondoc.NewNull()
-	if spec := g.AgentSpec[0]; spec.Type == agentSpecTypeCard && spec.Content != "" {
-		m.AgentCard = jsondoc.NewValue(spec.Content)
-	}
-}
-
-func (m *mcpServerModel) fromGoogle(g *googleService) {
-	m.ToolSpec = jsondoc.NewNull()
-	if spec := g.McpServerSpec[0]; spec.Type == mcpSpecTypeToolSpec && spec.Content != "" {
-		m.ToolSpec = jsondoc.NewValue(spec.Content)
-	}
-}
-
-// fromGoogle: an endpoint has no document; its interfaces are shared.
-func (m *endpointModel) fromGoogle(*googleService) {}

@@ -4,7 +4,7 @@ package provider
 // card) is prepared once per plan and once per write, and verified once
 // each; a read verifies once and signs nothing. The provider is driven
 // through the plugin protocol (as a CLI drives it, one RPC at a time) with
-// its agent kind's prepare and verify hooks counted.
+// its agent kind's document policy counted.
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// hookCounts counts the agent kind's hook calls.
+// hookCounts counts the calls of the agent kind's document policy.
 type hookCounts struct {
 	prepares, verifies, readVerifies atomic.Int32
 }
@@ -33,7 +33,7 @@ func (c *hookCounts) want(t *testing.T, step string, prepares, verifies, readVer
 }
 
 // countingProvider is the provider whose agentregistry_agent counts its
-// kind's prepare and verify calls.
+// kind's prepare and verify calls (countingPolicy).
 type countingProvider struct {
 	*agentRegistryProvider
 	counts *hookCounts
@@ -52,20 +52,28 @@ func (p countingProvider) Resources(ctx context.Context) []func() resource.Resou
 
 func (p countingProvider) countedAgent() resource.Resource {
 	r := as[*serviceResource[agentModel, *agentModel]](p.t, NewAgentResource())
-	prepare, verify := r.kind.prepare, r.kind.verify
-	r.kind.prepare = func(ctx context.Context, config tfsdk.Config, m *agentModel, diags *diag.Diagnostics) outgoing {
-		p.counts.prepares.Add(1)
-		return prepare(ctx, config, m, diags)
-	}
-	r.kind.verify = func(data *providerData, m *agentModel, out outgoing, onRead bool, diags *diag.Diagnostics) {
-		if onRead {
-			p.counts.readVerifies.Add(1)
-		} else {
-			p.counts.verifies.Add(1)
-		}
-		verify(data, m, out, onRead, diags)
-	}
+	r.kind.policy = countingPolicy{r.kind.policy, p.counts}
 	return r
+}
+
+// countingPolicy counts the prepare and verify calls of the policy it wraps.
+type countingPolicy struct {
+	documentPolicy[agentModel]
+	counts *hookCounts
+}
+
+func (c countingPolicy) prepare(ctx context.Context, config tfsdk.Config, m *agentModel, diags *diag.Diagnostics) outgoing {
+	c.counts.prepares.Add(1)
+	return c.documentPolicy.prepare(ctx, config, m, diags)
+}
+
+func (c countingPolicy) verify(data *providerData, m *agentModel, out outgoing, onRead bool, diags *diag.Diagnostics) {
+	if onRead {
+		c.counts.readVerifies.Add(1)
+	} else {
+		c.counts.verifies.Add(1)
+	}
+	c.documentPolicy.verify(data, m, out, onRead, diags)
 }
 
 func noErrors(t *testing.T, rpc string, diags []*tfprotov6.Diagnostic) {

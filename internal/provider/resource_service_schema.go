@@ -122,7 +122,7 @@ func serviceCommonAttributes(noun string) map[string]schema.Attribute {
 func (m *serviceModel) setComputed(svc *agentregistry.Service) {
 	m.ID = types.StringValue(svc.Name)
 	m.Name = types.StringValue(svc.Name)
-	if n, ok := agentNaming.parse(svc.Name); ok {
+	if n, ok := parseServiceName(svc.Name); ok {
 		m.ServiceID = types.StringValue(n.ID)
 		m.Project = types.StringValue(n.Project)
 		m.Location = types.StringValue(n.Location)

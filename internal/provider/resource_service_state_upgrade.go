@@ -5,7 +5,8 @@ package provider
 // (agentregistry_mcp_server.tools) beside the document; version 1 keeps the
 // document once and derives small values from it (skill_ids, urls, version;
 // tool_names). The upgrade derives them from the document in the state: no API
-// call, and the next plan is empty.
+// call, and the next plan is empty. What every kind shares is here; each
+// kind's version-0 model and upgraders are in the kind's file.
 
 import (
 	"context"
@@ -15,8 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsondoc"
 )
 
 // serviceModelV0 is the shared attributes at schema version 0, where only
@@ -40,39 +39,6 @@ func (v serviceModelV0) current(interfaces types.List) serviceModel {
 	return serviceModel{ID: v.ID, Name: v.Name, ServiceID: v.ServiceID, Project: v.Project, Location: v.Location,
 		DisplayName: v.DisplayName, Description: v.Description, Interfaces: interfaces,
 		RegistryResource: v.RegistryResource, CreateTime: v.CreateTime, UpdateTime: v.UpdateTime, Timeouts: v.Timeouts}
-}
-
-// agentModelV0 is agentregistry_agent's state at schema version 0.
-type agentModelV0 struct {
-	serviceModelV0
-	AgentCard  jsondoc.Value `tfsdk:"agent_card"`
-	AgentID    types.String  `tfsdk:"agent_id"`
-	A2AVersion types.String  `tfsdk:"a2a_version"`
-	Skills     types.List    `tfsdk:"skills"`
-}
-
-// mcpServerModelV0 is agentregistry_mcp_server's state at schema version 0.
-type mcpServerModelV0 struct {
-	serviceModelV0
-	Interfaces  types.List    `tfsdk:"interfaces"`
-	ToolSpec    jsondoc.Value `tfsdk:"tool_spec"`
-	McpServerID types.String  `tfsdk:"mcp_server_id"`
-	Tools       types.List    `tfsdk:"tools"`
-}
-
-func agentStateUpgraders(ctx context.Context) map[int64]resource.StateUpgrader {
-	v0 := priorSchema(agentSchema(ctx), []string{"version", "urls", "skill_ids", "signature_policy", "verified_key_ids", "interfaces",
-		"signing_key_wo", "signing_key_wo_version"}, "skills", skillObjectType)
-	return upgradeFromV0(v0, func(old *agentModelV0) agentModel {
-		return agentModel{serviceModel: old.current(types.ListNull(interfaceObjectType)), AgentCard: old.AgentCard, AgentID: old.AgentID}
-	})
-}
-
-func mcpServerStateUpgraders(ctx context.Context) map[int64]resource.StateUpgrader {
-	v0 := priorSchema(mcpServerSchema(ctx), []string{"tool_names", "tool_digests", "approved_tools", "approval_policy"}, "tools", toolObjectType)
-	return upgradeFromV0(v0, func(old *mcpServerModelV0) mcpServerModel {
-		return mcpServerModel{serviceModel: old.current(old.Interfaces), ToolSpec: old.ToolSpec, McpServerID: old.McpServerID}
-	})
 }
 
 // upgradeFromV0 is the upgrader from schema version 0: it reads the prior

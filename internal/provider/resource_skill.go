@@ -33,6 +33,10 @@ var (
 	scanningPolicies = []string{"DISABLED", "ENABLED_BLOCKING", "ENABLED_NONBLOCKING"}
 )
 
+// skillNaming: a skill is projects/{project}/locations/{location}/skills/{skill_id}.
+var skillNaming = naming{typeSuffix: "skill", collection: "skills", idAttr: "skill_id",
+	idPattern: skillIDPattern, idRule: "4 to 64 lower-case letters and hyphens", example: "invoice-review"}
+
 // NewSkillResource returns the agentregistry_skill resource.
 func NewSkillResource() resource.Resource { return &skillResource{resourceBase{naming: skillNaming}} }
 

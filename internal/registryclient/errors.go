@@ -215,43 +215,35 @@ func summarizeBody(body string) string {
 	return body
 }
 
+// rpcCodes are the google.rpc.Code values, by number, with their names and
+// HTTP statuses (google/rpc/code.proto).
+var rpcCodes = [...]struct {
+	name   string
+	status int
+}{
+	{"OK", http.StatusOK},
+	{"CANCELLED", 499},
+	{"UNKNOWN", http.StatusInternalServerError},
+	{"INVALID_ARGUMENT", http.StatusBadRequest},
+	{"DEADLINE_EXCEEDED", http.StatusGatewayTimeout},
+	{"NOT_FOUND", http.StatusNotFound},
+	{"ALREADY_EXISTS", http.StatusConflict},
+	{"PERMISSION_DENIED", http.StatusForbidden},
+	{"RESOURCE_EXHAUSTED", http.StatusTooManyRequests},
+	{"FAILED_PRECONDITION", http.StatusBadRequest},
+	{"ABORTED", http.StatusConflict},
+	{"OUT_OF_RANGE", http.StatusBadRequest},
+	{"UNIMPLEMENTED", http.StatusNotImplemented},
+	{"INTERNAL", http.StatusInternalServerError},
+	{"UNAVAILABLE", http.StatusServiceUnavailable},
+	{"DATA_LOSS", http.StatusInternalServerError},
+	{"UNAUTHENTICATED", http.StatusUnauthorized},
+}
+
 // rpcCode maps a google.rpc.Code to its name and HTTP status.
 func rpcCode(code int64) (string, int) {
-	switch code {
-	case 0:
-		return "OK", http.StatusOK
-	case 1:
-		return "CANCELLED", 499
-	case 2:
-		return "UNKNOWN", http.StatusInternalServerError
-	case 3:
-		return "INVALID_ARGUMENT", http.StatusBadRequest
-	case 4:
-		return "DEADLINE_EXCEEDED", http.StatusGatewayTimeout
-	case 5:
-		return "NOT_FOUND", http.StatusNotFound
-	case 6:
-		return "ALREADY_EXISTS", http.StatusConflict
-	case 7:
-		return "PERMISSION_DENIED", http.StatusForbidden
-	case 8:
-		return "RESOURCE_EXHAUSTED", http.StatusTooManyRequests
-	case 9:
-		return "FAILED_PRECONDITION", http.StatusBadRequest
-	case 10:
-		return "ABORTED", http.StatusConflict
-	case 11:
-		return "OUT_OF_RANGE", http.StatusBadRequest
-	case 12:
-		return "UNIMPLEMENTED", http.StatusNotImplemented
-	case 13:
-		return "INTERNAL", http.StatusInternalServerError
-	case 14:
-		return "UNAVAILABLE", http.StatusServiceUnavailable
-	case 15:
-		return "DATA_LOSS", http.StatusInternalServerError
-	case 16:
-		return "UNAUTHENTICATED", http.StatusUnauthorized
+	if code >= 0 && code < int64(len(rpcCodes)) {
+		return rpcCodes[code].name, rpcCodes[code].status
 	}
 	return fmt.Sprintf("CODE_%d", code), http.StatusInternalServerError
 }

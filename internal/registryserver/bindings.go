@@ -1,252 +1,80 @@
 package registryserver
 
-// Bindings: user-defined links from a source agent (optional) to a target
-// agent, MCP server or endpoint, with the auth provider the source uses to
-// reach it. create / patch / delete are long-running operations with a
-// request id, like services. The bundled server checks the shape of every
-// identifier (URNs, the auth provider's name) but not that the agent, MCP
-// server or auth provider exists: it has no publisher namespaces and no auth
-// providers of its own.
+// Bindings (state/bindings.go): user-defined links from a source agent
+// (optional) to a target agent, MCP server or endpoint.
 
 import (
-	"fmt"
 	"net/http"
-	"net/url"
-	"regexp"
-	"strings"
-	"unicode/utf8"
 
-	"google.golang.org/api/agentregistry/v1"
-
-	"github.com/agentregistry/terraform-provider-agentregistry/internal/searchquery"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/resource"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/state"
 )
-
-const (
-	typeBinding = "type.googleapis.com/google.cloud.agentregistry.v1.Binding"
-	// maxScopes and maxScopeLength bound an auth provider binding's scopes,
-	// which the API leaves open.
-	maxScopes      = 64
-	maxScopeLength = 512
-	maxURILength   = 2048
-)
-
-var (
-	// bindingRule: 4 to 63 characters, ^[a-z]([a-z0-9-]{0,61}[a-z0-9])?$.
-	bindingRule = segmentRule{"binding_id", regexp.MustCompile(`^[a-z][a-z0-9-]{2,61}[a-z0-9]$`), 63,
-		"4 to 63 lower-case letters, digits and hyphens, starting with a letter and not ending with a hyphen"}
-	authProviderRE = regexp.MustCompile(`^projects/[^/]+/locations/[^/]+/authProviders/[^/]+$`)
-	// bindingOrder are the fields bindings.list orders by.
-	bindingOrder  = []string{"name", "displayName", "description", "createTime", "updateTime"}
-	bindingFields = searchquery.NewSchema("bindings",
-		[]string{"name", "displayName", "description", "source.identifier", "target.identifier", "authProviderBinding.authProvider"}, nil,
-		[]string{"name", "displayName", "description"})
-)
-
-// validateBinding lists what is wrong with a binding to store.
-func validateBinding(b *agentregistry.Binding) []fieldViolation {
-	var v []fieldViolation
-	add := func(field, format string, args ...any) {
-		v = append(v, fieldViolation{Field: field, Description: fmt.Sprintf(format, args...)})
-	}
-	if n := utf8.RuneCountInString(b.DisplayName); n > maxDisplayName {
-		add("display_name", "must be at most %d characters, got %d", maxDisplayName, n)
-	}
-	if n := utf8.RuneCountInString(b.Description); n > maxDescription {
-		add("description", "must be at most %d characters, got %d", maxDescription, n)
-	}
-	if b.Source != nil && b.Source.Identifier != "" && urnKind(b.Source.Identifier) != "agent" {
-		add("source.identifier", "must be an agent URN, urn:agent:{publisher}:{namespace}:{name}")
-	}
-	if b.Target == nil || b.Target.Identifier == "" {
-		add("target.identifier", "is required: urn:agent:..., urn:mcp:... or urn:endpoint:...")
-	} else if urnKind(b.Target.Identifier) == "" {
-		add("target.identifier", "must be urn:{agent|mcp|endpoint}:{publisher}:{namespace}:{name}")
-	}
-	if a := b.AuthProviderBinding; a != nil {
-		v = append(v, validateAuthProviderBinding(a)...)
-	}
-	return v
-}
-
-func validateAuthProviderBinding(a *agentregistry.AuthProviderBinding) []fieldViolation {
-	var v []fieldViolation
-	add := func(field, format string, args ...any) {
-		v = append(v, fieldViolation{Field: "auth_provider_binding." + field, Description: fmt.Sprintf(format, args...)})
-	}
-	if len(a.AuthProvider) > maxURILength || !authProviderRE.MatchString(a.AuthProvider) {
-		add("auth_provider", "is required: projects/{project}/locations/{location}/authProviders/{auth_provider}")
-	}
-	if len(a.Scopes) > maxScopes {
-		add("scopes", "must hold at most %d scopes, got %d", maxScopes, len(a.Scopes))
-	}
-	for i, sc := range a.Scopes {
-		if sc == "" || len(sc) > maxScopeLength || strings.ContainsAny(sc, " \t\r\n") {
-			add(fmt.Sprintf("scopes[%d]", i), "must be a non-empty scope without spaces, at most %d bytes", maxScopeLength)
-		}
-	}
-	if a.ContinueUri != "" {
-		if u, err := url.Parse(a.ContinueUri); err != nil || len(a.ContinueUri) > maxURILength || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-			add("continue_uri", "must be an absolute http:// or https:// URL")
-		}
-	}
-	return v
-}
-
-// bindingRepo is the bindings' part of the write pipeline.
-func (s *Server) bindingRepo() *repo[*agentregistry.Binding] {
-	return &repo[*agentregistry.Binding]{s: s, c: s.bindings, bucket: bucketBindings, typeURL: typeBinding, title: "Binding",
-		plural: "bindings", fam: familyAgentRegistry, max: maxBindingsPerLocation}
-}
 
 func (s *Server) createBinding(w http.ResponseWriter, r *http.Request, parent string) {
-	var in agentregistry.Binding
-	name, err := readCreate(w, r, parent, "bindings", "bindingId", bindingRule, &in)
-	if err != nil {
+	var in resource.Binding
+	if err := readJSON(w, r, &in); err != nil {
 		s.writeError(w, err)
 		return
 	}
-	s.bindingRepo().create(w, r, name, func() (*agentregistry.Binding, error) {
-		now := s.timestamp()
-		b := &agentregistry.Binding{
-			Name: name, DisplayName: in.DisplayName, Description: in.Description,
-			Source: in.Source, Target: in.Target, AuthProviderBinding: in.AuthProviderBinding,
-			CreateTime: now, UpdateTime: now,
-		}
-		if v := validateBinding(b); len(v) > 0 {
-			return nil, errViolations(violationMessage("binding", v), v)
-		}
-		return b, nil
-	})
+	s.reply(w)(s.st.CreateBinding(requestID(r), parent, r.URL.Query().Get("bindingId"), &in))
 }
 
 // patchBinding applies the fields of the update mask (every field present
 // in the request without one, AIP-134).
 func (s *Server) patchBinding(w http.ResponseWriter, r *http.Request, name string) {
-	var in agentregistry.Binding
+	var in resource.Binding
 	if err := readJSON(w, r, &in); err != nil {
 		s.writeError(w, err)
 		return
 	}
-	paths := updatePaths(r.URL.Query().Get("updateMask"), []string{"display_name", "description", "source", "target", "auth_provider_binding"},
-		map[string]bool{"display_name": in.DisplayName != "", "description": in.Description != "", "source": in.Source != nil,
-			"target": in.Target != nil, "auth_provider_binding": in.AuthProviderBinding != nil})
-	s.bindingRepo().update(w, r, name, func(old *agentregistry.Binding) (*agentregistry.Binding, error) {
-		upd := *old
-		if v := applyBindingMask(&upd, &in, paths); len(v) > 0 {
-			return nil, errViolations(violationMessage("update", v), v)
-		}
-		if v := validateBinding(&upd); len(v) > 0 {
-			return nil, errViolations(violationMessage("binding", v), v)
-		}
-		upd.UpdateTime = s.timestamp()
-		return &upd, nil
-	})
-}
-
-// applyBindingMask copies the masked fields of in into upd. Sub-messages are
-// replaced whole (a mask of auth_provider_binding.scopes replaces the
-// auth provider binding too, which the provider never sends).
-func applyBindingMask(upd, in *agentregistry.Binding, paths []string) []fieldViolation {
-	var v []fieldViolation
-	for _, p := range paths {
-		switch strings.SplitN(p, ".", 2)[0] {
-		case "display_name":
-			upd.DisplayName = in.DisplayName
-		case "description":
-			upd.Description = in.Description
-		case "source":
-			upd.Source = in.Source
-		case "target":
-			upd.Target = in.Target
-		case "auth_provider_binding":
-			upd.AuthProviderBinding = in.AuthProviderBinding
-		case "name", "create_time", "update_time":
-			v = append(v, fieldViolation{Field: p, Description: "is output only or immutable and cannot be in the update mask"})
-		default:
-			v = append(v, fieldViolation{Field: p, Description: "is not a field of Binding that can be updated; updatable fields: " +
-				"display_name, description, source, target, auth_provider_binding"})
-		}
-	}
-	return v
+	s.reply(w)(s.st.UpdateBinding(requestID(r), name, r.URL.Query().Get("updateMask"), &in))
 }
 
 func (s *Server) deleteBinding(w http.ResponseWriter, r *http.Request, name string) {
-	s.bindingRepo().delete(w, r, name)
+	s.reply(w)(s.st.DeleteBinding(requestID(r), name))
 }
 
-func bindingDoc(b *agentregistry.Binding) docFields {
-	d := docFields{"name": {b.Name}, "displayName": {b.DisplayName}, "description": {b.Description}}
-	if b.Source != nil {
-		d["source.identifier"] = []string{b.Source.Identifier}
-	}
-	if b.Target != nil {
-		d["target.identifier"] = []string{b.Target.Identifier}
-	}
-	if b.AuthProviderBinding != nil {
-		d["authProviderBinding.authProvider"] = []string{b.AuthProviderBinding.AuthProvider}
-	}
-	return d
-}
-
-// bindingKey is a binding's sort key in one of bindingOrder's fields.
-func bindingKey(b *agentregistry.Binding, field string) string {
-	switch field {
-	case "displayName":
-		return b.DisplayName
-	case "description":
-		return b.Description
-	case "createTime":
-		return timeKey(b.CreateTime)
-	case "updateTime":
-		return timeKey(b.UpdateTime)
-	}
-	return b.Name
+func (s *Server) getBinding(w http.ResponseWriter, _ *http.Request, name string) {
+	s.reply(w)(s.st.Binding(name))
 }
 
 func (s *Server) listBindings(w http.ResponseWriter, r *http.Request, parent string) {
-	filter, match, err := listFilter(r, bindingFields, bindingDoc)
+	lq, err := readListQuery(r, state.BindingFields, state.BindingOrder, "bindings.list", parent)
 	if err != nil {
 		s.writeError(w, err)
 		return
 	}
-	page, next, err := listOrdered(s, r, s.bindings, parent, "bindings.list", filter, match, bindingOrder, bindingKey,
-		func(b *agentregistry.Binding) string { return b.Name })
+	ctx, cancel := s.searchContext(r)
+	defer cancel()
+	page, next, err := s.st.ListBindings(ctx, parent, lq.filter, lq.order, lq.after, lq.size)
 	if err != nil {
-		s.writeError(w, err)
+		s.writeError(w, s.listAborted(r, err))
 		return
 	}
-	writeJSON(w, http.StatusOK, &agentregistry.ListBindingsResponse{Bindings: page, NextPageToken: next})
+	writeJSON(w, http.StatusOK, &resource.ListBindingsResponse{Bindings: page, NextPageToken: lq.next(next)})
 }
 
-// fetchAvailableBindings returns the bindings a source agent can use: those
-// whose source is the given agent or unset (a binding without a source is
-// available to every agent), narrowed to one target when one is given. This
-// is the bundled server's reading of bindings:fetchAvailable, whose
-// semantics the API reference does not spell out.
+// fetchAvailableBindings serves bindings:fetchAvailable
+// (state.FetchAvailableBindings says which bindings it returns).
 func (s *Server) fetchAvailableBindings(w http.ResponseWriter, r *http.Request, parent string) {
 	q := r.URL.Query()
 	source, target := q.Get("sourceIdentifier"), q.Get("targetIdentifier")
-	var v []fieldViolation
-	if source != "" && urnKind(source) != "agent" {
-		v = append(v, fieldViolation{Field: "source_identifier", Description: "must be an agent URN, urn:agent:{publisher}:{namespace}:{name}"})
-	}
-	if target != "" && urnKind(target) == "" {
-		v = append(v, fieldViolation{Field: "target_identifier", Description: "must be urn:{agent|mcp|endpoint}:{publisher}:{namespace}:{name}"})
-	}
-	if len(v) > 0 {
-		s.writeError(w, errViolations(violationMessage("request", v), v))
+	if err := state.CheckAvailableQuery(source, target); err != nil {
+		s.writeError(w, err)
 		return
 	}
-	page, next, err := listPage(s, r, s.bindings, parent, "bindings.fetchAvailable", source+"\x00"+target, func(b *agentregistry.Binding) bool {
-		src := ""
-		if b.Source != nil {
-			src = b.Source.Identifier
-		}
-		return (src == "" || source == "" || src == source) && (target == "" || (b.Target != nil && b.Target.Identifier == target))
-	})
+	qh := queryHash("bindings.fetchAvailable", parent, source+"\x00"+target)
+	after, size, err := pageArgs(r, nil, qh)
 	if err != nil {
 		s.writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, &agentregistry.FetchAvailableBindingsResponse{Bindings: page, NextPageToken: next})
+	ctx, cancel := s.searchContext(r)
+	defer cancel()
+	page, next, err := s.st.FetchAvailableBindings(ctx, parent, source, target, after, size)
+	if err != nil {
+		s.writeError(w, s.listAborted(r, err))
+		return
+	}
+	writeJSON(w, http.StatusOK, &resource.FetchAvailableBindingsResponse{Bindings: page, NextPageToken: encodePosition(next, nil, qh)})
 }

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"google.golang.org/api/agentregistry/v1"
 	"google.golang.org/api/apphub/v1"
@@ -382,33 +381,6 @@ func TestListServicesPaging(t *testing.T) {
 	}
 }
 
-func TestOperationDelay(t *testing.T) {
-	e := start(t, registryserver.Options{OperationDelay: 300 * time.Millisecond})
-	op, err := e.ar.Projects.Locations.Services.Create(parent, agentService("A", "B")).ServiceId("slow-one").Do()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if op.Done || op.Response != nil {
-		t.Fatalf("with a delay the operation must start not done: %+v", op)
-	}
-	got, err := e.ar.Projects.Locations.Operations.Get(op.Name).Do()
-	if err != nil || got.Done {
-		t.Fatalf("operation done too early: %+v %v", got, err)
-	}
-	done := waitDone(t, e, op.Name)
-	var svc agentregistry.Service
-	if err := json.Unmarshal(done.Response, &svc); err != nil || svc.Name != parent+"/services/slow-one" {
-		t.Fatalf("response %s: %v", done.Response, err)
-	}
-	var md map[string]any
-	_ = json.Unmarshal(done.Metadata, &md)
-	if md["verb"] != "create" || md["endTime"] == nil || md["target"] != svc.Name {
-		t.Fatalf("metadata %s", done.Metadata)
-	}
-	_, err = e.ar.Projects.Locations.Operations.Get(parent + "/operations/nope").Do()
-	apiErr(t, err, 404, "NOT_FOUND")
-}
-
 func TestDerivedRecords(t *testing.T) {
 	e := start(t, registryserver.Options{})
 	// The card's name, not the service's display name, names the agent.
@@ -533,7 +505,7 @@ func TestSearchAgentsGrammar(t *testing.T) {
 		{"skills.id:book-flight", "flight-booker"},
 		{"displayName:works*", "workshop-bot"},
 		{"displayName:work", ""},
-		// agentId is the URN (urn.go): = compares it whole, : matches its words.
+		// agentId is the URN (state/urn.go): = compares it whole, : matches its words.
 		{"agentId=" + urnOf("agent", "trip-planner"), "trip-planner"},
 		{"agentId=" + strings.ToUpper(urnOf("agent", "trip-planner")), "trip-planner"},
 		{`agentId="` + urnOf("agent", "trip-planner") + `"`, "trip-planner"},

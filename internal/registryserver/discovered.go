@@ -13,6 +13,9 @@ import (
 	"net/http"
 
 	"google.golang.org/api/agentregistry/v1"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/search"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/state"
 )
 
 var (
@@ -28,7 +31,7 @@ func (s *Server) emptyList(w http.ResponseWriter, r *http.Request, fields *field
 	q := r.URL.Query()
 	_, err := parseFilter(q.Get("filter"), fields)
 	if err == nil {
-		_, err = parseOrderBy(q.Get("orderBy"), order)
+		_, err = search.ParseOrderBy(q.Get("orderBy"), order)
 	}
 	if err == nil {
 		_, err = queryPageSize(r)
@@ -59,7 +62,7 @@ func (s *Server) inAIApplication(w http.ResponseWriter, r *http.Request, name st
 		s.writeError(w, err)
 		return
 	}
-	app := parentOf(name) + "/aiApplications/" + r.PathValue("aiApplication")
+	app := state.ParentOf(name) + "/aiApplications/" + r.PathValue("aiApplication")
 	s.getAIApplication(w, r, app)
 }
 

@@ -13,12 +13,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	bolt "go.etcd.io/bbolt"
 	"google.golang.org/api/agentregistry/v1"
 	"google.golang.org/api/googleapi"
 
@@ -339,207 +339,6 @@ func (c *clock) advance(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-// keys counts the records of a bucket of a (closed) data file.
-func keys(t *testing.T, path, bucket string) int {
-	t.Helper()
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer mustClose(t, db)
-	n := 0
-	err = db.View(func(tx *bolt.Tx) error {
-		n = tx.Bucket([]byte(bucket)).Stats().KeyN
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
-// openDataFile starts a server on the data file at path, on clk's time.
-func openDataFile(t *testing.T, path string, clk *clock) (*registryserver.Server, *env) {
-	t.Helper()
-	srv, err := registryserver.New(registryserver.Options{DataPath: path, Now: clk.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return srv, startOn(t, srv)
-}
-
-// Item 9: operations and request ids are kept for an hour after the
-// operation finished, then forgotten in memory and on disk. On main they
-// were kept for ever (5,360 of each for 38 services, a 16 MiB file).
-func TestOperationsAndRequestIDsExpire(t *testing.T) {
-	path := t.TempDir() + "/state.db"
-	clk := &clock{t: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
-	srv, e := openDataFile(t, path, clk)
-	svcs, ops := e.ar.Projects.Locations.Services, e.ar.Projects.Locations.Operations
-	const rid, rid2 = "8a3c1f0e-2b4d-4e6f-8a1b-3c5d7e9f0a12", "9b4d2e1f-3c5e-4f70-9b2c-4d6e8f0a1b23"
-	svc := &agentregistry.Service{EndpointSpec: &agentregistry.EndpointSpec{Type: "NO_SPEC"}}
-	op1, err := svcs.Create(parent, svc).ServiceId("expiring-one").RequestId(rid).Do()
-	if err != nil {
-		t.Fatal(err)
-	}
-	clk.advance(59 * time.Minute)
-	if _, err := ops.Get(op1.Name).Do(); err != nil {
-		t.Fatalf("operation after 59 minutes: %v", err)
-	}
-	if again, err := svcs.Create(parent, svc).ServiceId("expiring-one").RequestId(rid).Do(); err != nil || again.Name != op1.Name {
-		t.Fatalf("retry after 59 minutes: %v, %v; want the first operation", again, err)
-	}
-	clk.advance(2 * time.Minute)
-	_, err = ops.Get(op1.Name).Do()
-	apiErr(t, err, 404, "NOT_FOUND")
-	// The request id is forgotten: the retry is a new create of an existing service.
-	_, err = svcs.Create(parent, svc).ServiceId("expiring-one").RequestId(rid).Do()
-	apiErr(t, err, 409, "ALREADY_EXISTS")
-	// The next write deletes the expired records from the data file.
-	op2, err := svcs.Create(parent, svc).ServiceId("expiring-two").RequestId(rid2).Do()
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.close()
-	mustClose(t, srv)
-	if o, r := keys(t, path, "operations"), keys(t, path, "requests"); o != 1 || r != 1 {
-		t.Fatalf("data file holds %d operations and %d request ids, want 1 and 1 (the second create's)", o, r)
-	}
-	// After a restart, the survivors expire on time too.
-	srv, e = openDataFile(t, path, clk)
-	if again, err := e.ar.Projects.Locations.Services.Create(parent, svc).ServiceId("expiring-two").RequestId(rid2).Do(); err != nil || again.Name != op2.Name {
-		t.Fatalf("retry after the restart: %v, %v", again, err)
-	}
-	clk.advance(time.Hour)
-	_, err = e.ar.Projects.Locations.Operations.Get(op2.Name).Do()
-	apiErr(t, err, 404, "NOT_FOUND")
-	mustClose(t, srv)
-}
-
-// A request id used again after it expired starts a new request, whose
-// record must outlive the sweep of the old one, in memory and on disk: the
-// write that reuses the id is also the one that sweeps the old record away.
-// An operation without a request id expires and is swept too.
-func TestReusedRequestIDSurvivesTheSweepOfItsPredecessor(t *testing.T) {
-	path := t.TempDir() + "/state.db"
-	clk := &clock{t: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
-	srv, e := openDataFile(t, path, clk)
-	svcs := e.ar.Projects.Locations.Services
-	const rid = "3d4e5f60-7182-4394-a5b6-c7d8e9f0a1b2"
-	svc := &agentregistry.Service{EndpointSpec: &agentregistry.EndpointSpec{Type: "NO_SPEC"}}
-	if _, err := svcs.Create(parent, svc).ServiceId("first").RequestId(rid).Do(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := svcs.Create(parent, svc).ServiceId("no-request-id").Do(); err != nil {
-		t.Fatal(err)
-	}
-	clk.advance(61 * time.Minute)
-	second, err := svcs.Create(parent, svc).ServiceId("second").RequestId(rid).Do()
-	if err != nil {
-		t.Fatalf("a new create with the expired request id: %v", err)
-	}
-	if again, err := svcs.Create(parent, svc).ServiceId("second").RequestId(rid).Do(); err != nil || again.Name != second.Name {
-		t.Fatalf("retry before the restart: %v, %v; want operation %s", again, err, second.Name)
-	}
-	e.close()
-	mustClose(t, srv)
-	if o, r := keys(t, path, "operations"), keys(t, path, "requests"); o != 1 || r != 1 {
-		t.Errorf("data file holds %d operations and %d request ids, want 1 and 1 (the second create's)", o, r)
-	}
-	srv, e = openDataFile(t, path, clk)
-	defer mustClose(t, srv)
-	if again, err := e.ar.Projects.Locations.Services.Create(parent, svc).ServiceId("second").RequestId(rid).Do(); err != nil || again.Name != second.Name {
-		t.Fatalf("retry after the restart: %v, %v; want operation %s", again, err, second.Name)
-	}
-}
-
-// One write sweeps at most maxSweep (256) expired records, so that a write
-// after a long idle spell does not pay for the whole backlog: of 257 expired
-// operations, the next write deletes 256 and the one after it the last.
-func TestSweepIsBoundedPerWrite(t *testing.T) {
-	path := t.TempDir() + "/state.db"
-	clk := &clock{t: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
-	srv, e := openDataFile(t, path, clk)
-	svc := &agentregistry.Service{EndpointSpec: &agentregistry.EndpointSpec{Type: "NO_SPEC"}}
-	const expired = 257
-	for i := range expired {
-		if _, err := e.ar.Projects.Locations.Services.Create(parent, svc).ServiceId(fmt.Sprintf("svc-%03d", i)).Do(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	clk.advance(61 * time.Minute)
-	if _, err := e.ar.Projects.Locations.Services.Delete(parent + "/services/svc-000").Do(); err != nil {
-		t.Fatal(err)
-	}
-	e.close()
-	mustClose(t, srv)
-	if o := keys(t, path, "operations"); o != 2 {
-		t.Errorf("after one write, the data file holds %d operations, want 2 (one left of the backlog, and the delete's)", o)
-	}
-}
-
-// The same, when the old record is swept by a later write (it was beyond the
-// first write's sweep bound): the sweep must not take the new record with it.
-func TestReusedRequestIDSurvivesALaterSweep(t *testing.T) {
-	clk := &clock{t: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
-	e := start(t, registryserver.Options{Now: clk.Now})
-	svcs := e.ar.Projects.Locations.Services
-	svc := &agentregistry.Service{EndpointSpec: &agentregistry.EndpointSpec{Type: "NO_SPEC"}}
-	for i := range 256 { // a backlog that fills the next write's sweep
-		if _, err := svcs.Create(parent, svc).ServiceId(fmt.Sprintf("svc-%03d", i)).Do(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	const rid = "4e5f6071-8293-44a5-b6c7-d8e9f0a1b2c3"
-	if _, err := svcs.Create(parent, svc).ServiceId("first").RequestId(rid).Do(); err != nil {
-		t.Fatal(err)
-	}
-	clk.advance(61 * time.Minute)
-	second, err := svcs.Create(parent, svc).ServiceId("second").RequestId(rid).Do()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := svcs.Delete(parent + "/services/svc-000").Do(); err != nil { // sweeps the old record
-		t.Fatal(err)
-	}
-	if again, err := svcs.Create(parent, svc).ServiceId("second").RequestId(rid).Do(); err != nil || again.Name != second.Name {
-		t.Fatalf("retry after the old record was swept: %v, %v; want operation %s", again, err, second.Name)
-	}
-}
-
-// Item 10: request ids are UUIDs compared without regard to case, and scoped
-// to the parent. On main a retry in upper case was a 409, and the same id in
-// another project was refused with a message naming the first project's
-// service.
-func TestRequestIDsCaseAndScope(t *testing.T) {
-	e := start(t, registryserver.Options{})
-	svcs := e.ar.Projects.Locations.Services
-	const rid = "c0ffee00-1234-4abc-8def-0123456789ab"
-	svc := &agentregistry.Service{EndpointSpec: &agentregistry.EndpointSpec{Type: "NO_SPEC"}}
-	op, err := svcs.Create(parent, svc).ServiceId("case-one").RequestId(rid).Do()
-	if err != nil {
-		t.Fatal(err)
-	}
-	again, err := svcs.Create(parent, svc).ServiceId("case-one").RequestId(strings.ToUpper(rid)).Do()
-	if err != nil || again.Name != op.Name {
-		t.Fatalf("retry with the id in upper case: %v, %v; want the first operation", again, err)
-	}
-	// The same id in other projects: for the same service id and another.
-	for other, id := range map[string]string{"projects/p2/locations/global": "case-one", "projects/p3/locations/global": "case-two"} {
-		op2, err := svcs.Create(other, svc).ServiceId(id).RequestId(rid).Do()
-		if err != nil {
-			t.Fatalf("the same request id in %s: %v", other, err)
-		}
-		if !strings.HasPrefix(op2.Name, other+"/operations/") {
-			t.Fatalf("the request in %s was answered with %s", other, op2.Name)
-		}
-	}
-	const other = "projects/p2/locations/global"
-	if _, err := svcs.Get(other + "/services/case-one").Do(); err != nil {
-		t.Fatalf("the create in the other project did not happen: %v", err)
-	}
-}
-
 // Item 12: the smaller holes. On main each request below was accepted: a
 // malformed pageToken was ignored, interface URLs could be javascript: or
 // file: and number in the thousands, and a name repeated in a body was
@@ -746,6 +545,34 @@ func TestRefusedIDIsQuotedUpTo64Bytes(t *testing.T) {
 		w := serve(srv, context.Background(), "GET", "/v1/"+parent+"/services/"+c.id, "")
 		if w.Code != 400 || !strings.Contains(w.Body.String(), c.quoted) {
 			t.Errorf("GET of an id of %d bytes: %d %.300s; want it quoted as %s", len(c.id), w.Code, w.Body, c.quoted)
+		}
+	}
+}
+
+// Every logged value is truncated to a prefix and its length: 1 MB paths
+// sent without a token wrote 1 MB log lines once (the third hostile probe).
+func TestLoggedValuesTruncated(t *testing.T) {
+	var buf bytes.Buffer
+	srv, err := registryserver.New(registryserver.Options{Token: "secret", Logger: slog.New(slog.NewTextHandler(&buf, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := "/v1/" + strings.Repeat("a", 1<<20)
+	method := strings.Repeat("M", 1<<16)
+	if w := do(t, srv, "GET", long, ""); w.Code != http.StatusUnauthorized {
+		t.Fatalf("%d", w.Code)
+	}
+	if w := do(t, srv, method, "/v1/x", ""); w.Code != http.StatusUnauthorized {
+		t.Fatalf("%d", w.Code)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		if len(line) > 2048 {
+			t.Errorf("a log line of %d bytes: %.200s...", len(line), line)
+		}
+	}
+	for _, n := range []int{len(long), len(method)} {
+		if !strings.Contains(buf.String(), strconv.Itoa(n)+" bytes") {
+			t.Errorf("the log does not give the length of a truncated value (%d bytes): %.300s", n, buf.String())
 		}
 	}
 }

@@ -234,3 +234,11 @@ func startOn(t *testing.T, srv *registryserver.Server) *env {
 	}
 	return &env{url: ts.URL, ar: ar, ah: ah, closeFn: ts.Close}
 }
+
+// do sends one request to srv and returns the answer.
+func do(t *testing.T, srv http.Handler, method, path, body string) *httptest.ResponseRecorder {
+	t.Helper()
+	w := httptest.NewRecorder()
+	srv.ServeHTTP(w, httptest.NewRequest(method, path, strings.NewReader(body)))
+	return w
+}

@@ -11,16 +11,17 @@ package registryserver
 
 import (
 	"net/http"
-	"slices"
-	"strings"
 
 	"google.golang.org/api/agentregistry/v1"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/search"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/state"
 )
 
 var locationFields = newListSchema("locations", "name", "locationId", "displayName")
 
 func location(name string) *agentregistry.Location {
-	return &agentregistry.Location{Name: name, LocationId: lastSegment(name)}
+	return &agentregistry.Location{Name: name, LocationId: state.LastSegment(name)}
 }
 
 func (s *Server) getLocation(w http.ResponseWriter, _ *http.Request, name string) {
@@ -41,33 +42,19 @@ func (s *Server) listLocations(w http.ResponseWriter, r *http.Request, project s
 		return
 	}
 	var locs []*agentregistry.Location
-	for _, name := range s.locationsOf(project) {
+	for _, name := range s.st.LocationsOf(project) {
 		l := location(name)
 		if matchDoc(node, locationFields, docFields{"name": {l.Name}, "locationId": {l.LocationId}}) {
 			locs = append(locs, l)
 		}
 	}
-	page, next, err := pageOrdered(locs, nil, func(*agentregistry.Location) sortValues { return nil },
-		func(l *agentregistry.Location) string { return l.Name }, nil, r.URL.Query().Get("pageToken"), queryHash("locations", project, filter), size)
+	qh := queryHash("locations", project, filter)
+	after, err := decodeOrderedToken(r.URL.Query().Get("pageToken"), nil, qh)
 	if err != nil {
 		s.writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, &agentregistry.ListLocationsResponse{Locations: page, NextPageToken: next})
-}
-
-// locationsOf lists the names of global and of the locations in use in project.
-func (s *Server) locationsOf(project string) []string {
-	names := []string{project + "/locations/global"}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	for _, groups := range []map[string][]string{s.services.order, s.bindings.order, s.skills.skills.order, s.workloads.order} {
-		for g := range groups {
-			if p := parentOf(g); strings.HasPrefix(p, project+"/") {
-				names = append(names, p)
-			}
-		}
-	}
-	slices.Sort(names)
-	return slices.Compact(names)
+	page, next := search.PageOrdered(locs, nil, func(*agentregistry.Location) search.SortValues { return nil },
+		func(l *agentregistry.Location) string { return l.Name }, nil, after, size)
+	writeJSON(w, http.StatusOK, &agentregistry.ListLocationsResponse{Locations: page, NextPageToken: encodePosition(next, nil, qh)})
 }

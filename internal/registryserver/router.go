@@ -27,6 +27,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/state"
 )
 
 // serveFunc serves one method. name is the method's {+name} (the resource
@@ -55,13 +57,13 @@ var systemParameters = []string{"$.xgafv", "access_token", "alt", "callback", "f
 
 // idRules are the rules of the ids in paths, by wildcard name. Every wildcard
 // of a served route has one (newRouter checks it).
-var idRules = map[string]segmentRule{
-	"project": projectRule, "location": locationRule,
+var idRules = map[string]state.IDRule{
+	"project": state.ProjectRule, "location": state.LocationRule,
 	// Agents, MCP servers and endpoints take the id of the service they derive from.
-	"service": serviceRule, "agent": serviceRule, "mcpServer": serviceRule, "endpoint": serviceRule,
-	"binding": bindingRule, "operation": operationRule, "skill": skillRule, "revision": revisionRule,
-	"application": applicationRule, "workload": workloadRule, "schema": schemaRule,
-	"aiApplication": discoveredRule, "finding": discoveredRule,
+	"service": state.ServiceRule, "agent": state.ServiceRule, "mcpServer": state.ServiceRule, "endpoint": state.ServiceRule,
+	"binding": state.BindingRule, "operation": state.OperationRule, "skill": state.SkillRule, "revision": state.RevisionRule,
+	"application": state.ApplicationRule, "workload": state.WorkloadRule, "schema": state.SchemaRule,
+	"aiApplication": state.DiscoveredRule, "finding": state.DiscoveredRule,
 }
 
 // routeGroup holds the lines of one ServeMux pattern, by verb and method.
@@ -214,7 +216,7 @@ func checkID(wild, v string, r *http.Request) error {
 	if v == "" {
 		return errNotFound("unknown path %q: empty path segment", r.URL.Path)
 	}
-	return idRules[wild].check(v)
+	return idRules[wild].Check(v)
 }
 
 // methodNotAllowed answers a method the path does not have: 405, with the

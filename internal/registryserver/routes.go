@@ -8,7 +8,11 @@ package registryserver
 // through the generated clients and fails on a method that is in neither
 // state, so a new method in a future document fails it until it has a line.
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/state"
+)
 
 // q lists a method's query parameters.
 func q(params ...string) []string { return params }
@@ -77,7 +81,7 @@ var routes = []route{
 	{pattern: "GET " + loc + "/services", id: "agentregistry.projects.locations.services.list", query: q("filter", "pageSize", "pageToken"), serve: (*Server).listServices},
 	{pattern: "PATCH " + loc + "/services/{service}", id: "agentregistry.projects.locations.services.patch", query: q("requestId", "updateMask"), serve: (*Server).patchService},
 
-	// Skills and their revisions (skills.go, skills_revisions.go, skills_search.go).
+	// Skills and their revisions (skills.go, skills_search.go; state/skills.go, state/revisions.go).
 	{pattern: "POST " + loc + "/skills", id: "agentregistry.projects.locations.skills.create", query: q("requestId", "skillId"), serve: (*Server).createSkill},
 	{pattern: "DELETE " + loc + "/skills/{skill}", id: "agentregistry.projects.locations.skills.delete", query: q("force", "requestId"), serve: (*Server).deleteSkill},
 	{pattern: "GET " + loc + "/skills/{skill}", id: "agentregistry.projects.locations.skills.get", serve: (*Server).getSkill},
@@ -93,7 +97,7 @@ var routes = []route{
 	{pattern: "GET " + loc + "/skills/{skill}/revisions", id: "agentregistry.projects.locations.skills.revisions.list", query: q("pageSize", "pageToken"), serve: (*Server).listRevisions},
 
 	// App Hub: the workloads whose AgentProperties the provider writes, and
-	// the schema of AgentProperties (apphub.go). The rest of App Hub
+	// the schema of AgentProperties (workloads.go). The rest of App Hub
 	// (applications, services, discovery, boundaries, attachments) describes
 	// a project's runtime, which the bundled server does not have.
 	{pattern: "POST " + loc + ":detachServiceProjectAttachment", id: "apphub.projects.locations.detachServiceProjectAttachment"},
@@ -113,7 +117,7 @@ var routes = []route{
 	{pattern: "GET " + loc + "/applications/{application}/services/{appService}", id: "apphub.projects.locations.applications.services.get"},
 	{pattern: "GET " + loc + "/applications/{application}/services", id: "apphub.projects.locations.applications.services.list", query: q("filter", "orderBy", "pageSize", "pageToken")},
 	{pattern: "PATCH " + loc + "/applications/{application}/services/{appService}", id: "apphub.projects.locations.applications.services.patch", query: q("requestId", "updateMask")},
-	// A workload is created by PATCH with allowMissing=true (apphub.go), the
+	// A workload is created by PATCH with allowMissing=true (state/workloads.go), the
 	// bundled server's one extension of the document: Google creates
 	// workloads from the ones it discovers, which this server has none of.
 	{pattern: "POST " + loc + "/applications/{application}/workloads", id: "apphub.projects.locations.applications.workloads.create", query: q("requestId", "workloadId")},
@@ -135,28 +139,7 @@ var routes = []route{
 	{pattern: "GET " + loc + "/serviceProjectAttachments", id: "apphub.projects.locations.serviceProjectAttachments.list", query: q("filter", "orderBy", "pageSize", "pageToken")},
 }
 
-// The gets of single records, and the adapters of the handlers that serve
-// several methods.
-
-func (s *Server) getService(w http.ResponseWriter, _ *http.Request, name string) {
-	getOne(s, w, s.services, name, "Service")
-}
-
-func (s *Server) getBinding(w http.ResponseWriter, _ *http.Request, name string) {
-	getOne(s, w, s.bindings, name, "Binding")
-}
-
-func (s *Server) getWorkload(w http.ResponseWriter, _ *http.Request, name string) {
-	getOne(s, w, s.workloads, name, "Workload")
-}
-
-func (s *Server) getSkill(w http.ResponseWriter, _ *http.Request, name string) {
-	getOne(s, w, s.skills.skills, name, "Skill")
-}
-
-func (s *Server) getRevision(w http.ResponseWriter, _ *http.Request, name string) {
-	getOne(s, w, s.skills.revisions, name, "Skill revision")
-}
+// The adapters of the handlers that serve several methods.
 
 func (s *Server) listSkillsOnly(w http.ResponseWriter, r *http.Request, parent string) {
 	s.listSkills(w, r, parent, false)
@@ -166,14 +149,28 @@ func (s *Server) searchSkills(w http.ResponseWriter, r *http.Request, parent str
 	s.listSkills(w, r, parent, true)
 }
 
-func (k derivedKind) get(s *Server, w http.ResponseWriter, r *http.Request, name string) {
-	s.getDerived(w, name, k)
+// derivedKind serves the methods of one kind of derived record.
+type derivedKind struct{ state.DerivedKind }
+
+var (
+	kindAgent    = derivedKind{state.KindAgent}
+	kindMCP      = derivedKind{state.KindMCP}
+	kindEndpoint = derivedKind{state.KindEndpoint}
+)
+
+func (k derivedKind) get(s *Server, w http.ResponseWriter, _ *http.Request, name string) {
+	b, err := s.st.Derived(k.DerivedKind, name)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	writeRawJSON(w, b)
 }
 
 func (k derivedKind) list(s *Server, w http.ResponseWriter, r *http.Request, parent string) {
-	s.listDerived(w, r, parent, k)
+	s.listDerived(w, r, parent, k.DerivedKind)
 }
 
 func (k derivedKind) search(s *Server, w http.ResponseWriter, r *http.Request, parent string) {
-	s.search(w, r, parent, k)
+	s.search(w, r, parent, k.DerivedKind)
 }

@@ -2,40 +2,19 @@ package registryserver
 
 // agents:search, mcpServers:search and the list methods of the derived
 // records. All of them evaluate a query (possibly empty) on the parent's
-// index and page through the matches in name order.
+// index (package search, which the state keeps up to date) and page through
+// the matches in name order, or the list's orderBy.
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
-	"time"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/search"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/state"
 )
-
-// orderFields are the fields the list of k can be ordered by (endpoints.list
-// takes no orderBy).
-func (k derivedKind) orderFields() []string {
-	switch k {
-	case kindAgent:
-		return []string{"name", "agentId", "displayName", "description", "version", "createTime", "updateTime"}
-	case kindMCP:
-		return []string{"name", "mcpServerId", "displayName", "description", "createTime", "updateTime"}
-	}
-	return nil
-}
-
-func (k derivedKind) fields() *fieldSet {
-	switch k {
-	case kindAgent:
-		return agentFields
-	case kindEndpoint:
-		return endpointFields
-	}
-	return mcpFields
-}
 
 // searchRequest covers SearchAgentsRequest and SearchMcpServersRequest,
 // which have the same fields.
@@ -64,7 +43,7 @@ func parsePageSizeValue(v any) (int64, error) {
 	return 0, errInvalid("pageSize must be an integer")
 }
 
-func (s *Server) search(w http.ResponseWriter, r *http.Request, parent string, k derivedKind) {
+func (s *Server) search(w http.ResponseWriter, r *http.Request, parent string, k state.DerivedKind) {
 	var req searchRequest
 	if err := readJSON(w, r, &req); err != nil {
 		s.writeError(w, err)
@@ -83,7 +62,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request, parent string, k
 	s.runQuery(w, r, derivedQuery{parent: parent, kind: k, method: "search", query: req.SearchString, field: "search_string", token: req.PageToken, size: size})
 }
 
-func (s *Server) listDerived(w http.ResponseWriter, r *http.Request, parent string, k derivedKind) {
+func (s *Server) listDerived(w http.ResponseWriter, r *http.Request, parent string, k state.DerivedKind) {
 	size, err := queryPageSize(r)
 	if err != nil {
 		s.writeError(w, err)
@@ -99,7 +78,7 @@ func (s *Server) listDerived(w http.ResponseWriter, r *http.Request, parent stri
 // derivedQuery is one search or list of derived records.
 type derivedQuery struct {
 	parent       string
-	kind         derivedKind
+	kind         state.DerivedKind
 	method       string // "search" or "list"
 	query, field string // the search string or filter, and its name for errors
 	token        string
@@ -109,53 +88,47 @@ type derivedQuery struct {
 
 func (s *Server) runQuery(w http.ResponseWriter, r *http.Request, dq derivedQuery) {
 	k := dq.kind
-	node, err := parseQuery(dq.query, k.fields())
+	node, err := search.ParseQuery(dq.query, k.Fields())
 	if err != nil {
 		s.writeError(w, errViolations(fmt.Sprintf("invalid %s: %v", dq.field, err),
 			[]fieldViolation{{Field: dq.field, Description: err.Error()}}))
 		return
 	}
-	o, err := parseOrderBy(dq.orderBy, k.orderFields())
+	o, err := search.ParseOrderBy(dq.orderBy, k.OrderFields())
 	if err != nil {
 		s.writeError(w, err)
 		return
 	}
-	qh := queryHash(dq.method, k.collection(), dq.parent, dq.query)
+	qh := queryHash(dq.method, k.Collection(), dq.parent, dq.query)
 	if len(o) > 0 {
-		qh = queryHash(dq.method, k.collection(), dq.parent, dq.query, dq.orderBy)
+		qh = queryHash(dq.method, k.Collection(), dq.parent, dq.query, dq.orderBy)
 	}
-	// Capture the index under the read lock, then evaluate without it (see
-	// index.go): a slow search never holds up a write.
-	s.mu.RLock()
-	ixs := s.indexes(k)
-	ix := ixs[dq.parent]
-	if ix == nil {
-		ix = newIndex(k.fields()) // a parent without records: nothing matches, and the token is still checked
-	}
-	sn := ix.snapshot()
-	s.mu.RUnlock()
-	ctx, cancel := context.WithTimeout(r.Context(), s.searchTimeout())
-	defer cancel()
-	ids, next, err := sn.page(ctx, node, o, dq.token, qh, dq.size)
+	after, err := decodePosition(dq.token, o, qh)
 	if err != nil {
-		var ae *apiError
-		if !errors.As(err, &ae) {
-			err = s.searchAborted(r, dq.method, err)
-		}
 		s.writeError(w, err)
 		return
 	}
-	writeRecords(w, k.collection(), sn.recs, ids, next)
+	// The index is captured under the state's read lock and evaluated
+	// without it (see search/index.go): a slow search never holds up a write.
+	sn := s.st.Snapshot(k, dq.parent)
+	ctx, cancel := s.searchContext(r)
+	defer cancel()
+	ids, next, err := sn.Page(ctx, node, o, after, dq.size)
+	if err != nil {
+		s.writeError(w, s.searchAborted(r, dq.method, err))
+		return
+	}
+	writeRecords(w, k.Collection(), sn, ids, encodePosition(next, o, qh))
 }
 
-// writeRecords answers a page of derived records: those of recs (their
-// JSON) at ids, under collection, and the next page's token.
-func writeRecords(w http.ResponseWriter, collection string, recs [][]byte, ids []uint32, next string) {
+// writeRecords answers a page of derived records: those of sn at ids (their
+// JSON), under collection, and the next page's token.
+func writeRecords(w http.ResponseWriter, collection string, sn *search.Snapshot, ids []uint32, next string) {
 	// Like Google (proto3 JSON), an empty list is omitted, not sent as [].
 	var buf bytes.Buffer
 	total := 64
 	for _, id := range ids {
-		total += len(recs[id]) + 1
+		total += len(sn.Record(id)) + 1
 	}
 	buf.Grow(total)
 	buf.WriteString("{")
@@ -165,7 +138,7 @@ func writeRecords(w http.ResponseWriter, collection string, recs [][]byte, ids [
 			if i > 0 {
 				buf.WriteByte(',')
 			}
-			buf.Write(recs[id])
+			buf.Write(sn.Record(id))
 		}
 		buf.WriteString("]")
 	}
@@ -176,66 +149,4 @@ func writeRecords(w http.ResponseWriter, collection string, recs [][]byte, ids [
 	}
 	buf.WriteString("}")
 	writeRawJSON(w, buf.Bytes())
-}
-
-// page evaluates n on the snapshot and returns the page of size after the
-// page token tok, in name order or, with o, in that order; and the next
-// page's token. A malformed token is an *apiError, a search stopped by ctx
-// ctx's error.
-func (sn *snapshot) page(ctx context.Context, n queryNode, o ordering, tok string, qh uint64, size int) ([]uint32, string, error) {
-	if len(o) > 0 {
-		if _, _, err := decodeOrderedToken(tok, o, qh); err != nil {
-			return nil, "", err
-		}
-		matches, err := sn.evalLive(ctx, n)
-		if err != nil {
-			return nil, "", err
-		}
-		var ids []uint32
-		matches.each(func(id uint32) { ids = append(ids, id) })
-		return pageOrdered(ids, o, func(id uint32) sortValues { return sn.vals[id] }, func(id uint32) string { return sn.names[id] },
-			func(id uint32) int { return len(sn.recs[id]) }, tok, qh, size)
-	}
-	after, err := decodePageToken(tok, qh)
-	if err != nil {
-		return nil, "", err
-	}
-	ids, more, err := sn.search(ctx, n, after, size)
-	if err != nil {
-		return nil, "", err
-	}
-	// At most maxPageBytes of records (one at least), as every list.
-	bytes := 0
-	for i, id := range ids {
-		if i > 0 && bytes+len(sn.recs[id]) > maxPageBytes {
-			ids, more = ids[:i], true
-			break
-		}
-		bytes += len(sn.recs[id])
-	}
-	if !more {
-		return ids, "", nil
-	}
-	return ids, encodePageToken(sn.names[ids[len(ids)-1]], qh), nil
-}
-
-// defaultSearchTimeout bounds a search when Options.SearchTimeout is 0.
-const defaultSearchTimeout = 10 * time.Second
-
-func (s *Server) searchTimeout() time.Duration {
-	if s.opts.SearchTimeout > 0 {
-		return s.opts.SearchTimeout
-	}
-	return defaultSearchTimeout
-}
-
-// searchAborted is the error of a search stopped by its context: the client
-// went away (nobody reads the answer, but the log shows 499), or the
-// server's time limit ran out.
-func (s *Server) searchAborted(r *http.Request, method string, err error) error {
-	if r.Context().Err() != nil {
-		return &apiError{HTTP: 499, Status: "CANCELLED", Message: "the client cancelled the request"}
-	}
-	return &apiError{HTTP: http.StatusGatewayTimeout, Status: "DEADLINE_EXCEEDED",
-		Message: fmt.Sprintf("the %s did not finish within the server's limit of %s (%v); narrow the query", method, s.searchTimeout(), err)}
 }

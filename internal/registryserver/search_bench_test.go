@@ -1,10 +1,13 @@
-package registryserver
+package registryserver_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -12,47 +15,89 @@ import (
 	"testing"
 	"time"
 
+	bolt "go.etcd.io/bbolt"
 	"google.golang.org/api/agentregistry/v1"
-	"google.golang.org/api/googleapi"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/searchquery"
 )
 
 const benchParent = "projects/bench/locations/global"
 
 var (
 	benchOnce sync.Once
-	benchSrv  *Server
-	benchDocs map[string]docFields
+	benchDir  string // the corpus's data file's folder, removed by TestMain
+	benchSrv  *registryserver.Server
+	benchDocs map[string]searchquery.Fields
+	benchErr  error
 )
 
 var benchWords = []string{"travel", "booking", "invoice", "billing", "weather", "forecast", "calendar", "meeting",
 	"planner", "planning", "plane", "support", "ticket", "refund", "payment", "search", "summary", "translate",
 	"document", "report", "email", "schedule", "hotel", "flight", "customer", "order", "inventory", "shipping"}
 
-// benchServer holds 10,000 agents with 5 skills each. Records are loaded
-// through the same code path as a restart (putDerived), which skips the
-// per-request validation that would dominate the set-up time.
-func benchServer(tb testing.TB) (*Server, map[string]docFields) {
+// TestMain removes the benchmark corpus's data file once the tests and
+// benchmarks that share it are done.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if benchDir != "" {
+		_ = os.RemoveAll(benchDir)
+	}
+	os.Exit(code)
+}
+
+// benchServer holds 10,000 agents with 5 skills each. The services are
+// written straight into a data file and the server loads them from it, as
+// at a restart: the per-request validation of 10,000 creates would
+// dominate the set-up time. The naive scan's documents are the agents the
+// server derived, as it lists them.
+func benchServer(tb testing.TB) (*registryserver.Server, map[string]searchquery.Fields) {
 	benchOnce.Do(func() {
-		r := rand.New(rand.NewPCG(42, 43))
-		word := func() string {
-			if r.IntN(4) == 0 {
-				return benchWords[r.IntN(len(benchWords))]
+		benchDir, benchErr = os.MkdirTemp("", "registryserver-bench-") //nolint:usetesting // shared by every test and benchmark of the binary: TestMain removes it
+		if benchErr == nil {
+			path := filepath.Join(benchDir, "data.db")
+			if benchErr = writeBenchCorpus(path); benchErr == nil {
+				benchSrv, benchErr = registryserver.New(registryserver.Options{DataPath: path})
 			}
-			return fmt.Sprintf("term%d", r.IntN(5000))
 		}
-		words := func(n int) string {
-			w := make([]string, n)
-			for i := range w {
-				w[i] = word()
-			}
-			return strings.Join(w, " ")
+		if benchErr == nil {
+			benchDocs, benchErr = agentDocs(benchSrv)
 		}
-		s, err := New(Options{})
-		if err != nil {
-			panic(err)
+	})
+	if benchErr != nil {
+		tb.Fatal(benchErr)
+	}
+	if len(benchDocs) != 10000 {
+		tb.Fatalf("bench corpus has %d agents", len(benchDocs))
+	}
+	return benchSrv, benchDocs
+}
+
+// writeBenchCorpus writes the services of the corpus into a new data file
+// at path (the bucket the server loads its services from).
+func writeBenchCorpus(path string) error {
+	r := rand.New(rand.NewPCG(42, 43))
+	word := func() string {
+		if r.IntN(4) == 0 {
+			return benchWords[r.IntN(len(benchWords))]
 		}
-		now := time.Now().UTC().Format(time.RFC3339Nano)
-		for i := range 10000 {
+		return fmt.Sprintf("term%d", r.IntN(5000))
+	}
+	words := func(n int) string {
+		w := make([]string, n)
+		for i := range w {
+			w[i] = word()
+		}
+		return strings.Join(w, " ")
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		return err
+	}
+	now := time.Now().UTC().Format(time.RFC3339Nano)
+	err = db.Update(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucketIfNotExists([]byte("services"))
+		for i := 0; i < 10000 && err == nil; i++ {
 			var skills []map[string]any
 			for j := range 5 {
 				skills = append(skills, map[string]any{
@@ -65,26 +110,39 @@ func benchServer(tb testing.TB) (*Server, map[string]docFields) {
 				"url": fmt.Sprintf("https://a%d.example.test", i), "capabilities": map[string]any{},
 				"defaultInputModes": []string{"text/plain"}, "defaultOutputModes": []string{"text/plain"}, "skills": skills,
 			})
-			svc := &agentregistry.Service{
-				Name:       fmt.Sprintf("%s/services/agent-%05d", benchParent, i),
-				AgentSpec:  &agentregistry.AgentSpec{Type: "A2A_AGENT_CARD", Content: googleapi.RawMessage(card)},
-				CreateTime: now, UpdateTime: now,
-			}
-			svc.RegistryResource = registryResource(svc)
-			s.services.put(svc.Name, svc)
-			s.putDerived(svc)
+			name := fmt.Sprintf("%s/services/agent-%05d", benchParent, i)
+			svc, _ := json.Marshal(map[string]any{"name": name, "agentSpec": map[string]any{"type": "A2A_AGENT_CARD", "content": json.RawMessage(card)},
+				"createTime": now, "updateTime": now, "registryResource": fmt.Sprintf("%s/agents/agent-%05d", benchParent, i)})
+			err = b.Put([]byte(name), svc)
 		}
-		benchSrv = s
-		benchDocs = map[string]docFields{}
-		ix := s.agentIx[benchParent]
-		for name, id := range ix.ids {
-			benchDocs[name] = ix.docs[id]
-		}
+		return err
 	})
-	if benchSrv.agentIx[benchParent].len() != 10000 {
-		tb.Fatalf("bench corpus has %d agents", benchSrv.agentIx[benchParent].len())
+	return errors.Join(err, db.Close())
+}
+
+// agentDocs lists the agents of the corpus through the server and returns
+// each one's search fields, by name.
+func agentDocs(s *registryserver.Server) (map[string]searchquery.Fields, error) {
+	docs := map[string]searchquery.Fields{}
+	tok := ""
+	for {
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, httptest.NewRequest("GET", "/v1/"+benchParent+"/agents?pageSize=100&pageToken="+tok, nil))
+		var page agentregistry.ListAgentsResponse
+		if err := json.Unmarshal(w.Body.Bytes(), &page); err != nil {
+			return nil, fmt.Errorf("list agents: %d %.200s: %w", w.Code, w.Body, err)
+		}
+		for _, a := range page.Agents {
+			doc := searchquery.Agent{AgentID: a.AgentId, Name: a.Name, DisplayName: a.DisplayName, Description: a.Description}
+			for _, sk := range a.Skills {
+				doc.Skills = append(doc.Skills, searchquery.AgentSkill{ID: sk.Id, Name: sk.Name, Description: sk.Description, Tags: sk.Tags, Examples: sk.Examples})
+			}
+			docs[a.Name] = doc.Fields()
+		}
+		if tok = page.NextPageToken; tok == "" {
+			return docs, nil
+		}
 	}
-	return benchSrv, benchDocs
 }
 
 var benchQueries = []struct{ name, q string }{
@@ -124,7 +182,7 @@ func BenchmarkSearchAgents(b *testing.B) {
 			reportPercentiles(b, lat)
 		})
 		b.Run("scan/"+bq.name, func(b *testing.B) {
-			n, err := parseQuery(bq.q, agentFields)
+			n, err := searchquery.Parse(bq.q, searchquery.Agents)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -144,10 +202,10 @@ func BenchmarkSearchAgents(b *testing.B) {
 
 // naiveScan is the baseline: test every document, sort, take a page. It
 // does no JSON, so it flatters the scan.
-func naiveScan(docs map[string]docFields, n queryNode, limit int) []string {
+func naiveScan(docs map[string]searchquery.Fields, q searchquery.Query, limit int) []string {
 	var out []string
 	for name, d := range docs {
-		if matchDoc(n, agentFields, d) {
+		if searchquery.MatchNode(q.Root, searchquery.Agents, d) {
 			out = append(out, name)
 		}
 	}
@@ -168,7 +226,7 @@ func TestSearchIndexAgreesWithScan10k(t *testing.T) {
 	}
 	s, docs := benchServer(t)
 	for _, bq := range benchQueries {
-		n, _ := parseQuery(bq.q, agentFields)
+		n, _ := searchquery.Parse(bq.q, searchquery.Agents)
 		want := naiveScan(docs, n, 20)
 		body := fmt.Sprintf(`{"searchString":%q,"pageSize":20}`, bq.q)
 		var lat []time.Duration

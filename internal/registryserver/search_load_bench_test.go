@@ -1,4 +1,4 @@
-package registryserver
+package registryserver_test
 
 import (
 	"fmt"
@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver"
 )
 
 // worstQueries are the costliest searches the query limits accept (at most
@@ -45,7 +47,7 @@ func worstPhraseQuery() string {
 
 // timed serves one request and returns how long it took; anything but a
 // 200 fails the benchmark.
-func timed(tb testing.TB, s *Server, method, path, body string) time.Duration {
+func timed(tb testing.TB, s *registryserver.Server, method, path, body string) time.Duration {
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
 	w := httptest.NewRecorder()
 	t0 := time.Now()
@@ -57,7 +59,7 @@ func timed(tb testing.TB, s *Server, method, path, body string) time.Duration {
 	return d
 }
 
-func serveSearch(tb testing.TB, s *Server, q string) time.Duration {
+func serveSearch(tb testing.TB, s *registryserver.Server, q string) time.Duration {
 	return timed(tb, s, "POST", "/v1/"+benchParent+"/agents:search", fmt.Sprintf(`{"searchString":%q,"pageSize":20}`, q))
 }
 
@@ -114,7 +116,7 @@ func BenchmarkWriteDuringSearch(b *testing.B) {
 // the middle of the 10,000 services of the corpus.
 func BenchmarkListServices(b *testing.B) {
 	s, _ := benchServer(b)
-	tok := encodePageToken(fmt.Sprintf("%s/services/agent-%05d", benchParent, 5000), queryHash("services", benchParent, ""))
+	tok := registryserver.PageToken(fmt.Sprintf("%s/services/agent-%05d", benchParent, 5000), "services", benchParent, "")
 	lat := make([]time.Duration, 0, b.N)
 	for b.Loop() {
 		lat = append(lat, timed(b, s, "GET", "/v1/"+benchParent+"/services?pageSize=20&pageToken="+tok, ""))

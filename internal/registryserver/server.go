@@ -10,25 +10,18 @@ package registryserver
 import (
 	"bytes"
 	"crypto/subtle"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"log/slog"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
-	"google.golang.org/api/agentregistry/v1"
-	"google.golang.org/api/apphub/v1"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/state"
 )
 
 // Options configure a Server.
@@ -74,126 +67,32 @@ const maxBodyBytes = 1 << 20
 
 // Server implements http.Handler. It is safe for concurrent use.
 type Server struct {
-	opts  Options
-	log   *slog.Logger
-	store *store
-	now   func() time.Time
-
-	// mu guards the state below. Writes hold it exclusively for the whole
-	// request, including the fsync, which serialises writes (bbolt has a
-	// single writer anyway) and keeps memory and disk in the same order.
-	mu         sync.RWMutex
-	services   *collection[*agentregistry.Service]
-	encoded    map[string][]byte // derived record name -> its JSON
-	agentIx    map[string]*index // parent -> index of its agents
-	mcpIx      map[string]*index // parent -> index of its MCP servers
-	endpointIx map[string]*index // parent -> index of its endpoints
-	workloads  *collection[*apphub.Workload]
-	bindings   *collection[*agentregistry.Binding]
-	ops        *collection[*opRecord]
-	opBytes    map[string]int            // location -> weight of its operations
-	reqs       map[string]*requestRecord // by requestKey
-	expiry     []expiring                // by time, oldest first
-	skills     *skillState
-	pending    []pendingCreate // creates not visible yet, by time (visibility.go)
-	nextDue    atomic.Int64    // when the first of pending is due, in Unix nanoseconds; 0 when none
-
+	opts    Options
+	log     *slog.Logger
+	st      *state.State   // what the registry holds
 	mux     *http.ServeMux // the routing table (routes.go)
 	handler http.Handler   // the middleware (log, in-flight cap, token) around serve
 }
 
 // New returns a server, loading its state from Options.DataPath when set.
 func New(opts Options) (*Server, error) {
-	s := &Server{
-		opts:       opts,
-		log:        opts.Logger,
-		now:        opts.Now,
-		services:   newCollection[*agentregistry.Service]("/services/"),
-		encoded:    map[string][]byte{},
-		agentIx:    map[string]*index{},
-		mcpIx:      map[string]*index{},
-		endpointIx: map[string]*index{},
-		workloads:  newCollection[*apphub.Workload]("/workloads/"),
-		bindings:   newCollection[*agentregistry.Binding]("/bindings/"),
-		ops:        newCollection[*opRecord]("/operations/"),
-		opBytes:    map[string]int{},
-		reqs:       map[string]*requestRecord{},
-		skills:     newSkillState(opts.MaxUploads),
-	}
-	s.ops.weigh = (*opRecord).weight
+	s := &Server{opts: opts, log: opts.Logger}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
-	if s.now == nil {
-		s.now = time.Now
+	st, err := state.Open(state.Options{DataPath: opts.DataPath, OperationDelay: opts.OperationDelay, Logger: s.log,
+		Now: opts.Now, MaxUploads: opts.MaxUploads, AppHubWritable: opts.AppHubWritable})
+	if err != nil {
+		return nil, err
 	}
+	s.st = st
 	s.mux = s.newRouter(slices.Clone(routes))
 	s.handler = s.logRequests(s.limitInFlight(s.requireToken(http.HandlerFunc(s.serve))))
-	if opts.DataPath != "" {
-		st, err := openStore(opts.DataPath)
-		if err != nil {
-			return nil, err
-		}
-		s.store = st
-		if err := s.loadState(); err != nil {
-			return nil, errors.Join(err, st.close())
-		}
-	}
 	return s, nil
 }
 
 // Close releases the data file. The server must not serve requests after.
-func (s *Server) Close() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	err := s.store.close()
-	s.store = nil
-	return err
-}
-
-// loadState rebuilds memory (records, derived records, indexes) from the store.
-func (s *Server) loadState() error {
-	err := s.store.load(bucketServices, func(k, v []byte) error {
-		var svc agentregistry.Service
-		if err := json.Unmarshal(v, &svc); err != nil {
-			return fmt.Errorf("service %s: %w", k, err)
-		}
-		s.services.put(svc.Name, &svc)
-		s.putDerived(&svc)
-		return nil
-	})
-	if err == nil {
-		err = s.store.load(bucketWorkloads, func(k, v []byte) error {
-			var wl apphub.Workload
-			if err := json.Unmarshal(v, &wl); err != nil {
-				return fmt.Errorf("workload %s: %w", k, err)
-			}
-			s.workloads.put(wl.Name, &wl)
-			return nil
-		})
-	}
-	if err == nil {
-		err = s.store.load(bucketBindings, func(k, v []byte) error {
-			var b agentregistry.Binding
-			if err := json.Unmarshal(v, &b); err != nil {
-				return fmt.Errorf("binding %s: %w", k, err)
-			}
-			s.bindings.put(b.Name, &b)
-			return nil
-		})
-	}
-	if err == nil {
-		err = s.loadOperations()
-	}
-	if err == nil {
-		err = s.loadSkills()
-	}
-	if err != nil {
-		return fmt.Errorf("load %s: %w", s.opts.DataPath, err)
-	}
-	slices.SortStableFunc(s.expiry, func(a, b expiring) int { return a.at.Compare(b.at) })
-	return nil
-}
+func (s *Server) Close() error { return s.st.Close() }
 
 // ServeHTTP authenticates the request and routes it. It keeps nothing of a
 // request beyond its effect on the registry (the log line aside): a server
@@ -204,7 +103,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 
 // serve routes an accepted request, with the creates done by now applied.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
-	s.settle(s.now())
+	s.st.Settle()
 	s.route(w, r)
 }
 
@@ -215,7 +114,7 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w}
 		defer func() {
-			s.log.Info("request", "method", clip(r.Method), "path", clip(r.URL.Path), "status", sw.status, "duration", time.Since(start))
+			s.log.Info("request", "method", state.Clip(r.Method), "path", state.Clip(r.URL.Path), "status", sw.status, "duration", time.Since(start))
 		}()
 		next.ServeHTTP(sw, r)
 	})
@@ -334,157 +233,4 @@ func readJSONLimit(w http.ResponseWriter, r *http.Request, v any, maxBodyBytes i
 		return errInvalid("Invalid JSON payload received: %v", err)
 	}
 	return nil
-}
-
-// Paging.
-
-// pageRule is a method's page size: the size of a page without pageSize (or
-// with 0), and the most a page holds whatever pageSize asks.
-type pageRule struct{ def, max int }
-
-// defaultPages serves the lists whose page size the discovery document
-// leaves to the server ("If unspecified, server will pick an appropriate
-// default"), and is what the searches document.
-var defaultPages = pageRule{20, 100}
-
-// pageRules are the page sizes the discovery document gives, by method.
-var pageRules = map[string]pageRule{
-	// "Page size is 500 if unspecified and is capped at 500 even if a larger value is given."
-	"agentregistry.projects.locations.bindings.list":           {500, 500},
-	"agentregistry.projects.locations.bindings.fetchAvailable": {500, 500},
-}
-
-// pages is the page rule of the method r is served by.
-func pages(r *http.Request) pageRule {
-	if rt := routeOf(r); rt != nil && rt.pages.def > 0 {
-		return rt.pages
-	}
-	return defaultPages
-}
-
-// pageSize applies a method's rule: 0 -> its default, more than its cap ->
-// its cap, negative -> an error.
-func (p pageRule) pageSize(n int64) (int, error) {
-	switch {
-	case n < 0:
-		return 0, errViolations(fmt.Sprintf("page_size must not be negative, got %d", n),
-			[]fieldViolation{{Field: "page_size", Description: fmt.Sprintf("must be between 0 and %d (0 means the default, %d)", p.max, p.def)}})
-	case n == 0:
-		return p.def, nil
-	case n > int64(p.max):
-		return p.max, nil
-	}
-	return int(n), nil
-}
-
-func queryPageSize(r *http.Request) (int, error) {
-	v := r.URL.Query().Get("pageSize")
-	if v == "" {
-		return pages(r).def, nil
-	}
-	n, err := strconv.ParseInt(v, 10, 32)
-	if err != nil {
-		return 0, errInvalid("pageSize %q is not an integer", v)
-	}
-	return pages(r).pageSize(n)
-}
-
-// pageToken is the decoded form of next_page_token: the last name returned
-// (results are sorted by name, so "after" is stable while records come and
-// go) and a hash of the query, so a token cannot be replayed on another query.
-type pageToken struct {
-	After string `json:"a"`
-	Query uint64 `json:"q"`
-}
-
-func queryHash(parts ...string) uint64 {
-	h := fnv.New64a()
-	for _, p := range parts {
-		h.Write([]byte(p))
-		h.Write([]byte{0})
-	}
-	return h.Sum64()
-}
-
-func encodePageToken(after string, qh uint64) string {
-	b, _ := json.Marshal(pageToken{After: after, Query: qh})
-	return base64.RawURLEncoding.EncodeToString(b)
-}
-
-// decodePageToken returns the "after" key of tok ("" for the first page).
-func decodePageToken(tok string, qh uint64) (string, error) {
-	if tok == "" {
-		return "", nil
-	}
-	b, err := base64.RawURLEncoding.DecodeString(tok)
-	var pt pageToken
-	if err == nil {
-		err = json.Unmarshal(b, &pt)
-	}
-	if err != nil {
-		return "", errForeignToken(tok)
-	}
-	if pt.Query != qh {
-		return "", errTokenOfAnotherQuery()
-	}
-	return pt.After, nil
-}
-
-// errForeignToken and errTokenOfAnotherQuery refuse a page token.
-func errForeignToken(tok string) error {
-	shown := tok
-	if len(shown) > 64 {
-		shown = shown[:64] + "..."
-	}
-	return errViolations(fmt.Sprintf("page_token %q is not a token this server issued", shown),
-		[]fieldViolation{{Field: "page_token", Description: "is not a token this server issued; send the next_page_token of the previous page"}})
-}
-
-func errTokenOfAnotherQuery() error {
-	return errViolations("page_token was issued for a different query or parent; the other parameters must be identical to those of the call that returned it",
-		[]fieldViolation{{Field: "page_token", Description: "was issued for a different query or parent"}})
-}
-
-func (s *Server) timestamp() string { return s.now().UTC().Format(time.RFC3339Nano) }
-
-// parentOf returns projects/{p}/locations/{l} of a resource name.
-func parentOf(name string) string {
-	segs := strings.SplitN(name, "/", 5)
-	if len(segs) < 4 {
-		return ""
-	}
-	return strings.Join(segs[:4], "/")
-}
-
-// lastSegment returns the resource id at the end of a name.
-func lastSegment(name string) string { return name[strings.LastIndexByte(name, '/')+1:] }
-
-// withType adds "@type" to a JSON object, as Any-typed fields need.
-func withType(typeURL string, v any) (json.RawMessage, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	head := `{"@type":` + strconv.Quote(typeURL)
-	if string(b) == "{}" {
-		return json.RawMessage(head + "}"), nil
-	}
-	return json.RawMessage(head + "," + string(b[1:])), nil
-}
-
-// maxLogged is the most of one value a log line holds.
-const maxLogged = 256
-
-// clip is a value as logged: whole up to maxLogged bytes, else its first
-// maxLogged bytes (cut at a rune boundary) and its length, so that a log
-// line costs at most a few hundred bytes per value whatever a client sends.
-func clip(v string) string {
-	if len(v) <= maxLogged {
-		return v
-	}
-	cut := maxLogged
-	for cut > 0 && !utf8.RuneStart(v[cut]) {
-		cut--
-	}
-	return v[:cut] + "... (" + strconv.Itoa(len(v)) + " bytes)"
 }

@@ -1,407 +1,53 @@
 package registryserver
 
-// Services: the only writable Agent Registry resource. Each write validates
-// the whole resulting Service (lengths, exactly one spec, immutable spec
-// type, documents through internal/spec), commits it with its operation, and
-// refreshes the derived Agent or McpServer record and its search index.
+// Services: the only writable Agent Registry resource (state/services.go
+// says what a write checks and what it derives).
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
 	"net/http"
-	"net/url"
-	"regexp"
-	"slices"
-	"strings"
-	"unicode/utf8"
 
-	"google.golang.org/api/agentregistry/v1"
-
-	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/resource"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/state"
 )
-
-const (
-	typeService = "type.googleapis.com/google.cloud.agentregistry.v1.Service"
-	typeEmpty   = "type.googleapis.com/google.protobuf.Empty"
-
-	maxDisplayName = 63
-	maxDescription = 2048
-	// maxInterfaces bounds a service's interfaces: a service has a handful
-	// (one per protocol binding and version); thousands only cost memory.
-	maxInterfaces = 32
-
-	// maxServicesPerLocation, maxBindingsPerLocation and
-	// maxWorkloadsPerLocation bound what one client can make the server
-	// hold, and a list scan, per location (429 RESOURCE_EXHAUSTED beyond).
-	maxServicesPerLocation  = 50000
-	maxBindingsPerLocation  = 50000
-	maxWorkloadsPerLocation = 50000
-)
-
-var serviceIDRE = regexp.MustCompile(`^[a-z][a-z0-9-]{2,61}[a-z0-9]$`)
-
-// specKind is which of the three specs a service carries.
-type specKind string
-
-const (
-	specNone     specKind = ""
-	specAgent    specKind = "agent_spec"
-	specMCP      specKind = "mcp_server_spec"
-	specEndpoint specKind = "endpoint_spec"
-)
-
-func serviceKind(s *agentregistry.Service) specKind {
-	switch {
-	case s.AgentSpec != nil:
-		return specAgent
-	case s.McpServerSpec != nil:
-		return specMCP
-	case s.EndpointSpec != nil:
-		return specEndpoint
-	}
-	return specNone
-}
-
-// specOf returns the (type, content) of the service's spec.
-func specOf(s *agentregistry.Service) (string, json.RawMessage) {
-	typ, content, _ := specIn(s, serviceKind(s))
-	return typ, content
-}
-
-// specIn returns the (type, content) of the service's spec of kind k, and
-// whether the service has one.
-func specIn(s *agentregistry.Service, k specKind) (string, json.RawMessage, bool) {
-	switch {
-	case k == specAgent && s.AgentSpec != nil:
-		return s.AgentSpec.Type, json.RawMessage(s.AgentSpec.Content), true
-	case k == specMCP && s.McpServerSpec != nil:
-		return s.McpServerSpec.Type, json.RawMessage(s.McpServerSpec.Content), true
-	case k == specEndpoint && s.EndpointSpec != nil:
-		return s.EndpointSpec.Type, json.RawMessage(s.EndpointSpec.Content), true
-	}
-	return "", nil, false
-}
-
-// validateService checks a complete service and normalises its spec content
-// in place (compact, keys sorted), which is how the registry sends it back.
-func validateService(svc *agentregistry.Service) []fieldViolation {
-	var v violations
-	if n := utf8.RuneCountInString(svc.DisplayName); n > maxDisplayName {
-		v.add("display_name", "must be at most %d characters, got %d", maxDisplayName, n)
-	}
-	if n := utf8.RuneCountInString(svc.Description); n > maxDescription {
-		v.add("description", "must be at most %d characters, got %d", maxDescription, n)
-	}
-	if n := len(svc.Interfaces); n > maxInterfaces {
-		v.add("interfaces", "must hold at most %d interfaces, got %d", maxInterfaces, n)
-		return v
-	}
-	validateInterfaces(&v, svc.Interfaces)
-	n := 0
-	for _, set := range []bool{svc.AgentSpec != nil, svc.McpServerSpec != nil, svc.EndpointSpec != nil} {
-		if set {
-			n++
-		}
-	}
-	if n != 1 {
-		v.add("agent_spec", "exactly one of agent_spec, mcp_server_spec and endpoint_spec must be set, got %d", n)
-		return v
-	}
-	validateSpec(&v, svc)
-	return v
-}
-
-// violations collects field violations.
-type violations []fieldViolation
-
-func (v *violations) add(field, format string, args ...any) {
-	*v = append(*v, fieldViolation{Field: field, Description: fmt.Sprintf(format, args...)})
-}
-
-// validateInterfaces checks a service's interfaces: where clients reach the
-// service, so only web URLs of bounded length, never javascript:, file: or
-// data: that a consumer might follow.
-func validateInterfaces(v *violations, ifs []*agentregistry.Interface) {
-	for i, in := range ifs {
-		f := fmt.Sprintf("interfaces[%d]", i)
-		if in == nil {
-			v.add(f, "must not be null")
-			continue
-		}
-		if len(in.Url) > maxURILength {
-			v.add(f+".url", "must be at most %d bytes, got %d", maxURILength, len(in.Url))
-		} else if u, err := url.Parse(in.Url); in.Url == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			v.add(f+".url", "must be an absolute http:// or https:// URL, got %q", in.Url)
-		}
-		switch in.ProtocolBinding {
-		case "JSONRPC", "GRPC", "HTTP_JSON":
-		case "", "PROTOCOL_BINDING_UNSPECIFIED":
-			v.add(f+".protocol_binding", "is required: one of JSONRPC, GRPC, HTTP_JSON")
-		default:
-			v.add(f+".protocol_binding", "must be one of JSONRPC, GRPC, HTTP_JSON, got %q", in.ProtocolBinding)
-		}
-	}
-}
-
-// specRule is what a spec kind allows: its types, and the validator of
-// the documents of type typ (nil: the type has no document).
-func specRule(kind specKind, typ string) (allowed []string, validate func([]byte) *spec.Result) {
-	switch kind {
-	case specAgent:
-		if typ == "A2A_AGENT_CARD" {
-			validate = spec.ValidateAgentCard
-		}
-		return []string{"NO_SPEC", "A2A_AGENT_CARD"}, validate
-	case specMCP:
-		if typ == "TOOL_SPEC" {
-			validate = spec.ValidateToolSpec
-		}
-		return []string{"NO_SPEC", "TOOL_SPEC"}, validate
-	}
-	return []string{"NO_SPEC"}, nil
-}
-
-// validateSpec checks the one spec of svc: its type, and its document
-// through internal/spec, which it normalises in place.
-func validateSpec(v *violations, svc *agentregistry.Service) {
-	kind := serviceKind(svc)
-	typ, content := specOf(svc)
-	content = trimNull(content)
-	allowed, validate := specRule(kind, typ)
-	if kind == specAgent && typ == "A2A_AGENT_CARD" && len(svc.Interfaces) > 0 {
-		v.add("interfaces", "must be empty when agent_spec.type is A2A_AGENT_CARD: the interfaces come from the agent card")
-	}
-	field := string(kind)
-	switch {
-	case !slices.Contains(allowed, typ) && (typ == "" || typ == "TYPE_UNSPECIFIED"):
-		v.add(field+".type", "is required: one of %s", strings.Join(allowed, ", "))
-	case !slices.Contains(allowed, typ):
-		v.add(field+".type", "must be one of %s, got %q", strings.Join(allowed, ", "), typ)
-	case validate == nil:
-		if len(content) > 0 {
-			v.add(field+".content", "must be empty when %s.type is NO_SPEC", field)
-		}
-		setContent(svc, nil)
-	case len(content) == 0:
-		v.add(field+".content", "is required when %s.type is %s", field, typ)
-	default:
-		validateDocument(v, svc, field, content, validate)
-	}
-}
-
-// validateDocument checks a spec's document: a JSON object of at most
-// spec.MaxDocumentBytes, valid for its type; when it is, the service
-// carries its normal form.
-func validateDocument(v *violations, svc *agentregistry.Service, field string, content json.RawMessage, validate func([]byte) *spec.Result) {
-	if content[0] != '{' {
-		v.add(field+".content", "must be a JSON object")
-		return
-	}
-	var compact bytes.Buffer
-	if err := json.Compact(&compact, content); err != nil {
-		v.add(field+".content", "is not valid JSON: %v", err)
-		return
-	}
-	if compact.Len() > spec.MaxDocumentBytes {
-		v.add(field+".content", "is %d bytes of compact JSON; the limit is %d bytes (10 KB)", compact.Len(), spec.MaxDocumentBytes)
-		return
-	}
-	res := validate(compact.Bytes())
-	for _, p := range res.Errors() {
-		v.add(field+".content"+p.Pointer, "%s", p.Message)
-	}
-	if len(*v) == 0 {
-		norm := res.Compact
-		if len(norm) == 0 {
-			norm = compact.Bytes()
-		}
-		setContent(svc, norm)
-	}
-}
-
-func trimNull(b json.RawMessage) json.RawMessage {
-	b = bytes.TrimSpace(b)
-	if string(b) == "null" {
-		return nil
-	}
-	return b
-}
-
-func setContent(svc *agentregistry.Service, c []byte) {
-	switch {
-	case svc.AgentSpec != nil:
-		svc.AgentSpec.Content = c
-	case svc.McpServerSpec != nil:
-		svc.McpServerSpec.Content = c
-	case svc.EndpointSpec != nil:
-		svc.EndpointSpec.Content = c
-	}
-}
-
-// cloneService deep-copies a service. Stored services are never mutated in
-// place (readers hold them without the lock after lookup), so every write
-// works on a copy.
-func cloneService(s *agentregistry.Service) *agentregistry.Service {
-	b, _ := json.Marshal(s)
-	var out agentregistry.Service
-	_ = json.Unmarshal(b, &out)
-	return &out
-}
-
-// serviceRepo is the services' part of the write pipeline: a service's
-// derived record and its index entry follow it.
-func (s *Server) serviceRepo() *repo[*agentregistry.Service] {
-	return &repo[*agentregistry.Service]{s: s, c: s.services, bucket: bucketServices, typeURL: typeService, title: "Service",
-		plural: "services", fam: familyAgentRegistry, max: maxServicesPerLocation,
-		onPut: func(old, svc *agentregistry.Service, had bool) {
-			if had {
-				s.removeDerived(old)
-			}
-			s.putDerived(svc)
-		},
-		onDelete: s.removeDerived}
-}
-
-// readCreate reads a create's body into in and checks its id (the query
-// parameter idParam, by rule): the name to create, or the error.
-func readCreate(w http.ResponseWriter, r *http.Request, parent, collection, idParam string, rule segmentRule, in any) (string, error) {
-	if err := readJSON(w, r, in); err != nil {
-		return "", err
-	}
-	id := r.URL.Query().Get(idParam)
-	if err := rule.check(id); err != nil {
-		return "", err
-	}
-	return parent + "/" + collection + "/" + id, nil
-}
 
 func (s *Server) createService(w http.ResponseWriter, r *http.Request, parent string) {
-	var in agentregistry.Service
-	name, err := readCreate(w, r, parent, "services", "serviceId", serviceRule, &in)
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	s.serviceRepo().create(w, r, name, func() (*agentregistry.Service, error) {
-		now := s.timestamp()
-		svc := &agentregistry.Service{
-			Name: name, DisplayName: in.DisplayName, Description: in.Description, Interfaces: in.Interfaces,
-			AgentSpec: in.AgentSpec, McpServerSpec: in.McpServerSpec, EndpointSpec: in.EndpointSpec,
-			CreateTime: now, UpdateTime: now,
-		}
-		if v := validateService(svc); len(v) > 0 {
-			return nil, errViolations(violationMessage("service", v), v)
-		}
-		svc.RegistryResource = registryResource(svc)
-		return svc, nil
-	})
-}
-
-func (s *Server) respondOp(w http.ResponseWriter, op *opRecord, err error) {
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	s.writeOperation(w, op)
-}
-
-func violationMessage(what string, v []fieldViolation) string {
-	parts := make([]string, 0, len(v))
-	for _, fv := range v {
-		parts = append(parts, fv.Field+": "+fv.Description)
-	}
-	return fmt.Sprintf("invalid %s: %s", what, strings.Join(parts, "; "))
-}
-
-func (s *Server) listServices(w http.ResponseWriter, r *http.Request, parent string) {
-	filter, match, err := listFilter(r, serviceFilterFields, func(svc *agentregistry.Service) docFields {
-		return docFields{"name": {svc.Name}, "displayName": {svc.DisplayName}, "description": {svc.Description}}
-	})
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	page, next, err := listPage(s, r, s.services, parent, "services", filter, match)
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, &agentregistry.ListServicesResponse{Services: page, NextPageToken: next})
-}
-
-func (s *Server) patchService(w http.ResponseWriter, r *http.Request, name string) {
-	var in agentregistry.Service
+	var in resource.Service
 	if err := readJSON(w, r, &in); err != nil {
 		s.writeError(w, err)
 		return
 	}
-	s.serviceRepo().update(w, r, name, func(old *agentregistry.Service) (*agentregistry.Service, error) {
-		paths := updatePaths(r.URL.Query().Get("updateMask"), []string{"display_name", "description", "interfaces", string(serviceKind(old))},
-			map[string]bool{"display_name": in.DisplayName != "", "description": in.Description != "", "interfaces": in.Interfaces != nil,
-				string(specAgent): in.AgentSpec != nil, string(specMCP): in.McpServerSpec != nil, string(specEndpoint): in.EndpointSpec != nil})
-		upd := cloneService(old)
-		if v := applyServiceMask(upd, old, &in, paths); len(v) > 0 {
-			return nil, errViolations(violationMessage("update", v), v)
-		}
-		if v := validateService(upd); len(v) > 0 {
-			return nil, errViolations(violationMessage("service", v), v)
-		}
-		upd.UpdateTime = s.timestamp()
-		upd.RegistryResource = registryResource(upd)
-		return upd, nil
-	})
+	s.reply(w)(s.st.CreateService(requestID(r), parent, r.URL.Query().Get("serviceId"), &in))
 }
 
-// applyServiceMask copies the fields of in that paths name into upd, a
-// copy of old; the spec type is immutable.
-func applyServiceMask(upd, old, in *agentregistry.Service, paths []string) []fieldViolation {
-	var v violations
-	for _, p := range paths {
-		switch p {
-		case "display_name":
-			upd.DisplayName = in.DisplayName
-		case "description":
-			upd.Description = in.Description
-		case "interfaces":
-			upd.Interfaces = in.Interfaces
-		case "agent_spec", "mcp_server_spec", "endpoint_spec",
-			"agent_spec.type", "mcp_server_spec.type", "endpoint_spec.type",
-			"agent_spec.content", "mcp_server_spec.content", "endpoint_spec.content":
-			applySpecPath(&v, upd, old, in, p)
-		case "name", "create_time", "update_time", "registry_resource":
-			v.add(p, "is output only or immutable and cannot be in the update mask")
-		default:
-			v.add(p, "is not a field of Service that can be updated; updatable fields: display_name, description, interfaces, agent_spec, mcp_server_spec, endpoint_spec")
-		}
-	}
-	return v
-}
-
-// applySpecPath applies one mask path of a spec. The value comes from the
-// request's field of the same kind, never from another spec the request
-// happens to carry.
-func applySpecPath(v *violations, upd, old, in *agentregistry.Service, p string) {
-	oldKind := serviceKind(old)
-	oldType, _ := specOf(old)
-	kind := specKind(strings.SplitN(p, ".", 2)[0])
-	if kind != oldKind {
-		v.add(p, "%s", fmt.Sprintf("the spec type is immutable: this service has %s, it cannot be changed to %s; delete and re-create the service", oldKind, kind))
+func (s *Server) patchService(w http.ResponseWriter, r *http.Request, name string) {
+	var in resource.Service
+	if err := readJSON(w, r, &in); err != nil {
+		s.writeError(w, err)
 		return
 	}
-	newType, newContent, present := specIn(in, kind)
-	switch {
-	case !present && strings.HasSuffix(p, ".content"):
-		v.add(p, "%s", fmt.Sprintf("is in the update mask but the request has no %s; send the new content in %s.content", kind, kind))
-	case !present:
-		v.add(p, "%s", fmt.Sprintf("the spec type is immutable: %s is in the update mask but missing from the request; it cannot be removed", kind))
-	case !strings.HasSuffix(p, ".content") && newType != oldType:
-		v.add(string(kind)+".type", "%s", fmt.Sprintf("the spec type is immutable: it is %s and cannot be changed to %q; delete and re-create the service", oldType, newType))
-	case !strings.HasSuffix(p, ".type"):
-		setContent(upd, []byte(newContent))
-	}
+	s.reply(w)(s.st.UpdateService(requestID(r), name, r.URL.Query().Get("updateMask"), &in))
 }
 
 func (s *Server) deleteService(w http.ResponseWriter, r *http.Request, name string) {
-	s.serviceRepo().delete(w, r, name)
+	s.reply(w)(s.st.DeleteService(requestID(r), name))
+}
+
+func (s *Server) getService(w http.ResponseWriter, _ *http.Request, name string) {
+	s.reply(w)(s.st.Service(name))
+}
+
+func (s *Server) listServices(w http.ResponseWriter, r *http.Request, parent string) {
+	lq, err := readListQuery(r, state.ServiceFields, nil, "services", parent)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	ctx, cancel := s.searchContext(r)
+	defer cancel()
+	page, next, err := s.st.ListServices(ctx, parent, lq.filter, lq.after, lq.size)
+	if err != nil {
+		s.writeError(w, s.listAborted(r, err))
+		return
+	}
+	writeJSON(w, http.StatusOK, &resource.ListServicesResponse{Services: page, NextPageToken: lq.next(next)})
 }

@@ -1,6 +1,8 @@
 package registryserver_test
 
 import (
+	"encoding/json"
+	"net/http"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -169,5 +171,46 @@ func TestSkillSemanticRanking(t *testing.T) {
 				t.Errorf("%q: %s, want %s", c.query, got, c.want)
 			}
 		})
+	}
+}
+
+// skills.list orders by the fields it can and refuses others, as every
+// other list does (orderBy was ignored once, even "bogus").
+func TestSkillsListOrderBy(t *testing.T) {
+	srv, err := registryserver.New(registryserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sk := range []struct{ id, display string }{{"alpha", "Zed"}, {"beta", "Mid"}, {"gamma", "Ace"}} {
+		body := `{"type":"SIMPLE","targetState":"TARGET_STATE_ACTIVE","displayName":"` + sk.display + `"}`
+		if w := do(t, srv, "POST", "/v1/"+parent+"/skills?skillId="+sk.id, body); w.Code != http.StatusOK {
+			t.Fatalf("create: %d %s", w.Code, w.Body)
+		}
+	}
+	if w := do(t, srv, "GET", "/v1/"+parent+"/skills?orderBy=bogus", ""); w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), "order_by") {
+		t.Errorf("orderBy=bogus: %d %s, want 400 naming order_by", w.Code, w.Body)
+	}
+	for orderBy, want := range map[string]string{"displayName": "gamma beta alpha", "name desc": "gamma beta alpha", "display_name desc": "alpha beta gamma", "": "alpha beta gamma"} {
+		var got []string
+		tok := ""
+		for {
+			w := do(t, srv, "GET", "/v1/"+parent+"/skills?pageSize=2&orderBy="+strings.ReplaceAll(orderBy, " ", "%20")+"&pageToken="+tok, "")
+			var resp struct {
+				Skills        []struct{ Name string }
+				NextPageToken string
+			}
+			if w.Code != http.StatusOK || json.Unmarshal(w.Body.Bytes(), &resp) != nil {
+				t.Fatalf("orderBy=%q: %d %s", orderBy, w.Code, w.Body)
+			}
+			for _, sk := range resp.Skills {
+				got = append(got, idOf(sk.Name))
+			}
+			if tok = resp.NextPageToken; tok == "" {
+				break
+			}
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("orderBy=%q: %v, want %s", orderBy, got, want)
+		}
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -296,202 +295,6 @@ func TestOutputOnlyFields(t *testing.T) {
 	}
 }
 
-// Item 5: with an operation delay, a created resource is visible only once
-// its create operation is done. On main a service was readable at once.
-func TestCreateIsVisibleOnceDone(t *testing.T) {
-	clk := &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	e := start(t, registryserver.Options{OperationDelay: time.Minute, Now: clk.Now})
-	loc := e.ar.Projects.Locations
-	op, err := loc.Services.Create(parent, agentService("Slow", "Takes a minute.")).ServiceId("slow-agent").Do()
-	if err != nil || op.Done {
-		t.Fatalf("create: %+v %v", op, err)
-	}
-	bop, err := loc.Bindings.Create(parent, binding("", urnFlights)).BindingId("slow-binding").Do()
-	if err != nil || bop.Done {
-		t.Fatalf("create binding: %+v %v", bop, err)
-	}
-	svcName := parent + "/services/slow-agent"
-	_, err = loc.Services.Get(svcName).Do()
-	apiErr(t, err, 404, "NOT_FOUND")
-	_, err = loc.Agents.Get(parent + "/agents/slow-agent").Do()
-	apiErr(t, err, 404, "NOT_FOUND")
-	_, err = loc.Bindings.Get(parent + "/bindings/slow-binding").Do()
-	apiErr(t, err, 404, "NOT_FOUND")
-	if l, err := loc.Services.List(parent).Do(); err != nil || len(l.Services) != 0 {
-		t.Errorf("list while the create runs: %+v %v", l, err)
-	}
-	if r, err := loc.Agents.Search(parent, &agentregistry.SearchAgentsRequest{SearchString: "slow"}).Do(); err != nil || len(r.Agents) != 0 {
-		t.Errorf("search while the create runs: %+v %v", r, err)
-	}
-	_, err = loc.Services.Patch(svcName, &agentregistry.Service{Description: "x"}).Do()
-	apiErr(t, err, 404, "NOT_FOUND")
-	_, err = loc.Services.Create(parent, agentService("Slow", "Again.")).ServiceId("slow-agent").Do()
-	apiErr(t, err, 409, "ALREADY_EXISTS")
-	// Cancelling it is recorded; the change, committed already, completes.
-	if _, err := loc.Operations.Cancel(op.Name, &agentregistry.CancelOperationRequest{}).Do(); err != nil {
-		t.Fatal(err)
-	}
-	got, err := loc.Operations.Get(op.Name).Do()
-	var md agentregistry.OperationMetadata
-	if err != nil || json.Unmarshal(got.Metadata, &md) != nil || !md.RequestedCancellation || !strings.Contains(md.StatusMessage, "Cancellation was requested") {
-		t.Errorf("a cancelled running operation: %s %v", got.Metadata, err)
-	}
-	clk.advance(time.Minute)
-	done, err := loc.Operations.Get(op.Name).Do()
-	if err != nil || !done.Done || done.Error != nil || len(done.Response) == 0 {
-		t.Fatalf("after the delay: %+v %v", done, err)
-	}
-	if _, err := loc.Services.Get(svcName).Do(); err != nil {
-		t.Errorf("the service once its operation is done: %v", err)
-	}
-	if r, err := loc.Agents.Search(parent, &agentregistry.SearchAgentsRequest{SearchString: "slow"}).Do(); err != nil || len(r.Agents) != 1 {
-		t.Errorf("search once the operation is done: %+v %v", r, err)
-	}
-	if _, err := loc.Bindings.Get(parent + "/bindings/slow-binding").Do(); err != nil {
-		t.Errorf("the binding once its operation is done: %v", err)
-	}
-	// Creates become visible in the order their operations are done.
-	if _, err := loc.Services.Create(parent, agentService("First", "Due first.")).ServiceId("first-agent").Do(); err != nil {
-		t.Fatal(err)
-	}
-	clk.advance(30 * time.Second)
-	if _, err := loc.Services.Create(parent, agentService("Second", "Due second.")).ServiceId("second-agent").Do(); err != nil {
-		t.Fatal(err)
-	}
-	clk.advance(45 * time.Second)
-	if _, err := loc.Services.Get(parent + "/services/first-agent").Do(); err != nil {
-		t.Errorf("the first create, done: %v", err)
-	}
-	_, err = loc.Services.Get(parent + "/services/second-agent").Do()
-	apiErr(t, err, 404, "NOT_FOUND")
-	clk.advance(30 * time.Second)
-	if _, err := loc.Services.Get(parent + "/services/second-agent").Do(); err != nil {
-		t.Errorf("the second create, done: %v", err)
-	}
-	// A revision is visible at once: its create also moves its skill's default.
-	if _, err := loc.Skills.Create(parent, &agentregistry.Skill{Type: "SIMPLE", TargetState: "TARGET_STATE_ACTIVE",
-		InitialRevision: upload(t, "pdf-tools", "Fill PDF forms.")}).SkillId("pdf-tools").Do(); err != nil {
-		t.Fatal(err)
-	}
-	clk.advance(time.Minute)
-	rop, err := loc.Skills.Revisions.Create(parent+"/skills/pdf-tools", upload(t, "pdf-tools", "Merge PDF files.")).SkillRevisionId("rtwo").Do()
-	if err != nil || rop.Done {
-		t.Fatalf("create revision: %+v %v", rop, err)
-	}
-	if _, err := loc.Skills.Revisions.Get(parent + "/skills/pdf-tools/revisions/rtwo").Do(); err != nil {
-		t.Errorf("a revision while its create runs: %v", err)
-	}
-}
-
-// Cancelling and deleting an operation are kept in the data file.
-func TestOperationChangesSurviveRestart(t *testing.T) {
-	clk := &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	path := t.TempDir() + "/state.db"
-	srv, err := registryserver.New(registryserver.Options{DataPath: path, Now: clk.Now, OperationDelay: time.Minute})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := startOn(t, srv)
-	ops := e.ar.Projects.Locations.Operations
-	pending, err := e.ar.Projects.Locations.Services.Create(parent, agentService("One", "First.")).ServiceId("agent-one").Do()
-	if err != nil {
-		t.Fatal(err)
-	}
-	gone, err := e.ar.Projects.Locations.Services.Create(parent, agentService("Two", "Second.")).ServiceId("agent-two").Do()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ops.Cancel(pending.Name, &agentregistry.CancelOperationRequest{}).Do(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ops.Delete(gone.Name).Do(); err != nil {
-		t.Fatal(err)
-	}
-	e.close()
-	if err := srv.Close(); err != nil {
-		t.Fatal(err)
-	}
-	srv2, err := registryserver.New(registryserver.Options{DataPath: path, Now: clk.Now, OperationDelay: time.Minute})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { mustClose(t, srv2) })
-	ops = startOn(t, srv2).ar.Projects.Locations.Operations
-	got, err := ops.Get(pending.Name).Do()
-	if err != nil || !strings.Contains(string(got.Metadata), `"requestedCancellation":true`) {
-		t.Errorf("the cancelled operation after a restart: %+v %v", got, err)
-	}
-	_, err = ops.Get(gone.Name).Do()
-	apiErr(t, err, 404, "NOT_FOUND")
-}
-
-// Item 2: operations.list, cancel and delete are served. A deleted
-// operation is gone for get, list and cancel, but a retry of its request
-// still gets it rather than creating twice.
-func TestOperationsListCancelDelete(t *testing.T) {
-	e := start(t, registryserver.Options{})
-	ops := e.ar.Projects.Locations.Operations
-	const rid = "7a1f7d6e-1a2b-4c3d-8e9f-0a1b2c3d4e5f"
-	first, err := e.ar.Projects.Locations.Services.Create(parent, agentService("One", "First.")).ServiceId("agent-one").RequestId(rid).Do()
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.create(t, "agent-two", agentService("Two", "Second."))
-	if _, err := e.ar.Projects.Locations.Services.Delete(parent + "/services/agent-two").Do(); err != nil {
-		t.Fatal(err)
-	}
-	names := func(filter string) []string {
-		t.Helper()
-		var out []string
-		err := ops.List(parent).Filter(filter).PageSize(1).Pages(context.Background(), func(l *agentregistry.ListOperationsResponse) error {
-			for _, op := range l.Operations {
-				out = append(out, op.Name)
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatalf("list %q: %v", filter, err)
-		}
-		return out
-	}
-	// Sorted by name; two operations named in the same millisecond sort by
-	// their random suffix, so the first create need not come first.
-	if got := names(""); len(got) != 3 || !slices.IsSorted(got) || !slices.Contains(got, first.Name) {
-		t.Errorf("operations: %v", got)
-	}
-	if got := names("metadata.verb=delete"); len(got) != 1 {
-		t.Errorf("delete operations: %v", got)
-	}
-	if got := names("done=true AND metadata.target:agent-one"); len(got) != 1 || got[0] != first.Name {
-		t.Errorf("operations on agent-one: %v", got)
-	}
-	// Cancelling a done operation changes nothing.
-	if _, err := ops.Cancel(first.Name, &agentregistry.CancelOperationRequest{}).Do(); err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := ops.Get(first.Name).Do(); !strings.Contains(string(got.Metadata), `"statusMessage":"Succeeded."`) || strings.Contains(string(got.Metadata), "requestedCancellation") {
-		t.Errorf("a done operation after cancel: %s", got.Metadata)
-	}
-	if _, err := ops.Delete(first.Name).Do(); err != nil {
-		t.Fatal(err)
-	}
-	_, err = ops.Get(first.Name).Do()
-	apiErr(t, err, 404, "NOT_FOUND")
-	_, err = ops.Cancel(first.Name, &agentregistry.CancelOperationRequest{}).Do()
-	apiErr(t, err, 404, "NOT_FOUND")
-	_, err = ops.Delete(first.Name).Do()
-	apiErr(t, err, 404, "NOT_FOUND")
-	if got := names(""); len(got) != 2 || slices.Contains(got, first.Name) {
-		t.Errorf("operations after the delete: %v", got)
-	}
-	again, err := e.ar.Projects.Locations.Services.Create(parent, agentService("One", "First.")).ServiceId("agent-one").RequestId(rid).Do()
-	if err != nil || again.Name != first.Name {
-		t.Errorf("a retry of the deleted operation's request: %+v %v; want the same operation", again, err)
-	}
-	_, err = ops.List(parent).ReturnPartialSuccess(true).Do()
-	apiErr(t, err, 501, "UNIMPLEMENTED")
-}
-
 // Items 2 and 3: locations.get answers for any location, locations.list
 // lists global and the locations in use, filtered; App Hub's locations are
 // the same.
@@ -610,5 +413,39 @@ func TestBadQueryParameters(t *testing.T) {
 	}
 	if w := serve(srv, context.Background(), "GET", "/v1/"+parent+"/operations", ""); w.Body.String() != "{}\n" {
 		t.Errorf("operations after the refused requests: %s", w.Body)
+	}
+}
+
+// operations.list refuses returnPartialSuccess: the bundled server lists
+// the operations of one location, which are all reachable.
+func TestOperationsListRefusesPartialSuccess(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	_, err := e.ar.Projects.Locations.Operations.List(parent).ReturnPartialSuccess(true).Do()
+	apiErr(t, err, 501, "UNIMPLEMENTED")
+}
+
+// A page token of an ordered list continues that list only: the same list
+// in another order of as many keys refuses it, and so does the list by name
+// (its token was issued for a different query); in its own order it goes on.
+func TestOrderedListTokenIsForItsOrder(t *testing.T) {
+	e := start(t, registryserver.Options{})
+	bs := e.ar.Projects.Locations.Bindings
+	for _, id := range []string{"binding-a", "binding-b", "binding-c"} {
+		if _, err := bs.Create(parent, binding("", urnFlights)).BindingId(id).Do(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first, err := bs.List(parent).OrderBy("displayName").PageSize(1).Do()
+	if err != nil || first.NextPageToken == "" {
+		t.Fatalf("first page: %+v %v", first, err)
+	}
+	if next, err := bs.List(parent).OrderBy("displayName").PageSize(1).PageToken(first.NextPageToken).Do(); err != nil || len(next.Bindings) != 1 {
+		t.Errorf("the next page in the same order: %+v %v", next, err)
+	}
+	for _, orderBy := range []string{"createTime", ""} {
+		_, err := bs.List(parent).OrderBy(orderBy).PageSize(1).PageToken(first.NextPageToken).Do()
+		if v := violations(t, asAPIErr(t, err, 400, "INVALID_ARGUMENT")); !strings.Contains(v["page_token"], "was issued for a different query") {
+			t.Errorf("the token in order %q: %v", orderBy, v)
+		}
 	}
 }

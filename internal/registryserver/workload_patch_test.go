@@ -190,24 +190,6 @@ func TestWorkloadEntryRemovedLeavesNoProperties(t *testing.T) {
 	}
 }
 
-// A workload PATCH sent again with its requestId returns the same operation.
-func TestWorkloadPatchReplay(t *testing.T) {
-	e := start(t, registryserver.Options{})
-	const id = "3d4e5f6a-7b8c-4d9e-8f0a-1b2c3d4e5f6a"
-	send := func() (*apphub.Operation, error) {
-		return e.ah.Projects.Locations.Applications.Workloads.Patch(workloadWL, &apphub.Workload{DisplayName: "W"}).
-			UpdateMask("displayName").RequestId(id).Do(googleapi.QueryParameter("allowMissing", "true"))
-	}
-	first, err := send()
-	if err != nil {
-		t.Fatal(err)
-	}
-	again, err := send()
-	if err != nil || again.Name != first.Name {
-		t.Errorf("the same PATCH again = %+v, %v; want operation %s", again, err, first.Name)
-	}
-}
-
 // Listing workloads a page at a time.
 func TestListWorkloadsPages(t *testing.T) {
 	e := start(t, registryserver.Options{})

@@ -16,8 +16,9 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/termsafe"
 )
 
 // MaxArchiveBytes is the largest archive of a skill accepted. The registry
@@ -261,7 +262,7 @@ func cleanEntryName(raw string, dir bool) (string, error) {
 	switch {
 	case !utf8.ValidString(raw):
 		why = "is not valid UTF-8"
-	case strings.ContainsFunc(raw, unicode.IsControl):
+	case termsafe.HasControl(raw):
 		why = "contains a control character"
 	case strings.Contains(raw, `\`):
 		why = "contains a backslash; archive names separate folders with /"

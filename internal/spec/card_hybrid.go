@@ -92,8 +92,25 @@ func declares1x(v string) bool {
 // the interface's protocolBinding; and that they are complete for 0.3
 // clients. It only warns: 1.0 clients never read these fields.
 func (c *check) endpoints03(card map[string]any) {
-	bindings := map[string][]string{} // url -> the protocolBindings of the interfaces at it
-	var urls []string
+	ifaces := interfacesByURL(card)
+	ifaces.match(c, "/url", card["url"], "/preferredTransport", card["preferredTransport"])
+	for i, it := range asList(card["additionalInterfaces"]) {
+		m, _ := it.(map[string]any)
+		ptr := fmt.Sprintf("/additionalInterfaces/%d", i)
+		ifaces.match(c, ptr+"/url", m["url"], ptr+"/transport", m["transport"])
+	}
+	c.complete03(card)
+}
+
+// urlBindings are the 1.0 interfaces of a card by url: the protocolBindings
+// of the interfaces at each url, and the urls in document order.
+type urlBindings struct {
+	bindings map[string][]string
+	urls     []string
+}
+
+func interfacesByURL(card map[string]any) urlBindings {
+	ib := urlBindings{bindings: map[string][]string{}}
 	for _, name := range interfaceFields {
 		for _, it := range asList(card[name]) {
 			m, _ := it.(map[string]any)
@@ -101,37 +118,40 @@ func (c *check) endpoints03(card map[string]any) {
 			if !ok {
 				continue
 			}
-			if _, seen := bindings[u]; !seen {
-				urls = append(urls, u)
+			if _, seen := ib.bindings[u]; !seen {
+				ib.urls = append(ib.urls, u)
 			}
 			binding := str(m["protocolBinding"]) + str(m["protocol_binding"])
-			bindings[u] = append(bindings[u], binding)
+			ib.bindings[u] = append(ib.bindings[u], binding)
 		}
 	}
-	match := func(urlPtr string, u any, transportPtr string, transport any) {
-		us, ok := u.(string)
-		if !ok {
-			return // absent, or mistyped: the 0.3 fields' schema says so
-		}
-		found, known := bindings[us]
-		if !known {
-			c.add(SeverityWarning, urlPtr, false,
-				"%q is not the url of any supportedInterfaces entry (%s): A2A 0.3 clients, which read this field, would call an endpoint that A2A 1.0 clients are not told about",
-				us, listSome(urls))
-			return
-		}
-		if ts, ok := transport.(string); ok && !slices.Contains(found, ts) {
-			c.add(SeverityWarning, transportPtr, false,
-				"%q is not the protocolBinding of the supportedInterfaces entries at %q (%s): A2A 0.3 clients, which read this field, would use another transport there than A2A 1.0 clients",
-				ts, us, listSome(found))
-		}
+	return ib
+}
+
+// match warns when a 0.3 url (u, at urlPtr) is no interface's url, or its
+// transport (at transportPtr) no protocolBinding of the interfaces there.
+func (ib urlBindings) match(c *check, urlPtr string, u any, transportPtr string, transport any) {
+	us, ok := u.(string)
+	if !ok {
+		return // absent, or mistyped: the 0.3 fields' schema says so
 	}
-	match("/url", card["url"], "/preferredTransport", card["preferredTransport"])
-	for i, it := range asList(card["additionalInterfaces"]) {
-		m, _ := it.(map[string]any)
-		ptr := fmt.Sprintf("/additionalInterfaces/%d", i)
-		match(ptr+"/url", m["url"], ptr+"/transport", m["transport"])
+	found, known := ib.bindings[us]
+	if !known {
+		c.add(SeverityWarning, urlPtr, false,
+			"%q is not the url of any supportedInterfaces entry (%s): A2A 0.3 clients, which read this field, would call an endpoint that A2A 1.0 clients are not told about",
+			us, listSome(ib.urls))
+		return
 	}
+	if ts, ok := transport.(string); ok && !slices.Contains(found, ts) {
+		c.add(SeverityWarning, transportPtr, false,
+			"%q is not the protocolBinding of the supportedInterfaces entries at %q (%s): A2A 0.3 clients, which read this field, would use another transport there than A2A 1.0 clients",
+			ts, us, listSome(found))
+	}
+}
+
+// complete03 warns when the 0.3 fields lack what A2A 0.3 requires, or
+// declare a protocolVersion 0.3 clients do not expect.
+func (c *check) complete03(card map[string]any) {
 	var missing []string
 	for _, f := range []string{"url", "protocolVersion"} {
 		if !has(card, f) {

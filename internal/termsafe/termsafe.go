@@ -3,8 +3,12 @@
 // characters, and whole escape sequences where it recognizes them, so that a
 // display name or an error message cannot clear the screen, set the window
 // title, move the cursor or print a fake "Apply complete!". It is the one
-// place where that is done; callers apply it where peer text enters a
-// diagnostic, a list result's display name, or generated configuration.
+// place where that is done, and the one that says what a control character
+// is: callers apply it where peer text enters a diagnostic, a list result's
+// display name, or generated configuration (Text, Line), where a reviewer must
+// see text exactly (Escape), and where a name holding a control character is
+// refused (HasControl). The lint configuration (.golangci.yml, forbidigo)
+// refuses unicode.IsControl and its kin outside this package.
 package termsafe
 
 import (
@@ -38,6 +42,13 @@ func Line(s string) string { return clean(s, false) }
 // Clean reports whether s needs no cleaning as multi-line text.
 func Clean(s string) bool { return Text(s) == s }
 
+// HasControl reports whether s holds a C0 or C1 control character, a
+// newline or a tab included: what a name shown on a terminal (a path, an id)
+// must not hold. They are the characters of Unicode's Cc category, those
+// unicode.IsControl reports, decided here so that this package is the one
+// place that says what a control character is.
+func HasControl(s string) bool { return strings.ContainsFunc(s, isControl) }
+
 // Truncate shortens s to at most n runes, marking a cut with "...".
 func Truncate(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
@@ -53,6 +64,12 @@ func Truncate(s string, n int) string {
 	return s
 }
 
+// opensString tells the C1 controls that open a control string: OSC, DCS,
+// SOS, PM and APC.
+func opensString(r rune) bool {
+	return r == c1OSC || r == c1DCS || r == c1SOS || r == c1PM || r == c1APC
+}
+
 func isControl(r rune) bool {
 	return r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f)
 }
@@ -64,32 +81,31 @@ func clean(s string, multiline bool) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b.WriteRune(utf8.RuneError) // invalid UTF-8 is shown, not passed raw
-			i++
-		case r == esc:
-			i = skipEscape(s, i+1)
-		case r == c1CSI:
-			i = skipCSI(s, i+size)
-		case r == c1OSC || r == c1DCS || r == c1SOS || r == c1PM || r == c1APC:
-			i = skipString(s, i+size)
-		case r == '\n' || r == '\t':
-			if multiline {
-				b.WriteRune(r)
-			} else {
-				b.WriteByte(' ')
-			}
-			i += size
-		case isControl(r):
-			i += size
-		default:
-			b.WriteString(s[i : i+size])
-			i += size
-		}
+		i = cleanNext(&b, s, i, multiline)
 	}
 	return b.String()
+}
+
+// cleanNext writes to b what is left of the character at i of s once
+// cleaned (nothing for a control character or a whole escape sequence), and
+// returns where the next one starts.
+func cleanNext(b *strings.Builder, s string, i int, multiline bool) int {
+	r, size := utf8.DecodeRuneInString(s[i:])
+	switch {
+	case r == utf8.RuneError && size == 1:
+		b.WriteRune(utf8.RuneError) // invalid UTF-8 is shown, not passed raw
+	case r == esc:
+		return skipEscape(s, i+1)
+	case r == c1CSI:
+		return skipCSI(s, i+size)
+	case opensString(r):
+		return skipString(s, i+size)
+	case (r == '\n' || r == '\t') && !multiline:
+		b.WriteByte(' ')
+	case r == '\n' || r == '\t' || !isControl(r):
+		b.WriteString(s[i : i+size])
+	}
+	return i + size
 }
 
 func needsCleaning(s string, multiline bool) bool {

@@ -1,6 +1,9 @@
 package termsafe
 
-import "testing"
+import (
+	"testing"
+	"unicode"
+)
 
 func TestTextStripsControlsAndEscapeSequences(t *testing.T) {
 	for _, tc := range []struct{ name, in, text, line string }{
@@ -59,4 +62,21 @@ func FuzzTextIsClean(f *testing.F) {
 			}
 		}
 	})
+}
+
+// HasControl finds exactly the characters of Unicode's Cc category, and
+// nothing else, wherever they stand.
+func TestHasControlIsUnicodesControlCategory(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if r >= 0xd800 && r <= 0xdfff {
+			continue // surrogates are not characters of a Go string
+		}
+		want := unicode.Is(unicode.Cc, r)
+		if got := HasControl("name" + string(r) + "end"); got != want {
+			t.Fatalf("HasControl with U+%04X = %t, want %t", r, got, want)
+		}
+	}
+	if HasControl("") || HasControl("plain name/with ü") {
+		t.Error("HasControl found a control character in text without one")
+	}
 }

@@ -117,42 +117,54 @@ func changes(tool string, approved, now map[string]any) []Difference {
 // not) under d's field and pointer: objects by member, arrays by index,
 // anything else as one change.
 func walk(out *[]Difference, d Difference, a, b any, inA, inB bool) {
-	if inA && inB && same(a, b) {
+	if inA && inB && (same(a, b) || walkInside(out, d, a, b)) {
 		return
 	}
+	*out = append(*out, leaf(d, a, b, inA, inB))
+}
+
+// walkInside walks two objects by member, or two arrays by index; false for
+// any other pair of values, which differ as a whole.
+func walkInside(out *[]Difference, d Difference, a, b any) bool {
 	am, aObj := a.(map[string]any)
 	bm, bObj := b.(map[string]any)
-	if inA && inB && aObj && bObj {
+	if aObj && bObj {
 		for _, k := range unionKeys(am, bm) {
 			sub := d
 			sub.Pointer += "/" + jsoncanon.EscapeToken(k)
 			walk(out, sub, am[k], bm[k], hasKey(am, k), hasKey(bm, k))
 		}
-		return
+		return true
 	}
 	aa, aArr := a.([]any)
 	ba, bArr := b.([]any)
-	if inA && inB && aArr && bArr {
+	if aArr && bArr {
 		for i := 0; i < max(len(aa), len(ba)); i++ {
 			sub := d
 			sub.Pointer += "/" + strconv.Itoa(i)
 			walk(out, sub, at(aa, i), at(ba, i), i < len(aa), i < len(ba))
 		}
-		return
+		return true
 	}
+	return false
+}
+
+// leaf is the difference of two values that differ as a whole (one may be
+// absent): two texts from a little before where they part, else each value.
+func leaf(d Difference, a, b any, inA, inB bool) Difference {
 	as, aText := a.(string)
 	bs, bText := b.(string)
 	if aText && bText {
 		d.Approved, d.Now = showTexts(as, bs)
-	} else {
-		if inA {
-			d.Approved = show(a)
-		}
-		if inB {
-			d.Now = show(b)
-		}
+		return d
 	}
-	*out = append(*out, d)
+	if inA {
+		d.Approved = show(a)
+	}
+	if inB {
+		d.Now = show(b)
+	}
+	return d
 }
 
 // contextBytes is how much of the text two changed strings share that is
