@@ -2,8 +2,9 @@
 // (OpenTofu or Terraform) as users do: every example validates and is
 // formatted, docs/ is what the schema renders, the provider installs through
 // the implied mirror, -plugin-dir and filesystem_mirror offline, the modules'
-// native tests pass, and the guides and the server guide's REST section hold word
-// for word. Each runs with the CLI of the run (TF_ACC=1,
+// native tests pass, and every guide and README section with ```sh blocks
+// holds word for word (guides(), the table of those pages, each followed by
+// one test through testkit's runner). Each runs with the CLI of the run (TF_ACC=1,
 // TF_ACC_TERRAFORM_PATH), as the acceptance tests do, against the bundled
 // registry server started in process on loopback, and is skipped, in one line
 // saying why, when that CLI cannot run it.
@@ -52,23 +53,6 @@ func copyTree(t *testing.T, root, dst string, folders ...string) {
 			t.Fatal(err)
 		}
 	}
-}
-
-// guideEnv is the environment of a guide's commands: `terraform` on the
-// PATH naming the CLI of the run (the guides' commands say `terraform`), and
-// the provider built from the repository installed from a filesystem mirror,
-// as a user's `init` installs it.
-func guideEnv(t *testing.T, cli testkit.CLI) []string {
-	t.Helper()
-	mirror, shim := t.TempDir(), t.TempDir()
-	testkit.InstallMirror(t, mirror, testkit.BuildProvider(t))
-	if err := os.Symlink(cli.Path, filepath.Join(shim, "terraform")); err != nil {
-		t.Fatal(err)
-	}
-	return cliEnv(map[string]string{
-		"TF_CLI_CONFIG_FILE": testkit.FilesystemMirror(t, t.TempDir(), mirror),
-		"PATH":               shim + string(os.PathListSeparator) + os.Getenv("PATH"),
-	})
 }
 
 // devOverridesRun is the harness of a test that runs the provider built from

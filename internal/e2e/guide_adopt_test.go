@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -13,108 +15,99 @@ import (
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit"
 )
 
-const guidePath = "templates/guides/adopt-an-existing-registry.md.tmpl"
-
-// guideRun is the guide "Adopt an existing registry" followed in a folder
-// of its own: examples/query copied there, the bundled server started in
-// process in place of the one the guide starts on 127.0.0.1:8787, and the
-// provider built from the repository installed from a filesystem mirror, as
-// a user's `init` installs it.
-type guideRun struct {
-	shell    *docShell
-	cli      *testkit.Harness
-	registry *testkit.Registry
-	blocks   []testkit.Block
-}
-
-func newGuideRun(t *testing.T, cli testkit.CLI) *guideRun {
-	t.Helper()
-	root := testkit.Root(t)
-	guide, err := os.ReadFile(filepath.Join(root, guidePath))
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := guideEnv(t, cli)
-	registry := testkit.StartRegistry(t, registryserver.Options{})
-	work := t.TempDir()
-	copyTree(t, root, work, "examples/query")
-	work = filepath.Join(work, "examples", "query")
-	addr := strings.TrimPrefix(registry.URL, "http://")
-	r := &guideRun{
-		shell:    &docShell{t: t, dir: work, env: env, replace: strings.NewReplacer("127.0.0.1:8787", addr)},
-		cli:      &testkit.Harness{Bin: cli.Path, Dir: work, Env: env},
-		registry: registry,
-		blocks:   testkit.DocBlocks(terraformPart(string(guide)), nil, nil),
-	}
-	r.cli.Write(t, "main.tf", r.shell.replace.Replace(r.cli.ReadFile(t, "main.tf")))
-	return r
-}
-
-// seedBlock is the guide's block that registers records with curl.
-func (r *guideRun) seedBlock(t *testing.T) string {
-	t.Helper()
-	for _, b := range r.blocks {
-		if b.Lang == "sh" && strings.Contains(b.Text, "serviceId=fx-agent") {
-			return b.Text
+// The guide "Adopt an existing registry", word for word, each part with the
+// CLIs it is written for: its server started as the guide starts it (the
+// built binary, on a free port in place of 127.0.0.1:8787) and seeded with
+// its curl commands, `terraform` and `tofu` naming the CLI of the run. With
+// `terraform query` (Terraform 1.14+) the guide up to "With OpenTofu", the
+// provider installed from a filesystem mirror; with resource identities
+// (1.12+) the section "With OpenTofu"; on every CLI, the same steps with the
+// blocks of its subsection for OpenTofu 1.10 and 1.11 (`id`), and the
+// for_each import blocks of a configuration that already describes a fleet;
+// these, many commands each, with the provider served in process.
+func followAdopt(t *testing.T, g *guideRun) {
+	const openTofu, byIDHeading = "## With OpenTofu", "### OpenTofu 1.10 and 1.11: `id` in place of `identity`"
+	query, err := g.page.Range("## 1. List what exists", openTofu)
+	must(t, err)
+	openTofuSteps, err := g.page.Range(openTofu, byIDHeading)
+	must(t, err)
+	byID, err := g.page.Section(byIDHeading)
+	must(t, err)
+	t.Run("terraform query", func(t *testing.T) {
+		if !g.cli.AtLeast("1.14.0", "") {
+			must(t, g.page.SkipBlocks(query, testkit.NeedsCLI(*g.cli, "terraform query", "1.14.0", "")))
+			t.Skipf("terraform query needs Terraform 1.14.0+; this run's CLI is %s", g.cli)
 		}
-	}
-	t.Fatal("the guide has no block that registers fx-agent")
-	return ""
-}
-
-// The guide word for word with a Terraform that has `terraform query`: every
-// ```sh block's commands run in order in one folder (the drift step's plan
-// exits 2, the others 0), each ```text block that follows one appears in what
-// it printed, the ```terraform blocks the guide asks to write are written
-// (finance.tfquery.hcl, the skill's source_dir), and the excerpt of
-// generated.tf is in the generated file. Then what the guide says in prose.
-func TestAccGuideAdopt_terraform(t *testing.T) {
-	cli := testkit.CLIFromEnv(t)
-	cli.SkipUnless(t, "the guide Adopt an existing registry (terraform query)", "1.14.0", "")
-	r := newGuideRun(t, cli)
-	var last *string
-	for _, b := range r.blocks {
-		switch b.Lang {
-		case "sh":
-			out := r.runCommands(t, b.Text)
-			last = &out
-		case "text":
-			if last != nil {
-				if err := testkit.ExpectLines(*last, b.Text); err != nil {
-					t.Fatal(err)
-				}
+		adoptWithQuery(t, g.reader(t), query)
+	})
+	t.Run("import by identity", func(t *testing.T) {
+		g.cli.SkipUnless(t, "import blocks by identity", "1.12.0", "1.12.0")
+		adoptWithImports(t, g.reattached(t), openTofuSteps, testkit.Of(openTofuSteps, "terraform"))
+	})
+	t.Run("import by id", func(t *testing.T) {
+		blocks := testkit.Of(byID, "terraform")
+		for _, b := range blocks[:min(2, len(blocks))] {
+			if strings.Contains(b.Text, "identity") || !strings.Contains(b.Text, "  id = ") {
+				t.Fatalf("the subsection's import blocks should name records by id, not identity:\n%s", b.Text)
 			}
-			last = nil
-		case "terraform":
-			r.writeBlock(t, b.Text)
-			last = nil
 		}
-	}
-	r.checkProse(t)
-	t.Logf("the guide holds, word for word, on %s", cli)
-}
-
-// runCommands runs a block's commands one by one and returns what they
-// printed. The guide's server start is the in-process server; the OpenTofu
-// section's commands are TestAccGuideAdoptOpenTofu's (internal/provider).
-func (r *guideRun) runCommands(t *testing.T, block string) string {
-	t.Helper()
-	var out strings.Builder
-	for _, cmd := range strings.Split(block, "\n") {
-		if cmd == "" || strings.HasPrefix(cmd, "tofu") || strings.Contains(cmd, "agentregistry-server -listen 127.0.0.1:8787") {
+		adoptWithImports(t, g.reattached(t), openTofuSteps, blocks)
+	})
+	for _, b := range testkit.Of(append(openTofuSteps, byID...), "terraform") {
+		if !strings.Contains(b.Text, "for_each = local.cards") {
 			continue
 		}
-		printed, code := r.shell.run(cmd)
-		want := 0
-		if strings.Contains(cmd, "-detailed-exitcode") {
-			want = 2 // the drift step
+		how := "by id"
+		if strings.Contains(b.Text, "identity") {
+			how = "by identity"
 		}
-		if code != want {
-			t.Fatalf("%s: exit code %d, want %d\n%s", cmd, code, want, printed)
-		}
-		out.WriteString(printed)
+		t.Run("for_each import "+how, func(t *testing.T) {
+			if how == "by identity" {
+				g.cli.SkipUnless(t, "import blocks by identity", "1.12.0", "1.12.0")
+			}
+			adoptFleetWith(t, g, b.Text)
+		})
 	}
-	return out.String()
+}
+
+// adoptReader makes r a reader of the guide in a copy of examples/query (the
+// folder the guide works in) that has started the guide's server and
+// registered its records, as "Try it on your machine" does; it returns the
+// server's URL.
+func adoptReader(t *testing.T, r *testkit.Reader) string {
+	t.Helper()
+	copyTree(t, testkit.Root(t), r.Dir, "examples/query")
+	r.Dir = filepath.Join(r.Dir, "examples", "query")
+	var url string
+	r.Instead = []testkit.Instead{{Line: testkit.ServerLine, Why: "the guide's server, on a free port", Do: func(line string) error {
+		addr, err := testkit.StartServerLine(t, t.TempDir(), line)
+		r.Replace, url = strings.NewReplacer("127.0.0.1:8787", addr), "http://"+addr
+		return err
+	}}}
+	must(t, r.FollowSection("## Try it on your machine (optional)"))
+	main := filepath.Join(r.Dir, "main.tf")
+	raw, err := os.ReadFile(main)
+	must(t, err)
+	writeFile(t, main, r.Replace.Replace(string(raw)))
+	return url
+}
+
+// adoptWithQuery follows the guide with `terraform query`: each ```sh block
+// runs (the drift step's plan exits 2), each ```text block that follows one
+// appears in what it printed, the query file the guide adds is written, the
+// skill's source_dir is set in generated.tf as the guide shows it, and the
+// excerpt of generated.tf is in the generated file. Then what the guide says
+// in prose.
+func adoptWithQuery(t *testing.T, r *testkit.Reader, blocks []testkit.Block) {
+	url := adoptReader(t, r)
+	r.Own = func(b testkit.Block) (bool, error) {
+		if b.Lang != "terraform" {
+			return false, nil
+		}
+		return true, adoptQueryBlock(r, b.Text)
+	}
+	must(t, r.Follow(blocks))
+	adoptProse(t, r, url)
 }
 
 var (
@@ -122,73 +115,153 @@ var (
 	elided        = regexp.MustCompile(`(?m)^.*# \.\.\.\n`)
 )
 
-// writeBlock does what the guide asks of a ```terraform block, or checks it.
-func (r *guideRun) writeBlock(t *testing.T, block string) {
-	t.Helper()
+// adoptQueryBlock does what the guide asks of a ```terraform block, or
+// checks it.
+func adoptQueryBlock(r *testkit.Reader, block string) error {
+	path := func(name string) string { return filepath.Join(r.Dir, name) }
 	switch {
 	case strings.Contains(block, `list "agentregistry_agent" "finance"`):
-		r.cli.Write(t, "finance.tfquery.hcl", block)
+		return os.WriteFile(path("finance.tfquery.hcl"), []byte(block), 0o600)
 	case regexp.MustCompile(`^ *source_dir = `).MatchString(block):
-		generated := r.cli.ReadFile(t, "generated.tf")
-		if !sourceDirNull.MatchString(generated) {
-			t.Fatalf("generated.tf has no source_dir = null:\n%s", generated)
+		generated, err := os.ReadFile(path("generated.tf"))
+		if err != nil || !sourceDirNull.Match(generated) {
+			return errors.Join(err, errors.New("generated.tf has no source_dir = null:\n"+string(generated)))
 		}
-		r.cli.Write(t, "generated.tf", sourceDirNull.ReplaceAllLiteralString(generated, strings.TrimSuffix(block, "\n")))
+		return os.WriteFile(path("generated.tf"), sourceDirNull.ReplaceAll(generated, []byte(strings.TrimSuffix(block, "\n"))), 0o600)
 	case strings.HasPrefix(block, `resource "agentregistry_agent" "agents_0"`):
-		if err := testkit.ExpectLines(r.cli.ReadFile(t, "generated.tf"), elided.ReplaceAllString(block, "")); err != nil {
-			t.Fatalf("the excerpt of generated.tf: %v", err)
+		generated, err := os.ReadFile(path("generated.tf"))
+		if err != nil {
+			return err
+		}
+		if err := testkit.ExpectLines(string(generated), elided.ReplaceAllString(block, "")); err != nil {
+			return errors.New("the excerpt of generated.tf: " + err.Error())
 		}
 	}
+	return nil
 }
 
-// checkProse holds what the guide says in prose: generation does not
+// adoptProse holds what the guide says in prose: generation does not
 // overwrite a file; the skill's folder, which the registry holds as a TAR, was
 // uploaded as a new revision; without the import blocks (and the endpoint
 // renamed back) the plan is empty; a card moved to a file, read as
 // jsonencode(jsondecode(file(...))), plans no change.
-func (r *guideRun) checkProse(t *testing.T) {
+func adoptProse(t *testing.T, r *testkit.Reader, url string) {
 	t.Helper()
-	if out, code := r.cli.Run(t, "query", "-generate-config-out=generated.tf"); code == 0 {
-		t.Fatalf("terraform query overwrote generated.tf:\n%s", out)
+	run := func(script string, want int) {
+		t.Helper()
+		if out, code, err := r.Run(script); err != nil || code != want {
+			t.Fatalf("%s: exit code %d (%v), want %d\n%s", script, code, err, want, out)
+		}
 	}
-	base := r.registry.URL + "/v1/projects/my-project/locations/global"
+	run("terraform query -generate-config-out=generated.tf -no-color", 1) // it refuses to overwrite the file
+	base := url + "/v1/projects/my-project/locations/global"
 	if skill := httpDo(t, http.MethodGet, base+"/skills/pdf-tools", ""); !regexp.MustCompile(`"defaultRevision": *"[^"]*/revisions/rev-2"`).MatchString(skill) {
 		t.Fatalf("the skill's folder was not uploaded as a new revision:\n%s", skill)
 	}
 	httpDo(t, http.MethodPatch, base+"/services/billing-api?updateMask=displayName", `{"displayName": "Billing API"}`)
-	generated := regexp.MustCompile(`(?ms)^import \{.*?^\}\n`).ReplaceAllString(r.cli.ReadFile(t, "generated.tf"), "")
-	r.cli.Write(t, "generated.tf", generated)
-	r.cli.MustRun(t, "plan", "-detailed-exitcode")
+	raw, err := os.ReadFile(filepath.Join(r.Dir, "generated.tf"))
+	must(t, err)
+	generated := regexp.MustCompile(`(?ms)^import \{.*?^\}\n`).ReplaceAllString(string(raw), "")
+	writeFile(t, filepath.Join(r.Dir, "generated.tf"), generated)
+	run("terraform plan -detailed-exitcode", 0)
 
-	card := regexp.MustCompile(`serviceId=fx-agent.*"content": (.*)}}'$`).FindStringSubmatch(firstLineWith(r.seedBlock(t), "serviceId=fx-agent"))
+	seed, err := r.Page.Section("## Try it on your machine (optional)")
+	must(t, err)
+	card := regexp.MustCompile(`(?m)serviceId=fx-agent.*"content": (.*)}}'$`).FindStringSubmatch(testkit.Of(seed, "sh")[1].Text)
 	if card == nil {
 		t.Fatal("no card in the guide's fx-agent registration")
 	}
-	r.cli.Write(t, "cards/fx.json", card[1])
+	writeFile(t, filepath.Join(r.Dir, "cards", "fx.json"), card[1])
 	inline := regexp.MustCompile(`(?ms)(^resource "agentregistry_agent" "agents_0" \{\n.*?^  agent_card = )jsonencode\(\{\n.*?^  \}\)\n`)
 	if !inline.MatchString(generated) {
 		t.Fatalf("generated.tf has no agent_card = jsonencode({...}) in agents_0:\n%s", generated)
 	}
-	r.cli.Write(t, "generated.tf", inline.ReplaceAllString(generated, "${1}jsonencode(jsondecode(file(\"$${path.module}/cards/fx.json\")))\n"))
-	r.cli.MustRun(t, "plan", "-detailed-exitcode")
+	writeFile(t, filepath.Join(r.Dir, "generated.tf"), inline.ReplaceAllString(generated, "${1}jsonencode(jsondecode(file(\"$${path.module}/cards/fx.json\")))\n"))
+	run("terraform plan -detailed-exitcode", 0)
 }
 
-// terraformPart is the guide up to its OpenTofu section, which
-// TestAccGuideAdoptOpenTofu (internal/provider) follows word for word.
-func terraformPart(guide string) string {
-	if i := strings.Index(guide, "\n## With OpenTofu"); i >= 0 {
-		return guide[:i]
+// adoptWithImports follows the section "With OpenTofu" with its first two
+// ```terraform blocks taken from tfBlocks: discover.tf, then the import
+// blocks by hand, added to imports.tf. Each ```sh block runs and each
+// ```text block after one appears in what it printed: imports only, then an
+// empty plan; generated.tf has a resource of each kind, the card as
+// jsonencode({...}), the skill without its folder.
+func adoptWithImports(t *testing.T, r *testkit.Reader, section, tfBlocks []testkit.Block) {
+	if len(tfBlocks) < 2 {
+		t.Fatalf("%d terraform blocks, want discover.tf and the import blocks by hand", len(tfBlocks))
 	}
-	return guide
-}
-
-func firstLineWith(text, s string) string {
-	for _, line := range strings.Split(text, "\n") {
-		if strings.Contains(line, s) {
-			return line
+	adoptReader(t, r)
+	written := 0
+	r.Own = func(b testkit.Block) (bool, error) {
+		if b.Lang != "terraform" || strings.Contains(b.Text, "for_each = local.cards") {
+			return b.Lang == "terraform", nil
+		}
+		written++
+		switch written {
+		case 1:
+			return true, os.WriteFile(filepath.Join(r.Dir, "discover.tf"), []byte(tfBlocks[0].Text), 0o600)
+		case 2:
+			imports, err := os.ReadFile(filepath.Join(r.Dir, "imports.tf"))
+			if err != nil {
+				return true, errors.New("imports.tf was not written: " + err.Error())
+			}
+			return true, os.WriteFile(filepath.Join(r.Dir, "imports.tf"), append(imports, "\n"+tfBlocks[1].Text...), 0o600)
+		}
+		return true, nil
+	}
+	must(t, r.Follow(section))
+	if written < 2 {
+		t.Fatalf("the section has %d terraform blocks, want discover.tf and the import blocks by hand", written)
+	}
+	raw, err := os.ReadFile(filepath.Join(r.Dir, "generated.tf"))
+	must(t, err)
+	for _, want := range []string{`resource "agentregistry_agent" "fx_agent"`, `resource "agentregistry_mcp_server" "weather_tools"`, "agent_card = jsonencode({", "source_dir"} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("generated.tf has no %q:\n%s", want, raw)
 		}
 	}
-	return ""
+}
+
+// adoptFleetWith adopts the search_cards example's fleet, registered through
+// the API, with the guide's for_each import block given: the plan only
+// imports the three agents, and the plan after the apply is empty.
+func adoptFleetWith(t *testing.T, g *guideRun, block string) {
+	registry := testkit.StartRegistry(t, registryserver.Options{})
+	dir := filepath.Join(g.root, "examples", "functions", "search_cards", "cards")
+	entries, err := os.ReadDir(dir)
+	must(t, err)
+	for _, e := range entries {
+		raw, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		must(t, err)
+		var card map[string]any
+		must(t, json.Unmarshal(raw, &card))
+		seedAgent(t, registry, strings.TrimSuffix(e.Name(), ".json"), card)
+	}
+	r := g.reattached(t)
+	copyTree(t, g.root, r.Dir, "examples/functions/search_cards")
+	h := &testkit.Harness{Bin: g.cli.Path, Dir: filepath.Join(r.Dir, "examples", "functions", "search_cards"), Env: r.Env}
+	h.Write(t, "function.tf", exampleRequiredProviders+`locals {
+  cards = {
+    for f in fileset("${path.module}/cards", "*.json") :
+    trimsuffix(f, ".json") => jsonencode(jsondecode(file("${path.module}/cards/${f}")))
+  }
+}
+
+resource "agentregistry_agent" "fleet" {
+  for_each   = local.cards
+  service_id = each.key
+  agent_card = each.value
+}
+`)
+	h.Write(t, "imports.tf", block)
+	h.Write(t, "test.tf", providerConfig(registry.URL))
+	h.MustRun(t, "init", "-input=false")
+	out := h.MustExit(t, 2, "plan", "-detailed-exitcode", "-input=false")
+	if !strings.Contains(out, "Plan: 3 to import, 0 to add, 0 to change, 0 to destroy.") {
+		t.Fatalf("the plan does not only import the three agents:\n%s", out)
+	}
+	h.MustRun(t, "apply", "-auto-approve", "-input=false")
+	h.MustExit(t, 0, "plan", "-detailed-exitcode", "-input=false")
 }
 
 // httpDo sends a request with a JSON body (or none) and returns the answer's
@@ -196,14 +269,10 @@ func firstLineWith(text, s string) string {
 func httpDo(t *testing.T, method, url, body string) string {
 	t.Helper()
 	req, err := http.NewRequest(method, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
+	must(t, err)
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	must(t, err)
 	defer func() { _ = resp.Body.Close() }()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil || resp.StatusCode != http.StatusOK {

@@ -19,13 +19,13 @@ func TestCLICapability_supportedBy(t *testing.T) {
 		{capQuery, "Terraform", "1.14.0", true},
 		{capQuery, "Terraform", "1.13.9", false},
 		{capQuery, "OpenTofu", "1.14.0", false}, // a version number alone would say yes
-		{capQuery, "OpenTofu", "1.12.6", false},
-		{capIdentity, "Terraform", "1.11.4", false},
+		{capQuery, "OpenTofu", "1.12.9", false},
+		{capIdentity, "Terraform", "1.11.9", false},
 		{capIdentity, "Terraform", "1.12.0", true},
-		{capIdentity, "OpenTofu", "1.10.6", false},
-		{capIdentity, "OpenTofu", "1.12.6", true},
+		{capIdentity, "OpenTofu", "1.10.9", false},
+		{capIdentity, "OpenTofu", "1.12.1", true},
 		{capIdentity, "OpenTofu", "1.12.0-beta1", true}, // a pre-release of the version counts as it
-		{capWriteOnly, "OpenTofu", "1.10.6", false},
+		{capWriteOnly, "OpenTofu", "1.10.9", false},
 		{capWriteOnly, "OpenTofu", "1.11.0", true},
 		{capFunctions, "OpenTofu", "1.7.0", true},
 		{capFunctions, "Terraform", "1.7.5", false},

@@ -77,7 +77,7 @@ func rpcRead(ctx context.Context, url, typ string, list bool) string {
 	if err != nil {
 		return err.Error()
 	}
-	if _, err := s.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{TerraformVersion: "1.16.3", Config: cfg}); err != nil {
+	if _, err := s.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{TerraformVersion: "1.16.0", Config: cfg}); err != nil {
 		return err.Error()
 	}
 	first := func(diags []*tfprotov6.Diagnostic) string {

@@ -34,7 +34,7 @@ func configureWarnings(t *testing.T, set map[string]string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := s.ConfigureProvider(context.Background(), &tfprotov6.ConfigureProviderRequest{TerraformVersion: "1.10.6", Config: &config})
+	resp, err := s.ConfigureProvider(context.Background(), &tfprotov6.ConfigureProviderRequest{TerraformVersion: "1.10.0", Config: &config})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -276,7 +276,7 @@ func TestAccMove_fromTheGoogleProviderThroughTheCLI(t *testing.T) {
 	r.srv.ResetRequests()
 
 	googleAddr := `provider[\"` + h.host + `/hashicorp/google\"]`
-	h.write(t, "terraform.tfstate", fmt.Sprintf(`{"version": 4, "terraform_version": "1.10.6", "serial": 1,
+	h.write(t, "terraform.tfstate", fmt.Sprintf(`{"version": 4, "terraform_version": "1.10.0", "serial": 1,
   "lineage": "5e3c9d2e-0000-4000-8000-000000000001", "outputs": {}, "resources": [
   {"mode": "managed", "type": "google_agent_registry_service", "name": "agent", "provider": "%[1]s",
    "instances": [{"schema_version": 0, "attributes": %[2]s}]},

@@ -164,7 +164,7 @@ func configureProvider(t testing.TB, p provider.Provider, settings map[string]tf
 	}
 	typ := schemas.Provider.ValueType()
 	resp, err := s.ConfigureProvider(context.Background(), &tfprotov6.ConfigureProviderRequest{
-		TerraformVersion: "1.10.6",
+		TerraformVersion: "1.10.0",
 		Config:           dynamicValue(t, typ, protoObject(t, typ, settings)),
 	})
 	if err != nil || len(resp.Diagnostics) > 0 {

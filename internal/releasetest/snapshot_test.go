@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit"
 )
 
 // The release the tests install is built once per run and shared.
@@ -17,7 +19,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := testkit.Main(m)
 	if snapshotDir != "" {
 		_ = os.RemoveAll(snapshotDir)
 	}
@@ -53,24 +55,11 @@ func buildSnapshot(t *testing.T) {
 	}
 	snapshotDir = dir
 	dist := filepath.Join(dir, "dist")
-	cmd := exec.Command(filepath.Join(repositoryRoot(t), "scripts", "release-snapshot.sh"))
+	cmd := exec.Command(filepath.Join(testkit.Root(t), "scripts", "release-snapshot.sh"))
 	cmd.Env = append(os.Environ(), "DIST="+dist, "SINGLE_TARGET=1")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		snapshotFailure = "scripts/release-snapshot.sh failed: " + err.Error() + "\n" + string(out)
 		return
 	}
 	snapshotRelease = readRelease(t, dist)
-}
-
-// repositoryRoot is the folder of go.mod, two levels above this package.
-func repositoryRoot(t *testing.T) string {
-	t.Helper()
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
-		t.Fatalf("no go.mod two levels above the test: %v", err)
-	}
-	return root
 }

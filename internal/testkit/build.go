@@ -16,20 +16,43 @@ import (
 // folder (a test runs in its package's folder).
 func Root(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
+	dir, err := root()
 	if err != nil {
 		t.Fatal(err)
 	}
+	return dir
+}
+
+func root() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
+			return dir, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			t.Fatal("no go.mod above the working folder")
+			return "", errors.New("no go.mod above the working folder")
 		}
 		dir = parent
 	}
+}
+
+// once is what a test process makes once and every test shares: each test
+// that asks for it gets it, or fails with the error of making it.
+type once[T any] func() (T, error)
+
+func onceFor[T any](build func() (T, error)) once[T] { return sync.OnceValues(build) }
+
+func (o once[T]) value(t testing.TB) T {
+	t.Helper()
+	v, err := o()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 var semver = regexp.MustCompile(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$`)
@@ -81,34 +104,47 @@ type Provider struct {
 	Dir, Path, Version string
 }
 
-var (
-	buildOnce sync.Once
-	built     Provider
-	buildErr  error
-	buildDir  string
-)
+// buildDir is the folder of what the test process built (the provider, the
+// bundled server, the mirror), removed by Main.
+var buildDir string
+
+// scratch makes buildDir, once.
+var scratch = onceFor(func() (string, error) {
+	dir, err := os.MkdirTemp("", "testkit-build-")
+	buildDir = dir
+	return dir, err
+})
 
 // BuildProvider builds the provider once per test process, into a folder
 // that Main removes, and returns it; the build's failure fails every test
 // that asks for it.
 func BuildProvider(t testing.TB) Provider {
 	t.Helper()
-	buildOnce.Do(func() { built, buildErr = buildProvider(Root(t)) })
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return built
+	return providerBuild.value(t)
 }
+
+var providerBuild = onceFor(func() (Provider, error) {
+	dir, err := root()
+	if err != nil {
+		return Provider{}, err
+	}
+	return buildProvider(dir)
+})
 
 func buildProvider(root string) (Provider, error) {
 	v, err := Version(root)
 	if err != nil {
 		return Provider{}, err
 	}
-	if buildDir, err = os.MkdirTemp("", "testkit-provider-"); err != nil {
+	dir, err := scratch()
+	if err != nil {
 		return Provider{}, err
 	}
-	p := Provider{Dir: buildDir, Path: filepath.Join(buildDir, "terraform-provider-agentregistry"), Version: v}
+	dir = filepath.Join(dir, "provider")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return Provider{}, err
+	}
+	p := Provider{Dir: dir, Path: filepath.Join(dir, "terraform-provider-agentregistry"), Version: v}
 	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-X main.version="+v, "-o", p.Path, ".")
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {

@@ -74,7 +74,7 @@ func CLIFromEnv(t testing.TB) CLI {
 	return c
 }
 
-// String is the CLI's short name: tofu-1.12.6, terraform-1.16.3.
+// String is the CLI's short name: tofu-X.Y.Z, terraform-X.Y.Z.
 func (c CLI) String() string {
 	if c.Flavour == OpenTofu {
 		return "tofu-" + c.Version.String()
@@ -104,9 +104,13 @@ func (c CLI) AtLeast(terraform, opentofu string) bool {
 // least the release of its flavour given for what.
 func (c CLI) SkipUnless(t testing.TB, what, terraform, opentofu string) {
 	t.Helper()
-	if c.AtLeast(terraform, opentofu) {
-		return
+	if !c.AtLeast(terraform, opentofu) {
+		t.Skipf("%s needs %s; this run's CLI is %s %s", what, needs(terraform, opentofu), c.Flavour, c.Version)
 	}
+}
+
+// needs names the releases given: "Terraform 1.14.0+ (only)".
+func needs(terraform, opentofu string) string {
 	var need []string
 	if terraform != "" {
 		need = append(need, "Terraform "+terraform+"+")
@@ -117,5 +121,5 @@ func (c CLI) SkipUnless(t testing.TB, what, terraform, opentofu string) {
 	if terraform == "" || opentofu == "" {
 		need[0] += " (only)"
 	}
-	t.Skipf("%s needs %s; this run's CLI is %s %s", what, strings.Join(need, " or "), c.Flavour, c.Version)
+	return strings.Join(need, " or ")
 }

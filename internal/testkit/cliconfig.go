@@ -16,18 +16,24 @@ var Hosts = []string{"registry.terraform.io", "registry.opentofu.org"}
 const ProviderType = "agentregistry/agentregistry"
 
 // DevOverrides writes a CLI configuration into dir that runs the provider in
-// pluginDir for both hosts, with no init and no version check, and returns
-// its path: use it as TF_CLI_CONFIG_FILE.
+// pluginDir for both hosts, with no init and no version check
+// (DevOverridesConfig), and returns its path: use it as TF_CLI_CONFIG_FILE.
 func DevOverrides(t testing.TB, dir, pluginDir string) string {
 	t.Helper()
-	return writeConfig(t, filepath.Join(dir, "dev-overrides.tfrc"), fmt.Sprintf(`provider_installation {
+	return writeConfig(t, filepath.Join(dir, "dev-overrides.tfrc"), DevOverridesConfig(pluginDir))
+}
+
+// DevOverridesConfig is the CLI configuration of DevOverrides, the one
+// `make dev-override` writes.
+func DevOverridesConfig(pluginDir string) string {
+	return fmt.Sprintf(`provider_installation {
   dev_overrides {
     "%[2]s/%[1]s" = %[4]q
     "%[3]s/%[1]s" = %[4]q
   }
   direct {}
 }
-`, ProviderType, Hosts[0], Hosts[1], pluginDir))
+`, ProviderType, Hosts[0], Hosts[1], pluginDir)
 }
 
 // FilesystemMirror writes a CLI configuration into dir that installs this
@@ -55,22 +61,41 @@ func writeConfig(t testing.TB, path, content string) string {
 	return path
 }
 
-// InstallMirror copies the provider into mirror in the "unpacked" layout both
+// installMirror copies the provider into mirror in the "unpacked" layout both
 // CLIs read, for both hosts, as `make install` lays out ~/.terraform.d/plugins:
 // HOST/agentregistry/agentregistry/VERSION/OS_ARCH/terraform-provider-agentregistry_vVERSION.
-func InstallMirror(t testing.TB, mirror string, p Provider) {
-	t.Helper()
+func installMirror(mirror string, p Provider) error {
 	raw, err := os.ReadFile(p.Path)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	for _, host := range Hosts {
 		dir := filepath.Join(mirror, host, ProviderType, p.Version, runtime.GOOS+"_"+runtime.GOARCH)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
+			return err
 		}
 		if err := os.WriteFile(filepath.Join(dir, "terraform-provider-agentregistry_v"+p.Version), raw, 0o755); err != nil { //nolint:gosec // a provider binary is executable
-			t.Fatal(err)
+			return err
 		}
 	}
+	return nil
 }
+
+// ProviderMirror is a filesystem mirror of the provider (BuildProvider), made
+// once per test process in the folder Main removes; the CLIs only read it.
+func ProviderMirror(t testing.TB) string {
+	t.Helper()
+	return providerMirror.value(t)
+}
+
+var providerMirror = onceFor(func() (string, error) {
+	p, err := providerBuild()
+	if err != nil {
+		return "", err
+	}
+	dir, err := scratch()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "mirror"), installMirror(filepath.Join(dir, "mirror"), p)
+})

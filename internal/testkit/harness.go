@@ -3,8 +3,9 @@
 // (TF_REATTACH_PROVIDERS, as terraform-plugin-testing does), the provider built
 // once per test process with its version stamped, the CLI configurations that
 // install it (dev_overrides, filesystem_mirror, the implied local mirror), the
-// bundled registry server started in process, and the fenced blocks of a
-// document run word for word. It imports no package of the provider, so the
+// bundled registry server started in process or as its binary, and the one
+// docs-as-tests runner (Page, Reader), which follows a guide or a section of
+// the README word for word. It imports no package of the provider, so the
 // provider's own tests can use it.
 package testkit
 
@@ -43,6 +44,15 @@ func NewHarness(t *testing.T, providers ...ServedProvider) *Harness {
 	t.Helper()
 	cli := CLIFromEnv(t)
 	host := EnvDefault("TF_ACC_PROVIDER_HOST", "registry.terraform.io")
+	env := append(os.Environ(), "TF_REATTACH_PROVIDERS="+Reattach(t, host, providers...), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+	return &Harness{Bin: cli.Path, Dir: t.TempDir(), Host: host, Env: env}
+}
+
+// Reattach serves the providers, under the registry host given, for the
+// test's duration and returns the TF_REATTACH_PROVIDERS value that has a CLI
+// use them: no provider process per command, no installation by `init`.
+func Reattach(t *testing.T, host string, providers ...ServedProvider) string {
+	t.Helper()
 	QuietProviderLogs(t)
 	attached := map[string]any{}
 	for _, p := range providers {
@@ -52,8 +62,7 @@ func NewHarness(t *testing.T, providers ...ServedProvider) *Harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := append(os.Environ(), "TF_REATTACH_PROVIDERS="+string(info), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
-	return &Harness{Bin: cli.Path, Dir: t.TempDir(), Host: host, Env: env}
+	return string(info)
 }
 
 // QuietProviderLogs turns the plugin SDK's logs off unless TF_LOG asks for
