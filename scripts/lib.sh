@@ -53,6 +53,9 @@ start_registry_server() {
   local bin=$1 log=$2
   shift 2
   stop_registry_server
+  # The log exists before the server starts: the background child opens it
+  # itself, and a sed that runs first would fail (and end a set -e script).
+  : >"$log"
   "$bin" -listen 127.0.0.1:0 "$@" >"$log" 2>&1 &
   server_pid=$!
   endpoint=""
