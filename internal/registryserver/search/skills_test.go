@@ -99,7 +99,7 @@ func ids(skills []*resource.Skill) string {
 	return strings.Join(out, ",")
 }
 
-// SEMANTIC ranks by BM25 over a skill's words (its id, display name,
+// SEMANTIC ranks by Okapi BM25 (k1 = 1.2, b = 0.75) over a skill's words (its id, display name,
 // description and front matter, never its resource name or licence), best
 // first, ties by name, leaving out the skills that share no word with the
 // query; the scores are those worked out in each case.
@@ -124,22 +124,36 @@ func TestSkillsSemanticRanking(t *testing.T) {
 		query:  "common",
 		want:   "alfa,bravo",
 	}, {
+		// idf(rare) = ln 4 = 1.386 and idf(common) = ln(4/3) = 0.288, all
+		// skills 4 words long: alfa scores 1.386, bravo (common 3 times)
+		// 0.288 * 6.6/4.2 = 0.452, the rest 0.288.
 		name: "a rare word outweighs a common one repeated",
 		skills: [][2]string{{"alfa", "rare filler filler"}, {"bravo", "common common common"},
 			{"charlie", "common filler filler"}, {"delta", "common filler filler"}, {"echo", "common filler filler"}},
 		query: "rare common",
 		want:  "alfa,bravo,charlie,delta,echo",
 	}, {
+		// Length normalisation against the average length (21 words):
+		// alfa says pdf 3 times in 40 words, 6.6/(3 + 1.2*(0.25 + 0.75*40/21))
+		// = 1.316; bravo once in 2, 2.2/(1 + 1.2*(0.25 + 0.75*2/21)) = 1.588.
 		name:   "a short skill above a long one with more hits",
 		skills: [][2]string{{"alfa", "pdf pdf pdf" + filler}, {"bravo", "pdf"}},
 		query:  "pdf",
 		want:   "bravo,alfa",
 	}, {
+		// The same, but the long skill only a little above the average
+		// (5 words): alfa, pdf 3 times in 8 words, 6.6/(3 + 1.2*(0.25 +
+		// 0.75*8/5)) = 1.392; bravo, once in 2, 2.2/(1 + 1.2*(0.25 +
+		// 0.75*2/5)) = 1.325.
 		name:   "more hits above a shorter skill near the average length",
 		skills: [][2]string{{"alfa", "pdf pdf pdf" + strings.Repeat(" filler", 4)}, {"bravo", "pdf"}},
 		query:  "pdf",
 		want:   "alfa,bravo",
 	}, {
+		// Words of similar frequency, all skills 5 words long: idf(rare, in
+		// 2 of 5) = ln 2.4 = 0.875 and idf(common, in 3) = ln(12/7) =
+		// 0.539; bravo, common 4 times, scores 0.539 * 8.8/5.2 = 0.912,
+		// above alfa and charlie (rare once, 0.875).
 		name: "a common word repeated outweighs a slightly rarer one",
 		skills: [][2]string{{"alfa", "rare filler filler filler"}, {"bravo", "common common common common"},
 			{"charlie", "rare filler filler filler"}, {"delta", "common filler filler filler"}, {"echo", "common filler filler filler"}},
