@@ -316,21 +316,13 @@ func TestSkillFilter(t *testing.T) {
 		slices.Sort(out)
 		return strings.Join(out, ",")
 	}
+	// Every case of the filter is in search/skill_filter_test.go; here each
+	// kind reaches list and both searches: an enum, a time, a group, none.
 	for filter, want := range map[string]string{
-		"state=ACTIVE": "alfa",
-		"state=STATE_DRAFT OR state = DEPRECATED":                           "bravo,charlie",
-		"targetState=TARGET_STATE_DRAFT":                                    "bravo",
 		"target_state=DRAFT":                                                "bravo",
-		"NOT state=ACTIVE":                                                  "bravo,charlie",
-		`createTime > "2026-01-01T00:30:00Z"`:                               "bravo,charlie",
-		"createTime<2026-01-01T01:00:00Z":                                   "alfa",
-		"create_time=2026-01-01T01:00:00Z":                                  "bravo",
-		"updateTime>2026-01-01T02:30:00Z":                                   "alfa",
 		"update_time < 2026-01-01T02:30:00+01:00":                           "bravo",
 		"(state=ACTIVE OR state=DRAFT) AND createTime>2026-01-01T00:30:00Z": "bravo",
-		"state=DEPRECATED createTime>2026-01-01T00:00:00Z":                  "charlie",
-		"NOT (state=ACTIVE OR state=DRAFT)":                                 "charlie",
-		"":                                                                  "alfa,bravo,charlie",
+		"": "alfa,bravo,charlie",
 	} {
 		l, err := skills.List(parent).Filter(filter).Do()
 		if err != nil {
@@ -353,30 +345,9 @@ func TestSkillFilter(t *testing.T) {
 		t.Errorf("skillId=bravo with filter state=ACTIVE: %+v %v, want nothing", r, err)
 	}
 	for filter, want := range map[string]string{
-		"x) OR (zz":                        `expected a comparison of state, targetState, createTime or updateTime (such as state=ACTIVE), found "x"`,
-		"state=ACTIVE) OR (state=DRAFT":    `position 12: unexpected ")"`,
-		"displayName:x":                    "expected a comparison",
-		"shared":                           "expected a comparison",
-		"state<ACTIVE":                     "state takes only =, not <",
-		"targetState>DRAFT":                "targetState takes only =, not >",
-		"state!=ACTIVE":                    "state takes only =, not !=",
-		"createTime<=2026-01-01T00:00:00Z": "operator <= is not allowed",
-		"createTime>=2026-01-01T00:00:00Z": "operator >= is not allowed",
-		"createTime!=2026-01-01T00:00:00Z": "operator != is not allowed",
-		"state=RUNNING":                    `state value "RUNNING" is not one of STATE_CREATING`,
-		"targetState=STATE_ACTIVE":         `targetState value "STATE_ACTIVE" is not one of TARGET_STATE_DRAFT`,
-		"createTime>yesterday":             `createTime value "yesterday" is not an RFC 3339 timestamp`,
-		"state":                            "expected =, < or > after state, found end of filter",
-		"state=":                           "expected a value, found end of filter",
-		"state=(ACTIVE)":                   `expected a value, found "("`,
-		`state="ACTIVE`:                    "the quoted value is never closed",
-		"(state=ACTIVE":                    "expected ) to close the (",
-		"state=ACTIVE OR":                  "expected a comparison",
-		"NOT":                              "expected a comparison",
-		strings.Repeat("(", 33) + "state=ACTIVE" + strings.Repeat(")", 33): "more than 32 levels deep",
-		strings.Repeat("NOT ", 33) + "state=ACTIVE":                        "more than 32 levels deep",
-		strings.Repeat("state=ACTIVE OR ", 64) + "state=DRAFT":             "more than 64 comparisons",
-		"state=" + strings.Repeat("é", 4096):                               "is 4102 characters long; the limit is 4096",
+		"x) OR (zz":                          `expected a comparison of state, targetState, createTime or updateTime (such as state=ACTIVE), found "x"`,
+		"state=RUNNING":                      `state value "RUNNING" is not one of STATE_CREATING`,
+		"state=" + strings.Repeat("é", 4096): "is 4102 characters long; the limit is 4096",
 	} {
 		_, err := skills.List(parent).Filter(filter).Do()
 		v := violations(t, asAPIErr(t, err, 400, "INVALID_ARGUMENT"))
@@ -388,14 +359,10 @@ func TestSkillFilter(t *testing.T) {
 			t.Errorf("search %q: violations %v, want filter: %q", shorten(filter), v, want)
 		}
 	}
-	// At the limits: 32 levels, 64 comparisons and 4096 characters are
-	// accepted; NOTs and groups side by side are no deeper than one.
+	// At the length limit (counted after the query's decoding), and quoted
+	// values with an escape, accepted.
 	for _, filter := range []string{
-		strings.Repeat("(", 32) + "state=ACTIVE" + strings.Repeat(")", 32),
-		strings.Repeat("state=DELETING OR ", 63) + "state=ACTIVE",
 		"state=ACTIVE" + strings.Repeat(" ", 4096-len("state=ACTIVE")),
-		strings.Repeat("NOT state=DELETING AND ", 40) + "state=ACTIVE",
-		strings.Repeat("(state=DELETING) OR ", 40) + "state=ACTIVE",
 		`state="ACTIVE"`, `state="ACT\IVE"`,
 	} {
 		if l, err := skills.List(parent).Filter(filter).Do(); err != nil || ids(l.Skills) != "alfa" {

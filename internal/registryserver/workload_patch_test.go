@@ -231,13 +231,13 @@ func TestWorkloadPatchWithoutAMask(t *testing.T) {
 	}
 }
 
-// A workload PATCH follows the update mask rule of every collection
-// (AIP-134): the mask as given, "*" (every field: those the body leaves out
-// are cleared), or without a mask the fields the body carries; on a default
-// server and on one that accepts App Hub writes, where "*" and no mask also
-// reach the AgentProperties entry. entry is the displayName of the entry
-// stored after the PATCH ("" for none); the workload starts with "First" on
-// a writable server, and the PATCH sends "Second" when props is set.
+// A workload PATCH carries its update mask to the state's rule (AIP-134;
+// every case of the rule is in state/workloads_test.go): here the rows where
+// the wire matters, a mask in the query, "*" and none, and a backquoted key
+// (AIP-161) escaped in the URL. entry is the displayName of the
+// AgentProperties entry stored after the PATCH ("" for none); the workload
+// starts with "First" on a writable server, and the PATCH sends "Second"
+// when props is set.
 func TestWorkloadPatchFollowsTheMaskRule(t *testing.T) {
 	for _, tt := range []struct {
 		mask              string
@@ -245,17 +245,10 @@ func TestWorkloadPatchFollowsTheMaskRule(t *testing.T) {
 		name, desc, entry string
 		attrs             bool // attributes kept
 	}{
-		{mask: "displayName", name: "C", desc: "B", attrs: true},
 		{mask: "display_name", writable: true, props: true, name: "C", desc: "B", attrs: true, entry: "First"},
-		{mask: "*", props: true, name: "C"},
-		{mask: "*", writable: true, name: "C"},
 		{mask: "*", writable: true, props: true, name: "C", entry: "Second"},
-		{mask: "", props: true, name: "C", desc: "B", attrs: true},
 		{mask: "", writable: true, name: "C", desc: "B", attrs: true, entry: "First"},
-		{mask: "", writable: true, props: true, name: "C", desc: "B", attrs: true, entry: "Second"},
-		// The entry's key, backquoted as AIP-161 asks or not: its capitals are not snake_cased.
 		{mask: "workloadProperties.extendedMetadata.`" + propsKey + "`,description", writable: true, props: true, name: "A", attrs: true, entry: "Second"},
-		{mask: "workload_properties.extended_metadata." + propsKey, writable: true, name: "A", desc: "B", attrs: true},
 	} {
 		e := start(t, registryserver.Options{AppHubWritable: tt.writable})
 		first := &apphub.Workload{DisplayName: "A", Description: "B", Attributes: &apphub.Attributes{Criticality: &apphub.Criticality{Type: "HIGH"}}}
