@@ -411,34 +411,21 @@ var mcpServerResults = modelOf[mcpServerResultModel]()
 // data sources return (each of agentregistry_mcp_servers, and the singular
 // agentregistry_mcp_server).
 func mcpServerResultAttributes() map[string]schema.Attribute {
-	return map[string]schema.Attribute{
-		"name": schema.StringAttribute{Computed: true,
-			MarkdownDescription: "Full resource name, `projects/{project}/locations/{location}/mcpServers/{service_id}`, named after the service that registered it."},
-		"mcp_server_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The MCP server's `mcpServerId`, its stable, globally unique URN (the `mcp_server_id` of the `agentregistry_mcp_server` resource that registered it), which a binding's `target` takes."},
-		"urn":           dsURNAttribute("MCP server", "mcp_server_id", "google_agent_registry_mcp_server"),
-		"attributes":    dsAttributesAttribute("MCP server"),
-		"display_name":  schema.StringAttribute{Computed: true, MarkdownDescription: "Display name."},
-		"description":   schema.StringAttribute{Computed: true, MarkdownDescription: "Description."},
-		"urls": schema.ListAttribute{Computed: true, ElementType: types.StringType,
-			MarkdownDescription: "The URLs of `interfaces`, in order."},
-		"interfaces":      dsInterfacesAttribute("Endpoints of the MCP server."),
-		"create_time":     schema.StringAttribute{Computed: true, MarkdownDescription: "When the MCP server was registered (RFC 3339)."},
-		"update_time":     schema.StringAttribute{Computed: true, MarkdownDescription: "When the MCP server was last updated (RFC 3339)."},
-		"attributes_json": dsAttributesJSONAttribute("MCP server"),
-		"tools": schema.ListNestedAttribute{
-			Computed:            true,
-			MarkdownDescription: "The server's MCP tools, in tool-spec order.",
-			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-				"name":             schema.StringAttribute{Computed: true, MarkdownDescription: "Tool name."},
-				"title":            schema.StringAttribute{Computed: true, MarkdownDescription: "Human-readable title (`annotations.title`); empty when absent."},
-				"description":      schema.StringAttribute{Computed: true, MarkdownDescription: "What the tool does."},
-				"read_only_hint":   schema.BoolAttribute{Computed: true, MarkdownDescription: "`annotations.readOnlyHint` (MCP default `false`)."},
-				"destructive_hint": schema.BoolAttribute{Computed: true, MarkdownDescription: "`annotations.destructiveHint` (MCP default `true`)."},
-				"idempotent_hint":  schema.BoolAttribute{Computed: true, MarkdownDescription: "`annotations.idempotentHint` (MCP default `false`)."},
-				"open_world_hint":  schema.BoolAttribute{Computed: true, MarkdownDescription: "`annotations.openWorldHint` (MCP default `true`)."},
-			}},
-		},
+	attrs := dsRegistrationAttributes("MCP server", "mcpServers", "mcp_server", "mcpServerId", "Endpoints of the MCP server.")
+	attrs["tools"] = schema.ListNestedAttribute{
+		Computed:            true,
+		MarkdownDescription: "The server's MCP tools, in tool-spec order.",
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"name":             schema.StringAttribute{Computed: true, MarkdownDescription: "Tool name."},
+			"title":            schema.StringAttribute{Computed: true, MarkdownDescription: "Human-readable title (`annotations.title`); empty when absent."},
+			"description":      schema.StringAttribute{Computed: true, MarkdownDescription: "What the tool does."},
+			"read_only_hint":   schema.BoolAttribute{Computed: true, MarkdownDescription: "`annotations.readOnlyHint` (MCP default `false`)."},
+			"destructive_hint": schema.BoolAttribute{Computed: true, MarkdownDescription: "`annotations.destructiveHint` (MCP default `true`)."},
+			"idempotent_hint":  schema.BoolAttribute{Computed: true, MarkdownDescription: "`annotations.idempotentHint` (MCP default `false`)."},
+			"open_world_hint":  schema.BoolAttribute{Computed: true, MarkdownDescription: "`annotations.openWorldHint` (MCP default `true`)."},
+		}},
 	}
+	return attrs
 }
 
 func flattenMcpServer(s *agentregistry.McpServer) mcpServerResultModel {
@@ -480,20 +467,31 @@ var endpointResults = modelOf[endpointResultModel]()
 // endpointResultAttributes are the attributes of one Endpoint record that the
 // data sources return.
 func endpointResultAttributes() map[string]schema.Attribute {
+	return dsRegistrationAttributes("endpoint", "endpoints", "endpoint", "endpointId", "How to reach the endpoint.")
+}
+
+// dsRegistrationAttributes are the attributes that an MCP server and an
+// endpoint record share: what the record is called (what), its collection in
+// the resource name, its kind as Terraform names it (mcp_server: the
+// mcp_server_id attribute, the agentregistry_ and google_agent_registry_
+// resource types), its URN field in the API, and what its interfaces are.
+func dsRegistrationAttributes(what, collection, kind, urnField, interfaces string) map[string]schema.Attribute {
+	idAttr := kind + "_id"
 	return map[string]schema.Attribute{
 		"name": schema.StringAttribute{Computed: true,
-			MarkdownDescription: "Full resource name, `projects/{project}/locations/{location}/endpoints/{service_id}`, named after the service that registered it."},
-		"endpoint_id":  schema.StringAttribute{Computed: true, MarkdownDescription: "The endpoint's `endpointId`, its stable, globally unique URN (the `endpoint_id` of the `agentregistry_endpoint` resource that registered it), which a binding's `target` takes."},
-		"urn":          dsURNAttribute("endpoint", "endpoint_id", "google_agent_registry_endpoint"),
-		"attributes":   dsAttributesAttribute("endpoint"),
+			MarkdownDescription: "Full resource name, `projects/{project}/locations/{location}/" + collection + "/{service_id}`, named after the service that registered it."},
+		idAttr: schema.StringAttribute{Computed: true, MarkdownDescription: "The " + what + "'s `" + urnField + "`, its stable, globally unique URN (the `" + idAttr +
+			"` of the `agentregistry_" + kind + "` resource that registered it), which a binding's `target` takes."},
+		"urn":          dsURNAttribute(what, idAttr, "google_agent_registry_"+kind),
+		"attributes":   dsAttributesAttribute(what),
 		"display_name": schema.StringAttribute{Computed: true, MarkdownDescription: "Display name."},
 		"description":  schema.StringAttribute{Computed: true, MarkdownDescription: "Description."},
 		"urls": schema.ListAttribute{Computed: true, ElementType: types.StringType,
 			MarkdownDescription: "The URLs of `interfaces`, in order."},
-		"interfaces":      dsInterfacesAttribute("How to reach the endpoint."),
-		"create_time":     schema.StringAttribute{Computed: true, MarkdownDescription: "When the endpoint was registered (RFC 3339)."},
-		"update_time":     schema.StringAttribute{Computed: true, MarkdownDescription: "When the endpoint was last updated (RFC 3339)."},
-		"attributes_json": dsAttributesJSONAttribute("endpoint"),
+		"interfaces":      dsInterfacesAttribute(interfaces),
+		"create_time":     schema.StringAttribute{Computed: true, MarkdownDescription: "When the " + what + " was registered (RFC 3339)."},
+		"update_time":     schema.StringAttribute{Computed: true, MarkdownDescription: "When the " + what + " was last updated (RFC 3339)."},
+		"attributes_json": dsAttributesJSONAttribute(what),
 	}
 }
 
