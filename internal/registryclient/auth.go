@@ -18,6 +18,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-cleanhttp"
@@ -159,7 +160,7 @@ func tokenSource(ctx context.Context, cfg Config) (oauth2.TokenSource, string, e
 	ctx = context.WithValue(context.WithoutCancel(ctx), oauth2.HTTPClient, hc)
 	ts, quotaProject, err := baseTokenSource(ctx, cfg)
 	if err != nil || cfg.Google.ImpersonateServiceAccount == "" {
-		return ts, quotaProject, err
+		return refusalsOf(ts, hc), quotaProject, err
 	}
 	its, err := impersonate.CredentialsTokenSource(ctx, impersonate.CredentialsConfig{
 		TargetPrincipal: cfg.Google.ImpersonateServiceAccount,
@@ -173,7 +174,7 @@ func tokenSource(ctx context.Context, cfg Config) (oauth2.TokenSource, string, e
 	if err != nil {
 		return nil, "", fmt.Errorf("impersonating %s: %w", cfg.Google.ImpersonateServiceAccount, err)
 	}
-	return its, "", nil
+	return refusalsOf(its, hc), "", nil
 }
 
 // baseTokenSource is the token source of the access token, the credentials
@@ -234,6 +235,7 @@ func tokenHTTPClient(cfg Config) (*http.Client, error) {
 	if timeout <= 0 {
 		timeout = maxTokenRequestTime
 	}
+	rt = &tokenStatusTransport{base: rt}
 	return &http.Client{Transport: rt, CheckRedirect: refuseRedirect, Timeout: timeout}, nil
 }
 
@@ -291,4 +293,68 @@ func projectOf(path string) string {
 		}
 	}
 	return ""
+}
+
+// TokenRefusedError is a token request that Google's token services (token
+// endpoint, STS, IAM Credentials) refused for good: a 4xx other than 408
+// and 429, such as wrong credentials or no permission to impersonate.
+// Asking again cannot change the answer, so the request that needed the
+// token is not retried.
+type TokenRefusedError struct {
+	Status int   // the token service's HTTP status
+	Err    error // the token library's error, with the service's message
+}
+
+func (e *TokenRefusedError) Error() string {
+	return fmt.Sprintf("Google's token service refused the credentials (HTTP %d); check that they are current and, "+
+		"when impersonating, that their principal holds roles/iam.serviceAccountTokenCreator on the service account: %v",
+		e.Status, e.Err)
+}
+
+func (e *TokenRefusedError) Unwrap() error { return e.Err }
+
+// tokenStatusTransport keeps the HTTP status of the latest token answer.
+// x/oauth2/google, its external account flow and api/impersonate report a
+// refusal as a plain string (only x/oauth2's own token endpoint has a typed
+// RetrieveError), so the status is read on the wire instead.
+type tokenStatusTransport struct {
+	base   http.RoundTripper
+	status atomic.Int32
+}
+
+func (t *tokenStatusTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(req)
+	code := 0
+	if err == nil {
+		code = resp.StatusCode
+	}
+	t.status.Store(int32(code))
+	return resp, err
+}
+
+// refusalsOf wraps ts so that a token error after a final refusal on hc's
+// wire is a *TokenRefusedError. Concurrent token requests share the status:
+// at worst an error is called refused when another request was refused at
+// the same moment, which is then true of the credentials too.
+func refusalsOf(ts oauth2.TokenSource, hc *http.Client) oauth2.TokenSource {
+	if ts == nil {
+		return nil
+	}
+	return &refusalTokenSource{ts: ts, wire: hc.Transport.(*tokenStatusTransport)}
+}
+
+type refusalTokenSource struct {
+	ts   oauth2.TokenSource
+	wire *tokenStatusTransport
+}
+
+func (s *refusalTokenSource) Token() (*oauth2.Token, error) {
+	tok, err := s.ts.Token()
+	if err == nil {
+		return tok, nil
+	}
+	if code := int(s.wire.status.Load()); code >= 400 && code < 500 && code != http.StatusRequestTimeout && code != http.StatusTooManyRequests {
+		return nil, &TokenRefusedError{Status: code, Err: err}
+	}
+	return nil, err
 }

@@ -11,10 +11,13 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -252,4 +255,77 @@ func TestGoogleAuth_tokenRequestsBounded(t *testing.T) {
 	if n := len(reg.Seen()); n != 0 {
 		t.Errorf("the registry received %d requests without a token", n)
 	}
+}
+
+// A token request that Google's token services refuse for good (a 4xx
+// other than 408 and 429: wrong credentials, no permission to impersonate)
+// ends the request at once with an error that says so; it is not retried
+// as a connection error would be (on an earlier main: every attempt asked
+// again, seven calls and about twelve seconds of backoff by default). Here
+// the IAM Credentials stand-in refuses a source token it never minted.
+func TestGoogleAuth_refusedTokenIsFinal(t *testing.T) {
+	auth := testkit.StartGoogleAuth(t)
+	reg := testkit.StartRecordedRegistry(t, registryserver.Options{Token: testkit.ImpersonatedToken})
+	c, err := registryclient.New(context.Background(), registryclient.Config{
+		Endpoint: reg.URL, AccessToken: "ya29.a-token-iam-does-not-know", RetryMax: 3, RetryWaitMin: 10 * time.Millisecond,
+		Google: registryclient.GoogleAuth{ImpersonateServiceAccount: deployer, IAMCredentialsEndpoint: auth.URL},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.ListAgents(ctxFor(t), "projects/p1/locations/global", "", 0)
+	var refused *registryclient.TokenRefusedError
+	if !errors.As(err, &refused) || refused.Status != http.StatusUnauthorized {
+		t.Fatalf("error %v; want a TokenRefusedError with status 401", err)
+	}
+	for _, want := range []string{"refused", "401", "iam.serviceAccountTokenCreator"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	if n := len(auth.CallsTo(":generateAccessToken")); n != 1 {
+		t.Errorf("%d generateAccessToken calls, want 1: a refusal is not retried", n)
+	}
+	if n := len(reg.Seen()); n != 0 {
+		t.Errorf("the registry received %d requests without a token", n)
+	}
+}
+
+// A token service that fails for a while (503) is retried as any request
+// is, and the request goes on once it answers.
+func TestGoogleAuth_unavailableTokenServiceIsRetried(t *testing.T) {
+	auth := testkit.StartGoogleAuth(t)
+	var failures atomic.Int32
+	failures.Store(2)
+	iam := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if failures.Add(-1) >= 0 {
+			http.Error(w, `{"error":{"code":503,"status":"UNAVAILABLE"}}`, http.StatusServiceUnavailable)
+			return
+		}
+		httputil.NewSingleHostReverseProxy(mustParse(t, auth.URL)).ServeHTTP(w, r)
+	}))
+	defer iam.Close()
+	reg := testkit.StartRecordedRegistry(t, registryserver.Options{Token: testkit.ImpersonatedToken})
+	c, err := registryclient.New(context.Background(), registryclient.Config{
+		Endpoint: reg.URL, AccessToken: testkit.StaticSourceToken, RetryMax: 3, RetryWaitMin: 10 * time.Millisecond,
+		Google: registryclient.GoogleAuth{ImpersonateServiceAccount: deployer, IAMCredentialsEndpoint: iam.URL},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ListAgents(ctxFor(t), "projects/p1/locations/global", "", 0); err != nil {
+		t.Fatalf("after two 503s from the token service: %v", err)
+	}
+	if n := len(auth.CallsTo(":generateAccessToken")); n != 1 {
+		t.Errorf("%d generateAccessToken calls reached IAM, want 1", n)
+	}
+}
+
+func mustParse(t *testing.T, raw string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
 }

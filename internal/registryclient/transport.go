@@ -109,8 +109,9 @@ func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, erro
 		return false, ctx.Err()
 	}
 	if err != nil {
+		var refused *TokenRefusedError
 		if errors.Is(err, errResponseTooLarge) || errors.Is(err, errPageBytes) || errors.Is(err, errResponseTooManyValues) ||
-			errors.Is(err, errPageValues) || refusedOnLoopback(err) {
+			errors.Is(err, errPageValues) || refusedOnLoopback(err) || errors.As(err, &refused) {
 			return false, nil
 		}
 		retry, _ := retryablehttp.ErrorPropagatedRetryPolicy(ctx, nil, err)
