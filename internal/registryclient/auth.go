@@ -337,10 +337,11 @@ func (t *tokenStatusTransport) RoundTrip(req *http.Request) (*http.Response, err
 // at worst an error is called refused when another request was refused at
 // the same moment, which is then true of the credentials too.
 func refusalsOf(ts oauth2.TokenSource, hc *http.Client) oauth2.TokenSource {
-	if ts == nil {
-		return nil
+	wire, ok := hc.Transport.(*tokenStatusTransport) // as tokenHTTPClient builds it
+	if ts == nil || !ok {
+		return ts
 	}
-	return &refusalTokenSource{ts: ts, wire: hc.Transport.(*tokenStatusTransport)}
+	return &refusalTokenSource{ts: ts, wire: wire}
 }
 
 type refusalTokenSource struct {
