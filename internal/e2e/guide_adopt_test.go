@@ -254,7 +254,7 @@ resource "agentregistry_agent" "fleet" {
 }
 `)
 	h.Write(t, "imports.tf", block)
-	h.Write(t, "test.tf", providerConfig(registry.URL))
+	h.Write(t, "test.tf", testkit.ProviderConfig(registry.URL))
 	h.MustRun(t, "init", "-input=false")
 	out := h.MustExit(t, 2, "plan", "-detailed-exitcode", "-input=false")
 	if !strings.Contains(out, "Plan: 3 to import, 0 to add, 0 to change, 0 to destroy.") {

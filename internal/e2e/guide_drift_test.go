@@ -79,7 +79,7 @@ func driftOfTheFleet(t *testing.T, g *guideRun, script string) {
 	r := g.reattached(t)
 	copyTree(t, g.root, r.Dir, "examples/functions/search_cards")
 	r.Dir = filepath.Join(r.Dir, "examples", "functions", "search_cards")
-	writeFile(t, filepath.Join(r.Dir, "test.tf"), providerConfig(registry.URL)+`
+	writeFile(t, filepath.Join(r.Dir, "test.tf"), testkit.ProviderConfig(registry.URL)+`
 data "agentregistry_skills" "partner_fx" {
   tags = ["partner-fx"]
 }
@@ -142,7 +142,7 @@ func driftOfAProtectedServer(t *testing.T, g *guideRun, script string) {
 	registry := testkit.StartRegistry(t, registryserver.Options{})
 	r := g.reattached(t)
 	r.Env = append(r.Env, "TF_VAR_"+variable[1]+"="+secret)
-	writeFile(t, filepath.Join(r.Dir, "main.tf"), exampleRequiredProviders+providerConfig(registry.URL)+
+	writeFile(t, filepath.Join(r.Dir, "main.tf"), exampleRequiredProviders+testkit.ProviderConfig(registry.URL)+
 		strings.ReplaceAll(config[0].Text, "https://mcp.example.com/weather", weather.URL))
 	h := &testkit.Harness{Bin: g.cli.Path, Dir: r.Dir, Env: r.Env}
 	h.MustRun(t, "init", "-input=false")

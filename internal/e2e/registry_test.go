@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,18 +12,8 @@ import (
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit"
 )
 
-// testParent is the project and location of providerConfig.
+// testParent is the project and location of testkit.ProviderConfig.
 const testParent = "projects/test-project/locations/global"
-
-// providerConfig points the provider at a registry the test started.
-func providerConfig(endpoint string) string {
-	return fmt.Sprintf(`
-provider "agentregistry" {
-  endpoint = %q
-  project  = "test-project"
-}
-`, endpoint)
-}
 
 // exampleRequiredProviders completes an example, which has no terraform
 // block: provider functions need the provider among the required_providers.

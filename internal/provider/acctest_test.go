@@ -30,23 +30,13 @@ import (
 )
 
 // testParent is the project and location of every test: the provider
-// configuration's (providerConfig) and the default one of the resources.
+// configuration's (testkit.ProviderConfig) and the default one of the resources.
 const testParent = "projects/test-project/locations/global"
 
 // testAccProviderFactories serves the provider in-process to OpenTofu (or
 // Terraform), as main serves it.
 var testAccProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
 	"agentregistry": providerserver.NewProtocol6WithError(New("test")()),
-}
-
-// providerConfig points the provider at a registry server started by the test.
-func providerConfig(endpoint string) string {
-	return fmt.Sprintf(`
-provider "agentregistry" {
-  endpoint = %q
-  project  = "test-project"
-}
-`, endpoint)
 }
 
 // testRegistry is a bundled registry server started for one test, with two
@@ -77,7 +67,7 @@ func startRegistry(t *testing.T, opts ...registryserver.Options) *testRegistry {
 }
 
 // config is the provider block for this registry followed by body.
-func (r *testRegistry) config(body string) string { return providerConfig(r.URL) + body }
+func (r *testRegistry) config(body string) string { return testkit.ProviderConfig(r.URL) + body }
 
 // ---------------------------------------------------------------------------
 // Seeding: registrations are created through the server's HTTP API with the

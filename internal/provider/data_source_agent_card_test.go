@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/livedoctest"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit"
 )
 
 // liveCardBody is a card as an agent serves it: indented, keys in no
@@ -148,7 +149,7 @@ func TestAccAgentCardDataSource_refusals(t *testing.T) {
 				"The A2A Agent Card has 1 problem", `missing required property "skills"`, "nothing was sent to the registry"),
 			// ...which is this one.
 			{
-				Config: providerConfig("http://127.0.0.1:1") + fmt.Sprintf(`
+				Config: testkit.ProviderConfig("http://127.0.0.1:1") + fmt.Sprintf(`
 resource "agentregistry_agent" "same" {
   service_id = "same-message"
   agent_card = %q

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/livedoctest"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit"
 )
 
 // MCP 2026-07-28 through the CLI: servers that speak only 2026-07-28 (no
@@ -39,7 +40,7 @@ func TestAccMcpToolSpecDataSource_mcp20260728(t *testing.T) {
       }
     }]
   })`
-	config := providerConfig(reg.URL) +
+	config := testkit.ProviderConfig(reg.URL) +
 		toolDS("go_sdk", fmt.Sprintf("url = %q", goSDK.URL)) +
 		toolDS("ts2", fmt.Sprintf("url = %q\ntimeout = \"1m\"", ts2)) +
 		toolDS("ts2_stdio", fmt.Sprintf("command = %s\ntimeout = \"1m\"", hclList(ts2Stdio))) + `

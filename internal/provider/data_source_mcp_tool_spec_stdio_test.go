@@ -21,6 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/livedoctest"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit"
 )
 
 // hclList writes a list of strings as HCL.
@@ -39,7 +40,7 @@ func TestAccMcpToolSpecDataSource_stdio(t *testing.T) {
 	dir := t.TempDir()
 	memory := livedoctest.NPMBin(t, "@modelcontextprotocol/server-memory", "dist/index.js")
 	reg := startRegistry(t)
-	config := providerConfig(reg.URL) + toolDS("memory", fmt.Sprintf(`command     = %s
+	config := testkit.ProviderConfig(reg.URL) + toolDS("memory", fmt.Sprintf(`command     = %s
 env         = { MEMORY_FILE_PATH = %q }
 working_dir = %q
 timeout     = "1m"

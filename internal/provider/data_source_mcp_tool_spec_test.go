@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/livedoctest"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit"
 )
 
 // canonicalTool is a tool of livedoctest.NamedTools in RFC 8785 form, by hand.
@@ -135,7 +136,7 @@ func TestAccMcpToolSpecDataSource_refusals(t *testing.T) {
 				`content type "text/html"`, `body starting "<!doctype html><title>Welcome</title>"`),
 			step(url(invalid.URL), "Invalid MCP Tool Spec", "The document served at "+invalid.URL, "/tools/0/inputSchema/type"),
 			{ // the resource's message for the same document
-				Config: providerConfig("http://127.0.0.1:1") + `
+				Config: testkit.ProviderConfig("http://127.0.0.1:1") + `
 resource "agentregistry_mcp_server" "same" {
   service_id = "same-message"
   tool_spec  = jsonencode({ tools = [{ name = "bad", inputSchema = { type = "string" } }] })

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver/registryservertest"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit"
 )
 
 // Errors a user can act on say what to do.
@@ -41,7 +42,7 @@ func TestAccErrors_unreachableRegistrySaysWhatToStart(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{{
-			Config:      providerConfig(endpoint) + errSearchConfig,
+			Config:      testkit.ProviderConfig(endpoint) + errSearchConfig,
 			ExpectError: relWords("connection refused", "Nothing answered", "endpoint", "AGENTREGISTRY_ENDPOINT", "agentregistry-server"),
 		}},
 	})

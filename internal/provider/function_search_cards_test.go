@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -48,7 +49,7 @@ func TestAccFunction_searchCardsExample(t *testing.T) {
 	r := startRegistry(t)
 	h := newCLIHarness(t)
 	h.copyExample(t, "../../examples/functions/search_cards")
-	h.write(t, "test.tf", providerConfig(r.URL))
+	h.write(t, "test.tf", testkit.ProviderConfig(r.URL))
 	h.mustRun(t, "init", "-input=false")
 	plan := h.mustExit(t, 2, "plan", "-detailed-exitcode", "-input=false")
 	if !containsAll(plan, `agentregistry_binding.support_desk_to["order-tracker"] will be created`, "Plan: 4 to add") {

@@ -21,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit"
 )
 
 const hostileParent = "projects/test-project/locations/global"
@@ -217,7 +218,7 @@ func TestAccHostileRegistry_endlessEmptyPagesEndWithinSeconds(t *testing.T) {
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	cli := newCLIHarness(t)
-	cli.write(t, "main.tf", exampleProviders+providerConfig(srv.URL)+`
+	cli.write(t, "main.tf", exampleProviders+testkit.ProviderConfig(srv.URL)+`
 data "agentregistry_agents" "all" {
   query = "x"
 }

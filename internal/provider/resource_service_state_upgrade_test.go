@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit"
 	"google.golang.org/api/agentregistry/v1"
 )
 
@@ -29,7 +30,7 @@ func TestAccServiceStateUpgrade_fromVersion0(t *testing.T) {
 	registerServicesOfState(t, reg, stateV0)
 	reg.srv.ResetRequests()
 
-	h.write(t, "main.tf", exampleProviders+providerConfig(reg.ts.URL)+string(config))
+	h.write(t, "main.tf", exampleProviders+testkit.ProviderConfig(reg.ts.URL)+string(config))
 	h.write(t, "terraform.tfstate", string(stateV0))
 	h.mustRun(t, "init", "-input=false")
 	out := h.mustRun(t, "apply", "-auto-approve", "-input=false")

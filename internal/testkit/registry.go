@@ -2,6 +2,7 @@ package testkit
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
 	"testing"
 
@@ -46,4 +47,15 @@ func StartRegistry(t testing.TB, opts registryserver.Options) *Registry {
 		t.Fatalf("agentregistry client: %v", err)
 	}
 	return &Registry{Srv: srv, TS: ts, URL: ts.URL, Client: client, API: api}
+}
+
+// ProviderConfig is the provider block of a test's configuration: the
+// registry at endpoint, in the project test-project.
+func ProviderConfig(endpoint string) string {
+	return fmt.Sprintf(`
+provider "agentregistry" {
+  endpoint = %q
+  project  = "test-project"
+}
+`, endpoint)
 }
