@@ -19,7 +19,6 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/hashicorp/go-cleanhttp"
 	"golang.org/x/oauth2"
@@ -31,10 +30,6 @@ import (
 // DefaultIAMCredentialsEndpoint is Google's IAM Credentials API, which mints
 // an impersonated service account's tokens (generateAccessToken).
 const DefaultIAMCredentialsEndpoint = "https://" + iamCredentialsHost
-
-// maxTokenRequestTime bounds one request for a token (token endpoint, STS,
-// IAM Credentials) when Config.RequestTimeout is not set.
-const maxTokenRequestTime = time.Minute
 
 // GoogleAuth is the Google provider's credentials beyond Config.AccessToken
 // and Config.UseADC. Its zero value adds nothing.
@@ -231,12 +226,9 @@ func tokenHTTPClient(cfg Config) (*http.Client, error) {
 		}
 		rt = &iamEndpointTransport{to: to, base: rt}
 	}
-	timeout := cfg.RequestTimeout
-	if timeout <= 0 {
-		timeout = maxTokenRequestTime
-	}
 	rt = &tokenStatusTransport{base: rt}
-	return &http.Client{Transport: rt, CheckRedirect: refuseRedirect, Timeout: timeout}, nil
+	// cfg has its defaults (withDefaults): RequestTimeout is set.
+	return &http.Client{Transport: rt, CheckRedirect: refuseRedirect, Timeout: cfg.RequestTimeout}, nil
 }
 
 func refuseRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }

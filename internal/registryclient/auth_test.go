@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -291,33 +292,42 @@ func TestGoogleAuth_refusedTokenIsFinal(t *testing.T) {
 	}
 }
 
-// A token service that fails for a while (503) is retried as any request
-// is, and the request goes on once it answers.
-func TestGoogleAuth_unavailableTokenServiceIsRetried(t *testing.T) {
+// Which answers of a token service are final: every 4xx but 408 and 429
+// ends the request at once; 408, 429 and 5xx are retried as any request
+// is, and the request goes on once the service answers. The stand-in in
+// front of the IAM Credentials one answers status twice, then passes on.
+func TestGoogleAuth_tokenServiceStatuses(t *testing.T) {
 	auth := testkit.StartGoogleAuth(t)
-	var failures atomic.Int32
-	failures.Store(2)
-	iam := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if failures.Add(-1) >= 0 {
-			http.Error(w, `{"error":{"code":503,"status":"UNAVAILABLE"}}`, http.StatusServiceUnavailable)
-			return
+	for status, final := range map[int]bool{
+		http.StatusBadRequest: true, http.StatusForbidden: true, http.StatusNotFound: true, 499: true,
+		http.StatusRequestTimeout: false, http.StatusTooManyRequests: false,
+		http.StatusInternalServerError: false, http.StatusServiceUnavailable: false,
+	} {
+		var calls atomic.Int32
+		iam := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if calls.Add(1) <= 2 {
+				http.Error(w, `{"error":{"code":`+strconv.Itoa(status)+`}}`, status)
+				return
+			}
+			httputil.NewSingleHostReverseProxy(mustParse(t, auth.URL)).ServeHTTP(w, r)
+		}))
+		reg := testkit.StartRecordedRegistry(t, registryserver.Options{Token: testkit.ImpersonatedToken})
+		c, err := registryclient.New(context.Background(), registryclient.Config{
+			Endpoint: reg.URL, AccessToken: testkit.StaticSourceToken, RetryMax: 3, RetryWaitMin: 10 * time.Millisecond,
+			Google: registryclient.GoogleAuth{ImpersonateServiceAccount: deployer, IAMCredentialsEndpoint: iam.URL},
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-		httputil.NewSingleHostReverseProxy(mustParse(t, auth.URL)).ServeHTTP(w, r)
-	}))
-	defer iam.Close()
-	reg := testkit.StartRecordedRegistry(t, registryserver.Options{Token: testkit.ImpersonatedToken})
-	c, err := registryclient.New(context.Background(), registryclient.Config{
-		Endpoint: reg.URL, AccessToken: testkit.StaticSourceToken, RetryMax: 3, RetryWaitMin: 10 * time.Millisecond,
-		Google: registryclient.GoogleAuth{ImpersonateServiceAccount: deployer, IAMCredentialsEndpoint: iam.URL},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.ListAgents(ctxFor(t), "projects/p1/locations/global", "", 0); err != nil {
-		t.Fatalf("after two 503s from the token service: %v", err)
-	}
-	if n := len(auth.CallsTo(":generateAccessToken")); n != 1 {
-		t.Errorf("%d generateAccessToken calls reached IAM, want 1", n)
+		_, err = c.ListAgents(ctxFor(t), "projects/p1/locations/global", "", 0)
+		iam.Close()
+		var refused *registryclient.TokenRefusedError
+		switch {
+		case final && (!errors.As(err, &refused) || refused.Status != status || calls.Load() != 1):
+			t.Errorf("%d: %v after %d calls; want a TokenRefusedError with status %d after 1", status, err, calls.Load(), status)
+		case !final && (err != nil || calls.Load() != 3):
+			t.Errorf("%d: %v after %d calls; want the request to succeed on the third", status, err, calls.Load())
+		}
 	}
 }
 
