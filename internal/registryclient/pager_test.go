@@ -377,3 +377,43 @@ func TestCountAnswerValuesAtTheCaps(t *testing.T) {
 		t.Errorf("2 values past the budget: %v, exceeded %v", err, b.valuesExceeded.Load())
 	}
 }
+
+// The time cap counts the waits of every page, not each page's alone: pages
+// that each take 60 ms end a read with a 200 ms cap after a few pages, long
+// before the page cap.
+func TestPagerTimeCapCountsEveryPage(t *testing.T) {
+	url, requests := hostileRegistry(t, func(w http.ResponseWriter, _ *http.Request, n int64) {
+		time.Sleep(60 * time.Millisecond)
+		fullPage(w, 1, 1, fmt.Sprintf("token-%d", n))
+	})
+	c := testClient(t, url, func(cfg *Config) { cfg.PageLimits = PageLimits{Time: 200 * time.Millisecond, Pages: 50} })
+	le := limitError(t, pagedReads()["ListAgents"](testCtx(t), c), CapTime)
+	if le.Pages > 5 || requests.Load() > 5 {
+		t.Errorf("stopped after %d pages (%d requests); want the time cap within 5 pages of 60 ms", le.Pages, requests.Load())
+	}
+}
+
+// A next page token of exactly the token cap is followed; one byte more
+// ends the read.
+func TestPagerTokenAtTheCap(t *testing.T) {
+	const tokenCap = 64
+	for size, followed := range map[int]bool{tokenCap: true, tokenCap + 1: false} {
+		url, requests := hostileRegistry(t, func(w http.ResponseWriter, _ *http.Request, n int64) {
+			next := ""
+			if n == 1 {
+				next = strings.Repeat("t", size)
+			}
+			fullPage(w, 1, 1, next)
+		})
+		c := testClient(t, url, func(cfg *Config) { cfg.PageLimits = PageLimits{TokenBytes: tokenCap} })
+		agents, err := c.ListAgents(testCtx(t), testParent, "", 0)
+		switch {
+		case followed && (err != nil || len(agents) != 2 || requests.Load() != 2):
+			t.Errorf("a %d-byte token: %d agents in %d pages, %v; want 2 in 2", size, len(agents), requests.Load(), err)
+		case !followed:
+			if le := limitError(t, err, CapToken); le.Limit != tokenCap || requests.Load() != 1 {
+				t.Errorf("a %d-byte token: cap %d after %d requests, want %d after 1", size, le.Limit, requests.Load(), tokenCap)
+			}
+		}
+	}
+}
