@@ -87,3 +87,93 @@ func TestPollHonoursRetryAfter(t *testing.T) {
 		t.Errorf("polled again %v after a 429 with Retry-After: 1", gap)
 	}
 }
+
+// The schedule of one operation's polls (next): the first poll at first
+// after the start, the second at first*jump, then growth times later each
+// time; a hint after the last poll moves the next poll earlier, and once a
+// poll past the hint found the operation unfinished, the tail step does.
+// The waiter started a second ago; the cases say where the last poll was
+// (since the start) and when the next one is due (since the start).
+func TestOpWaiterSchedule(t *testing.T) {
+	const s = time.Second
+	for _, c := range []struct {
+		name              string
+		since, hint, tail time.Duration // since < 0: no poll yet
+		due               time.Duration
+	}{
+		{name: "no poll yet: the first point", since: -1, due: 1 * s},
+		{name: "after the first poll: first*jump", since: 1 * s, due: 3 * s},
+		{name: "between the first two points", since: 1500 * time.Millisecond, due: 3 * s},
+		{name: "after the second poll: growth times later", since: 3 * s, due: 6 * s},
+		{name: "and again", since: 7 * s, due: 12 * s},
+		{name: "a hint before the next point", since: 1500 * time.Millisecond, hint: 2 * s, due: 2 * s},
+		{name: "a hint at the last poll is spent", since: 2 * s, hint: 2 * s, due: 3 * s},
+		{name: "a hint after the next point", since: 1500 * time.Millisecond, hint: 4 * s, due: 3 * s},
+		{name: "the tail step after the last poll", since: 1500 * time.Millisecond, hint: 1 * s, tail: 100 * time.Millisecond, due: 1600 * time.Millisecond},
+		{name: "a tail step past the next point", since: 2500 * time.Millisecond, hint: 1 * s, tail: 800 * time.Millisecond, due: 3 * s},
+	} {
+		start := time.Now().Add(-s)
+		w := &opWaiter{start: start, first: s, jump: 3, growth: 2, hint: c.hint, tail: c.tail}
+		if c.since >= 0 {
+			w.lastPoll = start.Add(c.since)
+		}
+		// The wait is the due time less the second already gone (and what
+		// the test took since it set start: a few milliseconds).
+		got := w.next(time.Hour)
+		if want := c.due - s; got > want || got < want-100*time.Millisecond {
+			t.Errorf("%s: wait %v, want %v", c.name, got, want)
+		}
+	}
+}
+
+// Once an operation of a kind finished after hi, the others poll at hi
+// plus a margin (a fiftieth of hi, at least hintMargin).
+func TestPollBoardHintMargin(t *testing.T) {
+	for hi, margin := range map[time.Duration]time.Duration{20 * time.Millisecond: hintMargin, 2 * time.Second: 40 * time.Millisecond} {
+		var b pollBoard
+		done, waiting := b.join("create", time.Minute), b.join("create", time.Minute)
+		b.finished(done, hi)
+		waiting.mu.Lock()
+		hint := waiting.hint
+		waiting.mu.Unlock()
+		if hint != hi+margin {
+			t.Errorf("after a create finished in %v the hint is %v, want %v", hi, hint, hi+margin)
+		}
+	}
+}
+
+// A learned schedule starts at 0.92 to 1.04 of the shortest recent time,
+// whatever the draw: many joins stay within it and spread over it.
+func TestPollBoardLearnedStartSpread(t *testing.T) {
+	var b pollBoard
+	b.finished(b.join("create", time.Minute), time.Second)
+	lo, hi := time.Hour, time.Duration(0)
+	for range 500 {
+		w := b.join("create", time.Minute)
+		b.leave(w)
+		lo, hi = min(lo, w.first), max(hi, w.first)
+	}
+	if lo < 920*time.Millisecond || hi > 1040*time.Millisecond || hi-lo < 100*time.Millisecond {
+		t.Errorf("first polls in [%v, %v], want spread over [920ms, 1.04s]", lo, hi)
+	}
+}
+
+// sleep waits until the next poll is due: not less (a poll loop that does
+// not wait would hammer the registry), and returns at once when it is due.
+func TestOpWaiterSleepWaits(t *testing.T) {
+	w := &opWaiter{start: time.Now(), first: 150 * time.Millisecond, jump: 3, growth: 2, wake: make(chan struct{}, 1)}
+	begin := time.Now()
+	if err := w.sleep(context.Background(), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(begin); took < 140*time.Millisecond {
+		t.Errorf("slept %v before a poll due in 150ms", took)
+	}
+	w.polled()
+	w.first = 0 // due already: no wait
+	w.lastPoll = time.Time{}
+	begin = time.Now()
+	if err := w.sleep(context.Background(), time.Hour); err != nil || time.Since(begin) > 50*time.Millisecond {
+		t.Errorf("a poll already due waited %v (%v)", time.Since(begin), err)
+	}
+}
