@@ -417,3 +417,23 @@ func TestPagerTokenAtTheCap(t *testing.T) {
 		}
 	}
 }
+
+// An answer that uses exactly what is left of the byte cap is read; one
+// byte less of cap ends the read.
+func TestPagerByteCapAtTheCap(t *testing.T) {
+	const body = `{"agents":[{"name":"projects/p1/locations/global/agents/a"}]}`
+	url, _ := hostileRegistry(t, func(w http.ResponseWriter, _ *http.Request, _ int64) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(body))
+	})
+	for byteCap, read := range map[int64]bool{int64(len(body)): true, int64(len(body)) - 1: false} {
+		c := testClient(t, url, func(cfg *Config) { cfg.PageLimits = PageLimits{Bytes: byteCap} })
+		agents, err := c.ListAgents(testCtx(t), testParent, "", 0)
+		switch {
+		case read && (err != nil || len(agents) != 1):
+			t.Errorf("a cap of %d bytes for an answer of %d: %d agents, %v; want it read", byteCap, len(body), len(agents), err)
+		case !read:
+			_ = limitError(t, err, CapBytes)
+		}
+	}
+}

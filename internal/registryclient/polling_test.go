@@ -177,3 +177,38 @@ func TestOpWaiterSleepWaits(t *testing.T) {
 		t.Errorf("a poll already due waited %v (%v)", time.Since(begin), err)
 	}
 }
+
+// A kind's estimate looks at its last recentOps operations: an old fast
+// one no longer counts once eight slower ones have finished after it.
+func TestPollBoardForgetsOlderOperations(t *testing.T) {
+	var b pollBoard
+	b.finished(b.join("create", time.Minute), 10*time.Millisecond)
+	for range recentOps {
+		b.finished(b.join("create", time.Minute), time.Second)
+	}
+	w := b.join("create", time.Minute)
+	if w.first < 920*time.Millisecond || w.first > 1040*time.Millisecond {
+		t.Errorf("first poll at %v, want 0.92-1.04 of the last eight (1s), not of the 10ms before them", w.first)
+	}
+	if n := len(b.took["create"]); n != recentOps {
+		t.Errorf("%d durations kept, want %d", n, recentOps)
+	}
+}
+
+// A poll at or past the hint that finds the operation unfinished starts the
+// tail: a twentieth of the hint (at least tailStep), doubling at each poll.
+func TestOpWaiterTailAfterTheHint(t *testing.T) {
+	for hint, step := range map[time.Duration]time.Duration{4 * time.Second: 200 * time.Millisecond, 100 * time.Millisecond: tailStep} {
+		w := &opWaiter{start: time.Now().Add(-5 * time.Second), hint: hint}
+		w.polled()
+		first := w.tail
+		w.polled()
+		if first != step || w.tail != 2*step {
+			t.Errorf("hint %v: tail %v then %v, want %v then %v", hint, first, w.tail, step, 2*step)
+		}
+	}
+	w := &opWaiter{start: time.Now(), hint: time.Hour}
+	if w.polled(); w.tail != 0 {
+		t.Errorf("a poll before the hint started the tail: %v", w.tail)
+	}
+}
