@@ -240,19 +240,15 @@ func adoptFleetWith(t *testing.T, g *guideRun, block string) {
 	r := g.reattached(t)
 	copyTree(t, g.root, r.Dir, "examples/functions/search_cards")
 	h := &testkit.Harness{Bin: g.cli.Path, Dir: filepath.Join(r.Dir, "examples", "functions", "search_cards"), Env: r.Env}
-	h.Write(t, "function.tf", exampleRequiredProviders+`locals {
-  cards = {
-    for f in fileset("${path.module}/cards", "*.json") :
-    trimsuffix(f, ".json") => jsonencode(jsondecode(file("${path.module}/cards/${f}")))
-  }
-}
-
-resource "agentregistry_agent" "fleet" {
-  for_each   = local.cards
-  service_id = each.key
-  agent_card = each.value
-}
-`)
+	// The example's fleet, without the bindings it adds after it: the guide
+	// adopts the agents alone.
+	example, err := os.ReadFile(filepath.Join(h.Dir, "function.tf"))
+	must(t, err)
+	fleet, _, found := strings.Cut(string(example), "\n# Find among")
+	if !found {
+		t.Fatal("the search_cards example no longer says where its fleet ends (# Find among ...)")
+	}
+	h.Write(t, "function.tf", fleet)
 	h.Write(t, "imports.tf", block)
 	h.Write(t, "test.tf", testkit.ProviderConfig(registry.URL))
 	h.MustRun(t, "init", "-input=false")
