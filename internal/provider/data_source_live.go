@@ -31,16 +31,17 @@ import (
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/validators"
 )
 
-// liveBase receives the provider's signature settings. Unlike dataSourceBase
-// it ignores the registry's configuration errors (a missing project): these
-// data sources never talk to the registry.
+// liveBase receives the provider's signature settings and OAuth clients.
+// Unlike dataSourceBase it ignores the registry's configuration errors (a
+// missing project): these data sources never talk to the registry.
 type liveBase struct {
-	signatures signatureSettings
+	signatures   signatureSettings
+	oauthClients oauthClients
 }
 
 func (b *liveBase) Configure(_ context.Context, req datasource.ConfigureRequest, _ *datasource.ConfigureResponse) {
 	if data, ok := req.ProviderData.(*providerData); ok {
-		b.signatures = data.Signatures
+		b.signatures, b.oauthClients = data.Signatures, data.OAuthClients
 	}
 }
 

@@ -19,14 +19,15 @@ import (
 var (
 	_ datasource.DataSource                     = (*mcpToolSpecDataSource)(nil)
 	_ datasource.DataSourceWithConfigValidators = (*mcpToolSpecDataSource)(nil)
+	_ datasource.DataSourceWithConfigure        = (*mcpToolSpecDataSource)(nil)
 )
 
 // NewMcpToolSpecDataSource is the agentregistry_mcp_tool_spec data source.
 func NewMcpToolSpecDataSource() datasource.DataSource { return &mcpToolSpecDataSource{} }
 
-// mcpToolSpecDataSource needs nothing from the provider: it never talks to
-// the registry, and a tool list has no signatures.
-type mcpToolSpecDataSource struct{}
+// mcpToolSpecDataSource needs only the provider's OAuth clients: it never
+// talks to the registry, and a tool list has no signatures.
+type mcpToolSpecDataSource struct{ liveBase }
 
 type mcpToolSpecDataSourceModel struct {
 	URL               types.String `tfsdk:"url"`
@@ -36,6 +37,7 @@ type mcpToolSpecDataSourceModel struct {
 	WorkingDir        types.String `tfsdk:"working_dir"`
 	Headers           types.Map    `tfsdk:"headers"`
 	OAuth             types.Object `tfsdk:"oauth"`
+	OAuthClient       types.String `tfsdk:"oauth_client"`
 	Timeout           types.String `tfsdk:"timeout"`
 	Transport         types.String `tfsdk:"transport"`
 	IncludeTools      types.List   `tfsdk:"include_tools"`
@@ -63,6 +65,7 @@ func (d *mcpToolSpecDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 		"Exactly one of `url` and `command` is set.")
 	addStdioAttributes(attrs)
 	addOAuthAttribute(attrs)
+	addOAuthClientAttribute(attrs)
 	attrs["transport"] = schema.StringAttribute{
 		Optional: true,
 		MarkdownDescription: "`streamable_http` (the default: MCP's Streamable HTTP transport) or `sse` (the older " +
@@ -112,7 +115,7 @@ func (d *mcpToolSpecDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 			"tools; at most 1000 pages are read, and a cursor sent twice stops the reading. Errors say what went wrong: not " +
 			"an MCP server (and what came back), a JSON-RPC error (its code, message and data, on one line, 512 characters " +
 			"each), a timeout, or refused " +
-			"credentials (check `headers`); with `oauth`, which step of the OAuth flow failed and what to check. " + liveFailureNote + "\n\n" + stdioNote,
+			"credentials (check `headers`); with `oauth` or `oauth_client`, which step of the OAuth flow failed and what to check. " + liveFailureNote + "\n\n" + stdioNote,
 		Attributes: attrs,
 	}
 }
@@ -120,7 +123,7 @@ func (d *mcpToolSpecDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 func (d *mcpToolSpecDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m mcpToolSpecDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	creds := oauthCredentials(ctx, m.OAuth, &resp.Diagnostics)
+	creds := d.oauthCredentials(ctx, &m, &resp.Diagnostics)
 	ctx, secrets := liveSecrets(ctx, map[string]types.Map{"headers": m.Headers, "env": m.Env}, creds.AddSecrets)
 	defer func() { resp.Diagnostics = blankDiagnostics(secrets, resp.Diagnostics) }()
 	opts := livedoc.ToolSpecOptions{

@@ -86,6 +86,8 @@ func (d *mcpToolSpecDataSource) ConfigValidators(context.Context) []datasource.C
 		datasourcevalidator.Conflicting(path.MatchRoot("command"), path.MatchRoot("headers")),
 		datasourcevalidator.Conflicting(path.MatchRoot("command"), path.MatchRoot("transport")),
 		datasourcevalidator.Conflicting(path.MatchRoot("command"), path.MatchRoot("oauth")),
+		datasourcevalidator.Conflicting(path.MatchRoot("command"), path.MatchRoot("oauth_client")),
+		datasourcevalidator.Conflicting(path.MatchRoot("oauth"), path.MatchRoot("oauth_client")),
 		oauthConfigValidator{},
 		datasourcevalidator.Conflicting(path.MatchRoot("url"), path.MatchRoot("env")),
 		datasourcevalidator.Conflicting(path.MatchRoot("url"), path.MatchRoot("inherit_env")),

@@ -62,6 +62,9 @@ type providerModel struct {
 	ImpersonateServiceAccountDelegates types.List   `tfsdk:"impersonate_service_account_delegates"`
 	BillingProject                     types.String `tfsdk:"billing_project"`
 	UserProjectOverride                types.Bool   `tfsdk:"user_project_override"`
+
+	// OAuth clients for protected MCP servers (provider_mcp_oauth_clients.go).
+	McpOAuthClients types.Map `tfsdk:"mcp_oauth_clients"`
 }
 
 // providerData is what Configure hands to every resource and data source.
@@ -84,6 +87,9 @@ type providerData struct {
 	// configuration leaves it unknown (at plan). agentregistry_agent_properties
 	// refuses mode = "write" at plan when it is Google's.
 	AppHubEndpoint string
+	// OAuthClients are mcp_oauth_clients. Like Signatures, they need no
+	// registry and stay usable when configErrors is not empty.
+	OAuthClients oauthClients
 }
 
 // providerDataFrom is the Configure step shared by every resource and data source.
@@ -204,6 +210,7 @@ func (p *agentRegistryProvider) Schema(_ context.Context, _ provider.SchemaReque
 		},
 	}
 	maps.Copy(resp.Schema.Attributes, googleAuthAttributes())
+	maps.Copy(resp.Schema.Attributes, mcpOAuthClientsAttributes())
 }
 
 // requestTimeoutAttribute is the provider's request_timeout: the bound of one
@@ -236,7 +243,7 @@ func (p *agentRegistryProvider) Configure(ctx context.Context, req provider.Conf
 	// a module without the environment; Configure still runs at plan time.
 	settings, diags := resolveSettings(ctx, cfg)
 	data := &providerData{Project: settings.project, Location: settings.location, configErrors: diags,
-		Signatures: resolveSignatureSettings(cfg)}
+		Signatures: resolveSignatureSettings(cfg), OAuthClients: resolveOAuthClients(ctx, cfg.McpOAuthClients, &resp.Diagnostics)}
 	if !cfg.Endpoint.IsUnknown() && !cfg.AppHubEndpoint.IsUnknown() {
 		data.AppHubEndpoint = settings.appHubEndpoint
 	}
