@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -112,14 +113,16 @@ resource "agentregistry_binding" "support_desk_to_partner" {
 
 // The guide's section on a protected MCP server, as written: its
 // configuration reads the tools of an MCP server of the Go SDK behind OAuth
-// (a local authorization server grants the client in the guide its token),
-// with the secret given as the workflow gives it (the TF_VAR_ variable of the
-// guide's YAML). After apply the job reports nothing and exits 0; once the
-// server offers another tool, it reports the MCP server's change, as the guide
-// quotes it, and exits 2. Neither the secret nor a token reaches the job's
-// output.
+// (a local authorization server grants the client in the guide its token)
+// through a client of its provider block, with the secret given as the
+// workflow gives it (the TF_VAR_ variable of the guide's YAML, an ephemeral
+// variable of the configuration). After apply the job reports nothing and
+// exits 0; once the server offers another tool, it reports the MCP server's
+// change, as the guide quotes it, and exits 2. Neither the secret nor a token
+// reaches the job's output, its plan file or its JSON form.
 func driftOfAProtectedServer(t *testing.T, g *guideRun, script string) {
 	const heading, secret = "## A protected MCP server in the job", "weather-drift-secret-3c9d1e"
+	g.cli.SkipUnless(t, "the section's ephemeral variable", "1.10.0", "1.11.0")
 	section, err := g.page.Section(heading)
 	must(t, err)
 	config, workflow := testkit.Of(section, "hcl"), testkit.Of(section, "yaml")
@@ -142,17 +145,30 @@ func driftOfAProtectedServer(t *testing.T, g *guideRun, script string) {
 	registry := testkit.StartRegistry(t, registryserver.Options{})
 	r := g.reattached(t)
 	r.Env = append(r.Env, "TF_VAR_"+variable[1]+"="+secret)
-	writeFile(t, filepath.Join(r.Dir, "main.tf"), exampleRequiredProviders+testkit.ProviderConfig(registry.URL)+
-		strings.ReplaceAll(config[0].Text, "https://mcp.example.com/weather", weather.URL))
+	// The section's provider block names the client and leaves the provider's
+	// other settings to the reader: here, the registry of the test.
+	const block = `provider "agentregistry" {`
+	if !strings.Contains(config[0].Text, block) {
+		t.Fatalf("the section's configuration has no %s", block)
+	}
+	main := strings.Replace(config[0].Text, block, fmt.Sprintf("%s\n  endpoint = %q\n  project  = \"test-project\"", block, registry.URL), 1)
+	writeFile(t, filepath.Join(r.Dir, "main.tf"), exampleRequiredProviders+
+		strings.ReplaceAll(main, "https://mcp.example.com/weather", weather.URL))
 	h := &testkit.Harness{Bin: g.cli.Path, Dir: r.Dir, Env: r.Env}
 	h.MustRun(t, "init", "-input=false")
 	h.MustRun(t, "apply", "-auto-approve", "-input=false")
 	job := func(wantCode int, wantReport string) {
 		t.Helper()
-		printed := driftJob(t, r, script, wantCode, wantReport, "")
-		for _, leaked := range append([]string{secret}, issuedTokens(as)...) {
-			if strings.Contains(printed, leaked) {
-				t.Errorf("the job's output shows a credential (%s...)", leaked[:6])
+		kept := map[string]string{"the job's output": driftJob(t, r, script, wantCode, wantReport, "")}
+		kept["drift.json"] = h.ReadFile(t, "drift.json")
+		for name, content := range planMembers(t, filepath.Join(r.Dir, "drift.tfplan")) {
+			kept["drift.tfplan: "+name] = content
+		}
+		for where, text := range kept {
+			for _, leaked := range append([]string{secret}, issuedTokens(as)...) {
+				if strings.Contains(text, leaked) {
+					t.Errorf("%s holds a credential (%s...)", where, leaked[:6])
+				}
 			}
 		}
 	}

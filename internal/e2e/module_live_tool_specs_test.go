@@ -12,11 +12,14 @@ import (
 )
 
 // The fleet module reads the servers of live_tool_specs at plan, passing
-// oauth to the data source as it is (a secret from a sensitive variable):
-// a server of the Go SDK behind OAuth is registered with the tools
-// include_tools keeps and its URL as interface, and the next plan is empty.
+// oauth_client to the data source as it is (a client of the root module's
+// provider block, its secret from an ephemeral variable, as the module's
+// README shows): a server of the Go SDK behind OAuth is registered with the
+// tools include_tools keeps and its URL as interface, and the next plan is
+// empty.
 func TestAccModules_fleetLiveToolSpecsWithOAuth(t *testing.T) {
 	cli := testkit.CLIFromEnv(t)
+	cli.SkipUnless(t, "ephemeral variables", "1.10.0", "1.11.0")
 	const secret = "fleet-ci-client-secret-77e1"
 	as := livedoctest.NewAuthServer(t, livedoctest.AuthServerConfig{ClientID: "fleet-ci", Secret: secret,
 		Methods: []string{livedoctest.SecretPost}})
@@ -39,7 +42,13 @@ func TestAccModules_fleetLiveToolSpecsWithOAuth(t *testing.T) {
 
 variable "weather_client_secret" {
   type      = string
-  sensitive = true
+  ephemeral = true
+}
+
+provider "agentregistry" {
+  mcp_oauth_clients = {
+    weather = { client_id = "fleet-ci", client_secret = var.weather_client_secret }
+  }
 }
 
 module "fleet" {
@@ -47,7 +56,7 @@ module "fleet" {
   live_tool_specs = {
     weather-tools = {
       url           = %q
-      oauth         = { client_id = "fleet-ci", client_secret = var.weather_client_secret }
+      oauth_client  = "weather"
       include_tools = ["forecast"]
     }
   }
@@ -62,8 +71,8 @@ output "weather" {
 	if !strings.Contains(out, `"forecast"`) || strings.Contains(out, "debug_dump") {
 		t.Fatalf("the apply should register weather-tools with forecast only:\n%s", tail(out))
 	}
-	if strings.Contains(out, secret) {
-		t.Error("the apply's output shows the client secret")
+	if strings.Contains(out, secret) || strings.Contains(h.ReadFile(t, "terraform.tfstate"), secret) {
+		t.Error("the apply's output or the state holds the client secret")
 	}
 	h.MustExit(t, 0, "plan", "-input=false", "-detailed-exitcode")
 	if n := len(as.Requests()); n < 2 {

@@ -208,16 +208,18 @@ variable "tool_approval_policy" {
 variable "live_tool_specs" {
   description = <<-EOT
     MCP servers whose tools the module reads at plan with `agentregistry_mcp_tool_spec` and registers, by service id:
-    the server's `url`, and optionally `oauth` (client credentials for a server behind OAuth: `client_id`, one of
-    `client_secret` and `private_key`, `scopes`, `audience`; passed to the data source as they are),
+    the server's `url`, and optionally, for a server behind OAuth, `oauth_client` (the name of a client of the
+    provider's `mcp_oauth_clients`, whose credentials, given by an ephemeral variable, are kept nowhere) or `oauth`
+    (client credentials inline: `client_id`, one of `client_secret` and `private_key`, `scopes`, `audience`; kept in
+    the state, as every argument of a data source is), each passed to the data source as it is; and
     `include_tools`, `exclude_tools`, `drop_output_schemas` and `timeout`. Each server is registered with the
     interface `{ url = url, protocol_binding = "JSONRPC" }` unless `mcp_interfaces` names its interfaces, and takes a
     lock from `tool_locks` like any other. A service id may be in only one of `tool_specs_dir`, `tool_specs` and
-    this map. The credentials are arguments of the data source: Terraform keeps them in the state (the data source's
-    page, *Credentials and the state*).
+    this map.
   EOT
   type = map(object({
-    url = string
+    url          = string
+    oauth_client = optional(string)
     oauth = optional(object({
       client_id     = string
       client_secret = optional(string)
