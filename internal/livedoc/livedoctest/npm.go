@@ -32,7 +32,7 @@ var NPMPackages = []string{
 // suite's client scenarios, pinned: the suite, and the Node.js 22 it needs
 // (npm ships Node as a package, node-<os>-<cpu>; this machine's may be older).
 var ConformancePackages = []string{
-	"@modelcontextprotocol/conformance@0.1.16",
+	"@modelcontextprotocol/conformance@0.2.0-alpha.12",
 	nodePackage() + "@22.23.5",
 }
 
