@@ -1,0 +1,100 @@
+//go:build unix
+
+package livedoctest
+
+import (
+	"bufio"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// A2APackages are the npm packages of the A2A agent fixture (js/a2a-agent.mjs),
+// pinned: the official A2A JS SDK, whose server serves the authenticated
+// extended agent card (GetExtendedAgentCard, A2A 1.0), and the Express it
+// serves with (a peer dependency of the SDK).
+var A2APackages = []string{
+	"@a2a-js/sdk@1.3.0",
+	"express@5.3.0",
+}
+
+var a2aSet = &npmSet{packages: A2APackages, scripts: true}
+
+// A2AMode is what the agent of ServeA2AAgent does with its extended card.
+type A2AMode string
+
+const (
+	// A2AExtendedCard declares an extended card (capabilities.extendedAgentCard)
+	// and serves it to the bearer of the agent's token; a request of its
+	// bindings without the token, or with another, is answered 401 with
+	// WWW-Authenticate: Bearer.
+	A2AExtendedCard A2AMode = "extended"
+	// A2AUndeclared declares no extended card: the SDK answers
+	// GetExtendedAgentCard with UNSUPPORTED_OPERATION.
+	A2AUndeclared A2AMode = "undeclared"
+	// A2AUnconfigured declares one but configures none: the SDK answers
+	// EXTENDED_AGENT_CARD_NOT_CONFIGURED.
+	A2AUnconfigured A2AMode = "unconfigured"
+	// A2ASDKAuthOnly is A2AExtendedCard without the 401: the SDK alone, which
+	// answers a caller without the token (or with another) with the public
+	// card, status 200.
+	A2ASDKAuthOnly A2AMode = "sdk-auth-only"
+)
+
+// A2AAgent is an A2A 1.0 agent of the official A2A JS SDK, on loopback.
+type A2AAgent struct {
+	// URL is the agent's origin: its public card is at
+	// URL/.well-known/agent-card.json.
+	URL string `json:"url"`
+	// RESTURL is the URL of its HTTP+JSON interface (the extended card is at
+	// RESTURL/extendedAgentCard); JSONRPCURL that of its JSON-RPC interface.
+	RESTURL    string `json:"restUrl"`
+	JSONRPCURL string `json:"jsonrpcUrl"`
+	// Token is the bearer token it accepts.
+	Token string `json:"-"`
+	// PublicCard and ExtendedCard are the cards as the SDK serves them.
+	PublicCard   json.RawMessage `json:"publicCard"`
+	ExtendedCard json.RawMessage `json:"extendedCard"`
+}
+
+// ServeA2AAgent starts js/a2a-agent.mjs with node (the SDK needs Node.js 20
+// or later) in the mode given, with a new random token; the agent stops when
+// the test ends. Without npm the test is skipped (failed under CI=true), as
+// NPMDir's tests are.
+func ServeA2AAgent(t testing.TB, mode A2AMode) *A2AAgent {
+	t.Helper()
+	token := make([]byte, 24)
+	_, _ = rand.Read(token) // never fails (crypto/rand)
+	agent := &A2AAgent{Token: "a2a-" + hex.EncodeToString(token)}
+	cmd := exec.Command("node", filepath.Join(a2aSet.install(t), "a2a-agent.mjs"), string(mode))
+	cmd.Env = append(os.Environ(), "A2A_TOKEN="+agent.Token)
+	stdin, err := cmd.StdinPipe() // the script exits when its stdin ends
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = stdin.Close()
+		_ = cmd.Process.Kill() // at once: nothing of it is checked after the test
+		_ = cmd.Wait()
+	})
+	line, err := bufio.NewReader(stdout).ReadBytes('\n')
+	if err != nil {
+		t.Fatalf("a2a-agent.mjs printed no line: %v", err)
+	}
+	if err := json.Unmarshal(line, agent); err != nil {
+		t.Fatalf("a2a-agent.mjs printed %q: %v", line, err)
+	}
+	return agent
+}
