@@ -209,8 +209,7 @@ func (p *agentRegistryProvider) Schema(_ context.Context, _ provider.SchemaReque
 			"request_timeout": requestTimeoutAttribute(),
 		},
 	}
-	maps.Copy(resp.Schema.Attributes, googleAuthAttributes())
-	maps.Copy(resp.Schema.Attributes, mcpOAuthClientsAttributes())
+	maps.Copy(resp.Schema.Attributes, credentialAttributes())
 }
 
 // requestTimeoutAttribute is the provider's request_timeout: the bound of one
@@ -243,7 +242,8 @@ func (p *agentRegistryProvider) Configure(ctx context.Context, req provider.Conf
 	// a module without the environment; Configure still runs at plan time.
 	settings, diags := resolveSettings(ctx, cfg)
 	data := &providerData{Project: settings.project, Location: settings.location, configErrors: diags,
-		Signatures: resolveSignatureSettings(cfg), OAuthClients: resolveOAuthClients(ctx, cfg.McpOAuthClients, &resp.Diagnostics)}
+		Signatures: resolveSignatureSettings(cfg)}
+	data.OAuthClients = resolveOAuthClients(ctx, cfg.McpOAuthClients, &resp.Diagnostics)
 	if !cfg.Endpoint.IsUnknown() && !cfg.AppHubEndpoint.IsUnknown() {
 		data.AppHubEndpoint = settings.appHubEndpoint
 	}

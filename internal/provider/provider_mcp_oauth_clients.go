@@ -10,6 +10,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -37,6 +38,14 @@ const oauthClientNameMessage = "must be a client name: a letter, then up to 63 l
 const oauthClientKept = "Sensitive, and never in the state, a saved plan or `show -json`: the provider's " +
 	"configuration is kept in none of them; with an ephemeral variable (`variable \"x\" { ephemeral = true }`) " +
 	"the value is given to each command and kept nowhere."
+
+// credentialAttributes are the provider's credentials options: Google's
+// (provider_google_auth.go), and the OAuth clients of MCP servers.
+func credentialAttributes() map[string]schema.Attribute {
+	attrs := googleAuthAttributes()
+	maps.Copy(attrs, mcpOAuthClientsAttributes())
+	return attrs
+}
 
 // mcpOAuthClientsAttributes is the provider's mcp_oauth_clients.
 func mcpOAuthClientsAttributes() map[string]schema.Attribute {
