@@ -274,19 +274,19 @@ resource "agentregistry_agent" "probe" {
 	cli.mustRun(t, "apply", "-auto-approve", "-input=false")
 	swapped.Store(true)
 
-	refused := func(run string, args ...string) {
+	refused := func(t *testing.T, args ...string) {
 		t.Helper()
 		out := cli.mustExit(t, 1, args...)
 		diags := diagnostics(out, "Registry Record Over the Record Cap")
 		if len(diags) != 1 || !containsInOrder(diags[0], []string{"error: Registry Record Over the Record Cap",
 			"Reading " + name + " stopped", fmt.Sprintf("the caps of %d values and %d MiB of text per record", maxResultValues, maxResultText>>20)}) {
-			t.Errorf("%s: want the record cap once, got %q in:\n%s", run, diags, out)
+			t.Errorf("want the record cap once, got %q in:\n%s", diags, out)
 		}
 	}
-	refused("plan", "plan", "-json", "-input=false")
-	if ok, _ := capQuery.supportedBy(cliFlavour(), cliVersion(t, cli)); !ok {
-		return // OpenTofu has no query
-	}
-	cli.write(t, "all.tfquery.hcl", "list \"agentregistry_agent\" \"all\" {\n  provider         = agentregistry\n  include_resource = true\n}\n")
-	refused("query", "query", "-json")
+	t.Run("refresh", func(t *testing.T) { refused(t, "plan", "-json", "-input=false") })
+	t.Run("query", func(t *testing.T) {
+		cli.requires(t, capQuery)
+		cli.write(t, "all.tfquery.hcl", "list \"agentregistry_agent\" \"all\" {\n  provider         = agentregistry\n  include_resource = true\n}\n")
+		refused(t, "query", "-json")
+	})
 }
