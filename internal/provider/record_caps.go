@@ -48,8 +48,8 @@ func (s *resultSize) addRecord(v reflect.Value) {
 	if s.over() {
 		return
 	}
-	switch {
-	case v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface:
+	switch k := v.Kind(); {
+	case k == reflect.Pointer || k == reflect.Interface:
 		if v.IsNil() {
 			s.values++
 			return
@@ -58,29 +58,36 @@ func (s *resultSize) addRecord(v reflect.Value) {
 	case rawJSONTypes[v.Type()]:
 		s.values += registryclient.CountValues(v.Bytes())
 		s.text += int64(v.Len())
-	case v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8:
+	case k == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8:
 		s.values++
 		s.text += int64(v.Len())
-	case v.Kind() == reflect.Struct:
+	case k == reflect.Struct || k == reflect.Slice || k == reflect.Map:
 		s.values++
+		s.addElements(v)
+	default:
+		s.add(v)
+	}
+}
+
+// addElements counts what an object, a list or a map of a record holds: the
+// fields the client decodes, the elements, the keys (as text) and values.
+func (s *resultSize) addElements(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Struct:
 		for i := 0; i < v.NumField() && !s.over(); i++ {
 			if f := v.Type().Field(i); f.IsExported() && f.Tag.Get("json") != "-" {
 				s.addRecord(v.Field(i))
 			}
 		}
-	case v.Kind() == reflect.Slice:
-		s.values++
+	case reflect.Slice:
 		for i := 0; i < v.Len() && !s.over(); i++ {
 			s.addRecord(v.Index(i))
 		}
-	case v.Kind() == reflect.Map:
-		s.values++
+	case reflect.Map:
 		for it := v.MapRange(); it.Next() && !s.over(); {
 			s.text += int64(len(fmt.Sprint(it.Key().Interface())))
 			s.addRecord(it.Value())
 		}
-	default:
-		s.add(v)
 	}
 }
 

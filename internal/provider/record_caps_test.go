@@ -84,13 +84,13 @@ func TestRecordCaps_countWhatTheClientDecoded(t *testing.T) {
 				}
 				return
 			}
-			cap := fmt.Sprintf("the cap of %d values per record", maxResultValues)
+			passed := fmt.Sprintf("the cap of %d values per record", maxResultValues)
 			if tc.tooLarge {
-				cap = fmt.Sprintf("the cap of %d MiB of text per record", maxResultText>>20)
+				passed = fmt.Sprintf("the cap of %d MiB of text per record", maxResultText>>20)
 			}
 			if msg := firstError(diags); !containsInOrder(msg, []string{"Registry Record Over the Record Cap",
-				"Reading projects/p/locations/l/services/s stopped", cap, "nothing of it was kept", "terraform state rm"}) {
-				t.Errorf("error %q does not name the record and %q", msg, cap)
+				"Reading projects/p/locations/l/services/s stopped", passed, "nothing of it was kept", "terraform state rm"}) {
+				t.Errorf("error %q does not name the record and %q", msg, passed)
 			}
 		})
 	}
