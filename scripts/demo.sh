@@ -3,11 +3,15 @@
 # server on loopback with a temporary data file, seeds the App Hub AgentProperties
 # that App Hub would derive from the deployed currency agent (the server accepts
 # that write only because it runs with -apphub-writable), applies examples/demo
-# (which verifies that entry and writes none), prints a
-# skill search, changes a card behind Terraform's back and shows that
+# (which verifies that entry and writes none) and lists what it registered,
+# prints a skill search, changes a card behind Terraform's back and shows that
 # `plan -detailed-exitcode` reports the drift (exit code 2), naming the agent
 # and the attributes that changed outside Terraform (from the plan's JSON),
-# then destroys everything and stops the server. Fails loudly on any error.
+# then destroys everything, stops the server and ends with a summary and what
+# to try next. Fails loudly on any error.
+#
+# The apply's plan (hundreds of lines) is saved to bin/demo-apply.txt, which the
+# output names; VERBOSE=1 prints it too.
 #
 # The CLI: TF=/path/to/binary runs that binary; CLI=terraform or CLI=tofu picks
 # one; by default Terraform when `terraform` is on the PATH, else OpenTofu (built
@@ -82,10 +86,28 @@ curl -fsS -X PATCH "$endpoint/v1/$workload?allowMissing=true&updateMask=workload
 echo "seeded $workload"
 
 step "$name apply examples/demo: 3 agents, 1 MCP server, 1 AgentProperties entry verified against App Hub"
-tf apply -auto-approve -no-color
+mkdir -p "$root/bin"
+applied="$root/bin/demo-apply.txt"
+if ! tf apply -auto-approve -no-color >"$applied" 2>&1; then
+  cat "$applied"
+  echo "$name apply failed (its output is above, and in $applied)" >&2
+  exit 1
+fi
+if [ "${VERBOSE:-}" = 1 ]; then cat "$applied"; fi
+grep -E '^Apply complete!' "$applied"
+echo "the plan and the apply in full: $applied (VERBOSE=1 prints them here)"
+# What was registered, from the state: each agent's skill ids and each MCP
+# server's tool names, as the plan computed them from the documents.
+registered=$(tf show -json | jq -r '.values.root_module.resources[] | select(.mode == "managed") | .values as $v
+  | if .type == "agentregistry_agent" then "  agent \($v.service_id): \($v.skill_ids | length) skills (\($v.skill_ids | join(", ")))"
+    elif .type == "agentregistry_mcp_server" then "  MCP server \($v.service_id): \($v.tool_names | length) tools (\($v.tool_names | join(", ")))"
+    elif .type == "agentregistry_agent_properties" then "  AgentProperties of \($v.workload), verified against App Hub"
+    else empty end')
+echo "registered:"
+echo "$registered"
 
 step "Skill search among the configuration's own cards with search_cards (\"currency AND skills.tags=finance\")"
-tf output -json currency_skills | jq .
+tf output -json currency_skills | jq -r '.[] | "  \(.skill) (\(.agent)): \(.urls | join(", "))"'
 [ "$(tf output -json currency_skills | jq length)" -gt 0 ] || { echo "the skill search found nothing" >&2; exit 1; }
 
 step "A plan right after apply is empty"
@@ -125,4 +147,16 @@ tf destroy -auto-approve -no-color | tail -1
 
 step "Stopping the registry server"
 stop_registry_server
+
+step "Summary"
+cat <<SUMMARY
+Registered in a registry on loopback with $tf_version, then destroyed:
+$registered
+Drift: a card changed behind Terraform's back made \`plan -detailed-exitcode\` exit 2, naming what changed:
+  $drifted
+The plan and the apply in full: $applied
+
+Try next: the guide Getting started (docs/guides/getting-started.md) registers an agent of your own against
+\`make server\`, shows a mistake caught at plan and a drift check; \`make help\` lists the other targets.
+SUMMARY
 echo "demo finished"

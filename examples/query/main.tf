@@ -10,5 +10,5 @@ terraform {
 
 provider "agentregistry" {
   endpoint = "http://127.0.0.1:8787" # the bundled server; omit for Google's
-  project  = "my-project"
+  project  = "adopt-demo"
 }

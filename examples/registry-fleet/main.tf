@@ -10,7 +10,7 @@ terraform {
 
 provider "agentregistry" {
   endpoint = "http://127.0.0.1:8787" # the bundled server; omit for Google's
-  project  = "my-project"
+  project  = "fleet-demo"
 }
 
 # App Hub derives each workload's AgentProperties from the deployed agent, and

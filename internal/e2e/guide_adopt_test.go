@@ -154,7 +154,7 @@ func adoptProse(t *testing.T, r *testkit.Reader, url string) {
 		}
 	}
 	run("terraform query -generate-config-out=generated.tf -no-color", 1) // it refuses to overwrite the file
-	base := url + "/v1/projects/my-project/locations/global"
+	base := url + "/v1/projects/adopt-demo/locations/global"
 	if skill := httpDo(t, http.MethodGet, base+"/skills/pdf-tools", ""); !regexp.MustCompile(`"defaultRevision": *"[^"]*/revisions/rev-2"`).MatchString(skill) {
 		t.Fatalf("the skill's folder was not uploaded as a new revision:\n%s", skill)
 	}

@@ -11,11 +11,11 @@ import (
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit"
 )
 
-// The module's own tests, which "Test the module" runs, are
-// TestAccModules_nativeTests (`make test-modules` runs it).
+// `make test-modules`, which "Test the module" runs first, is
+// TestAccModules_nativeTests; the lines that run the tests by hand are
+// followed as written (followModuleTests).
 func fleetNotRun() []testkit.NotRun {
-	return []testkit.NotRun{{In: "## Test the module", Match: `make test-modules|tofu test -var endpoint=`,
-		Reason: testkit.RunBy("TestAccModules_nativeTests")}}
+	return []testkit.NotRun{{In: "## Test the module", Match: `^make test-modules`, Reason: testkit.RunBy("TestAccModules_nativeTests")}}
 }
 
 // The fleet guide's "Try the example against the bundled server" word for
@@ -26,6 +26,7 @@ func fleetNotRun() []testkit.NotRun {
 // folder, and the ```text block after one appears in what it printed. So the
 // example applies against the server as `make server` starts it, and the
 // plan with verify-app-hub.tfvars warns that App Hub lacks the workload.
+// Then "Test the module" by hand, as written (followModuleTests).
 func followFleet(t *testing.T, g *guideRun) {
 	r := g.reader(t)
 	copyTree(t, g.root, r.Dir, "examples/registry-fleet", "modules/registry-fleet")
@@ -47,6 +48,38 @@ func followFleet(t *testing.T, g *guideRun) {
 		return true, os.WriteFile(main, []byte(r.Replace.Replace(string(raw))), 0o600)
 	}
 	must(t, r.FollowSection("## Try the example against the bundled server"))
+	followModuleTests(t, g, "## Test the module", "")
+}
+
+// The module README's `make test-modules` is TestAccModules_nativeTests.
+func fleetReadmeNotRun() []testkit.NotRun {
+	return []testkit.NotRun{{In: "## Tests", Match: `^make test-modules`, Reason: testkit.RunBy("TestAccModules_nativeTests")}}
+}
+
+// The module's README: its tests run by hand as "Tests" says, word for word
+// (`make test-modules` is TestAccModules_nativeTests).
+func followFleetModuleReadme(t *testing.T, g *guideRun) {
+	followModuleTests(t, g, "## Tests", "modules/registry-fleet")
+}
+
+// followModuleTests follows the section of a page that runs the fleet
+// module's tests by hand, in a copy of the repository's modules/registry-fleet
+// (in, under the copy, is where the section's commands start): the server
+// line starts agentregistry-server as written, its flags included, on a free
+// port that the lines after it name in place of 127.0.0.1:8787; `tofu init`
+// installs the provider as a user's does (a filesystem mirror); and `tofu
+// test` must pass. So the instructions hold as a reader runs them, not only
+// as `make test-modules` runs the tests (with flags of its own).
+func followModuleTests(t *testing.T, g *guideRun, section, in string) {
+	r := g.reader(t)
+	copyTree(t, g.root, r.Dir, "modules/registry-fleet")
+	r.Dir = filepath.Join(r.Dir, in)
+	r.Instead = []testkit.Instead{{Line: testkit.ServerLine, Why: "the server, started as written on a free port", Do: func(line string) error {
+		addr, err := startServerLine(t, r, line)
+		r.Replace = strings.NewReplacer("127.0.0.1:8787", addr)
+		return err
+	}}}
+	must(t, r.FollowSection(section))
 }
 
 var serverExec = regexp.MustCompile(`(?m)^\texec bin/agentregistry-server(.*)$`)

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
@@ -19,7 +20,8 @@ import (
 // the files the guide says to save are saved in a new folder, and the card
 // fixed as it shows; every ```sh block runs, the ```text block after one must
 // appear in what it printed, and a warning it prints must be shown there (but
-// the one of every local install, which the README explains).
+// the one of every local install, which the README explains). Then what step
+// 3 says of file() (fileSpacingProse).
 func followGettingStarted(t *testing.T, g *guideRun) {
 	address := testkit.FreeAddress(t)
 	r := g.readerAsUser(t, nil)
@@ -36,6 +38,48 @@ func followGettingStarted(t *testing.T, g *guideRun) {
 		return false, nil
 	}
 	must(t, r.Follow(g.page.Blocks))
+	fileSpacingProse(t, r)
+}
+
+// fileSpacingProse holds what step 3 says of `agent_card = file(...)`:
+// re-indenting the card plans an update, shown as whitespace changes; read
+// as jsonencode(jsondecode(file(...))), it plans none.
+func fileSpacingProse(t *testing.T, r *testkit.Reader) {
+	t.Helper()
+	run := func(script string, want int, lines ...string) {
+		t.Helper()
+		out, code, err := r.Run(script)
+		if err != nil || code != want || len(testkit.MissingLines(out, strings.Join(lines, "\n"))) > 0 {
+			t.Fatalf("%s: exit code %d (%v), want %d and %q:\n%s", script, code, err, want, lines, out)
+		}
+	}
+	card, main := filepath.Join(r.Dir, "agent-card.json"), filepath.Join(r.Dir, "main.tf")
+	run("terraform apply -auto-approve", 0) // the registration put back, as step 6 says
+	must(t, reindent(card, "    "))
+	run("terraform plan -detailed-exitcode", 2, "# whitespace changes", "Plan: 0 to add, 1 to change, 0 to destroy.")
+	raw, err := os.ReadFile(main)
+	must(t, err)
+	const file = `file("${path.module}/agent-card.json")`
+	if !strings.Contains(string(raw), "agent_card   = "+file) {
+		t.Fatalf("main.tf no longer reads the card with %s:\n%s", file, raw)
+	}
+	writeFile(t, main, strings.Replace(string(raw), file, "jsonencode(jsondecode("+file+"))", 1))
+	run("terraform apply -auto-approve", 0)
+	must(t, reindent(card, "\t"))
+	run("terraform plan -detailed-exitcode", 0, "No changes.")
+}
+
+// reindent writes the JSON file name again, indented with indent.
+func reindent(name, indent string) error {
+	raw, err := os.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	var compact, out bytes.Buffer
+	if err := errors.Join(json.Compact(&compact, raw), json.Indent(&out, compact.Bytes(), "", indent)); err != nil {
+		return err
+	}
+	return os.WriteFile(name, out.Bytes(), 0o600)
 }
 
 var skillEntry = regexp.MustCompile("its entry in `skills` reads:$")

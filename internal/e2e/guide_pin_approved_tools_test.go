@@ -36,7 +36,7 @@ func followPinApprovedTools(t *testing.T, g *guideRun) {
 			return nil
 		},
 		"## 4.": func() error {
-			svc, err := registry.Client.GetService(context.Background(), "projects/my-project/locations/global/services/weather-mcp")
+			svc, err := registry.Client.GetService(context.Background(), "projects/pin-demo/locations/global/services/weather-mcp")
 			if err != nil {
 				return err
 			}

@@ -70,9 +70,16 @@ func serverLines(t *testing.T, r *testkit.Reader) []testkit.Instead {
 			return nil
 		}},
 		{Line: testkit.ServerLine, Why: "the server, started as written on a free port", Do: func(line string) error {
-			addr, err := testkit.StartServerLine(t, t.TempDir(), line)
-			r.Logf("%s: listening on %s", strings.TrimSpace(line), addr)
+			_, err := startServerLine(t, r, line)
 			return err
 		}},
 	}
+}
+
+// startServerLine starts the server as a page's line does (its variables and
+// flags), on a free port, in a folder of its own, and returns its address.
+func startServerLine(t *testing.T, r *testkit.Reader, line string) (string, error) {
+	addr, err := testkit.StartServerLine(t, t.TempDir(), line)
+	r.Logf("%s: listening on %s", strings.TrimSpace(line), addr)
+	return addr, err
 }

@@ -33,9 +33,10 @@ type guide struct {
 	noCLI  bool
 }
 
-// guides is every page of the repository with ```sh blocks, each followed by
-// one test: TestGuides_everyPageIsInTheTable fails when a page with ```sh
-// blocks is in no row, or a row leaves a block out.
+// guides is every page of the repository with ```sh blocks (the guides, the
+// README, the modules' READMEs), each followed by one test:
+// TestGuides_everyPageIsInTheTable fails when a page with ```sh blocks is in
+// no row, or a row leaves a block out.
 func guides() []guide {
 	return []guide{
 		{page: "docs/guides/adopt-an-existing-registry.md", follow: followAdopt},
@@ -44,10 +45,11 @@ func guides() []guide {
 		{page: "docs/guides/google-agent-registry.md", notRun: googleNotRun, follow: followGoogle},
 		{page: "docs/guides/migrating-from-google-agent-registry-service.md", notRun: migratingNotRun},
 		{page: "docs/guides/pin-approved-mcp-tools.md", follow: followPinApprovedTools},
-		{page: "docs/guides/register-a-fleet-from-a-folder.md", follows: []string{"## Try the example against the bundled server"},
+		{page: "docs/guides/register-a-fleet-from-a-folder.md", follows: []string{"## Try the example against the bundled server", "## Test the module"},
 			notRun: fleetNotRun, follow: followFleet},
 		{page: "docs/guides/register-what-you-deploy.md", notRun: registerWhatYouDeployNotRun},
 		{page: "docs/guides/testing-modules-with-the-bundled-server.md", follow: followTestingModules},
+		{page: "modules/registry-fleet/README.md", follows: []string{"## Tests"}, notRun: fleetReadmeNotRun, follow: followFleetModuleReadme},
 		{page: "docs/guides/the-bundled-registry-server.md", read: "docs/guides/the-bundled-registry-server.md",
 			follow: followServerGuide, noCLI: true},
 		{page: "README.md", section: "", follow: followReadmeDemo},
@@ -59,8 +61,12 @@ func guides() []guide {
 	}
 }
 
-// name is the row's subtest name: the guide's, or README and its section.
+// name is the row's subtest name: the guide's, a module's README as
+// module-NAME, or README and its section.
 func (g guide) name() string {
+	if module, ok := strings.CutPrefix(filepath.Dir(g.page), "modules/"); ok {
+		return "module-" + module
+	}
 	if g.page != "README.md" {
 		return strings.TrimSuffix(filepath.Base(g.page), ".md")
 	}
@@ -158,7 +164,8 @@ func TestGuides_everyPageIsInTheTable(t *testing.T) {
 		t.Run(g.name(), func(t *testing.T) { g.accounts(t, root) })
 	}
 	pages, _ := filepath.Glob(filepath.Join(root, "docs", "guides", "*.md"))
-	for _, path := range pages {
+	modules, _ := filepath.Glob(filepath.Join(root, "modules", "*", "README.md"))
+	for _, path := range append(pages, modules...) {
 		rel, _ := filepath.Rel(root, path)
 		raw, err := os.ReadFile(path)
 		if err != nil {

@@ -45,7 +45,10 @@ func readmeSuiteNotRun() []testkit.NotRun {
 // The README's first block: `make demo` runs to its end with the CLI of the
 // run (the `terraform` on the PATH, which it picks), and its drift step names
 // the agent changed behind Terraform's back and the attributes that changed,
-// not only the exit code. `make test` is the suite, which runs this test.
+// not only the exit code. It ends with a summary of what it registered and
+// the drift, and a pointer to Getting started; its output stays short, the
+// apply's plan saved to the file it names. `make test` is the suite, which
+// runs this test.
 func followReadmeDemo(t *testing.T, g *guideRun) {
 	for _, tool := range []string{"bash", "curl", "jq"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -62,9 +65,49 @@ func followReadmeDemo(t *testing.T, g *guideRun) {
 		if err == nil && (code != 0 || !strings.Contains(out, want) || !strings.Contains(out, "demo finished")) {
 			err = errors.New("make demo should end, its drift step naming the drifted agent and its attributes:\n" + want + "--- output:\n" + out)
 		}
+		if err == nil {
+			err = demoSummary(g.root, out)
+		}
 		return true, err
 	}
 	must(t, r.Follow(g.page.Blocks))
+}
+
+// demoSummary checks the end of the demo's output (out): the summary names
+// what was registered (each agent's skills, the MCP server's tools, the
+// AgentProperties entry) and the drift, points to Getting started, a page
+// that exists, and names the file that holds the apply's plan, which is not
+// in the output: the output stays under 100 lines.
+func demoSummary(root, out string) error {
+	_, summary, found := strings.Cut(out, "==> Summary")
+	if !found {
+		return errors.New("make demo printed no summary:\n" + out)
+	}
+	if missing := testkit.MissingLines(summary, strings.Join([]string{
+		"agent currency-agent: 2 skills (convert_currency, historical_rates)",
+		"agent travel-planner: 3 skills (plan_itinerary, book_hotel, budget_in_local_currency)",
+		"MCP server weather-tools: 2 tools (get_forecast, get_alerts)",
+		"AgentProperties of projects/demo-project/locations/global/applications/payments/workloads/currency-agent, verified against App Hub",
+		`agentregistry_agent.agents["currency-agent"]: agent_card, update_time`,
+		"Try next: the guide Getting started (docs/guides/getting-started.md) registers an agent of your own against",
+	}, "\n")); len(missing) > 0 {
+		return fmt.Errorf("the demo's summary lacks:\n  %s\n--- output:\n%s", strings.Join(missing, "\n  "), out)
+	}
+	if _, err := os.Stat(filepath.Join(root, "docs", "guides", "getting-started.md")); err != nil {
+		return fmt.Errorf("the demo points to a guide that is not there: %w", err)
+	}
+	m := regexp.MustCompile(`The plan and the apply in full: (\S+)`).FindStringSubmatch(summary)
+	if m == nil {
+		return errors.New("the demo's summary names no file with the apply's plan:\n" + out)
+	}
+	applied, err := os.ReadFile(m[1])
+	if err != nil || !strings.Contains(string(applied), `# agentregistry_agent.agents["currency-agent"] will be created`) {
+		return fmt.Errorf("%s should hold the apply's plan (%v):\n%s", m[1], err, applied)
+	}
+	if lines := strings.Count(out, "\n"); lines >= 100 || strings.Contains(out, "will be created") {
+		return fmt.Errorf("make demo printed %d lines, the create plan among them or not: keep it in %s\n%s", lines, m[1], out)
+	}
+	return nil
 }
 
 // "While developing": `make dev-override` builds the provider into bin/ as

@@ -83,6 +83,11 @@ resource "agentregistry_mcp_server" "test" {
 
 func badTools(doc string) string { return badMcp(resJSONRPCInterface, hclString(doc)) }
 
+// sizedTool is a tool, as compact JSON, whose description has n bytes.
+func sizedTool(name string, n int) string {
+	return `{"name":"` + name + `","description":"` + strings.Repeat("d", n) + `","inputSchema":{"type":"object"}}`
+}
+
 func badInterface(url, binding string) string {
 	return badMcp(fmt.Sprintf("{ url = %s, protocol_binding = %s }", hclString(url), hclString(binding)),
 		"jsonencode("+resJSON(resToolSpec("Weather forecasts"))+")")
@@ -229,6 +234,11 @@ func badInputCases() []badInputCase {
 			[]string{tools, "line 3, column", "/tools/0/annotations/readOnlyHint: expected boolean, found string"}},
 		{"tools/oversize", badTools(`{"tools":[{"name":"a","description":"` + long + `","inputSchema":{"type":"object"}}]}`),
 			[]string{tools, "over the registry's limit of 10240 bytes"}},
+		// A 20 KB tool spec names its largest tools, as the live data source does.
+		{"tools/oversize-names-the-largest-tools", badTools(`{"tools":[` + sizedTool("ping", 10) + "," + sizedTool("search", 12000) +
+			"," + sizedTool("fetch", 8000) + `]}`),
+			[]string{tools, "over the registry's limit of 10240 bytes (10 KB); reduce it by", fmt.Sprintf("; largest tools: search (%d bytes), fetch (%d bytes), ping (%d bytes)",
+				len(sizedTool("search", 12000)), len(sizedTool("fetch", 8000)), len(sizedTool("ping", 10)))}},
 
 		// MCP interfaces.
 		{"interfaces/url-not-absolute", badInterface("mcp.example.com/weather", "JSONRPC"),

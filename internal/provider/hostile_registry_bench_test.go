@@ -51,43 +51,74 @@ func registryHostileCases() []hostileCase {
 	}
 }
 
+// rpcObject is an object of type t with the string attributes set, every
+// other null.
+func rpcObject(t tftypes.Type, set map[string]string) (*tfprotov6.DynamicValue, error) {
+	ot, _ := t.(tftypes.Object)
+	attrs := map[string]tftypes.Value{}
+	for name, at := range ot.AttributeTypes {
+		attrs[name] = tftypes.NewValue(at, nil)
+	}
+	for name, v := range set {
+		attrs[name] = tftypes.NewValue(tftypes.String, v)
+	}
+	dv, err := tfprotov6.NewDynamicValue(ot, tftypes.NewValue(ot, attrs))
+	return &dv, err
+}
+
+// rpcProvider is the provider's protocol server configured for the registry
+// at url, and its schemas.
+func rpcProvider(ctx context.Context, url string) (tfprotov6.ProviderServer, *tfprotov6.GetProviderSchemaResponse, error) {
+	s := providerserver.NewProtocol6(New("test")())()
+	schemas, err := s.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, err := rpcObject(schemas.Provider.ValueType(), map[string]string{"endpoint": url, "project": "test-project"})
+	if err == nil {
+		_, err = s.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{TerraformVersion: "1.16.0", Config: cfg})
+	}
+	return s, schemas, err
+}
+
+// firstRPCError is the summary and detail of the first error, or "".
+func firstRPCError(diags []*tfprotov6.Diagnostic) string {
+	for _, d := range diags {
+		if d.Severity == tfprotov6.DiagnosticSeverityError {
+			return d.Summary + ": " + d.Detail
+		}
+	}
+	return ""
+}
+
+// rpcRefresh refreshes the agent state (its string attributes) against the
+// registry at url, as `plan` does, and returns the first error.
+func rpcRefresh(ctx context.Context, url string, state map[string]string) string {
+	s, schemas, err := rpcProvider(ctx, url)
+	if err != nil {
+		return err.Error()
+	}
+	dv, err := rpcObject(schemas.ResourceSchemas["agentregistry_agent"].ValueType(), state)
+	if err != nil {
+		return err.Error()
+	}
+	resp, err := s.ReadResource(ctx, &tfprotov6.ReadResourceRequest{TypeName: "agentregistry_agent", CurrentState: dv})
+	if err != nil {
+		return err.Error()
+	}
+	return firstRPCError(resp.Diagnostics)
+}
+
 // rpcRead configures the provider for the registry at url and reads the
 // agents data source (query "x"), or lists typ with include_resource and no
 // limit Terraform would stop at; it returns the first error's summary and
 // detail.
 func rpcRead(ctx context.Context, url, typ string, list bool) string {
-	s := providerserver.NewProtocol6(New("test")())()
-	schemas, err := s.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	s, schemas, err := rpcProvider(ctx, url)
 	if err != nil {
 		return err.Error()
 	}
-	object := func(t tftypes.Type, set map[string]string) (*tfprotov6.DynamicValue, error) {
-		ot, _ := t.(tftypes.Object)
-		attrs := map[string]tftypes.Value{}
-		for name, at := range ot.AttributeTypes {
-			attrs[name] = tftypes.NewValue(at, nil)
-		}
-		for name, v := range set {
-			attrs[name] = tftypes.NewValue(tftypes.String, v)
-		}
-		dv, err := tfprotov6.NewDynamicValue(ot, tftypes.NewValue(ot, attrs))
-		return &dv, err
-	}
-	cfg, err := object(schemas.Provider.ValueType(), map[string]string{"endpoint": url, "project": "test-project"})
-	if err != nil {
-		return err.Error()
-	}
-	if _, err := s.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{TerraformVersion: "1.16.0", Config: cfg}); err != nil {
-		return err.Error()
-	}
-	first := func(diags []*tfprotov6.Diagnostic) string {
-		for _, d := range diags {
-			if d.Severity == tfprotov6.DiagnosticSeverityError {
-				return d.Summary + ": " + d.Detail
-			}
-		}
-		return ""
-	}
+	object, first := rpcObject, firstRPCError
 	if !list {
 		dv, err := object(schemas.DataSourceSchemas[typ].ValueType(), map[string]string{"query": "x"})
 		if err != nil {
@@ -167,7 +198,9 @@ type registryPageCase struct {
 // baseline first: pages of one huge record, pages past the caps (refused),
 // and the largest page of each shape that a read keeps (its result just
 // within the caps of data_source_result_caps.go), the costliest reads the
-// caps let through.
+// caps let through; then one agent's record read by a refresh and by a
+// `terraform query` with include_resource: past the caps of a record
+// (record_caps.go) and at them.
 func registryPageCases() []registryPageCase {
 	text := func(n int) []map[string]any { return []map[string]any{{"description": strings.Repeat("d", n)}} }
 	tags := func(n int) []map[string]any {
@@ -225,7 +258,86 @@ func registryPageCases() []registryPageCase {
 		registryPageBody("the most empty records the client reads", agents, func() []byte {
 			return []byte(`{"agents":[{}` + strings.Repeat(`,{}`, wire/2-16) + `]}`)
 		}),
+		// The probe's record: 990,000 skills of an eight-letter id, 17.8 MB,
+		// inside the client's caps of one answer (32 MiB, 2,000,000 values).
+		registryRecord("refresh of an agent whose card has 990,000 skills (17.8 MB)", false, func() []byte { return manySkillsCard(990_000) }),
+		registryRecord("query with include_resource of that agent", true, func() []byte { return manySkillsCard(990_000) }),
+		registryRecord("refresh of the most skills a record keeps", false, func() []byte {
+			return manySkillsCard(largestRecordKept(manySkillsCard, 200_000))
+		}),
+		registryRecord("query with include_resource of the most skills a record keeps", true, func() []byte {
+			return manySkillsCard(largestRecordKept(manySkillsCard, 200_000))
+		}),
+		registryRecord("refresh of the most text a record keeps", false, func() []byte { return longCard(largestRecordKept(longCard, 17<<20)) }),
+		registryRecord("query with include_resource of the most text a record keeps", true, func() []byte {
+			return longCard(largestRecordKept(longCard, 17<<20))
+		}),
 	}
+}
+
+// longCard is an A2A 0.3 card whose description has n bytes.
+func longCard(n int) []byte {
+	return []byte(`{"name":"Long","description":"` + strings.Repeat("d", n) + `","version":"1.0.0","protocolVersion":"0.3.0",` +
+		`"url":"https://long.example/a2a","capabilities":{},"defaultInputModes":["text"],"defaultOutputModes":["text"],"skills":[]}`)
+}
+
+// largestRecordKept is the largest n at most hi whose agent service with the
+// card card(n) a refresh keeps (within the caps of record_caps.go), found by
+// bisection.
+func largestRecordKept(card func(n int) []byte, hi int) int {
+	lo := 0
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		svc := &agentregistry.Service{Name: hugeAgentName, RegistryResource: hostileParent + "/agents/huge-agent",
+			AgentSpec: &agentregistry.AgentSpec{Type: "A2A_AGENT_CARD", Content: card(mid)}}
+		var diags diag.Diagnostics
+		if withinRecordCaps(&diags, hugeAgentName, svc) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+// hugeAgentName is the service of registryRecord.
+const hugeAgentName = hostileParent + "/services/huge-agent"
+
+// registryRecord is the case of one agent service whose card is card(),
+// answered to services.get (and, as its only service, to services.list),
+// read by a refresh of the agent in state, or by a `terraform query` of
+// agents with include_resource.
+func registryRecord(name string, query bool, card func() []byte) registryPageCase {
+	svc := sync.OnceValue(func() []byte {
+		b, _ := json.Marshal(map[string]any{"name": hugeAgentName, "registryResource": hostileParent + "/agents/huge-agent",
+			"agentSpec": map[string]any{"type": "A2A_AGENT_CARD", "content": json.RawMessage(card())}})
+		return b
+	})
+	serve := func(b *testing.B) string {
+		svc := svc()
+		list := append(append([]byte(`{"services":[`), svc...), "]}"...)
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			switch {
+			case strings.HasSuffix(r.URL.Path, "/services"):
+				_, _ = w.Write(list)
+			case strings.HasSuffix(r.URL.Path, "/services/huge-agent"):
+				_, _ = w.Write(svc)
+			default:
+				_, _ = w.Write([]byte(`{}`))
+			}
+		}))
+		b.Cleanup(srv.Close)
+		return srv.URL
+	}
+	read := func(ctx context.Context, url string) string {
+		if query {
+			return rpcRead(ctx, url, "agentregistry_agent", true)
+		}
+		return rpcRefresh(ctx, url, map[string]string{"id": hugeAgentName, "name": hugeAgentName, "service_id": "huge-agent",
+			"project": "test-project", "location": "global", "agent_card": liveCardBody})
+	}
+	return registryPageCase{hostileCase{"registry record: " + name, serve, read}, svc}
 }
 
 // registryPage is the case of one page of agents, each given its name,

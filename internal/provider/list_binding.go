@@ -33,7 +33,7 @@ const bindingListDescription = "Lists the bindings of the Agent Registry for `te
 func (l *bindingList) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	l.run(ctx, req, stream, func(s *listStream, cfg listConfig) error {
 		return emitPages(l.data.Client.BindingPages(ctx, cfg.parent, cfg.filter, s.pageSize()), func(b *agentregistry.Binding) (bool, error) {
-			return s.emit(b.Name, b.DisplayName, fillFrom(ctx,
+			return s.emit(b.Name, b.DisplayName, b, fillFrom(ctx,
 				func(m *bindingModel) { m.ID, m.Name = types.StringValue(b.Name), types.StringValue(b.Name) },
 				func(m *bindingModel) diag.Diagnostics { m.refresh(ctx, b); return nil })), nil
 		})

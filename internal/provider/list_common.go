@@ -66,7 +66,7 @@ func (b *listBase) listSchema(description, filterDoc string) schema.Schema {
 			" terms, " + fmt.Sprint(searchquery.MaxDepth) + " levels of nesting). Combined with `filter`, both apply."}
 	}
 	return schema.Schema{MarkdownDescription: description + "\n\n" + pageCapsDoc + " With `include_resource`, " +
-		"the lookup of each result's derived record is a paged read with the same caps.", Attributes: attrs}
+		"the lookup of each result's derived record is a paged read with the same caps.\n\n" + recordCapsDoc, Attributes: attrs}
 }
 
 // fieldList is a search grammar's fields in backticks.
@@ -130,9 +130,10 @@ type listStream struct {
 }
 
 // emit sends the result for the record with this full name; fill, called
-// only with include_resource, sets the resource object. It reports whether
-// the stream wants more.
-func (s *listStream) emit(name, displayName string, fill func(*tfsdk.Resource) diag.Diagnostics) bool {
+// only with include_resource and a record within the caps of what a read
+// keeps (record_caps.go), sets the resource object. It reports whether the
+// stream wants more.
+func (s *listStream) emit(name, displayName string, record any, fill func(*tfsdk.Resource) diag.Diagnostics) bool {
 	result := s.req.NewListResult(s.ctx)
 	// The registry's strings reach the terminal that `terraform query` prints
 	// to: no control character or escape sequence of theirs goes through.
@@ -141,7 +142,7 @@ func (s *listStream) emit(name, displayName string, fill func(*tfsdk.Resource) d
 		result.DisplayName = termsafe.Line(lastSegment(name))
 	}
 	result.Diagnostics.Append(s.naming.setIdentityOf(s.ctx, result.Identity, name)...)
-	if s.req.IncludeResource && !result.Diagnostics.HasError() {
+	if s.req.IncludeResource && !result.Diagnostics.HasError() && withinRecordCaps(&result.Diagnostics, name, record) {
 		result.Resource.Raw = allNull(result.Resource.Raw.Type())
 		result.Diagnostics.Append(fill(result.Resource)...)
 	}

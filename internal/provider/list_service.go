@@ -126,7 +126,7 @@ func (l *serviceList[M, P]) emit(ctx context.Context, s *listStream, svc *agentr
 			*P(m).derivedRecordID() = types.StringValue(derivedID)
 		}
 	}, func(m *M) diag.Diagnostics { return l.res.fromService(ctx, m, svc, "") })
-	return s.emit(svc.Name, svc.DisplayName, fill), nil
+	return s.emit(svc.Name, svc.DisplayName, svc, fill), nil
 }
 
 // collectDerived reads every page of derived records into a map from name to id.

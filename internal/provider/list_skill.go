@@ -48,7 +48,7 @@ const skillListDescription = "Lists the standalone skills of the Agent Registry 
 func (l *skillList) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	l.run(ctx, req, stream, func(s *listStream, cfg listConfig) error {
 		return emitPages(l.data.Client.SkillPages(ctx, cfg.parent, cfg.filter, s.pageSize()), func(sk *agentregistry.Skill) (bool, error) {
-			return s.emit(sk.Name, sk.DisplayName, fillFrom(ctx,
+			return s.emit(sk.Name, sk.DisplayName, sk, fillFrom(ctx,
 				func(m *skillModel) {
 					m.ID, m.SkillID = types.StringValue(sk.Name), types.StringValue(lastSegment(sk.Name))
 				},

@@ -76,7 +76,7 @@ func (r *agentPropertiesResource) Schema(ctx context.Context, _ resource.SchemaR
 			"that entry is managed, and destroy removes only that entry.\n\n" +
 			"The document is validated at plan time against the AgentProperties schema (misspelt keys are errors). " +
 			"Use the `agent_properties_from_card` function to derive it from an agent card. A reformatted document " +
-			"(other key order or spacing) plans an update that makes no API call.",
+			"(other key order or spacing) plans an update that makes no API call.\n\n" + recordCapsDoc,
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,

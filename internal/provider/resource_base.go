@@ -98,7 +98,8 @@ func withDeadline(ctx context.Context, timeout func(context.Context, time.Durati
 // name in state: the framework wants one after every read, a read that
 // removes the resource included. When the registry no longer has the record,
 // the resource leaves the state (the next plan creates it again) and ok is
-// false; any other error is reported as "Cannot Read <title>".
+// false; any other error is reported as "Cannot Read <title>", and a record
+// past the caps of what a read keeps (record_caps.go) as well.
 func readOrForget[T any](ctx context.Context, b *resourceBase, resp *resource.ReadResponse, title, name string,
 	get func(context.Context, string) (T, error)) (rec T, ok bool) {
 	resp.Diagnostics.Append(b.naming.setIdentityOf(ctx, resp.Identity, name)...)
@@ -114,7 +115,7 @@ func readOrForget[T any](ctx context.Context, b *resourceBase, resp *resource.Re
 		resp.Diagnostics.AddError("Cannot Read "+title, apiErrorDetail("read", name, err))
 		return rec, false
 	}
-	return rec, true
+	return rec, withinRecordCaps(&resp.Diagnostics, name, rec)
 }
 
 // reportDelete reports a failed delete; NOT_FOUND means the record is already

@@ -72,7 +72,7 @@ type bindingModel struct {
 
 func (r *bindingResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: bindingDescription,
+		MarkdownDescription: bindingDescription + "\n\n" + recordCapsDoc,
 		Attributes:          bindingAttributes(),
 		Blocks: map[string]schema.Block{
 			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),

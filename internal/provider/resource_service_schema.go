@@ -48,7 +48,7 @@ func serviceSchema(ctx context.Context, noun, description string, version int64,
 		attrs[k] = v
 	}
 	return schema.Schema{
-		MarkdownDescription: description,
+		MarkdownDescription: description + "\n\n" + recordCapsDoc,
 		Version:             version,
 		Attributes:          attrs,
 		Blocks: map[string]schema.Block{

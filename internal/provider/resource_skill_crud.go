@@ -62,6 +62,9 @@ func (r *skillResource) refresh(ctx context.Context, m *skillModel, sk *agentreg
 		diags.AddError("Cannot Read Skill Revision", apiErrorDetail("read", sk.DefaultRevision, err))
 		return diags
 	}
+	if !withinRecordCaps(&diags, sk.DefaultRevision, rev) {
+		return diags
+	}
 	m.RevisionSHA256 = types.StringValue(rev.Sha256Hash)
 	if m.ContentHash.IsNull() || m.ContentHash.IsUnknown() {
 		if m.SourceDir.IsNull() {

@@ -44,7 +44,7 @@ func (r *skillResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 			"uploads a new revision; the skill itself is replaced only when `skill_id` changes. Symlinks that leave " +
 			"the folder are refused, and so are archives over " + strconv.Itoa(skillpkg.MaxArchiveBytes>>20) + " MiB" + ".\n\n" +
 			"The bundled server does not scan packages: its revisions report `scan_state = \"DISABLED\"` with a " +
-			"message saying so, and never findings.",
+			"message saying so, and never findings.\n\n" + recordCapsDoc,
 		Attributes: attrs,
 		Blocks: map[string]schema.Block{
 			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),

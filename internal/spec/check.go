@@ -61,9 +61,15 @@ func begin(kind Kind, doc []byte) (*check, *Result) {
 func (c *check) finish(a2aVersion string) *Result {
 	compact := jsoncanon.AppendCompact(make([]byte, 0, len(c.doc)), c.value)
 	if len(compact) > MaxDocumentBytes {
+		largest := ""
+		if c.kind == KindToolSpec {
+			if tools := toolSizes(c.value); len(tools) > 0 {
+				largest = "; largest tools: " + LargestTools(tools)
+			}
+		}
 		c.add(SeverityError, "", false,
-			"the %s is %d bytes as compact JSON, over the registry's limit of %d bytes (10 KB); reduce it by %d bytes",
-			c.kind, len(compact), MaxDocumentBytes, len(compact)-MaxDocumentBytes)
+			"the %s is %d bytes as compact JSON, over the registry's limit of %d bytes (10 KB); reduce it by %d bytes%s",
+			c.kind, len(compact), MaxDocumentBytes, len(compact)-MaxDocumentBytes, largest)
 	}
 	r := &Result{Kind: c.kind, A2AVersion: a2aVersion, Compact: compact}
 	if len(c.findings) == 0 {

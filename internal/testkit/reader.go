@@ -30,7 +30,9 @@ type Reader struct {
 	// Env is the environment of the blocks (UserEnv).
 	Env []string
 	// Replace turns the page's text into the test's (its registry's
-	// address in place of 127.0.0.1:8787) in every block run or saved.
+	// address in place of 127.0.0.1:8787) in every block run or saved. A
+	// block's lines are replaced as they run, so that an Instead that starts
+	// a server can set it for the lines after its own.
 	Replace *strings.Replacer
 	// Instead names lines of ```sh blocks that the test does itself.
 	Instead []Instead
@@ -176,11 +178,9 @@ func (r *Reader) runBlock(b Block) error {
 // (through Output) and its exit code. A block whose first line is "#!" is a
 // script, run as written; any other runs in bash with -euo pipefail and the
 // variables that earlier blocks set. The lines of Instead split it: each
-// part runs in turn, and the first that fails ends it.
+// part runs in turn, with Replace as it is then, and the first that fails
+// ends it.
 func (r *Reader) Run(text string) (string, int, error) {
-	if r.Replace != nil {
-		text = r.Replace.Replace(text)
-	}
 	dir := r.Dir
 	if strings.HasPrefix(text, "# in the clone\n") {
 		if r.Clone == "" {
@@ -189,7 +189,7 @@ func (r *Reader) Run(text string) (string, int, error) {
 		dir = r.Clone
 	}
 	if strings.HasPrefix(text, "#!") {
-		return r.bash(dir, text)
+		return r.bash(dir, r.replace(text))
 	}
 	var out strings.Builder
 	var part []string
@@ -205,7 +205,7 @@ func (r *Reader) Run(text string) (string, int, error) {
 			return r.output(out.String()), code, err
 		}
 		part = nil
-		if err := r.instead(r.Instead[i], line); err != nil {
+		if err := r.instead(r.Instead[i], r.replace(line)); err != nil {
 			return r.output(out.String()), 0, err
 		}
 	}
@@ -227,9 +227,17 @@ func (r *Reader) instead(in Instead, line string) error {
 
 var assignment = regexp.MustCompile(`(?m)^[A-Z][A-Z0-9_]*=\S*$`)
 
+// replace is text with Replace as it is now.
+func (r *Reader) replace(text string) string {
+	if r.Replace == nil {
+		return text
+	}
+	return r.Replace.Replace(text)
+}
+
 // bashPart runs lines of a block, after the variables earlier blocks set.
 func (r *Reader) bashPart(dir string, lines []string) (string, int, error) {
-	script := strings.Join(lines, "\n")
+	script := r.replace(strings.Join(lines, "\n"))
 	if strings.TrimSpace(script) == "" {
 		return "", 0, nil
 	}
@@ -279,9 +287,7 @@ func (r *Reader) logf(format string, args ...any) {
 // save writes a block the page says to save into the reader's folder (after
 // Replace), and checks its format with Format.
 func (r *Reader) save(name, text string) error {
-	if r.Replace != nil {
-		text = r.Replace.Replace(text)
-	}
+	text = r.replace(text)
 	path := filepath.Join(r.Dir, name)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err

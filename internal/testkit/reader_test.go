@@ -152,6 +152,20 @@ func TestReader_instead(t *testing.T) {
 	}
 }
 
+// An Instead that starts a server can set Replace to its address: the lines
+// after its own, in the same block, run with it.
+func TestReader_insteadSetsTheAddressOfTheLinesAfterIt(t *testing.T) {
+	r := reader(t, "```sh\necho before http://127.0.0.1:8787\nbin/server -listen 127.0.0.1:8787 &\necho after http://127.0.0.1:8787\n```\n"+
+		"```text\nbefore http://127.0.0.1:8787\nafter http://127.0.0.1:9999\n```\n")
+	r.Instead = []Instead{{Line: regexp.MustCompile(`^bin/server `), Why: "the test's server", Do: func(string) error {
+		r.Replace = strings.NewReplacer("127.0.0.1:8787", "127.0.0.1:9999")
+		return nil
+	}}}
+	if err := follow(r); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // Before runs when the reader reaches a section; a section that is gone is
 // an error. Own handles a block; Output rewrites what a block printed;
 // Warnings fails a block that prints a warning the page does not show.
