@@ -79,7 +79,7 @@ func scanChars(s string) charReport {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		next, _ := utf8.DecodeRuneInString(s[i+size:])
 		rep.note(r, prev, next, i, &flag)
-		vs = countIf(isVariationSelector(r), vs)
+		vs = countIf(isVariationSelector(r), 0, vs)
 		if vs == 2 && rep.vsRun < 0 {
 			rep.vsRun = i
 		}
@@ -89,7 +89,7 @@ func scanChars(s string) charReport {
 				blankStart = i
 			}
 			blank++
-			lines = countIf(r == '\n', lines)
+			lines = countIf(r == '\n', lines, lines)
 			if isInvisible(r) && !(isTagChar(r) && flag) && !isVariationSelector(r) {
 				invisible++
 				if invisible == invisibleRunLength && rep.invisibleRun < 0 {
@@ -108,11 +108,12 @@ func scanChars(s string) charReport {
 	return rep
 }
 
-func countIf(cond bool, n int) int {
+// countIf is n+1 when cond holds, else otherwise.
+func countIf(cond bool, otherwise, n int) int {
 	if cond {
 		return n + 1
 	}
-	return n
+	return otherwise
 }
 
 // note records the first place of each kind of character.

@@ -94,3 +94,30 @@ func checkPointers(t *testing.T, name string, doc []byte, fs []Finding) {
 		}
 	}
 }
+
+// minRecall is the share of poisoned lists that must have a medium or high
+// finding.
+const minRecall = 0.9
+
+func checkScores(t *testing.T, set string) {
+	p := scoreCorpus(t, "poisoned/"+set)
+	b := scoreCorpus(t, "benign/"+set)
+	recall := float64(p.detected) / float64(p.lists)
+	t.Logf("%s: poisoned lists found (medium or high): %d of %d (recall %.2f), missed %v", set, p.detected, p.lists, recall, p.missed)
+	t.Logf("%s: benign lists with a high finding: %d of %d %v; their findings by severity: high %d, medium %d, low %d",
+		set, len(b.highs), b.lists, b.highs, b.bySeverity[High], b.bySeverity[Medium], b.bySeverity[Low])
+	if recall < minRecall {
+		t.Errorf("%s: recall %.2f, below %.2f", set, recall, minRecall)
+	}
+	if len(b.highs) > 0 {
+		t.Errorf("%s: high findings on benign lists %v", set, b.highs)
+	}
+}
+
+// The development corpus: what the rules were written against.
+func TestCorpus_dev(t *testing.T) { checkScores(t, "dev") }
+
+// The held-out corpus (other sources, set aside before any rule was
+// written and never tuned on): the figures that say how the rules do on
+// material they were not written for.
+func TestCorpus_heldOut(t *testing.T) { checkScores(t, "heldout") }

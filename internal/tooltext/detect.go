@@ -56,6 +56,11 @@ func (a *analysis) hostFindings(item textItem, host string, at int) {
 // urlHost is the host of what follows "://": up to a '/', '?', '#', a port,
 // a quote or a space; the user part dropped.
 func urlHost(s string) string {
+	if strings.HasPrefix(s, "[") {
+		if j := strings.IndexByte(s, ']'); j > 0 {
+			return s[:j+1]
+		}
+	}
 	end := strings.IndexAny(s, "/?#\"'` \t\n\r)>]")
 	if end < 0 {
 		end = len(s)
@@ -63,11 +68,6 @@ func urlHost(s string) string {
 	h := s[:end]
 	if at := strings.LastIndexByte(h, '@'); at >= 0 {
 		h = h[at+1:]
-	}
-	if strings.HasPrefix(h, "[") {
-		if j := strings.IndexByte(h, ']'); j > 0 {
-			return h[:j+1]
-		}
 	}
 	if c := strings.LastIndexByte(h, ':'); c >= 0 {
 		h = h[:c]

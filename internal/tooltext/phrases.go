@@ -169,33 +169,41 @@ type word struct {
 // (zero-width, bidirectional controls, tags, variation selectors) skipped, so
 // that "ig\u200bnore" is read as "ignore".
 func foldWords(s string) []word {
-	var words []word
-	var b strings.Builder
-	start := 0
-	flush := func() {
-		if b.Len() > 0 {
-			words = append(words, word{text: b.String(), at: start})
-			b.Reset()
+	// One buffer for the folded text; each word is a substring of it, so a
+	// text costs two allocations, not one per word.
+	buf := make([]byte, 0, len(s))
+	type span struct{ from, to, at int }
+	var spans []span
+	from, at := -1, 0
+	end := func() {
+		if from >= 0 && len(buf) > from {
+			spans = append(spans, span{from, len(buf), at})
 		}
+		from = -1
 	}
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
 		switch {
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if b.Len() == 0 {
-				start = i - size
+			if from < 0 {
+				from, at = len(buf), i
 			}
-			b.WriteRune(unicode.ToLower(r))
-		case (r == '\'' || r == '\u2019') && b.Len() > 0:
+			buf = utf8.AppendRune(buf, unicode.ToLower(r))
+		case (r == '\'' || r == '\u2019') && from >= 0:
 			// inside a word: "don't" is "dont"
 		case isInvisible(r):
 			// draws nothing: does not split a word either
 		default:
-			flush()
+			end()
 		}
+		i += size
 	}
-	flush()
+	end()
+	folded := string(buf)
+	words := make([]word, len(spans))
+	for j, sp := range spans {
+		words[j] = word{text: folded[sp.from:sp.to], at: sp.at}
+	}
 	return words
 }
 
