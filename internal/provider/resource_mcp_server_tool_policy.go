@@ -68,13 +68,12 @@ func checkToolText(m *mcpServerModel, diags *diag.Diagnostics) {
 	}
 	findings, err := tooltext.Analyze([]byte(m.ToolSpec.ValueString()))
 	if err != nil {
-		detail := cannotCheckToolText(err)
+		// Under enforce the gate fails closed. Under warn it adds nothing:
+		// the tool_spec validator refuses the same document with an error.
 		if policy == toolPolicyEnforce {
-			diags.AddAttributeError(path.Root("tool_spec"), "Cannot Check Tool Text", detail+
+			diags.AddAttributeError(path.Root("tool_spec"), "Cannot Check Tool Text", cannotCheckToolText(err)+
 				"\n\ntool_policy is \"enforce\": the plan stops, and nothing was sent to the registry.")
-			return
 		}
-		diags.AddAttributeWarning(path.Root("tool_spec"), "Cannot Check Tool Text", detail)
 		return
 	}
 	var high, medium []tooltext.Finding
@@ -104,13 +103,14 @@ func checkToolText(m *mcpServerModel, diags *diag.Diagnostics) {
 // describeFindings lists findings one a line: the tool, where, the rule.
 func describeFindings(fs []tooltext.Finding) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "The text of tool_spec has %d finding(s) of medium or high severity:", len(fs))
+	fmt.Fprintf(&b, "The text of tool_spec has %d finding(s):", len(fs))
 	for i, f := range fs {
 		if i == maxFindingsListed {
 			fmt.Fprintf(&b, "\n  - and %d more", len(fs)-i)
 			break
 		}
-		fmt.Fprintf(&b, "\n  - tool %q, %s (%s), rule %s (%s): %s", f.Tool, fieldOf(f.Pointer), f.Pointer, f.Rule,
+		// The tool's name is already escaped (tooltext.Finding.Tool).
+		fmt.Fprintf(&b, "\n  - tool \"%s\", %s (%s), rule %s (%s): %s", f.Tool, fieldOf(f.Pointer), f.Pointer, f.Rule,
 			f.Severity, f.Message)
 	}
 	return b.String()
