@@ -48,6 +48,7 @@ func guides() []guide {
 			notRun: fleetNotRun, follow: followFleet},
 		{page: "docs/guides/register-what-you-deploy.md", notRun: registerWhatYouDeployNotRun},
 		{page: "docs/guides/testing-modules-with-the-bundled-server.md", follow: followTestingModules},
+		{page: "docs/guides/tool-text-rules.md", follow: followToolTextRules},
 		{page: "docs/guides/the-bundled-registry-server.md", read: "docs/guides/the-bundled-registry-server.md",
 			follow: followServerGuide, noCLI: true},
 		{page: "README.md", section: "", follow: followReadmeDemo},

@@ -42,17 +42,16 @@ const (
 	srcInvariant = "Invariant Labs, \"MCP Security Notification: Tool Poisoning Attacks\" (2025-04-01), " +
 		"https://invariantlabs.ai/blog/mcp-security-notification-tool-poisoning-attacks"
 	srcOWASP       = "OWASP MCP Top 10, MCP03 Tool Poisoning, https://owasp.org/www-project-mcp-top-10/"
-	srcTrailOfBits = "Trail of Bits, \"Deceiving users with ANSI terminal codes in MCP\" (2025-04-29), " +
-		"https://blog.trailofbits.com/2025/04/29/deceiving-users-with-ansi-terminal-codes-in-mcp/"
-	srcTags = "Riley Goodside and Johann Rehberger (Embrace The Red), \"ASCII Smuggler\": instructions in " +
-		"Unicode tag characters, https://embracethered.com/blog/posts/2024/hiding-and-finding-text-with-unicode-tags/"
+	srcTrailOfBits = "Trail of Bits, mcp-context-protector (ANSI control character sanitization, and its " +
+		"test/ansi_test_server.py), https://github.com/trailofbits/mcp-context-protector"
+	srcTags = "Riley Goodside (2024) and Johann Rehberger (Embrace The Red, \"ASCII Smuggler\"): instructions " +
+		"written in Unicode tag characters, invisible and read by models"
 	srcTrojanSource = "Boucher and Anderson, \"Trojan Source: Invisible Vulnerabilities\" (CVE-2021-42574), https://trojansource.codes/"
-	srcVS           = "Paul Butler, \"Smuggling arbitrary data through an emoji\" (2025), " +
-		"https://paulbutler.org/2025/smuggling-arbitrary-data-through-an-emoji/"
+	srcVS           = "Paul Butler, \"Smuggling arbitrary data through an emoji\" (2025): one variation selector per byte"
 	srcUTS39      = "Unicode Technical Standard #39, Unicode Security Mechanisms, section 4 (confusable detection), https://www.unicode.org/reports/tr39/"
 	srcCyberArk   = "CyberArk Labs, \"Poison everywhere: no output from your MCP server is safe\" (full-schema poisoning, 2025)"
-	srcMPMA       = "Wang et al., \"MPMA: Preference Manipulation Attack Against Model Context Protocol\" (2025), arXiv:2505.11154"
-	srcElastic    = "Elastic Security Labs, \"MCP Tools: Attack Vectors and Defense Recommendations\" (2025)"
+	srcMPMA       = "MPMA, the preference manipulation attack on MCP tool descriptions (2025), https://arxiv.org/abs/2505.11154"
+	srcElastic    = "Elastic Security Labs' 2025 article on MCP tool attack vectors and defense recommendations"
 	srcMCPSpec    = "MCP specification, Tool annotations (readOnlyHint, destructiveHint), https://modelcontextprotocol.io/specification"
 	srcWillison   = "Simon Willison, \"Model Context Protocol has prompt injection security problems\" (2025-04-09), https://simonwillison.net/2025/Apr/9/mcp-prompt-injection/"
 	srcMetadata   = "Cloud instance metadata services (AWS IMDS 169.254.169.254, GCP metadata.google.internal): the SSRF targets of OWASP's Server-Side Request Forgery Prevention Cheat Sheet"
