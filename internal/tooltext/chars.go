@@ -73,7 +73,8 @@ const (
 func scanChars(s string) charReport {
 	rep := charReport{tag: -1, bidi: -1, zeroWidth: -1, zeroWidthNearASCII: -1, vsRun: -1, escape: -1, control: -1, invisibleRun: -1, padding: -1}
 	var prev rune
-	invisible, blank, lines, blankStart, vs := 0, 0, 0, 0, 0
+	var run blankRun
+	vs := 0
 	flag := false // inside an emoji flag's tag sequence (U+1F3F4 then tags)
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
@@ -83,29 +84,46 @@ func scanChars(s string) charReport {
 		if vs == 2 && rep.vsRun < 0 {
 			rep.vsRun = i
 		}
-		switch {
-		case isInvisible(r) || r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == 0xa0 || r == 0x3000:
-			if blank == 0 {
-				blankStart = i
-			}
-			blank++
-			lines = countIf(r == '\n', lines, lines)
-			if isInvisible(r) && !(isTagChar(r) && flag) && !isVariationSelector(r) {
-				invisible++
-				if invisible == invisibleRunLength && rep.invisibleRun < 0 {
-					rep.invisibleRun = blankStart
-				}
-			}
-		default:
-			if (blank >= paddingLength || lines >= paddingLines) && rep.padding < 0 {
-				rep.padding = blankStart
-			}
-			blank, lines, invisible = 0, 0, 0
-		}
+		run.step(&rep, r, i, flag)
 		prev = r
 		i += size
 	}
 	return rep
+}
+
+// blankRun follows a run of blank characters (spaces, line breaks and
+// characters that draw nothing): how long it is, how many lines and
+// invisible characters it holds, and where it started.
+type blankRun struct {
+	blank, lines, invisible, start int
+}
+
+func isBlank(r rune) bool {
+	return isInvisible(r) || r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == 0xa0 || r == 0x3000
+}
+
+// step takes the character r at i: a blank one extends the run (and an
+// invisible run long enough is recorded), another ends it (and a padding
+// run, now followed by text, is recorded).
+func (b *blankRun) step(rep *charReport, r rune, i int, flag bool) {
+	if !isBlank(r) {
+		if (b.blank >= paddingLength || b.lines >= paddingLines) && rep.padding < 0 {
+			rep.padding = b.start
+		}
+		*b = blankRun{}
+		return
+	}
+	if b.blank == 0 {
+		b.start = i
+	}
+	b.blank++
+	b.lines = countIf(r == '\n', b.lines, b.lines)
+	if isInvisible(r) && (!isTagChar(r) || !flag) && !isVariationSelector(r) {
+		b.invisible++
+		if b.invisible == invisibleRunLength && rep.invisibleRun < 0 {
+			rep.invisibleRun = b.start
+		}
+	}
 }
 
 // countIf is n+1 when cond holds, else otherwise.

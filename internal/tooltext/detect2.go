@@ -13,21 +13,31 @@ import (
 func (a *analysis) blobFindings(item textItem) {
 	s := item.text
 	for i := 0; i < len(s); {
-		j, upper, lower, digit, hexOnly := i, false, false, false, true
+		j, k := i, blobKind{hexOnly: true}
 		for ; j < len(s) && isBase64Byte(s[j]); j++ {
-			c := s[j]
-			upper = upper || c >= 'A' && c <= 'Z'
-			lower = lower || c >= 'a' && c <= 'z'
-			digit = digit || c >= '0' && c <= '9'
-			hexOnly = hexOnly && (c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F')
+			k.add(s[j])
 		}
-		n := j - i
-		if (n >= 40 && upper && lower && digit && !hexOnly) || (n >= 64 && hexOnly) {
+		if k.blob(j - i) {
 			a.add(item.tool, item.pointer, "encoded-blob", quote(excerpt(s, i)))
 			return
 		}
 		i = j + 1
 	}
+}
+
+// blobKind is what a run of base64 characters holds.
+type blobKind struct{ upper, lower, digit, hexOnly bool }
+
+func (k *blobKind) add(c byte) {
+	k.upper = k.upper || c >= 'A' && c <= 'Z'
+	k.lower = k.lower || c >= 'a' && c <= 'z'
+	k.digit = k.digit || c >= '0' && c <= '9'
+	k.hexOnly = k.hexOnly && (c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F')
+}
+
+// blob reports whether a run of n such characters is an encoded blob.
+func (k blobKind) blob(n int) bool {
+	return (n >= 40 && k.upper && k.lower && k.digit && !k.hexOnly) || (n >= 64 && k.hexOnly)
 }
 
 func isBase64Byte(c byte) bool {

@@ -48,14 +48,14 @@ const (
 		"written in Unicode tag characters, invisible and read by models"
 	srcTrojanSource = "Boucher and Anderson, \"Trojan Source: Invisible Vulnerabilities\" (CVE-2021-42574), https://trojansource.codes/"
 	srcVS           = "Paul Butler, \"Smuggling arbitrary data through an emoji\" (2025): one variation selector per byte"
-	srcUTS39      = "Unicode Technical Standard #39, Unicode Security Mechanisms, section 4 (confusable detection), https://www.unicode.org/reports/tr39/"
-	srcCyberArk   = "CyberArk Labs, \"Poison everywhere: no output from your MCP server is safe\" (full-schema poisoning, 2025)"
-	srcMPMA       = "MPMA, the preference manipulation attack on MCP tool descriptions (2025), https://arxiv.org/abs/2505.11154"
-	srcElastic    = "Elastic Security Labs' 2025 article on MCP tool attack vectors and defense recommendations"
-	srcMCPSpec    = "MCP specification, Tool annotations (readOnlyHint, destructiveHint), https://modelcontextprotocol.io/specification"
-	srcWillison   = "Simon Willison, \"Model Context Protocol has prompt injection security problems\" (2025-04-09), https://simonwillison.net/2025/Apr/9/mcp-prompt-injection/"
-	srcMetadata   = "Cloud instance metadata services (AWS IMDS 169.254.169.254, GCP metadata.google.internal): the SSRF targets of OWASP's Server-Side Request Forgery Prevention Cheat Sheet"
-	srcProjectCap = "This provider's bounds: what a peer can make a check spend is bounded, and a check that cannot decide fails closed"
+	srcUTS39        = "Unicode Technical Standard #39, Unicode Security Mechanisms, section 4 (confusable detection), https://www.unicode.org/reports/tr39/"
+	srcCyberArk     = "CyberArk Labs, \"Poison everywhere: no output from your MCP server is safe\" (full-schema poisoning, 2025)"
+	srcMPMA         = "MPMA, the preference manipulation attack on MCP tool descriptions (2025), https://arxiv.org/abs/2505.11154"
+	srcElastic      = "Elastic Security Labs' 2025 article on MCP tool attack vectors and defense recommendations"
+	srcMCPSpec      = "MCP specification, Tool annotations (readOnlyHint, destructiveHint), https://modelcontextprotocol.io/specification"
+	srcWillison     = "Simon Willison, \"Model Context Protocol has prompt injection security problems\" (2025-04-09), https://simonwillison.net/2025/Apr/9/mcp-prompt-injection/"
+	srcMetadata     = "Cloud instance metadata services (AWS IMDS 169.254.169.254, GCP metadata.google.internal): the SSRF targets of OWASP's Server-Side Request Forgery Prevention Cheat Sheet"
+	srcProjectCap   = "This provider's bounds: what a peer can make a check spend is bounded, and a check that cannot decide fails closed"
 )
 
 // Rules is every rule, grouped by family.

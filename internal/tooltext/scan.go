@@ -117,12 +117,12 @@ func tagName(s string, i int, bracket bool) (string, int) {
 	}
 	var b strings.Builder
 	for start := i; i < len(s) && i-start < 48; i++ {
-		switch c := s[i]; {
-		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '_':
-			b.WriteByte(c)
-		case c == '-' || (c == ' ' && bracket && b.Len() > 0):
+		switch tagByte(s[i], bracket, b.Len() > 0) {
+		case tagNameByte:
+			b.WriteByte(s[i])
+		case tagSeparator:
 			b.WriteByte('_')
-		case c == '>' || c == ']' || c == '|' || c == ':' || c == '=' || (c == ' ' && !bracket):
+		case tagEnd:
 			if b.Len() == 0 {
 				return "", i
 			}
@@ -132,6 +132,26 @@ func tagName(s string, i int, bracket bool) (string, int) {
 		}
 	}
 	return "", i
+}
+
+// What a byte is to a tag's name.
+const (
+	tagOther = iota
+	tagNameByte
+	tagSeparator
+	tagEnd
+)
+
+func tagByte(c byte, bracket, started bool) int {
+	switch {
+	case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '_':
+		return tagNameByte
+	case c == '-' || (c == ' ' && bracket && started):
+		return tagSeparator
+	case c == '>' || c == ']' || c == '|' || c == ':' || c == '=' || (c == ' ' && !bracket):
+		return tagEnd
+	}
+	return tagOther
 }
 
 func instructionTag(name string) bool {
