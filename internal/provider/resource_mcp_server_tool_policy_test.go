@@ -35,7 +35,8 @@ func TestCheckToolText(t *testing.T) {
 		{"clean, warn", "", jsondoc.NewValue(cleanSpec), types.StringNull()},
 		{"poisoned, warn by default", "warning", jsondoc.NewValue(poisonedSpec), types.StringNull()},
 		{"poisoned, warn", "warning", jsondoc.NewValue(poisonedSpec), types.StringValue("warn")},
-		{"poisoned, enforce", "error", jsondoc.NewValue(poisonedSpec), types.StringValue("enforce")},
+		// The high findings fail the plan; the medium ones are a warning.
+		{"poisoned, enforce", "error, warning", jsondoc.NewValue(poisonedSpec), types.StringValue("enforce")},
 		{"poisoned, off", "", jsondoc.NewValue(poisonedSpec), types.StringValue("off")},
 		{"medium only, enforce", "warning", jsondoc.NewValue(mediumSpec), types.StringValue("enforce")},
 		{"policy unknown", "", jsondoc.NewValue(poisonedSpec), types.StringUnknown()},
@@ -46,16 +47,7 @@ func TestCheckToolText(t *testing.T) {
 	} {
 		var diags diag.Diagnostics
 		checkToolText(&mcpServerModel{ToolSpec: tc.spec, ToolPolicy: tc.policy}, &diags)
-		got := ""
-		switch {
-		case diags.ErrorsCount() == 1:
-			got = "error"
-		case diags.WarningsCount() == 1 && diags.ErrorsCount() == 0:
-			got = "warning"
-		case len(diags) > 0:
-			got = fmt.Sprint(diags)
-		}
-		if got != tc.want {
+		if got := outcome(diags); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
