@@ -1,10 +1,12 @@
 package tooltext
 
 import (
+	"encoding/json"
 	"errors"
 	"go/build"
 	"strings"
 	"testing"
+	"time"
 )
 
 func analyzeTool(t *testing.T, tool string) []Finding {
@@ -162,7 +164,7 @@ func TestPackage_importsNoNetwork(t *testing.T) {
 			return
 		}
 		seen[path] = true
-		if path == "net" || strings.HasPrefix(path, "net/http") || path == "os/exec" || path == "syscall" && false {
+		if path == "net" || strings.HasPrefix(path, "net/http") || path == "os/exec" {
 			t.Errorf("the analysis imports %s", path)
 		}
 		p, err := build.Import(path, ".", 0)
@@ -206,5 +208,32 @@ func TestAnalyzeFleet(t *testing.T) {
 	}
 	if _, err := AnalyzeFleet(map[string][]byte{"bad": []byte(`{`)}); err == nil || !strings.Contains(err.Error(), `"bad"`) {
 		t.Errorf("a fleet with an unreadable spec: %v", err)
+	}
+}
+
+// Hostile texts of half a megabyte each, made of what the scanners look for over
+// and over: each is read in time linear in its length (a quadratic scan
+// would take minutes here and end the test run).
+func TestAnalyze_hostileTextsStayLinear(t *testing.T) {
+	const size = 1 << 19
+	for name, unit := range map[string]string{
+		"data: urls":       "data:",
+		"schemes":          "a://",
+		"tags":             "<<[",
+		"addresses":        "a@b.",
+		"phone numbers":    "+1",
+		"blanks and marks": " \u200e",
+		"phrase starts":    "do not ",
+		"gap patterns":     "before every ",
+		"identifiers":      "`a_b` call ",
+		"secret files":     "read ~/.ssh ",
+	} {
+		text := strings.Repeat(unit, size/len(unit))
+		doc, _ := json.Marshal(map[string]any{"tools": []any{map[string]any{"name": "t", "description": text, "inputSchema": map[string]any{"type": "object"}}}})
+		start := time.Now()
+		if _, err := Analyze(doc); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		t.Logf("%s: %d bytes in %v", name, len(doc), time.Since(start))
 	}
 }

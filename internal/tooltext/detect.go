@@ -88,12 +88,14 @@ func dataURL(lower string) int {
 		if i > 0 && isWordByte(lower[i-1]) {
 			continue
 		}
-		rest := lower[i+5:]
+		// The media type is short: looking no further than 80 bytes keeps a
+		// text of many "data:" linear.
+		rest := lower[i+5 : min(len(lower), i+5+80)]
 		slash := strings.IndexByte(rest, '/')
 		if slash <= 0 || slash > 20 || !allWordBytes(rest[:slash]) {
 			continue
 		}
-		if end := strings.IndexAny(rest, ";,"); end > slash+1 && end < 80 && !strings.ContainsAny(rest[:end], " \n\t") {
+		if end := strings.IndexAny(rest, ";,"); end > slash+1 && !strings.ContainsAny(rest[:end], " \n\t") {
 			return i
 		}
 	}

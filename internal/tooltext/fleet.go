@@ -45,33 +45,38 @@ func AnalyzeFleet(specs map[string][]byte) ([]FleetFinding, error) {
 	return out, nil
 }
 
-// owner is a server's tool, by name.
-type owner struct {
-	service, name string
-}
-
-// fleetIndex finds, for a name, the servers that have it and the servers
-// whose tools look like it.
+// fleetIndex finds, for a tool name, the servers that have it, and the
+// names that share its UTS #39 skeleton.
 type fleetIndex struct {
-	byName     map[string][]owner
-	bySkeleton map[string][]owner
-	names      map[string]map[string]bool // service id to its tool names
+	services   map[string][]string            // tool name to the servers that have it
+	bySkeleton map[string]map[string]struct{} // skeleton to the names that have it
 }
 
 func toolOwners(ids []string, docs map[string]*analysis) fleetIndex {
-	idx := fleetIndex{byName: map[string][]owner{}, bySkeleton: map[string][]owner{}, names: map[string]map[string]bool{}}
+	idx := fleetIndex{services: map[string][]string{}, bySkeleton: map[string]map[string]struct{}{}}
 	for _, id := range ids {
-		idx.names[id] = docs[id].names
-		for _, t := range docs[id].info {
-			if t.name == "" {
-				continue
+		for name := range docs[id].names {
+			idx.services[name] = append(idx.services[name], id)
+			sk := skeleton(name)
+			if idx.bySkeleton[sk] == nil {
+				idx.bySkeleton[sk] = map[string]struct{}{}
 			}
-			idx.byName[t.name] = append(idx.byName[t.name], owner{id, t.name})
-			sk := skeleton(t.name)
-			idx.bySkeleton[sk] = append(idx.bySkeleton[sk], owner{id, t.name})
+			idx.bySkeleton[sk][name] = struct{}{}
 		}
 	}
 	return idx
+}
+
+// otherService is a server other than id that has the tool name, or "".
+// Each name's servers are in id order and id is among them at most once, so
+// the first two are enough.
+func (idx fleetIndex) otherService(name, id string) string {
+	for _, s := range idx.services[name][:min(2, len(idx.services[name]))] {
+		if s != id {
+			return s
+		}
+	}
+	return ""
 }
 
 // crossServer adds the fleet rules' findings to one server's analysis.
@@ -81,17 +86,14 @@ func (a *analysis) crossServer(id string, idx fleetIndex) {
 			continue
 		}
 		p := toolPointer(i) + "/name"
-		for _, o := range idx.bySkeleton[skeleton(t.name)] {
-			if o.service == id {
-				continue
-			}
-			other := idx.names[o.service]
-			switch {
-			case other[t.name]:
-				a.add(i, p, "fleet-duplicate-name", fmt.Sprintf("%q also has a tool %s", o.service, quote(escapeHidden(t.name))))
-			default:
+		if other := idx.otherService(t.name, id); other != "" {
+			a.add(i, p, "fleet-duplicate-name", fmt.Sprintf("%q also has a tool %s", other, quote(escapeHidden(t.name))))
+		}
+		for _, look := range sortedNames(idx.bySkeleton[skeleton(t.name)]) {
+			if other := idx.otherService(look, id); look != t.name && other != "" {
 				a.add(i, p, "fleet-confusable-name", fmt.Sprintf("%s looks like %q's tool %s", quote(escapeHidden(t.name)),
-					o.service, quote(escapeHidden(o.name))))
+					other, quote(escapeHidden(look))))
+				break
 			}
 		}
 	}
@@ -99,12 +101,18 @@ func (a *analysis) crossServer(id string, idx fleetIndex) {
 		if a.names[r.ident] {
 			continue
 		}
-		for _, o := range idx.byName[r.ident] {
-			if o.service != id {
-				a.add(r.tool, r.pointer, "fleet-cross-server-reference", fmt.Sprintf("%s is a tool of %q, not of this server",
-					quote(escapeHidden(r.ident)), o.service))
-				break
-			}
+		if other := idx.otherService(r.ident, id); other != "" {
+			a.add(r.tool, r.pointer, "fleet-cross-server-reference", fmt.Sprintf("%s is a tool of %q, not of this server",
+				quote(escapeHidden(r.ident)), other))
 		}
 	}
+}
+
+func sortedNames(m map[string]struct{}) []string {
+	out := make([]string, 0, len(m))
+	for n := range m {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
 }

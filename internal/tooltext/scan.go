@@ -112,7 +112,9 @@ func (a *analysis) tagFindings(item textItem, lower string) {
 // '|', ':', '=' or, in angle brackets, a space (an attribute follows). It
 // returns "" for anything else, and the offset where the name ends.
 func tagName(s string, i int, bracket bool) (string, int) {
-	for i < len(s) && (s[i] == '/' || s[i] == '<' || s[i] == '|' || s[i] == '[') {
+	// At most three opening marks ("<</", "[[["): a text of nothing but
+	// them is then read in linear time.
+	for n := 0; n < 3 && i < len(s) && (s[i] == '/' || s[i] == '<' || s[i] == '|' || s[i] == '['); n++ {
 		i++
 	}
 	var b strings.Builder
