@@ -19,6 +19,7 @@ require (
 	github.com/hashicorp/terraform-registry-address v0.4.0
 	github.com/lestrrat-go/jwx/v3 v3.4.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/mtibben/confusables v0.0.0-20210201002637-9d1b0723b659
 	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1
 	github.com/zclconf/go-cty v1.18.1
 	go.etcd.io/bbolt v1.5.0

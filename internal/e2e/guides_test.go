@@ -50,6 +50,7 @@ func guides() []guide {
 		{page: "docs/guides/register-what-you-deploy.md", notRun: registerWhatYouDeployNotRun},
 		{page: "docs/guides/testing-modules-with-the-bundled-server.md", follow: followTestingModules},
 		{page: "modules/registry-fleet/README.md", follows: []string{"## Tests"}, notRun: fleetReadmeNotRun, follow: followFleetModuleReadme},
+		{page: "docs/guides/tool-text-rules.md", follow: followToolTextRules},
 		{page: "docs/guides/the-bundled-registry-server.md", read: "docs/guides/the-bundled-registry-server.md",
 			follow: followServerGuide, noCLI: true},
 		{page: "README.md", section: "", follow: followReadmeDemo},

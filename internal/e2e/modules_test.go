@@ -40,6 +40,7 @@ func TestAccModules_nativeTests(t *testing.T) {
 			t.Logf("%s test: %s", cli, lastLine(out))
 			if module == "registry-fleet" {
 				badCardMessage(t, &h, registry.URL)
+				poisonedToolMessage(t, &h, registry.URL)
 			}
 		})
 	}
@@ -54,6 +55,22 @@ func badCardMessage(t *testing.T, h *testkit.Harness, endpoint string) {
 	if !strings.Contains(out, `broken-agent.json: line 1, column 1: (root): missing required property "url"`) ||
 		strings.Contains(out, "currency-agent.json:") {
 		t.Errorf("the plan error should name broken-agent.json and its problem, and only it:\n%s", out)
+	}
+}
+
+// poisonedToolMessage: under tool_text_policy = "enforce", a poisoned tool
+// list fails a plain plan with the provider's text gate naming the tool, the
+// pointer and the rules (the test files cannot expect a provider's error).
+func poisonedToolMessage(t *testing.T, h *testkit.Harness, endpoint string) {
+	t.Helper()
+	h.Env = append(h.Env, "AGENTREGISTRY_ENDPOINT="+endpoint, "AGENTREGISTRY_PROJECT=message-check")
+	out := h.MustExit(t, 1, "plan", "-input=false", "-var", "tool_specs_dir=tests/fixtures/poisoned-tool/tools",
+		"-var", "tool_text_policy=enforce")
+	for _, want := range []string{"MCP Tool Text Asks Too Much of the Model", `tool "add", description`,
+		"rule instruction-tag (high)", "rule secret-file-instruction (high)", "nothing was sent to the registry"} {
+		if !strings.Contains(strings.Join(strings.Fields(out), " "), want) {
+			t.Errorf("the plan error should say %q:\n%s", want, out)
+		}
 	}
 }
 

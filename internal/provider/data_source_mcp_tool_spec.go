@@ -49,6 +49,7 @@ type mcpToolSpecDataSourceModel struct {
 	ServerName        types.String `tfsdk:"server_name"`
 	ServerVersion     types.String `tfsdk:"server_version"`
 	ProtocolVersion   types.String `tfsdk:"protocol_version"`
+	Findings          types.List   `tfsdk:"findings"`
 }
 
 const (
@@ -100,6 +101,7 @@ func (d *mcpToolSpecDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 		ElementType:         types.StringType,
 		MarkdownDescription: "The names of the tools kept, in the server's order.",
 	}
+	attrs["findings"] = findingsAttribute()
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Reads the tools an MCP server offers, at plan time: connects with the official " +
 			"MCP Go SDK over Streamable HTTP or HTTP+SSE (`url`), or starts the server as a process and speaks MCP " +
@@ -154,6 +156,7 @@ func (d *mcpToolSpecDataSource) Read(ctx context.Context, req datasource.ReadReq
 	m.ServerName = types.StringValue(ts.ServerName)
 	m.ServerVersion = types.StringValue(ts.ServerVersion)
 	m.ProtocolVersion = types.StringValue(ts.ProtocolVersion)
+	m.Findings = liveFindings(canon)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 

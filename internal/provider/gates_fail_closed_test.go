@@ -86,6 +86,7 @@ func gates() []gate {
 		{"approved_tools check of the tool spec (warn)", approvedSpec, approvalGate(false, "warn")},
 		{"approved_tools validator", lock, attributeGate(toolLockValidator{})},
 		{"approved_tools check of the lock", lock, approvalGate(true, "warn")},
+		{"tool_policy text check (enforce)", approvedSpec, toolTextGate},
 		{"agentregistry_mcp_tool_spec json", toolSpec, liveGate(validators.ToolSpec())},
 		{"agent card validator", card, attributeGate(validators.AgentCard())},
 		{"agentregistry_agent_card json", card, liveGate(validators.AgentCard())},
@@ -175,6 +176,14 @@ func runFunction(t *testing.T, f function.Function, doc string, result attr.Valu
 	resp := &function.RunResponse{Result: function.NewResultData(result)}
 	f.Run(context.Background(), function.RunRequest{Arguments: function.NewArgumentsData([]attr.Value{types.StringValue(doc)})}, resp)
 	return resp
+}
+
+// toolTextGate runs the text gate under enforce past the validators, as if
+// one had let the document through.
+func toolTextGate(_ *testing.T, doc string) string {
+	var diags diag.Diagnostics
+	checkToolText(&mcpServerModel{ToolSpec: jsondoc.NewValue(doc), ToolPolicy: types.StringValue("enforce")}, &diags)
+	return diagErrors(diags)
 }
 
 // approvalGate runs the approval check past the validators, as if one had let

@@ -15,6 +15,8 @@ func (p *agentRegistryProvider) Functions(context.Context) []func() function.Fun
 		NewVerifyAgentCardFunction,
 		NewSignAgentCardFunction,
 		NewToolLockFunction,
+		NewToolFindingsFunction,
+		NewFleetToolFindingsFunction,
 		NewSearchCardsFunction,
 		NewPublicJWKSFunction,
 	}

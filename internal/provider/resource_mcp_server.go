@@ -64,6 +64,9 @@ type mcpServerModel struct {
 	// (approvedToolsPolicy): nothing is sent for them.
 	ApprovedTools  jsondoc.Value `tfsdk:"approved_tools"`
 	ApprovalPolicy types.String  `tfsdk:"approval_policy"`
+	// ToolPolicy is the text gate's (resource_mcp_server_tool_policy.go):
+	// nothing is sent for it either.
+	ToolPolicy types.String `tfsdk:"tool_policy"`
 }
 
 func mcpServerSchema(ctx context.Context) schema.Schema {
@@ -95,6 +98,7 @@ func mcpServerSchema(ctx context.Context) schema.Schema {
 		"tool_digests":    toolDigestsAttribute,
 		"approved_tools":  approvedToolsAttribute(),
 		"approval_policy": approvalPolicyAttribute(),
+		"tool_policy":     toolPolicyAttribute(),
 	})
 }
 
@@ -200,7 +204,7 @@ type mcpServerModelV0 struct {
 // mcpServerStateUpgraders derive version 1's values from the tool spec in
 // the state.
 func mcpServerStateUpgraders(ctx context.Context) map[int64]resource.StateUpgrader {
-	v0 := priorSchema(mcpServerSchema(ctx), []string{"tool_names", "tool_digests", "approved_tools", "approval_policy"}, "tools", toolObjectType)
+	v0 := priorSchema(mcpServerSchema(ctx), []string{"tool_names", "tool_digests", "approved_tools", "approval_policy", "tool_policy"}, "tools", toolObjectType)
 	return upgradeFromV0(v0, func(old *mcpServerModelV0) mcpServerModel {
 		return mcpServerModel{serviceModel: old.current(old.Interfaces), ToolSpec: old.ToolSpec, McpServerID: old.McpServerID}
 	})

@@ -103,15 +103,20 @@ func (approvedToolsPolicy) prepare(context.Context, tfsdk.Config, *mcpServerMode
 // driftNote: the diff of a tool spec says it all.
 func (approvedToolsPolicy) driftNote(_, _ *mcpServerModel, _ outgoing, _ *diag.Diagnostics) {}
 
-// verify: at plan and
-// before every write it compares the tool spec with approved_tools. It
+// verify: at plan and before every write it runs the text gate
+// (checkToolText, tool_policy) and compares the tool spec with
+// approved_tools. It
 // reports nothing on read (the plan that follows does), nor while the spec,
 // the lock or the policy is unknown (it runs again before the write). A spec
 // or a lock it cannot read is an error under either policy: the validators
 // refuse them first, and should one ever pass them, the check fails closed
 // rather than let a tool through unchecked.
 func (approvedToolsPolicy) verify(_ *providerData, m *mcpServerModel, _ outgoing, onRead bool, diags *diag.Diagnostics) {
-	if onRead || !known(m.ApprovedTools.StringValue) || !known(m.ToolSpec.StringValue) || m.ApprovalPolicy.IsUnknown() {
+	if onRead {
+		return
+	}
+	checkToolText(m, diags)
+	if !known(m.ApprovedTools.StringValue) || !known(m.ToolSpec.StringValue) || m.ApprovalPolicy.IsUnknown() {
 		return
 	}
 	diffs, err := compareWithLock(m.ApprovedTools.ValueString(), m.ToolSpec.ValueString())
@@ -176,11 +181,12 @@ func describeToolChanges(diffs []toollock.Difference) string {
 }
 
 // verifyUnchanged: with approved_tools, even a plan without
-// changes is compared, so that every plan under warn shows the warning.
+// changes is compared, so that every plan under warn shows the warning; so is
+// a tool spec whose text has a finding to report (toolTextNeedsCheck).
 func (approvedToolsPolicy) verifyUnchanged(ctx context.Context, _ *providerData, plan tfsdk.Plan, _ tfsdk.Config) bool {
 	var lock jsondoc.Value
 	plan.GetAttribute(ctx, path.Root("approved_tools"), &lock)
-	return !lock.IsNull()
+	return !lock.IsNull() || toolTextNeedsCheck(ctx, plan)
 }
 
 // toolLockValidator refuses, at validate time, a lock Parse refuses.

@@ -307,19 +307,27 @@ func TestVerifyApprovedTools(t *testing.T) {
 	} {
 		var diags diag.Diagnostics
 		approvedToolsPolicy{}.verify(nil, tc.m, outgoing{}, tc.onRead, &diags)
-		got := ""
-		switch {
-		case diags.ErrorsCount() == 1 && diags.WarningsCount() == 0:
-			got = "error"
-		case diags.WarningsCount() == 1 && diags.ErrorsCount() == 0:
-			got = "warning"
-		case len(diags) > 0:
-			got = fmt.Sprint(diags)
-		}
-		if got != tc.want {
+		if got := outcome(diags); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
+}
+
+// outcome sums up a gate's diagnostics: "" for none, "error" for one error,
+// "warning" for one warning, "error, warning" for one of each, else all of
+// them.
+func outcome(diags diag.Diagnostics) string {
+	switch {
+	case len(diags) == 0:
+		return ""
+	case diags.ErrorsCount() == 1 && diags.WarningsCount() == 0:
+		return "error"
+	case diags.WarningsCount() == 1 && diags.ErrorsCount() == 0:
+		return "warning"
+	case diags.WarningsCount() == 1 && diags.ErrorsCount() == 1:
+		return "error, warning"
+	}
+	return fmt.Sprint(diags)
 }
 
 // tool_digests: unknown while the spec is, empty without one, null for a

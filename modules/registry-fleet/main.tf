@@ -37,6 +37,18 @@ locals {
     }
   }, local.live_tool_specs)
   folder_tool_spec_ids = [for f in local.spec_files : trimsuffix(f, ".json")]
+
+  # What every MCP server's tools ask of the model, judged together
+  # (provider::agentregistry::fleet_tool_findings): each spec's own findings,
+  # which each server's tool_policy acts on, and the cross-server ones (a tool
+  # name equal or confusable with another server's, text naming another
+  # server's tool), which only the fleet can see and the preconditions and the
+  # check below act on. A spec that does not parse is left to the validation
+  # of its variable, which names it.
+  tool_findings = provider::agentregistry::fleet_tool_findings({
+    for id, s in local.tool_specs : id => s.canonical if can(jsondecode(s.canonical).tools)
+  })
+  cross_server_findings = [for f in local.tool_findings : f if startswith(f.rule, "fleet-") && f.severity != "low"]
 }
 
 resource "agentregistry_agent" "this" {
@@ -64,8 +76,15 @@ resource "agentregistry_mcp_server" "this" {
   # A lock pins the server's approved tools; without one nothing is compared.
   approved_tools  = lookup(var.tool_locks, each.key, null)
   approval_policy = contains(keys(var.tool_locks), each.key) ? var.tool_approval_policy : null
+  tool_policy     = var.tool_text_policy
 
   lifecycle {
+    # Under enforce, a high cross-server finding (a tool name confusable with
+    # another server's) fails the plan before anything is registered.
+    precondition {
+      condition     = var.tool_text_policy != "enforce" || length([for f in local.cross_server_findings : f if f.service_id == each.key && f.severity == "high"]) == 0
+      error_message = join("\n", concat(["MCP server \"${each.key}\": its tools' names or text collide with another server's (tool_text_policy = \"enforce\"; nothing was registered):"], [for f in local.cross_server_findings : "  - tool \"${f.tool}\" (${f.pointer}), rule ${f.rule} (${f.severity}): ${f.message}" if f.service_id == each.key && f.severity == "high"]))
+    }
     precondition {
       condition     = length(setsubtract(keys(var.tool_locks), keys(local.tool_specs))) == 0
       error_message = "tool_locks has locks for MCP servers that none of tool_specs_dir, tool_specs and live_tool_specs has: ${join(", ", sort(setsubtract(keys(var.tool_locks), keys(local.tool_specs))))}. Expected service ids among: ${join(", ", sort(keys(local.tool_specs)))}."
@@ -82,6 +101,15 @@ resource "agentregistry_mcp_server" "this" {
       condition     = !(contains(keys(var.live_tool_specs), each.key) && (contains(keys(var.tool_specs), each.key) || contains(local.folder_tool_spec_ids, each.key)))
       error_message = "Service id \"${each.key}\" is used twice: by live_tool_specs[\"${each.key}\"] and by ${contains(keys(var.tool_specs), each.key) ? "tool_specs[\"${each.key}\"]" : "${each.key}.json in tool_specs_dir"}. Remove one of them."
     }
+  }
+}
+
+# Under warn, the cross-server findings of medium or high severity are a
+# warning (each server's own findings are its tool_policy's).
+check "fleet_tool_text" {
+  assert {
+    condition     = var.tool_text_policy != "warn" || length(local.cross_server_findings) == 0
+    error_message = join("\n", concat(["MCP servers whose tools collide with another server's (provider::agentregistry::fleet_tool_findings):"], [for f in local.cross_server_findings : "  - ${f.service_id}: tool \"${f.tool}\" (${f.pointer}), rule ${f.rule} (${f.severity}): ${f.message}"]))
   }
 }
 

@@ -45,3 +45,8 @@ output "agent_properties" {
   description = "The workloads whose AgentProperties the module declares (verifies, or writes in write mode), each with the service id of its card."
   value       = { for w, p in var.agent_properties : w => trimsuffix(p.card, ".json") }
 }
+
+output "tool_findings" {
+  description = "What `provider::agentregistry::fleet_tool_findings` finds in the tool specs the module registers, every severity: each finding's `service_id`, `tool`, `pointer` (RFC 6901, into that server's tool spec), `rule`, `severity` (`high`, `medium`, `low`) and `message`. Known at plan for specs known at plan."
+  value       = local.tool_findings
+}

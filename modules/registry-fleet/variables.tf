@@ -240,3 +240,24 @@ variable "live_tool_specs" {
     error_message = join("\n", concat(["live_tool_specs:"], [for id in sort(keys(var.live_tool_specs)) : "live_tool_specs[\"${id}\"]: \"${id}\" is not a valid service id: 4 to 63 characters of lowercase letters, digits and hyphens, starting with a letter" if !can(regex("^[a-z][a-z0-9-]{3,62}$", id))]))
   }
 }
+
+variable "tool_text_policy" {
+  description = <<-EOT
+    What the text of every MCP server's tools may ask of the model (the `tool_policy` of each
+    `agentregistry_mcp_server`, and the cross-server findings of `provider::agentregistry::fleet_tool_findings`
+    over everything the module registers): `warn` (the default) reports every finding of medium or high severity
+    as a warning; `enforce` fails the plan on a high one, before anything is registered (a tool spec with hidden
+    instructions, invisible characters or an exfiltration address, or a tool name confusable with another
+    server's); `off` checks nothing. **A platform team should choose `enforce`**: a plan then refuses a poisoned
+    tool list on the day it is first registered, which `tool_locks` cannot (a lock approves what it is given),
+    while `tool_locks` catches a tool that changes later. The guide *Tool text rules* lists the rules.
+  EOT
+  type        = string
+  default     = "warn"
+  nullable    = false
+
+  validation {
+    condition     = contains(["warn", "enforce", "off"], var.tool_text_policy)
+    error_message = "tool_text_policy must be \"warn\", \"enforce\" or \"off\", not \"${var.tool_text_policy}\"."
+  }
+}
