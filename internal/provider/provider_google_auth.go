@@ -6,16 +6,17 @@ package provider
 // user_project_override. The tokens are minted by registryclient (auth.go).
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -25,13 +26,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/googlecreds"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/validators"
 )
-
-// maxCredentialsFileBytes bounds the credentials file read: Google's are a
-// few KiB.
-const maxCredentialsFileBytes = 1 << 20
 
 // iamCredentialsEndpoint is where impersonate_service_account's tokens are
 // asked for; "" is Google's IAM Credentials API. No configuration sets it:
@@ -123,7 +121,7 @@ func resolveGoogleAuth(ctx context.Context, cfg providerModel, s *settings, diag
 	token, credentials, from := primaryCredentials(cfg, google)
 	s.accessToken = token
 	if credentials != "" {
-		content, err := readCredentials(credentials)
+		content, err := readCredentials(credentials, cmp.Or(s.requestTimeout, defaultRequestTimeout))
 		if err != nil {
 			diags.AddAttributeError(path.Root("credentials"), "Invalid Credentials", fmt.Sprintf(
 				"The provider's credentials (from %s): %v. Expected the path or the JSON content of a Google credentials "+
@@ -185,36 +183,33 @@ func firstEnv(names []string) (name, value string) {
 }
 
 // readCredentials is the content of a credentials value: the value itself
-// when it is JSON (it starts with "{"), else the file it names. Errors
-// never quote the value or the file: either may be a secret.
-func readCredentials(value string) ([]byte, error) {
+// when it is JSON (it starts with "{"), else the file it names, read as
+// googlecreds.ReadFile reads it (a regular file, bounded in size and in
+// time). Errors never quote the value or the file's content, either of which
+// may be a secret, and name the path only once it is known to exist.
+func readCredentials(value string, timeout time.Duration) ([]byte, error) {
 	content := []byte(strings.TrimSpace(value))
-	if len(content) == 0 || content[0] != '{' {
-		name := strings.TrimSpace(value)
-		if rest, ok := strings.CutPrefix(name, "~/"); ok {
-			if home, err := os.UserHomeDir(); err == nil {
-				name = filepath.Join(home, rest)
-			}
-		}
-		f, err := os.Open(name) //nolint:gosec // the file the configuration names, read by design
-		if err != nil {
-			return nil, fmt.Errorf("it is neither JSON content (it does not start with \"{\") nor the path of a file "+
-				"that can be read (%v)", withoutPath(err))
-		}
-		defer f.Close() //nolint:errcheck // read-only
-		content, err = io.ReadAll(io.LimitReader(f, maxCredentialsFileBytes+1))
-		switch {
-		case err != nil:
-			return nil, fmt.Errorf("the file it names cannot be read (%v)", withoutPath(err))
-		case len(content) > maxCredentialsFileBytes:
-			return nil, fmt.Errorf("the file it names is over %d KiB, far more than a credentials file", maxCredentialsFileBytes>>10)
-		}
-		if err := registryclient.CheckCredentialsJSON(content); err != nil {
-			return nil, fmt.Errorf("the file it names: %w", err)
-		}
-		return content, nil
+	if len(content) > 0 && content[0] == '{' {
+		return content, googlecreds.Check(content)
 	}
-	return content, registryclient.CheckCredentialsJSON(content)
+	name := strings.TrimSpace(value)
+	if rest, ok := strings.CutPrefix(name, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			name = filepath.Join(home, rest)
+		}
+	}
+	if _, err := os.Stat(name); err != nil {
+		return nil, fmt.Errorf("it is neither JSON content (it does not start with \"{\") nor the path of a file "+
+			"that can be read (%v)", withoutPath(err))
+	}
+	content, err := googlecreds.ReadFile(name, timeout)
+	if err == nil {
+		err = googlecreds.Check(content)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("the file it names: %w", err)
+	}
+	return content, nil
 }
 
 // withoutPath is a file error without the path it names (which may be a

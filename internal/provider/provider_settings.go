@@ -27,6 +27,9 @@ type settings struct {
 // needs longer to answer one request is not answering.
 const maxRequestTimeout = 10 * time.Minute
 
+// defaultRequestTimeout is request_timeout's default (the client's).
+const defaultRequestTimeout = time.Minute
+
 // resolveSettings applies environment variables and defaults to the configuration
 // and reports, at plan time, what is malformed or missing.
 func resolveSettings(ctx context.Context, cfg providerModel) (settings, diag.Diagnostics) {
@@ -36,7 +39,15 @@ func resolveSettings(ctx context.Context, cfg providerModel) (settings, diag.Dia
 		project:  envOr(cfg.Project, "", "AGENTREGISTRY_PROJECT", "GOOGLE_CLOUD_PROJECT"),
 		location: envOr(cfg.Location, defaultLocation, "AGENTREGISTRY_LOCATION"),
 	}
-	resolveGoogleAuth(ctx, cfg, &s, &diags)
+	if raw := envOr(cfg.RequestTimeout, "", "AGENTREGISTRY_REQUEST_TIMEOUT"); raw != "" {
+		d, err := validators.ParseDuration(raw, maxRequestTimeout)
+		if err != nil {
+			diags.AddAttributeError(path.Root("request_timeout"), "Invalid Request Timeout",
+				"The provider's request_timeout (from the configuration or AGENTREGISTRY_REQUEST_TIMEOUT): "+err.Error()+".")
+		}
+		s.requestTimeout = d
+	}
+	resolveGoogleAuth(ctx, cfg, &s, &diags) // after request_timeout, which bounds reading a credentials file
 	appHubDefault := s.endpoint
 	if isGoogleEndpoint(s.endpoint) {
 		appHubDefault = defaultAppHubEndpoint
@@ -48,14 +59,6 @@ func resolveSettings(ctx context.Context, cfg providerModel) (settings, diag.Dia
 			diags.AddAttributeError(path.Root(e.attr), "Invalid Endpoint URL",
 				fmt.Sprintf("The provider's %s (from the configuration or AGENTREGISTRY_%s): %v", e.attr, strings.ToUpper(e.attr), err))
 		}
-	}
-	if raw := envOr(cfg.RequestTimeout, "", "AGENTREGISTRY_REQUEST_TIMEOUT"); raw != "" {
-		d, err := validators.ParseDuration(raw, maxRequestTimeout)
-		if err != nil {
-			diags.AddAttributeError(path.Root("request_timeout"), "Invalid Request Timeout",
-				"The provider's request_timeout (from the configuration or AGENTREGISTRY_REQUEST_TIMEOUT): "+err.Error()+".")
-		}
-		s.requestTimeout = d
 	}
 	if s.project == "" {
 		diags.AddAttributeError(path.Root("project"), "Missing Project",

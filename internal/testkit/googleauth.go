@@ -14,8 +14,10 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
+	"encoding/hex"
 	"encoding/json"
 	"encoding/pem"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -58,6 +60,7 @@ type GoogleAuth struct {
 
 	mu    sync.Mutex
 	calls []AuthCall
+	echo  bool
 }
 
 // AuthCall is one call GoogleAuth answered.
@@ -80,10 +83,52 @@ func StartGoogleAuth(t testing.TB) *GoogleAuth {
 	mux.HandleFunc("POST /token", g.token)
 	mux.HandleFunc("POST /v1/token", g.sts)
 	mux.HandleFunc("POST /v1/projects/-/serviceAccounts/{account}", g.generateAccessToken)
-	ts := httptest.NewServer(mux)
+	ts := httptest.NewServer(g.echoing(mux))
 	t.Cleanup(ts.Close)
 	g.URL = ts.URL
 	return g
+}
+
+// Echo(true) makes every token service refuse every call from then on with an
+// error that echoes the request, as a service in debug mode or a proxy that
+// quotes what it refused does: its form (URL-encoded, so its secrets
+// percent-encoded), each value again as PHP writes JSON (\/) and as hex, its
+// Authorization header, and then EchoPadding bytes more, so that a client
+// quoting the whole answer would quote a large one. Echo(false) ends it.
+func (g *GoogleAuth) Echo(on bool) {
+	g.mu.Lock()
+	g.echo = on
+	g.mu.Unlock()
+}
+
+// EchoPadding is the size of the filler an echoed error ends with.
+const EchoPadding = 256 << 10
+
+func (g *GoogleAuth) echoing(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		g.mu.Lock()
+		echo := g.echo
+		g.mu.Unlock()
+		if !echo {
+			next.ServeHTTP(w, r)
+			return
+		}
+		raw, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		g.record(AuthCall{Path: r.URL.Path, Authorization: r.Header.Get("Authorization")})
+		var values []string
+		form, _ := url.ParseQuery(string(raw))
+		for _, vs := range form {
+			for _, v := range vs {
+				values = append(values, strings.ReplaceAll(v, "/", `\/`), hex.EncodeToString([]byte(v)))
+			}
+		}
+		writeJSON(w, http.StatusBadRequest, map[string]any{
+			"error": "invalid_request",
+			"error_description": "refused " + string(raw) + " with Authorization " + r.Header.Get("Authorization") +
+				" (values: " + strings.Join(values, " ") + ")",
+			"padding": strings.Repeat("x", EchoPadding),
+		})
+	})
 }
 
 // Calls returns the calls answered so far.
