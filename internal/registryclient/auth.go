@@ -329,5 +329,17 @@ func (s *refusalTokenSource) Token() (*oauth2.Token, error) {
 	if code := int(s.wire.status.Load()); code >= 400 && code < 500 && code != http.StatusRequestTimeout && code != http.StatusTooManyRequests {
 		return nil, &TokenRefusedError{Status: code, Err: err}
 	}
+	if dns := s.wire.unresolved.Load(); dns != nil {
+		return nil, &withCause{err: err, cause: dns}
+	}
 	return nil, err
 }
+
+// withCause is err, which a token library wrote as a string, with the cause
+// it lost put back in its chain (for errors.As), its message unchanged.
+type withCause struct {
+	err, cause error
+}
+
+func (e *withCause) Error() string   { return e.err.Error() }
+func (e *withCause) Unwrap() []error { return []error{e.err, e.cause} }

@@ -11,8 +11,10 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -63,6 +65,10 @@ type tokenWire struct {
 	base    http.RoundTripper
 	secrets *redact.Secrets
 	status  atomic.Int32
+	// unresolved is the DNS error of the latest request, when its host
+	// did not resolve (nil otherwise): api/impersonate reports it as a
+	// string, and checkRetry must still see it to stop retrying.
+	unresolved atomic.Pointer[net.DNSError]
 }
 
 func (t *tokenWire) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -73,6 +79,11 @@ func (t *tokenWire) RoundTrip(req *http.Request) (*http.Response, error) {
 		code = resp.StatusCode
 	}
 	t.status.Store(int32(code))
+	var dns *net.DNSError
+	if !errors.As(err, &dns) || !dns.IsNotFound {
+		dns = nil
+	}
+	t.unresolved.Store(dns)
 	if err != nil {
 		return nil, t.secrets.Error(err)
 	}

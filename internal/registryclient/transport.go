@@ -114,7 +114,8 @@ func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, erro
 	if err != nil {
 		var refused *TokenRefusedError
 		if errors.Is(err, errResponseTooLarge) || errors.Is(err, errPageBytes) || errors.Is(err, errResponseTooManyValues) ||
-			errors.Is(err, errPageValues) || refusedOnLoopback(err) || errors.As(err, &refused) {
+			errors.Is(err, errPageValues) || refusedOnLoopback(err) || unresolvable(err) || errors.As(err, &refused) ||
+			errors.Is(err, errForeignOrigin) {
 			return false, nil
 		}
 		retry, _ := retryablehttp.ErrorPropagatedRetryPolicy(ctx, nil, err)
@@ -151,6 +152,15 @@ func refusedOnLoopback(err error) bool {
 	}
 	ip := net.ParseIP(u.Hostname())
 	return ip != nil && ip.IsLoopback()
+}
+
+// unresolvable tells a host name that DNS says does not exist (a typo in an
+// endpoint, Google's IAM Credentials API from a machine that cannot see
+// Google): asking again within a plan gets the same answer. A resolver that
+// did not answer, or answered with a temporary failure, is retried.
+func unresolvable(err error) bool {
+	var dns *net.DNSError
+	return errors.As(err, &dns) && dns.IsNotFound
 }
 
 func retryableStatus(code int) bool {
