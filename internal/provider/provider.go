@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/cardsig"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/redact"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/validators"
 )
@@ -69,10 +70,12 @@ type providerData struct {
 	Client   *registryclient.Client
 	Project  string
 	Location string
-	// configErrors holds what made the configuration unusable (a missing project,
-	// no credentials). They are reported by the first resource or data source that
-	// needs the registry, not by Configure, because OpenTofu configures the provider
-	// even when a module only calls its functions, which need none of this.
+	// configErrors holds what made the configuration unusable apart from its
+	// credentials (a missing project, an endpoint from the environment that is
+	// no URL). They are reported by the first resource or data source that
+	// needs the registry, not by Configure, because OpenTofu configures the
+	// provider even when a module only calls its functions, which need none of
+	// this. Credentials errors are Configure's (splitCredentialErrors).
 	configErrors diag.Diagnostics
 	// reported is set when configErrors have been reported (once per run).
 	reported atomic.Bool
@@ -235,13 +238,22 @@ func (p *agentRegistryProvider) Configure(ctx context.Context, req provider.Conf
 	// Settings are resolved here, not in ValidateConfig, so that `validate` works on
 	// a module without the environment; Configure still runs at plan time.
 	settings, diags := resolveSettings(ctx, cfg)
-	data := &providerData{Project: settings.project, Location: settings.location, configErrors: diags,
+	// What is wrong with the credentials is the provider's error, reported here
+	// once and the same on every run, as the Google provider reports it; the
+	// rest waits for a resource that needs the registry (providerData).
+	credentialErrors, deferred := splitCredentialErrors(diags)
+	resp.Diagnostics.Append(credentialErrors...)
+	data := &providerData{Project: settings.project, Location: settings.location, configErrors: deferred,
 		Signatures: resolveSignatureSettings(cfg)}
 	if !cfg.Endpoint.IsUnknown() && !cfg.AppHubEndpoint.IsUnknown() {
 		data.AppHubEndpoint = settings.appHubEndpoint
 	}
 	if !diags.HasError() {
 		resp.Diagnostics.Append(tokenInClearWarnings(settings)...)
+		resp.Diagnostics.Append(billingProjectWarnings(settings)...)
+		// The one set of secrets the client registers every credential in and
+		// blanks its errors with (redact).
+		secrets := &redact.Secrets{}
 		client, err := registryclient.New(ctx, registryclient.Config{
 			Endpoint:       settings.endpoint,
 			AppHubEndpoint: settings.appHubEndpoint,
@@ -250,15 +262,37 @@ func (p *agentRegistryProvider) Configure(ctx context.Context, req provider.Conf
 			Google:         settings.clientAuth(),
 			UserAgent:      "terraform-provider-agentregistry/" + p.version,
 			RequestTimeout: settings.requestTimeout,
+			Secrets:        secrets,
 		})
 		if err != nil {
-			data.configErrors.AddError("Cannot Create Agent Registry Client", err.Error())
+			resp.Diagnostics.AddError("Cannot Create Agent Registry Client", secrets.Blank(err.Error()))
+			return
 		}
 		data.Client = client
 	}
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.ListResourceData = data
+}
+
+// splitCredentialErrors separates the errors about the credentials options
+// (googleAuthAttributes) from the others. Those are reported by Configure: a
+// configuration that names a project and whose credentials cannot be used
+// fails as a whole, once, as it does with the Google provider, instead of on
+// whichever resource is planned first while the others plan as if the
+// registry could be reached.
+func splitCredentialErrors(diags diag.Diagnostics) (credentials, others diag.Diagnostics) {
+	attrs := googleAuthAttributes()
+	for _, d := range diags {
+		if p, ok := d.(diag.DiagnosticWithPath); ok && d.Severity() == diag.SeverityError {
+			if _, isCredential := attrs[p.Path().String()]; isCredential {
+				credentials.Append(d)
+				continue
+			}
+		}
+		others.Append(d)
+	}
+	return credentials, others
 }
 
 // isGoogleEndpoint tells whether an endpoint is one of Google's, where Application

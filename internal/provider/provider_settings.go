@@ -68,14 +68,15 @@ func resolveSettings(ctx context.Context, cfg providerModel) (settings, diag.Dia
 	return s, diags
 }
 
-// tokenInClearWarnings warns, at plan, when the access token would travel
+// tokenInClearWarnings warns, at plan, when a token would travel
 // unencrypted to another machine: a plain http:// endpoint whose host is
-// not loopback. It is a warning, not an error, because a private network may
-// be trusted; the redirect check of the client keeps the token off other
-// hosts in any case.
+// not loopback, with credentials configured or Application Default
+// Credentials used (an http:// URL on a Google host). It is a warning, not an
+// error, because a private network may be trusted; the redirect check of the
+// client keeps the token off other origins in any case.
 func tokenInClearWarnings(s settings) diag.Diagnostics {
 	var diags diag.Diagnostics
-	if !s.sendsCredentials() {
+	if !s.sendsCredentials() && !s.useADC() {
 		return diags
 	}
 	endpoints := []struct{ attr, value string }{{"endpoint", s.endpoint}}
@@ -89,8 +90,10 @@ func tokenInClearWarnings(s settings) diag.Diagnostics {
 		}
 		diags.AddAttributeWarning(path.Root(e.attr), "Access Token Sent Over Plain HTTP",
 			fmt.Sprintf("The provider's %s is %s, a plain http:// URL on another machine, and credentials are configured "+
-				"(access_token, credentials or impersonate_service_account, or their environment variables): every request carries a token unencrypted, readable by anyone "+
-				"on the network path. Use an https:// endpoint, or a registry on this machine (localhost, 127.0.0.1 or ::1).", e.attr, e.value))
+				"(access_token, credentials or impersonate_service_account, or their environment variables) or, for a "+
+				"Google host, Application Default Credentials are used: every request carries a token unencrypted, "+
+				"readable by anyone on the network path. Use an https:// endpoint, or a registry on this machine "+
+				"(localhost, 127.0.0.1 or ::1).", e.attr, e.value))
 	}
 	return diags
 }
@@ -102,4 +105,20 @@ func isLoopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// billingProjectWarnings warns that billing_project does nothing without
+// user_project_override, as in the Google provider, where it is ignored
+// without a word.
+func billingProjectWarnings(s settings) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if s.google.billingProject != "" && !s.google.userProjectOverride {
+		diags.AddAttributeWarning(path.Root("billing_project"), "Billing Project Ignored",
+			fmt.Sprintf("The provider's billing_project (or AGENTREGISTRY_BILLING_PROJECT, GOOGLE_BILLING_PROJECT) is %q, "+
+				"but user_project_override is not true, so no request names it (as in the Google provider): the quota "+
+				"project is the credentials file's quota_project_id, if any. Set user_project_override = true (or "+
+				"USER_PROJECT_OVERRIDE=true) to send it in X-Goog-User-Project, or remove billing_project.",
+				s.google.billingProject))
+	}
+	return diags
 }
