@@ -119,7 +119,7 @@ data "agentregistry_agents" "all" {}
 			var msg struct {
 				Type       string
 				Diagnostic struct{ Severity, Summary, Address string }
-				Change struct{ Resource struct{ Addr string } }
+				Change     struct{ Resource struct{ Addr string } }
 			}
 			if json.Unmarshal([]byte(line), &msg) != nil {
 				continue
