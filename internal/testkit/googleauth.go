@@ -114,9 +114,9 @@ func (g *GoogleAuth) echoing(next http.Handler) http.Handler {
 			return
 		}
 		raw, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-		g.record(AuthCall{Path: r.URL.Path, Authorization: r.Header.Get("Authorization")})
-		var values []string
 		form, _ := url.ParseQuery(string(raw))
+		g.record(AuthCall{Path: r.URL.Path, Authorization: r.Header.Get("Authorization"), Form: form})
+		var values []string
 		for _, vs := range form {
 			for _, v := range vs {
 				values = append(values, strings.ReplaceAll(v, "/", `\/`), hex.EncodeToString([]byte(v)))
