@@ -180,7 +180,9 @@ func (p *agentRegistryProvider) Schema(_ context.Context, _ provider.SchemaReque
 				MarkdownDescription: "OAuth 2.0 bearer token. Environment variables `AGENTREGISTRY_ACCESS_TOKEN`, then (for " +
 					"Google's endpoint only) `GOOGLE_OAUTH_ACCESS_TOKEN`. Conflicts with `credentials`; with neither, Google " +
 					"Application Default Credentials are used for Google's endpoint, and no credentials are sent to any " +
-					"other endpoint (unless `impersonate_service_account` is set). Never logged.",
+					"other endpoint (unless `impersonate_service_account` is set). Never logged, and blanked wherever a " +
+					"peer echoes it. Sent only to the origins (scheme, host and port) of `endpoint` and `apphub_endpoint`: " +
+					"a redirect to another origin is refused, as is every request to another origin.",
 				Validators: []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("credentials"))},
 			},
 			"trusted_keys": schema.StringAttribute{

@@ -61,7 +61,9 @@ func googleAuthAttributes() map[string]schema.Attribute {
 				"`AGENTREGISTRY_CREDENTIALS`, then (for Google's endpoint only) `GOOGLE_CREDENTIALS`, " +
 				"`GOOGLE_CLOUD_KEYFILE_JSON`, `GCLOUD_KEYFILE_JSON`. Conflicts with `access_token`; without either, " +
 				"Application Default Credentials are used for Google's endpoint (`GOOGLE_APPLICATION_CREDENTIALS`). " +
-				"A file is read at plan, and its content is never shown in a message or a log.",
+				"A file is read at plan, and its content is never shown in a message or a log; it must be a regular file " +
+				"of at most 1 MiB, read within `request_timeout` (a named pipe, a device or a directory is refused, naming " +
+				"the path), and so must an `external_account` file's `credential_source.file`.",
 			Validators: []validator.String{
 				stringvalidator.ConflictsWith(path.MatchRoot("access_token")),
 				stringvalidator.LengthAtLeast(1),
