@@ -16,6 +16,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -23,6 +25,36 @@ import (
 // MaxFileBytes bounds a credentials file and a subject token file: Google's
 // are a few KiB, and x/oauth2 reads at most 1 MiB of a subject token.
 const MaxFileBytes = 1 << 20
+
+// Read is the content of a `credentials` value: the value itself when it is
+// JSON (it starts with "{"), else the file it names ("~/" is the home
+// folder), read as ReadFile reads it; either must be a credentials file
+// (Check). Errors never quote the value or the file's content, either of
+// which may be a secret, and name the path only once it is known to exist.
+func Read(value string, timeout time.Duration) ([]byte, error) {
+	content := []byte(strings.TrimSpace(value))
+	if len(content) > 0 && content[0] == '{' {
+		return content, Check(content)
+	}
+	name := strings.TrimSpace(value)
+	if rest, ok := strings.CutPrefix(name, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			name = filepath.Join(home, rest)
+		}
+	}
+	if _, err := os.Stat(name); err != nil {
+		return nil, fmt.Errorf("it is neither JSON content (it does not start with \"{\") nor the path of a file "+
+			"that can be read (%v)", withoutPath(err))
+	}
+	content, err := ReadFile(name, timeout)
+	if err == nil {
+		err = Check(content)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("the file it names: %w", err)
+	}
+	return content, nil
+}
 
 // ReadFile reads the file at path, which must be a regular file of at most
 // MaxFileBytes, within timeout (none when zero).

@@ -139,3 +139,45 @@ func TestCheckSources(t *testing.T) {
 		}
 	}
 }
+
+// A credentials value that is not a credentials file is refused with what
+// is wrong, never with what it holds, and is read no further than its bound:
+// a token given in the wrong attribute, a folder, a device that never ends,
+// a named pipe no one writes to (whose open would block the plan), a file
+// over the size cap. Each is refused at once, the path named when it exists.
+func TestRead(t *testing.T) {
+	const token = "ya29.a-token-in-the-wrong-attribute"
+	fifo := filepath.Join(t.TempDir(), "credentials.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	folder := t.TempDir()
+	for _, c := range []struct{ name, value, want string }{
+		{"a token", token, "neither JSON content"},
+		{"a folder", folder, folder + " is a directory"},
+		{"a device without end", "/dev/zero", "/dev/zero is a device, not a regular file"},
+		{"a named pipe", fifo, fifo + " is a named pipe (FIFO), not a regular file"},
+		{"a file over the cap", writeFile(t, "big.json", strings.Repeat(" ", 1<<20+1)), "over the 1024 KiB"},
+		{"a file of secrets", writeFile(t, "env", "TOKEN="+token), "the file it names: it is not JSON"},
+		{"JSON of another kind", `{"token":"` + token + `"}`, `no "type"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Read(c.value, time.Minute)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v, want one saying %q", err, c.want)
+			}
+			if strings.Contains(err.Error(), token) {
+				t.Errorf("the error shows the value: %v", err)
+			}
+		})
+	}
+}
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

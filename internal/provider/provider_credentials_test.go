@@ -22,13 +22,9 @@ func withoutCredentials(t *testing.T) {
 	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", filepath.Join(t.TempDir(), "no-such-adc.json"))
 }
 
-// With Google's endpoint and no credentials, a configuration of many
-// resources and data sources gets the credentials error once, not once
-// per resource and data source.
-func TestAccProviderCredentialsErrorOnce(t *testing.T) {
-	withoutCredentials(t)
-	h := newCLIHarness(t)
-	h.write(t, "main.tf", exampleProviders+`
+// aFleetOnGoogle is a configuration of several resources and data sources of
+// Google's registry (the provider's default endpoint).
+const aFleetOnGoogle = `
 provider "agentregistry" {
   project = "my-project"
 }
@@ -49,7 +45,15 @@ data "agentregistry_mcp_servers" "all" {}
 data "agentregistry_skills" "fx" {
   tags = ["fx"]
 }
-`)
+`
+
+// With Google's endpoint and no credentials, a configuration of many
+// resources and data sources gets the credentials error once, not once
+// per resource and data source.
+func TestAccProviderCredentialsErrorOnce(t *testing.T) {
+	withoutCredentials(t)
+	h := newCLIHarness(t)
+	h.write(t, "main.tf", exampleProviders+aFleetOnGoogle)
 	h.mustRun(t, "init", "-input=false")
 	out := h.mustExit(t, 1, "plan", "-input=false")
 	if n := strings.Count(out, "Cannot Create Agent Registry Client"); n != 1 {
@@ -92,24 +96,7 @@ output "found" {
 func TestAccProviderCredentialsErrorAtTheProvider(t *testing.T) {
 	withoutCredentials(t)
 	h := newCLIHarness(t)
-	h.write(t, "main.tf", exampleProviders+`
-provider "agentregistry" {
-  project = "my-project"
-}
-
-resource "agentregistry_agent" "fleet" {
-  count      = 3
-  service_id = "agent-${count.index}"
-  interfaces = [{ url = "https://agent-${count.index}.example.com/a2a", protocol_binding = "JSONRPC" }]
-}
-
-resource "agentregistry_endpoint" "api" {
-  service_id = "billing-api"
-  interfaces = [{ url = "https://api.example.com/v1", protocol_binding = "HTTP_JSON" }]
-}
-
-data "agentregistry_agents" "all" {}
-`)
+	h.write(t, "main.tf", exampleProviders+aFleetOnGoogle)
 	h.mustRun(t, "init", "-input=false")
 	var first string
 	for run := range 3 {

@@ -8,15 +8,10 @@ package provider
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -123,7 +118,7 @@ func resolveGoogleAuth(ctx context.Context, cfg providerModel, s *settings, diag
 	token, credentials, from := primaryCredentials(cfg, google)
 	s.accessToken = token
 	if credentials != "" {
-		content, err := readCredentials(credentials, cmp.Or(s.requestTimeout, defaultRequestTimeout))
+		content, err := googlecreds.Read(credentials, cmp.Or(s.requestTimeout, defaultRequestTimeout))
 		if err != nil {
 			diags.AddAttributeError(path.Root("credentials"), "Invalid Credentials", fmt.Sprintf(
 				"The provider's credentials (from %s): %v. Expected the path or the JSON content of a Google credentials "+
@@ -182,46 +177,6 @@ func firstEnv(names []string) (name, value string) {
 		}
 	}
 	return "", ""
-}
-
-// readCredentials is the content of a credentials value: the value itself
-// when it is JSON (it starts with "{"), else the file it names, read as
-// googlecreds.ReadFile reads it (a regular file, bounded in size and in
-// time). Errors never quote the value or the file's content, either of which
-// may be a secret, and name the path only once it is known to exist.
-func readCredentials(value string, timeout time.Duration) ([]byte, error) {
-	content := []byte(strings.TrimSpace(value))
-	if len(content) > 0 && content[0] == '{' {
-		return content, googlecreds.Check(content)
-	}
-	name := strings.TrimSpace(value)
-	if rest, ok := strings.CutPrefix(name, "~/"); ok {
-		if home, err := os.UserHomeDir(); err == nil {
-			name = filepath.Join(home, rest)
-		}
-	}
-	if _, err := os.Stat(name); err != nil {
-		return nil, fmt.Errorf("it is neither JSON content (it does not start with \"{\") nor the path of a file "+
-			"that can be read (%v)", withoutPath(err))
-	}
-	content, err := googlecreds.ReadFile(name, timeout)
-	if err == nil {
-		err = googlecreds.Check(content)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("the file it names: %w", err)
-	}
-	return content, nil
-}
-
-// withoutPath is a file error without the path it names (which may be a
-// secret given in the wrong attribute): "no such file or directory".
-func withoutPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // userProjectOverride is the configured value, else AGENTREGISTRY_USER_PROJECT_OVERRIDE

@@ -17,9 +17,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -349,39 +347,6 @@ func quotaOf(content []byte) string {
 	return ""
 }
 
-// A credentials value that is not a credentials file is refused with what
-// is wrong, never with what it holds, and is read no further than its bound:
-// a token given in the wrong attribute, a folder, a device that never ends,
-// a named pipe no one writes to (whose open would block the plan), a file
-// over the size cap. Each is refused at once, the path named when it exists.
-func TestReadCredentials_hostile(t *testing.T) {
-	const token = "ya29.a-token-in-the-wrong-attribute"
-	fifo := filepath.Join(t.TempDir(), "credentials.json")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	folder := t.TempDir()
-	for _, c := range []struct{ name, value, want string }{
-		{"a token", token, "neither JSON content"},
-		{"a folder", folder, folder + " is a directory"},
-		{"a device without end", "/dev/zero", "/dev/zero is a device, not a regular file"},
-		{"a named pipe", fifo, fifo + " is a named pipe (FIFO), not a regular file"},
-		{"a file over the cap", writeSecretFile(t, "big.json", strings.Repeat(" ", 1<<20+1)), "over the 1024 KiB"},
-		{"a file of secrets", writeSecretFile(t, "env", "TOKEN="+token), "the file it names: it is not JSON"},
-		{"JSON of another kind", `{"token":"` + token + `"}`, `no "type"`},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := readCredentials(c.value, time.Minute)
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("error %v, want one saying %q", err, c.want)
-			}
-			if strings.Contains(err.Error(), token) {
-				t.Errorf("the error shows the value: %v", err)
-			}
-		})
-	}
-}
-
 // The errors about a credentials value say what is wrong and show nothing
 // of it, through the CLI: a file that is not JSON (at plan), and JSON
 // content cut short (at validate).
@@ -494,12 +459,7 @@ func echoedForm(text, secret string) string {
 func TestAccProviderGoogleAuth_filesThatWouldHang(t *testing.T) {
 	clearGoogleEnvironment(t)
 	auth := testkit.StartGoogleAuth(t)
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "pipe")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	external := strings.Replace(auth.ExternalAccount(t, dir, ""), filepath.Join(dir, "ci-oidc-token"), fifo, 1)
+	external, fifo := auth.ExternalAccountReadingAPipe(t, t.TempDir())
 	for name, c := range map[string]struct{ credentials, want string }{
 		"credentials":            {fifo, "Invalid Credentials.*the file it names: " + fifo + " is a named pipe \\(FIFO\\), not a regular file"},
 		"credential_source.file": {writeSecretFile(t, "wif.json", external), "Cannot Create Agent Registry Client.*credential_source.file.*" + fifo + " is a named pipe"},

@@ -35,6 +35,7 @@ package redact
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -42,7 +43,6 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 )
@@ -60,7 +60,7 @@ const (
 type Secrets struct {
 	mu sync.RWMutex
 	// forms are what Blank searches each view of a text for: every value, its
-	// spaces as "+", and its base64 forms, longest first.
+	// spaces as "+", and its base64 forms.
 	forms []form
 	// spellings are forms and the encodings a view decodes, for Strings.
 	spellings []string
@@ -82,21 +82,30 @@ func (s *Secrets) Add(label, value string) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	placeholder := "(" + label + ")"
+	for _, f := range searchedForms(value) {
+		if s.register(f) {
+			s.forms = append(s.forms, form{text: flatten(f).text, placeholder: placeholder})
+		}
+	}
+	for _, f := range encodedForms(value) {
+		s.register(f)
+	}
+}
+
+// register adds a spelling to the set's spellings, once, and tells whether
+// it was new and long enough to be blanked.
+func (s *Secrets) register(spelling string) bool {
+	f := flatten(spelling).text
+	if len(f) < MinLength || s.seen[f] {
+		return false
+	}
 	if s.seen == nil {
 		s.seen = map[string]bool{}
 	}
-	searched := searchedForms(value)
-	for i, f := range append(searched, encodedForms(value)...) {
-		if f = flatten(f).text; len(f) < MinLength || s.seen[f] {
-			continue
-		}
-		s.seen[f] = true
-		s.spellings = append(s.spellings, f)
-		if i < len(searched) {
-			s.forms = append(s.forms, form{text: f, placeholder: "(" + label + ")"})
-		}
-	}
-	sort.SliceStable(s.forms, func(i, j int) bool { return len(s.forms[i].text) > len(s.forms[j].text) })
+	s.seen[f] = true
+	s.spellings = append(s.spellings, f)
+	return true
 }
 
 // Strings returns every spelling registered (the values and their encoded
@@ -194,10 +203,9 @@ func base64Cores(enc *base64.Encoding, value string) []string {
 	for k := range 3 {
 		padded := append(make([]byte, k), value...)
 		encoded := enc.EncodeToString(padded)
+		// value has at least MinLength bytes: from < to.
 		from, to := (8*k+5)/6, 8*(k+len(value))/6
-		if from < to {
-			out = append(out, encoded[from:to])
-		}
+		out = append(out, encoded[from:to])
 	}
 	return out
 }
@@ -259,11 +267,11 @@ func edgeFragments(v view, f form) []span {
 func overlap(a, b string) int {
 	n := min(len(a), len(b))
 	a, b = a[len(a)-n:], b[:n]
-	seq := make([]int, 0, 2*n+1)
+	var seq []int
 	for i := range n {
 		seq = append(seq, int(b[i]))
 	}
-	seq = append(seq, -1) // a separator no byte equals
+	seq = append(seq, separator)
 	for i := range n {
 		seq = append(seq, int(a[i]))
 	}
@@ -281,9 +289,13 @@ func overlap(a, b string) int {
 	return pi[len(seq)-1]
 }
 
-// merged sorts spans and merges those that overlap or touch.
+// separator is a value no byte equals.
+const separator = 256
+
+// merged sorts spans and merges those that overlap or touch: the placeholder
+// of the longest that starts first (the value that holds the others) stays.
 func merged(spans []span) []span {
-	slices.SortFunc(spans, func(a, b span) int { return a.from - b.from })
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Or(cmp.Compare(a.from, b.from), cmp.Compare(b.to, a.to)) })
 	out := spans[:1]
 	for _, s := range spans[1:] {
 		last := &out[len(out)-1]

@@ -10,7 +10,11 @@ package redact
 // Each byte of a view remembers the bytes of the text it was decoded from, so
 // that what is found in a view is blanked in the text.
 
-import "strings"
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
 
 // view is a text as Blank searches it. Byte i of text was decoded from the
 // bytes [start[i], end[i]) of the original text; a nil end means that each
@@ -57,16 +61,16 @@ func (w *viewBuilder) view() view { return view{text: string(w.b), start: w.star
 
 // views are the views of text worth searching: the text without its line
 // breaks, always; decoded from JSON escapes and percent-encoding when it holds
-// a backslash or a percent sign; and decoded from hex, at both alignments, when
-// it holds a run of hex digits long enough to encode a fragment.
+// a backslash or a percent sign; and each run of hex digits long enough to
+// encode a fragment, decoded at both alignments.
 func views(text string) []view {
 	flat := flatten(text)
 	out := []view{flat}
 	if strings.ContainsAny(text, `\%`) {
 		out = append(out, unescaped(flat))
 	}
-	if runs := hexRuns(flat.text); len(runs) > 0 {
-		out = append(out, unhexed(flat, runs, 0), unhexed(flat, runs, 1))
+	for _, run := range hexRuns(flat.text) {
+		out = append(out, unhexed(flat, run, 0), unhexed(flat, run, 1))
 	}
 	return out
 }
@@ -74,17 +78,18 @@ func views(text string) []view {
 // isLineBreak tells the bytes that end a line.
 func isLineBreak(c byte) bool { return c == '\r' || c == '\n' }
 
-// skipIndent is the position after the line breaks, spaces and tabs that
-// follow a line break at i-1 in text.
+// skipIndent is the position after the spaces and tabs that indent the line
+// at i in text.
 func skipIndent(text string, i int) int {
-	for i < len(text) && strings.IndexByte("\r\n \t", text[i]) >= 0 {
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
 		i++
 	}
 	return i
 }
 
-// flatten removes line breaks (CR, LF, CRLF) and the spaces and tabs that
-// start the next line, so that a value wrapped over lines reads whole again.
+// flatten removes line breaks (CR, LF, CRLF, and a run of them) and the
+// spaces and tabs that start the next line, so that a value wrapped over
+// lines reads whole again.
 func flatten(text string) view {
 	if !strings.ContainsAny(text, "\r\n") {
 		return view{text: text}
@@ -153,18 +158,13 @@ func decodeAt(text string, i int) (decoded string, n int) {
 }
 
 // cutEscape tells whether rest, the end of a text, is the start of an
-// escape cut short: a backslash, "\u" and up to three hex digits, "%" and up to one.
+// escape cut short: a backslash, "\u" and up to three hex digits, "%" and up
+// to one.
 func cutEscape(rest string) bool {
-	switch {
-	case rest == `\`:
-		return true
-	case strings.HasPrefix(rest, `\u`) && len(rest) < 6:
-		return hexRun(rest, 2) == len(rest)-2
-	case rest[0] == '%' && len(rest) < 3:
-		return hexRun(rest, 1) == len(rest)-1
-	}
-	return false
+	return len(rest) <= len(`\u000`) && cutEscapePattern.MatchString(rest)
 }
+
+var cutEscapePattern = regexp.MustCompile(`^(\\(u[0-9A-Fa-f]{0,3})?|%[0-9A-Fa-f]?)$`)
 
 // jsonEscapes are the one-letter JSON escapes and what they stand for.
 var jsonEscapes = map[byte]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
@@ -219,60 +219,35 @@ func hexDigit(c byte) byte {
 	return 16
 }
 
-// minHexRun is the shortest run of hex digits that is decoded: the encoding
-// of a fragment (MinFragment bytes), the least that is blanked.
-const minHexRun = 2 * MinFragment
+// hexRunPattern finds the runs of hex digits long enough to encode a
+// fragment (MinFragment bytes), the least that is blanked.
+var hexRunPattern = regexp.MustCompile(fmt.Sprintf(`[0-9A-Fa-f]{%d,}`, 2*MinFragment))
 
-// hexRun is the length of the run of hex digits that starts at text[i].
-func hexRun(text string, i int) int {
-	n := 0
-	for i+n < len(text) && hexDigit(text[i+n]) < 16 {
-		n++
-	}
-	return n
-}
-
-// hexRuns are the runs of at least minHexRun hex digits of text, as [from, to).
+// hexRuns are the runs of hexRunPattern in text, as [from, to).
 func hexRuns(text string) [][2]int {
 	var runs [][2]int
-	for i := 0; i < len(text); {
-		n := hexRun(text, i)
-		if n >= minHexRun {
-			runs = append(runs, [2]int{i, i + n})
-		}
-		i += n + 1
+	for _, r := range hexRunPattern.FindAllStringIndex(text, -1) {
+		runs = append(runs, [2]int{r[0], r[1]})
 	}
 	return runs
 }
 
-// unhexed is the runs of hex digits of flat decoded, two digits a byte, from
-// each run's digit skip (0 or 1: a run may begin with a digit that belongs to
-// the word before it, so both alignments are tried), a NUL between two runs.
-// Only the runs are kept: a value written in hex lies inside one, and the
-// rest of the text is searched in the other views already. The view touches
-// an end of the text only where a run does, so that a fragment is searched
-// at a run that starts or ends the text and nowhere else.
-func unhexed(flat view, runs [][2]int, skip int) view {
-	size := 0
-	for _, r := range runs {
-		size += (r[1]-r[0])/2 + 1
-	}
-	w := newViewBuilder(size)
-	for k, r := range runs {
-		if k > 0 {
-			from, _ := flat.toText(runs[k-1][1]-1, runs[k-1][1])
-			_, to := flat.toText(r[0], r[0]+1)
-			w.put(0, from, to)
-		}
-		for j := r[0] + skip; j+2 <= r[1]; j += 2 {
-			b, _ := hexByte(flat.text, j)
-			from, to := flat.toText(j, j+2)
-			w.put(b, from, to)
-		}
+// unhexed is a run of hex digits of flat ([from, to)) decoded, two digits a
+// byte, from the run's digit skip (0 or 1: a run may begin with a digit that
+// belongs to the word before it, or with the second half of a byte an excerpt
+// cut, so both alignments are tried). Only the run is kept: a value written
+// in hex lies inside one, and the rest of the text is searched in the other
+// views already. The view touches an end of the text only where the run does,
+// so that a fragment is searched at a run that starts or ends the text and
+// nowhere else.
+func unhexed(flat view, run [2]int, skip int) view {
+	w := newViewBuilder(len(flat.text[run[0]:run[1]]))
+	for j := run[0] + skip; j+2 <= run[1]; j += 2 {
+		b, _ := hexByte(flat.text, j)
+		from, to := flat.toText(j, j+2)
+		w.put(b, from, to)
 	}
 	v := w.view()
-	v.inside = runs[0][0]+skip > 0
-	last := runs[len(runs)-1]
-	v.beforeEnd = (last[1]-last[0]-skip)%2 == 1 || last[1] < len(flat.text)
+	v.inside, v.beforeEnd = run[0] > 0, run[1] < len(flat.text)
 	return v
 }

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -134,14 +133,7 @@ func TestGoogleAuth_impersonationWithoutCredentialsSaysWhy(t *testing.T) {
 func TestGoogleAuth_credentialFilesThatWouldHang(t *testing.T) {
 	auth := testkit.StartGoogleAuth(t)
 	dir := t.TempDir()
-	fifo := filepath.Join(dir, "pipe")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	external := strings.Replace(auth.ExternalAccount(t, dir, ""), filepath.Join(dir, "ci-oidc-token"), fifo, 1)
-	if !strings.Contains(external, fifo) {
-		t.Fatal("the external_account file does not name the pipe")
-	}
+	external, fifo := auth.ExternalAccountReadingAPipe(t, dir)
 	t.Run("GOOGLE_APPLICATION_CREDENTIALS", func(t *testing.T) {
 		t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", fifo)
 		_, err := registryclient.New(context.Background(), registryclient.Config{UseADC: true})

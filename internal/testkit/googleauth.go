@@ -25,6 +25,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -210,6 +211,23 @@ func (g *GoogleAuth) ExternalAccount(t testing.TB, dir, impersonateAccount strin
 	if err := os.WriteFile(tokenFile, []byte(SubjectToken), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	return g.externalAccount(t, tokenFile, impersonateAccount)
+}
+
+// ExternalAccountReadingAPipe is an ExternalAccount file whose
+// credential_source.file is a named pipe that no one writes to (made in dir,
+// and returned): what would block a reader that opens it.
+func (g *GoogleAuth) ExternalAccountReadingAPipe(t testing.TB, dir string) (content, pipe string) {
+	t.Helper()
+	pipe = filepath.Join(dir, "pipe")
+	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return g.externalAccount(t, pipe, ""), pipe
+}
+
+func (g *GoogleAuth) externalAccount(t testing.TB, tokenFile, impersonateAccount string) string {
+	t.Helper()
 	doc := map[string]any{
 		"type": "external_account", "audience": WorkloadAudience,
 		"subject_token_type": "urn:ietf:params:oauth:token-type:jwt",
