@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/hex"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -153,4 +154,22 @@ func httptestServer(t *testing.T, h http.HandlerFunc) string {
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv.URL
+}
+
+// An error answer of the registry is kept up to its first MiB (blanking it
+// costs memory in proportion): a 2 MiB message is not quoted whole.
+func TestRegistryErrorAnswerOverAMiBIsCut(t *testing.T) {
+	reg := httptestServer(t, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write([]byte(`{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"` + strings.Repeat("x", 2<<20) + `"}}`))
+	})
+	c, err := registryclient.New(context.Background(), registryclient.Config{Endpoint: reg, AccessToken: "ya29.a-token", RetryMax: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.ListAgents(ctxFor(t), "projects/p1/locations/global", "", 0)
+	if err == nil || !strings.Contains(err.Error(), "400") || len(err.Error()) > 1<<10 {
+		t.Fatalf("error of %d bytes (%.200s), want the status and a bounded excerpt", len(fmt.Sprint(err)), err)
+	}
 }

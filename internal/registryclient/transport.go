@@ -30,6 +30,11 @@ const maxRetryAfter = 5 * time.Minute
 // maxResponseBytes bounds how much of a response is buffered in memory.
 const maxResponseBytes = 32 << 20
 
+// maxErrorAnswerBytes bounds what is kept of an error answer: its first MiB
+// holds any message an error quotes, and blanking the provider's credentials
+// out of it (redact) costs memory in proportion to what it reads.
+const maxErrorAnswerBytes = 1 << 20
+
 var errResponseTooLarge = fmt.Errorf("response body exceeds %d bytes", maxResponseBytes)
 
 // errResponseTooManyValues is an answer outside a paged read with more JSON
@@ -363,7 +368,7 @@ func (t *bufferingTransport) roundTrip(req *http.Request) (*http.Response, error
 		return nil, fmt.Errorf("response to %s %s: %w", req.Method, redactURL(req.URL), err)
 	}
 	if resp.StatusCode >= 400 {
-		body = []byte(t.secrets.Blank(string(body)))
+		body = []byte(t.secrets.Blank(string(body[:min(len(body), maxErrorAnswerBytes)])))
 	}
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	resp.ContentLength = int64(len(body))
