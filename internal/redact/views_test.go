@@ -28,7 +28,8 @@ func TestUnescaped(t *testing.T) {
 		`\u0041\u00e9\u00E9`:                     "Aéé",
 		`\uD83D\uDE00 \ud83d`:                    "😀 \ufffd", // a pair is one character; a lone surrogate is U+FFFD
 		`\uD7FF\uDC00 \uDBFF\uDFFF \uD800\uE000`: "\ud7ff\ufffd \U0010FFFF \ufffd\ue000",
-		`%41%6a%4A %4G %G4 % %4`:                 "AjJ %4G %G4 % ", // a cut escape at the end is left out
+		`\uD800\uDC00 \uDC00\uDC00`:              "\U00010000 \ufffd\ufffd", // the first pair; two low halves are two
+		`%41%6a%4A %4G %G4 % %4`:                 "AjJ %4G %G4 % ",          // a cut escape at the end is left out
 		`x\u004`:                                 "x",
 		`x\u0041`:                                "xA",
 		`x\q \u12G4 \`:                           `x\q \u12G4 `,
