@@ -172,7 +172,8 @@ func CheckSources(content []byte) error {
 			File string `json:"file"`
 		} `json:"credential_source"`
 	}
-	if json.Unmarshal(content, &f) != nil || f.Type != "external_account" || f.Source.File == "" {
+	_ = json.Unmarshal(content, &f) // content that is not JSON names no file
+	if f.Type != "external_account" || f.Source.File == "" {
 		return nil
 	}
 	path := f.Source.File

@@ -174,17 +174,7 @@ func (p *agentRegistryProvider) Schema(_ context.Context, _ provider.SchemaReque
 				Optional:            true,
 				MarkdownDescription: "Location of the registry. Defaults to `global`; environment variable `AGENTREGISTRY_LOCATION`.",
 			},
-			"access_token": schema.StringAttribute{
-				Optional:  true,
-				Sensitive: true,
-				MarkdownDescription: "OAuth 2.0 bearer token. Environment variables `AGENTREGISTRY_ACCESS_TOKEN`, then (for " +
-					"Google's endpoint only) `GOOGLE_OAUTH_ACCESS_TOKEN`. Conflicts with `credentials`; with neither, Google " +
-					"Application Default Credentials are used for Google's endpoint, and no credentials are sent to any " +
-					"other endpoint (unless `impersonate_service_account` is set). Never logged, and blanked wherever a " +
-					"peer echoes it. Sent only to the origins (scheme, host and port) of `endpoint` and `apphub_endpoint`: " +
-					"a redirect to another origin is refused, as is every request to another origin.",
-				Validators: []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("credentials"))},
-			},
+			"access_token": accessTokenAttribute(),
 			"trusted_keys": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "The public keys trusted to sign A2A agent cards, as a JWKS JSON string " +
@@ -209,6 +199,21 @@ func (p *agentRegistryProvider) Schema(_ context.Context, _ provider.SchemaReque
 		},
 	}
 	maps.Copy(resp.Schema.Attributes, googleAuthAttributes())
+}
+
+// accessTokenAttribute is the provider's access_token.
+func accessTokenAttribute() schema.StringAttribute {
+	return schema.StringAttribute{
+		Optional:  true,
+		Sensitive: true,
+		MarkdownDescription: "OAuth 2.0 bearer token. Environment variables `AGENTREGISTRY_ACCESS_TOKEN`, then (for " +
+			"Google's endpoint only) `GOOGLE_OAUTH_ACCESS_TOKEN`. Conflicts with `credentials`; with neither, Google " +
+			"Application Default Credentials are used for Google's endpoint, and no credentials are sent to any " +
+			"other endpoint (unless `impersonate_service_account` is set). Never logged, and blanked wherever a " +
+			"peer echoes it. Sent only to the origins (scheme, host and port) of `endpoint` and `apphub_endpoint`: " +
+			"a redirect to another origin is refused, as is every request to another origin.",
+		Validators: []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("credentials"))},
+	}
 }
 
 // requestTimeoutAttribute is the provider's request_timeout: the bound of one

@@ -181,10 +181,10 @@ func jsonEscape(text string, i int) (decoded string, n int) {
 	}
 	if r >= 0xD800 && r < 0xDC00 { // a high surrogate: one character with the low one after it
 		if low, ok := utf16Unit(text, i+6); ok && low >= 0xDC00 && low < 0xE000 {
-			return string(rune(0x10000 + (r-0xD800)<<10 + (low - 0xDC00))), 12
+			return string(0x10000 + (r-0xD800)<<10 + (low - 0xDC00)), 12
 		}
 	}
-	return string(rune(r)), 6
+	return string(r), 6
 }
 
 // utf16Unit reads "\uXXXX" at text[i].

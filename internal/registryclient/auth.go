@@ -191,7 +191,7 @@ func applicationDefaultCredentials(ctx context.Context, cfg Config) (*google.Cre
 	}
 	googlecreds.AddSecrets(cfg.Secrets, creds.JSON)
 	if err := googlecreds.CheckSources(creds.JSON); err != nil {
-		return nil, fmt.Errorf("Google Application Default Credentials: %w", err)
+		return nil, fmt.Errorf("the Google Application Default Credentials: %w", err)
 	}
 	return creds, nil
 }
