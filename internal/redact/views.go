@@ -11,7 +11,6 @@ package redact
 // that what is found in a view is blanked in the text.
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 )
@@ -61,7 +60,7 @@ func (w *viewBuilder) view() view { return view{text: string(w.b), start: w.star
 
 // views are the views of text worth searching: the text without its line
 // breaks, always; decoded from JSON escapes and percent-encoding when it holds
-// a backslash or a percent sign; and each run of hex digits long enough to
+// a backslash or a percent sign; and its runs of hex digits long enough to
 // encode a fragment, decoded at both alignments.
 func views(text string) []view {
 	flat := flatten(text)
@@ -69,8 +68,8 @@ func views(text string) []view {
 	if strings.ContainsAny(text, `\%`) {
 		out = append(out, unescaped(flat))
 	}
-	for _, run := range hexRuns(flat.text) {
-		out = append(out, unhexed(flat, run, 0), unhexed(flat, run, 1))
+	if runs := hexRuns(flat.text); len(runs) > 0 {
+		out = append(out, unhexed(flat, runs, 0), unhexed(flat, runs, 1))
 	}
 	return out
 }
@@ -219,35 +218,47 @@ func hexDigit(c byte) byte {
 	return 16
 }
 
-// hexRunPattern finds the runs of hex digits long enough to encode a
-// fragment (MinFragment bytes), the least that is blanked.
-var hexRunPattern = regexp.MustCompile(fmt.Sprintf(`[0-9A-Fa-f]{%d,}`, 2*MinFragment))
+// minHexRun is the shortest run of hex digits that is decoded: the encoding
+// of a fragment (MinFragment bytes), the least that is blanked.
+const minHexRun = 2 * MinFragment
 
-// hexRuns are the runs of hexRunPattern in text, as [from, to).
+// hexRuns are the runs of at least minHexRun hex digits of text, as [from, to).
 func hexRuns(text string) [][2]int {
 	var runs [][2]int
-	for _, r := range hexRunPattern.FindAllStringIndex(text, -1) {
-		runs = append(runs, [2]int{r[0], r[1]})
+	start := 0
+	for i := 0; i <= len(text); i++ {
+		if i < len(text) && hexDigit(text[i]) < 16 {
+			continue
+		}
+		if i-start >= minHexRun {
+			runs = append(runs, [2]int{start, i})
+		}
+		start = i + 1
 	}
 	return runs
 }
 
-// unhexed is a run of hex digits of flat ([from, to)) decoded, two digits a
-// byte, from the run's digit skip (0 or 1: a run may begin with a digit that
-// belongs to the word before it, or with the second half of a byte an excerpt
-// cut, so both alignments are tried). Only the run is kept: a value written
-// in hex lies inside one, and the rest of the text is searched in the other
-// views already. The view touches an end of the text only where the run does,
-// so that a fragment is searched at a run that starts or ends the text and
-// nowhere else.
-func unhexed(flat view, run [2]int, skip int) view {
-	w := newViewBuilder(len(flat.text[run[0]:run[1]]))
-	for j := run[0] + skip; j+2 <= run[1]; j += 2 {
-		b, _ := hexByte(flat.text, j)
-		from, to := flat.toText(j, j+2)
-		w.put(b, from, to)
+// unhexed is the runs of hex digits of flat decoded, two digits a byte, from
+// each run's digit skip (0 or 1: a run may begin with a digit that belongs to
+// the word before it, or with the second half of a byte an excerpt cut, so
+// both alignments are tried), with a NUL between two runs so that no match
+// spans two. Only the runs are kept: a value written in hex lies inside one,
+// and the rest of the text is searched in the other views already. The view
+// touches an end of the text only where a run does, so that a fragment is
+// searched at a run that starts or ends the text and nowhere else.
+func unhexed(flat view, runs [][2]int, skip int) view {
+	w := newViewBuilder(len(flat.text))
+	for k, run := range runs {
+		if k > 0 {
+			w.put(0, 0, 0) // never part of a match: where it maps to does not matter
+		}
+		for j := run[0] + skip; j+2 <= run[1]; j += 2 {
+			b, _ := hexByte(flat.text, j)
+			from, to := flat.toText(j, j+2)
+			w.put(b, from, to)
+		}
 	}
 	v := w.view()
-	v.inside, v.beforeEnd = run[0] > 0, run[1] < len(flat.text)
+	v.inside, v.beforeEnd = runs[0][0] > 0, runs[len(runs)-1][1] < len(flat.text)
 	return v
 }

@@ -2,6 +2,7 @@ package redact
 
 import (
 	"encoding/base64"
+	"encoding/hex"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -56,20 +57,38 @@ func TestHexViews(t *testing.T) {
 		got[0] != [2]int{0, 8} || got[1] != [2]int{17, 33} || got[2] != [2]int{39, 51} {
 		t.Errorf("hexRuns = %v", got)
 	}
-	text := "x 41424344454 y"
-	run := [2]int{2, 13}
-	for skip, want := range []string{"ABCDE", "\x14\x24\x34\x44\x54"} {
-		v := unhexed(flatten(text), run, skip)
+	text := "x 41424344454 y 4647484950 z"
+	runs := [][2]int{{2, 13}, {16, 26}}
+	for skip, want := range []string{"ABCDE\x00FGHIP", "\x14\x24\x34\x44\x54\x00\x64\x74\x84\x95"} {
+		v := unhexed(flatten(text), runs, skip)
 		if v.text != want || !v.inside || !v.beforeEnd {
 			t.Errorf("skip %d: %q inside %v beforeEnd %v", skip, v.text, v.inside, v.beforeEnd)
 		}
-		if from, to := v.toText(0, len(v.text)); from != 2+skip || to != 12+skip {
-			t.Errorf("skip %d: the view comes from [%d, %d)", skip, from, to)
+		if from, to := v.toText(0, 5); from != 2+skip || to != 12+skip {
+			t.Errorf("skip %d: the first run comes from [%d, %d)", skip, from, to)
 		}
 	}
-	v := unhexed(flatten("414243444546"), [2]int{0, 12}, 0)
+	v := unhexed(flatten("414243444546"), [][2]int{{0, 12}}, 0)
 	if v.inside || v.beforeEnd {
 		t.Errorf("a run that is the whole text: inside %v beforeEnd %v", v.inside, v.beforeEnd)
+	}
+}
+
+// A value in hex is found in a run of its own, between other runs, and cut at
+// an odd digit at either end of the text (the half of a byte left there,
+// four bits, stays).
+func TestBlankHexAmongOtherRuns(t *testing.T) {
+	const value = "sk-live-0123456789"
+	h := hex.EncodeToString([]byte(value))
+	s := secrets(value)
+	for text, want := range map[string]string{
+		"ids deadbeefcafe " + h + " 0123456789abcdef": "ids deadbeefcafe (a value of env) 0123456789abcdef",
+		h[3:] + " stopped":                            h[3:4] + "(a value of env) stopped",
+		"body: " + h[:15]:                             "body: (a value of env)" + h[14:15],
+	} {
+		if got := s.Blank(text); got != want {
+			t.Errorf("Blank(%q) = %q, want %q", text, got, want)
+		}
 	}
 }
 
