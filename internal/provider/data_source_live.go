@@ -86,8 +86,10 @@ func liveAttributes(what, urlDescription string) map[string]schema.Attribute {
 // blankingNote says how a sensitive value is kept out of messages (redact).
 var blankingNote = fmt.Sprintf("A value (and the token of a `Bearer` or `Basic` value) of at least %d characters that "+
 	"the server echoes is blanked in every error, warning and log line: whole, wrapped over lines, base64-encoded "+
-	"(standard or URL alphabet, padded or not, inside a longer encoded text too), URL-encoded, JSON-escaped, or cut "+
-	"at the edge of a quoted excerpt (a part of %d characters or more). Shorter values are not blanked: they would "+
+	"(standard or URL alphabet, padded or not, inside a longer encoded text too), percent-encoded (any of its bytes, "+
+	"upper or lower case hex: a query or path escape, Python's `quote`, JavaScript's `encodeURIComponent`), "+
+	"JSON-escaped (`\\/`, `\\uXXXX` in either case, every character escaped), hex-encoded (either case), or cut at "+
+	"the edge of a quoted excerpt (a part of %d characters or more). Shorter values are not blanked: they would "+
 	"blank ordinary words.", redact.MinLength, redact.MinFragment)
 
 // liveComputed is a computed string attribute of a live data source.

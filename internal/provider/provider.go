@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/cardsig"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/redact"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/validators"
 )
@@ -72,10 +73,12 @@ type providerData struct {
 	Client   *registryclient.Client
 	Project  string
 	Location string
-	// configErrors holds what made the configuration unusable (a missing project,
-	// no credentials). They are reported by the first resource or data source that
-	// needs the registry, not by Configure, because OpenTofu configures the provider
-	// even when a module only calls its functions, which need none of this.
+	// configErrors holds what made the configuration unusable apart from its
+	// credentials (a missing project, an endpoint from the environment that is
+	// no URL). They are reported by the first resource or data source that
+	// needs the registry, not by Configure, because OpenTofu configures the
+	// provider even when a module only calls its functions, which need none of
+	// this. Credentials errors are Configure's (splitCredentialErrors).
 	configErrors diag.Diagnostics
 	// reported is set when configErrors have been reported (once per run).
 	reported atomic.Bool
@@ -177,15 +180,7 @@ func (p *agentRegistryProvider) Schema(_ context.Context, _ provider.SchemaReque
 				Optional:            true,
 				MarkdownDescription: "Location of the registry. Defaults to `global`; environment variable `AGENTREGISTRY_LOCATION`.",
 			},
-			"access_token": schema.StringAttribute{
-				Optional:  true,
-				Sensitive: true,
-				MarkdownDescription: "OAuth 2.0 bearer token. Environment variables `AGENTREGISTRY_ACCESS_TOKEN`, then (for " +
-					"Google's endpoint only) `GOOGLE_OAUTH_ACCESS_TOKEN`. Conflicts with `credentials`; with neither, Google " +
-					"Application Default Credentials are used for Google's endpoint, and no credentials are sent to any " +
-					"other endpoint (unless `impersonate_service_account` is set). Never logged.",
-				Validators: []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("credentials"))},
-			},
+			"access_token": accessTokenAttribute(),
 			"trusted_keys": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "The public keys trusted to sign A2A agent cards, as a JWKS JSON string " +
@@ -210,6 +205,21 @@ func (p *agentRegistryProvider) Schema(_ context.Context, _ provider.SchemaReque
 		},
 	}
 	maps.Copy(resp.Schema.Attributes, credentialAttributes())
+}
+
+// accessTokenAttribute is the provider's access_token.
+func accessTokenAttribute() schema.StringAttribute {
+	return schema.StringAttribute{
+		Optional:  true,
+		Sensitive: true,
+		MarkdownDescription: "OAuth 2.0 bearer token. Environment variables `AGENTREGISTRY_ACCESS_TOKEN`, then (for " +
+			"Google's endpoint only) `GOOGLE_OAUTH_ACCESS_TOKEN`. Conflicts with `credentials`; with neither, Google " +
+			"Application Default Credentials are used for Google's endpoint, and no credentials are sent to any " +
+			"other endpoint (unless `impersonate_service_account` is set). Never logged, and blanked wherever a " +
+			"peer echoes it. Sent only to the origins (scheme, host and port) of `endpoint` and `apphub_endpoint`: " +
+			"a redirect to another origin is refused, as is every request to another origin.",
+		Validators: []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("credentials"))},
+	}
 }
 
 // requestTimeoutAttribute is the provider's request_timeout: the bound of one
@@ -241,7 +251,12 @@ func (p *agentRegistryProvider) Configure(ctx context.Context, req provider.Conf
 	// Settings are resolved here, not in ValidateConfig, so that `validate` works on
 	// a module without the environment; Configure still runs at plan time.
 	settings, diags := resolveSettings(ctx, cfg)
-	data := &providerData{Project: settings.project, Location: settings.location, configErrors: diags,
+	// What is wrong with the credentials is the provider's error, reported here
+	// once and the same on every run, as the Google provider reports it; the
+	// rest waits for a resource that needs the registry (providerData).
+	credentialErrors, deferred := splitCredentialErrors(diags)
+	resp.Diagnostics.Append(credentialErrors...)
+	data := &providerData{Project: settings.project, Location: settings.location, configErrors: deferred,
 		Signatures: resolveSignatureSettings(cfg)}
 	data.OAuthClients = resolveOAuthClients(ctx, cfg.McpOAuthClients, &resp.Diagnostics)
 	if !cfg.Endpoint.IsUnknown() && !cfg.AppHubEndpoint.IsUnknown() {
@@ -249,6 +264,10 @@ func (p *agentRegistryProvider) Configure(ctx context.Context, req provider.Conf
 	}
 	if !diags.HasError() {
 		resp.Diagnostics.Append(tokenInClearWarnings(settings)...)
+		resp.Diagnostics.Append(billingProjectWarnings(settings)...)
+		// The one set of secrets the client registers every credential in and
+		// blanks its errors with (redact).
+		secrets := &redact.Secrets{}
 		client, err := registryclient.New(ctx, registryclient.Config{
 			Endpoint:       settings.endpoint,
 			AppHubEndpoint: settings.appHubEndpoint,
@@ -257,15 +276,37 @@ func (p *agentRegistryProvider) Configure(ctx context.Context, req provider.Conf
 			Google:         settings.clientAuth(),
 			UserAgent:      "terraform-provider-agentregistry/" + p.version,
 			RequestTimeout: settings.requestTimeout,
+			Secrets:        secrets,
 		})
 		if err != nil {
-			data.configErrors.AddError("Cannot Create Agent Registry Client", err.Error())
+			resp.Diagnostics.AddError("Cannot Create Agent Registry Client", secrets.Blank(err.Error()))
+			return
 		}
 		data.Client = client
 	}
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.ListResourceData = data
+}
+
+// splitCredentialErrors separates the errors about the credentials options
+// (googleAuthAttributes) from the others. Those are reported by Configure: a
+// configuration that names a project and whose credentials cannot be used
+// fails as a whole, once, as it does with the Google provider, instead of on
+// whichever resource is planned first while the others plan as if the
+// registry could be reached.
+func splitCredentialErrors(diags diag.Diagnostics) (credentials, others diag.Diagnostics) {
+	attrs := googleAuthAttributes()
+	for _, d := range diags {
+		if p, ok := d.(diag.DiagnosticWithPath); ok && d.Severity() == diag.SeverityError {
+			if _, isCredential := attrs[p.Path().String()]; isCredential {
+				credentials.Append(d)
+				continue
+			}
+		}
+		others.Append(d)
+	}
+	return credentials, others
 }
 
 // isGoogleEndpoint tells whether an endpoint is one of Google's, where Application

@@ -6,16 +6,12 @@ package provider
 // user_project_override. The tokens are minted by registryclient (auth.go).
 
 import (
+	"cmp"
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -25,13 +21,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/googlecreds"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/validators"
 )
-
-// maxCredentialsFileBytes bounds the credentials file read: Google's are a
-// few KiB.
-const maxCredentialsFileBytes = 1 << 20
 
 // iamCredentialsEndpoint is where impersonate_service_account's tokens are
 // asked for; "" is Google's IAM Credentials API. No configuration sets it:
@@ -63,7 +56,9 @@ func googleAuthAttributes() map[string]schema.Attribute {
 				"`AGENTREGISTRY_CREDENTIALS`, then (for Google's endpoint only) `GOOGLE_CREDENTIALS`, " +
 				"`GOOGLE_CLOUD_KEYFILE_JSON`, `GCLOUD_KEYFILE_JSON`. Conflicts with `access_token`; without either, " +
 				"Application Default Credentials are used for Google's endpoint (`GOOGLE_APPLICATION_CREDENTIALS`). " +
-				"A file is read at plan, and its content is never shown in a message or a log.",
+				"A file is read at plan, and its content is never shown in a message or a log; it must be a regular file " +
+				"of at most 1 MiB, read within `request_timeout` (a named pipe, a device or a directory is refused, naming " +
+				"the path), and so must an `external_account` file's `credential_source.file`.",
 			Validators: []validator.String{
 				stringvalidator.ConflictsWith(path.MatchRoot("access_token")),
 				stringvalidator.LengthAtLeast(1),
@@ -123,7 +118,7 @@ func resolveGoogleAuth(ctx context.Context, cfg providerModel, s *settings, diag
 	token, credentials, from := primaryCredentials(cfg, google)
 	s.accessToken = token
 	if credentials != "" {
-		content, err := readCredentials(credentials)
+		content, err := googlecreds.Read(credentials, cmp.Or(s.requestTimeout, defaultRequestTimeout))
 		if err != nil {
 			diags.AddAttributeError(path.Root("credentials"), "Invalid Credentials", fmt.Sprintf(
 				"The provider's credentials (from %s): %v. Expected the path or the JSON content of a Google credentials "+
@@ -182,49 +177,6 @@ func firstEnv(names []string) (name, value string) {
 		}
 	}
 	return "", ""
-}
-
-// readCredentials is the content of a credentials value: the value itself
-// when it is JSON (it starts with "{"), else the file it names. Errors
-// never quote the value or the file: either may be a secret.
-func readCredentials(value string) ([]byte, error) {
-	content := []byte(strings.TrimSpace(value))
-	if len(content) == 0 || content[0] != '{' {
-		name := strings.TrimSpace(value)
-		if rest, ok := strings.CutPrefix(name, "~/"); ok {
-			if home, err := os.UserHomeDir(); err == nil {
-				name = filepath.Join(home, rest)
-			}
-		}
-		f, err := os.Open(name) //nolint:gosec // the file the configuration names, read by design
-		if err != nil {
-			return nil, fmt.Errorf("it is neither JSON content (it does not start with \"{\") nor the path of a file "+
-				"that can be read (%v)", withoutPath(err))
-		}
-		defer f.Close() //nolint:errcheck // read-only
-		content, err = io.ReadAll(io.LimitReader(f, maxCredentialsFileBytes+1))
-		switch {
-		case err != nil:
-			return nil, fmt.Errorf("the file it names cannot be read (%v)", withoutPath(err))
-		case len(content) > maxCredentialsFileBytes:
-			return nil, fmt.Errorf("the file it names is over %d KiB, far more than a credentials file", maxCredentialsFileBytes>>10)
-		}
-		if err := registryclient.CheckCredentialsJSON(content); err != nil {
-			return nil, fmt.Errorf("the file it names: %w", err)
-		}
-		return content, nil
-	}
-	return content, registryclient.CheckCredentialsJSON(content)
-}
-
-// withoutPath is a file error without the path it names (which may be a
-// secret given in the wrong attribute): "no such file or directory".
-func withoutPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // userProjectOverride is the configured value, else AGENTREGISTRY_USER_PROJECT_OVERRIDE

@@ -9,8 +9,10 @@ package provider
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -345,30 +347,6 @@ func quotaOf(content []byte) string {
 	return ""
 }
 
-// A credentials value that is not a credentials file is refused with what
-// is wrong, never with what it holds, and is read no further than its bound:
-// a token given in the wrong attribute, a folder, a device that never ends.
-func TestReadCredentials_hostile(t *testing.T) {
-	const token = "ya29.a-token-in-the-wrong-attribute"
-	for _, c := range []struct{ name, value, want string }{
-		{"a token", token, "neither JSON content"},
-		{"a folder", t.TempDir(), "is a directory"},
-		{"a device without end", "/dev/zero", "over 1024 KiB"},
-		{"a file of secrets", writeSecretFile(t, "env", "TOKEN="+token), "the file it names: it is not JSON"},
-		{"JSON of another kind", `{"token":"` + token + `"}`, `no "type"`},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := readCredentials(c.value)
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("error %v, want one saying %q", err, c.want)
-			}
-			if strings.Contains(err.Error(), token) {
-				t.Errorf("the error shows the value: %v", err)
-			}
-		})
-	}
-}
-
 // The errors about a credentials value say what is wrong and show nothing
 // of it, through the CLI: a file that is not JSON (at plan), and JSON
 // content cut short (at validate).
@@ -397,4 +375,129 @@ variable "credentials" {
 			}
 		})
 	}
+}
+
+// A token service that echoes the request it refuses (its form
+// URL-encoded, each value as PHP writes JSON and as hex, its Authorization,
+// then 256 KiB): the plan fails with the refusal, and neither its output nor
+// the TRACE logs of the CLI and the provider show the refresh token, the
+// client secret or the signed JWT assertion, in any of those forms; the
+// answer is quoted bounded.
+func TestAccProviderGoogleAuth_echoedCredentialsBlanked(t *testing.T) {
+	clearGoogleEnvironment(t)
+	auth := testkit.StartGoogleAuth(t)
+	auth.Echo(true)
+	reg := startGoogleRegistry(t, "never-minted")
+	t.Setenv("TF_LOG", "TRACE")
+	for name, key := range map[string]string{"authorized_user": auth.AuthorizedUser(t, ""), "service account key": auth.ServiceAccountKey(t, "")} {
+		t.Run(name, func(t *testing.T) {
+			h := newCLIHarness(t)
+			h.env = append(h.env, "TF_LOG_PATH="+filepath.Join(h.dir, "cli.log"))
+			h.write(t, "main.tf", exampleProviders+`
+variable "key" {
+  type      = string
+  sensitive = true
+}
+`+googleAuthConfig(reg.URL, "credentials = var.key"))
+			h.write(t, "terraform.tfvars", fmt.Sprintf("key = %q\n", key))
+			h.mustRun(t, "init", "-input=false")
+			before := len(auth.Calls())
+			out := withStderrTo(t, filepath.Join(h.dir, "provider.log"), func() string {
+				return h.mustExit(t, 1, "plan", "-input=false")
+			})
+			flat := strings.Join(strings.Fields(out), " ")
+			if !strings.Contains(flat, "Google's token service refused the credentials (HTTP 400)") {
+				t.Fatalf("the plan does not report the refusal:\n%s", out)
+			}
+			calls := auth.Calls()[before:]
+			if len(calls) == 0 {
+				t.Fatal("the token service was not called")
+			}
+			if !strings.Contains(h.readFile(t, "provider.log"), "Google's token service refused") {
+				t.Fatal("the provider's TRACE log does not hold the diagnostic: nothing was checked there")
+			}
+			secrets := []string{testkit.UserRefreshToken, testkit.UserClientSecret}
+			for _, c := range calls {
+				if a := c.Form.Get("assertion"); a != "" {
+					secrets = append(secrets, a)
+				}
+			}
+			for name, text := range map[string]string{"output": out, "CLI log": h.readFile(t, "cli.log"),
+				"provider log": h.readFile(t, "provider.log")} {
+				for _, s := range secrets {
+					if part := echoedForm(text, s); part != "" {
+						t.Errorf("the %s shows %q of a credential", name, part)
+					}
+				}
+			}
+			if strings.Contains(out, strings.Repeat("x", 1024)) {
+				t.Errorf("the plan quotes the answer's padding: the answer is not bounded")
+			}
+		})
+	}
+}
+
+// echoedForm is the part of text that gives secret away in one of the
+// forms the echoing stand-in writes it (raw, URL-encoded, PHP's \/, hex),
+// or "": a part from the middle of each form, so that a form cut short is
+// found too.
+func echoedForm(text, secret string) string {
+	for _, form := range []string{secret, url.QueryEscape(secret), strings.ReplaceAll(secret, "/", `\/`), hex.EncodeToString([]byte(secret))} {
+		if len(form) > 24 {
+			form = form[len(form)/2-12 : len(form)/2+12]
+		}
+		if strings.Contains(text, form) {
+			return form
+		}
+	}
+	return ""
+}
+
+// A credentials file the plan would hang on is refused at once, naming its
+// path: a named pipe given as credentials, and one given as an
+// external_account's credential_source.file (which x/oauth2 opens itself).
+func TestAccProviderGoogleAuth_filesThatWouldHang(t *testing.T) {
+	clearGoogleEnvironment(t)
+	auth := testkit.StartGoogleAuth(t)
+	external, fifo := auth.ExternalAccountReadingAPipe(t, t.TempDir())
+	for name, c := range map[string]struct{ credentials, want string }{
+		"credentials":            {fifo, "Invalid Credentials.*the file it names: " + fifo + " is a named pipe \\(FIFO\\), not a regular file"},
+		"credential_source.file": {writeSecretFile(t, "wif.json", external), "Cannot Create Agent Registry Client.*credential_source.file.*" + fifo + " is a named pipe"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			h := newCLIHarness(t)
+			h.write(t, "main.tf", exampleProviders+googleAuthConfig("http://127.0.0.1:1", fmt.Sprintf("credentials = %q", c.credentials)))
+			h.mustRun(t, "init", "-input=false")
+			out := h.mustExit(t, 1, "plan", "-input=false")
+			if !regexp.MustCompile(c.want).MatchString(strings.Join(strings.Fields(out), " ")) {
+				t.Errorf("the plan does not say %q:\n%s", c.want, out)
+			}
+		})
+	}
+}
+
+// Impersonation against a registry that is not Google's: without
+// credentials, the error says that impersonate_service_account is why
+// Google credentials are needed; with a token, an IAM Credentials API whose
+// name does not resolve fails after one attempt, not seven.
+func TestAccProviderGoogleAuth_impersonationElsewhere(t *testing.T) {
+	clearGoogleEnvironment(t)
+	reg := startGoogleRegistry(t, testkit.ImpersonatedToken)
+	const account = `impersonate_service_account = "deployer@test-project.iam.gserviceaccount.com"`
+	iamCredentialsEndpoint = "http://iamcredentials.invalid"
+	t.Cleanup(func() { iamCredentialsEndpoint = "" })
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: googleAuthConfig(reg.URL, account),
+				ExpectError: relWords("Cannot Create Agent Registry Client", "impersonate_service_account",
+					"(deployer@test-project.iam.gserviceaccount.com) needs Google credentials"),
+			},
+			{
+				Config:      googleAuthConfig(reg.URL, account, `access_token = "ya29.a-source-token"`),
+				ExpectError: relWords("giving up after 1 attempt(s)", "no such host"),
+			},
+		},
+	})
 }

@@ -27,6 +27,9 @@ type settings struct {
 // needs longer to answer one request is not answering.
 const maxRequestTimeout = 10 * time.Minute
 
+// defaultRequestTimeout is request_timeout's default (the client's).
+const defaultRequestTimeout = time.Minute
+
 // resolveSettings applies environment variables and defaults to the configuration
 // and reports, at plan time, what is malformed or missing.
 func resolveSettings(ctx context.Context, cfg providerModel) (settings, diag.Diagnostics) {
@@ -36,7 +39,15 @@ func resolveSettings(ctx context.Context, cfg providerModel) (settings, diag.Dia
 		project:  envOr(cfg.Project, "", "AGENTREGISTRY_PROJECT", "GOOGLE_CLOUD_PROJECT"),
 		location: envOr(cfg.Location, defaultLocation, "AGENTREGISTRY_LOCATION"),
 	}
-	resolveGoogleAuth(ctx, cfg, &s, &diags)
+	if raw := envOr(cfg.RequestTimeout, "", "AGENTREGISTRY_REQUEST_TIMEOUT"); raw != "" {
+		d, err := validators.ParseDuration(raw, maxRequestTimeout)
+		if err != nil {
+			diags.AddAttributeError(path.Root("request_timeout"), "Invalid Request Timeout",
+				"The provider's request_timeout (from the configuration or AGENTREGISTRY_REQUEST_TIMEOUT): "+err.Error()+".")
+		}
+		s.requestTimeout = d
+	}
+	resolveGoogleAuth(ctx, cfg, &s, &diags) // after request_timeout, which bounds reading a credentials file
 	appHubDefault := s.endpoint
 	if isGoogleEndpoint(s.endpoint) {
 		appHubDefault = defaultAppHubEndpoint
@@ -49,14 +60,6 @@ func resolveSettings(ctx context.Context, cfg providerModel) (settings, diag.Dia
 				fmt.Sprintf("The provider's %s (from the configuration or AGENTREGISTRY_%s): %v", e.attr, strings.ToUpper(e.attr), err))
 		}
 	}
-	if raw := envOr(cfg.RequestTimeout, "", "AGENTREGISTRY_REQUEST_TIMEOUT"); raw != "" {
-		d, err := validators.ParseDuration(raw, maxRequestTimeout)
-		if err != nil {
-			diags.AddAttributeError(path.Root("request_timeout"), "Invalid Request Timeout",
-				"The provider's request_timeout (from the configuration or AGENTREGISTRY_REQUEST_TIMEOUT): "+err.Error()+".")
-		}
-		s.requestTimeout = d
-	}
 	if s.project == "" {
 		diags.AddAttributeError(path.Root("project"), "Missing Project",
 			"The provider needs the project that owns the registrations. Set `project` in the provider block, "+
@@ -65,14 +68,15 @@ func resolveSettings(ctx context.Context, cfg providerModel) (settings, diag.Dia
 	return s, diags
 }
 
-// tokenInClearWarnings warns, at plan, when the access token would travel
+// tokenInClearWarnings warns, at plan, when a token would travel
 // unencrypted to another machine: a plain http:// endpoint whose host is
-// not loopback. It is a warning, not an error, because a private network may
-// be trusted; the redirect check of the client keeps the token off other
-// hosts in any case.
+// not loopback, with credentials configured or Application Default
+// Credentials used (an http:// URL on a Google host). It is a warning, not an
+// error, because a private network may be trusted; the redirect check of the
+// client keeps the token off other origins in any case.
 func tokenInClearWarnings(s settings) diag.Diagnostics {
 	var diags diag.Diagnostics
-	if !s.sendsCredentials() {
+	if !s.sendsCredentials() && !s.useADC() {
 		return diags
 	}
 	endpoints := []struct{ attr, value string }{{"endpoint", s.endpoint}}
@@ -86,8 +90,10 @@ func tokenInClearWarnings(s settings) diag.Diagnostics {
 		}
 		diags.AddAttributeWarning(path.Root(e.attr), "Access Token Sent Over Plain HTTP",
 			fmt.Sprintf("The provider's %s is %s, a plain http:// URL on another machine, and credentials are configured "+
-				"(access_token, credentials or impersonate_service_account, or their environment variables): every request carries a token unencrypted, readable by anyone "+
-				"on the network path. Use an https:// endpoint, or a registry on this machine (localhost, 127.0.0.1 or ::1).", e.attr, e.value))
+				"(access_token, credentials or impersonate_service_account, or their environment variables) or, for a "+
+				"Google host, Application Default Credentials are used: every request carries a token unencrypted, "+
+				"readable by anyone on the network path. Use an https:// endpoint, or a registry on this machine "+
+				"(localhost, 127.0.0.1 or ::1).", e.attr, e.value))
 	}
 	return diags
 }
@@ -99,4 +105,20 @@ func isLoopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// billingProjectWarnings warns that billing_project does nothing without
+// user_project_override, as in the Google provider, where it is ignored
+// without a word.
+func billingProjectWarnings(s settings) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if s.google.billingProject != "" && !s.google.userProjectOverride {
+		diags.AddAttributeWarning(path.Root("billing_project"), "Billing Project Ignored",
+			fmt.Sprintf("The provider's billing_project (or AGENTREGISTRY_BILLING_PROJECT, GOOGLE_BILLING_PROJECT) is %q, "+
+				"but user_project_override is not true, so no request names it (as in the Google provider): the quota "+
+				"project is the credentials file's quota_project_id, if any. Set user_project_override = true (or "+
+				"USER_PROJECT_OVERRIDE=true) to send it in X-Goog-User-Project, or remove billing_project.",
+				s.google.billingProject))
+	}
+	return diags
 }

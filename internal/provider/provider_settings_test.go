@@ -2,6 +2,8 @@ package provider
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -48,9 +50,10 @@ func configureWarnings(t *testing.T, set map[string]string) []string {
 	return warnings
 }
 
-// Item 7 of issue 18: Configure (which runs at plan) warns when a token is
-// configured for a plain http:// endpoint that is not loopback, once per
-// endpoint, and says nothing otherwise.
+// Configure (which runs at plan) warns when a token would go to a plain
+// http:// endpoint that is not loopback, once per endpoint, whether it was
+// configured or comes from Application Default Credentials, and says nothing
+// otherwise.
 func TestConfigureWarnsOfATokenInClear(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -66,9 +69,12 @@ func TestConfigureWarnsOfATokenInClear(t *testing.T) {
 		{"remote http without a token", map[string]string{"endpoint": "http://registry.example.test:8787"}, nil},
 		{"remote http with impersonation", map[string]string{"endpoint": "http://registry.example.test:8787",
 			"impersonate_service_account": "deployer@p.iam.gserviceaccount.com"}, []string{"http://registry.example.test:8787"}},
+		{"Application Default Credentials to Google over http", map[string]string{"endpoint": "http://agentregistry.googleapis.com"},
+			[]string{"http://agentregistry.googleapis.com"}},
+		{"Application Default Credentials to Google over https", map[string]string{"endpoint": "https://agentregistry.googleapis.com"}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			withoutCredentials(t) // impersonation looks Application Default Credentials up, and finds none at once
+			withApplicationDefaultCredentials(t) // found, never asked for a token at configure
 			c.set["project"] = "test-project"
 			got := configureWarnings(t, c.set)
 			if len(got) != len(c.want) {
@@ -80,5 +86,36 @@ func TestConfigureWarnsOfATokenInClear(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// withApplicationDefaultCredentials clears the provider's environment and
+// gives Application Default Credentials an authorized_user file whose token
+// endpoint is never reached (Configure mints no token).
+func withApplicationDefaultCredentials(t *testing.T) {
+	t.Helper()
+	withoutCredentials(t)
+	adc := filepath.Join(t.TempDir(), "adc.json")
+	content := `{"type":"authorized_user","client_id":"c","client_secret":"s","refresh_token":"r","token_uri":"http://127.0.0.1:1/token"}`
+	if err := os.WriteFile(adc, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", adc)
+}
+
+// billing_project without user_project_override does nothing, as in the
+// Google provider; Configure says so instead of ignoring it without a word.
+func TestConfigureWarnsOfABillingProjectWithoutOverride(t *testing.T) {
+	withoutCredentials(t)
+	t.Setenv("AGENTREGISTRY_BILLING_PROJECT", "")
+	t.Setenv("GOOGLE_BILLING_PROJECT", "")
+	got := configureWarnings(t, map[string]string{"endpoint": "http://127.0.0.1:8787", "project": "p", "billing_project": "billing"})
+	if len(got) != 1 || !strings.HasPrefix(got[0], "Billing Project Ignored: ") ||
+		!strings.Contains(got[0], "user_project_override = true") {
+		t.Errorf("warnings %q, want one that billing_project needs user_project_override", got)
+	}
+	t.Setenv("USER_PROJECT_OVERRIDE", "true")
+	if got := configureWarnings(t, map[string]string{"endpoint": "http://127.0.0.1:8787", "project": "p", "billing_project": "billing"}); len(got) != 0 {
+		t.Errorf("warnings %q with the override set", got)
 	}
 }

@@ -14,17 +14,20 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/url"
-	"slices"
+	"os"
 	"strings"
-	"sync/atomic"
 
 	"github.com/hashicorp/go-cleanhttp"
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/google"
 	"google.golang.org/api/impersonate"
 	"google.golang.org/api/option"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/googlecreds"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/redact"
 )
 
 // DefaultIAMCredentialsEndpoint is Google's IAM Credentials API, which mints
@@ -35,7 +38,7 @@ const DefaultIAMCredentialsEndpoint = "https://" + iamCredentialsHost
 // and Config.UseADC. Its zero value adds nothing.
 type GoogleAuth struct {
 	// CredentialsJSON is a Google credentials file's content (not its path);
-	// its type is one of CredentialsTypes. It takes the place of Application
+	// its type is one of googlecreds.Types. It takes the place of Application
 	// Default Credentials and is ignored when Config.AccessToken is set.
 	CredentialsJSON []byte
 	// ImpersonateServiceAccount, when set, is the service account whose
@@ -59,75 +62,22 @@ type GoogleAuth struct {
 	IAMCredentialsEndpoint string
 }
 
-// CredentialsTypes are the types of credentials files accepted, as
-// golang.org/x/oauth2/google names them. A client secrets file ("installed",
-// "web") is refused: it would start an interactive sign-in.
-var CredentialsTypes = []google.CredentialsType{
-	google.ServiceAccount, google.AuthorizedUser, google.ExternalAccount,
-	google.ExternalAccountAuthorizedUser, google.ImpersonatedServiceAccount,
-}
-
-// CheckCredentialsJSON tells what is wrong with a credentials file's
-// content: not JSON, or not of one of CredentialsTypes. Its messages never
-// quote the content, which holds secrets.
-func CheckCredentialsJSON(content []byte) error {
-	_, err := credentialsType(content)
-	return err
-}
-
-func credentialsType(content []byte) (google.CredentialsType, error) {
-	var head struct {
-		Type string `json:"type"`
-	}
-	if err := json.Unmarshal(content, &head); err != nil {
-		var syntax *json.SyntaxError
-		var typeErr *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &syntax):
-			return "", fmt.Errorf("it is not JSON (syntax error at byte %d)", syntax.Offset)
-		case errors.As(err, &typeErr) && typeErr.Field == "":
-			return "", fmt.Errorf("it is JSON but not an object (found %s)", typeErr.Value)
-		case errors.As(err, &typeErr):
-			return "", fmt.Errorf("its \"type\" is %s, not a string", typeErr.Value)
-		}
-		return "", fmt.Errorf("it is not JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
-	}
-	t := google.CredentialsType(head.Type)
-	if !slices.Contains(CredentialsTypes, t) {
-		found := "no \"type\""
-		if head.Type != "" {
-			found = fmt.Sprintf("type %q", head.Type)
-		}
-		return "", fmt.Errorf("it has %s; expected a Google credentials file of type %s", found, credentialsTypeList())
-	}
-	return t, nil
-}
-
-func credentialsTypeList() string {
-	names := make([]string, len(CredentialsTypes))
-	for i, t := range CredentialsTypes {
-		names[i] = string(t)
-	}
-	return strings.Join(names, ", ")
-}
-
 // authenticated tells whether requests carry credentials.
 func (cfg Config) authenticated() bool {
 	return cfg.AccessToken != "" || cfg.UseADC || len(cfg.Google.CredentialsJSON) > 0 || cfg.Google.ImpersonateServiceAccount != ""
 }
 
-// authorize wraps base with what authenticates a request: the bearer token
-// and X-Goog-User-Project. secret is the static token, for the logger to
-// mask; a token minted later never reaches a log line (requestLogger logs
-// method and URL only).
-func authorize(ctx context.Context, cfg Config, base http.RoundTripper) (rt http.RoundTripper, secret string, err error) {
-	rt = base
+// authorize wraps base with what authenticates a request: the bearer token,
+// for the origins of the registry and App Hub only, and X-Goog-User-Project.
+// Every credential it holds or mints is registered in cfg.Secrets.
+func authorize(ctx context.Context, cfg Config, origins []string, base http.RoundTripper) (http.RoundTripper, error) {
+	rt := base
 	ts, quotaProject, err := tokenSource(ctx, cfg)
 	if err != nil {
-		return nil, "", err
+		return nil, cfg.Secrets.Error(err)
 	}
 	if ts != nil {
-		rt = &oauth2.Transport{Source: ts, Base: rt}
+		rt = &bearerTransport{token: &sharedToken{src: ts}, origins: origins, base: rt}
 	}
 	g := cfg.Google
 	if g.UserProject != "" || g.UserProjectFromRequest {
@@ -136,7 +86,7 @@ func authorize(ctx context.Context, cfg Config, base http.RoundTripper) (rt http
 	if quotaProject != "" || g.UserProjectFromRequest {
 		rt = &userProjectTransport{project: quotaProject, fromRequest: g.UserProjectFromRequest, base: rt}
 	}
-	return rt, cfg.AccessToken, nil
+	return rt, nil
 }
 
 // tokenSource is the source of the tokens requests carry (nil: none) and
@@ -155,7 +105,7 @@ func tokenSource(ctx context.Context, cfg Config) (oauth2.TokenSource, string, e
 	ctx = context.WithValue(context.WithoutCancel(ctx), oauth2.HTTPClient, hc)
 	ts, quotaProject, err := baseTokenSource(ctx, cfg)
 	if err != nil || cfg.Google.ImpersonateServiceAccount == "" {
-		return refusalsOf(ts, hc), quotaProject, err
+		return refusalsOf(ts, hc, cfg.Secrets), quotaProject, err
 	}
 	its, err := impersonate.CredentialsTokenSource(ctx, impersonate.CredentialsConfig{
 		TargetPrincipal: cfg.Google.ImpersonateServiceAccount,
@@ -169,7 +119,7 @@ func tokenSource(ctx context.Context, cfg Config) (oauth2.TokenSource, string, e
 	if err != nil {
 		return nil, "", fmt.Errorf("impersonating %s: %w", cfg.Google.ImpersonateServiceAccount, err)
 	}
-	return refusalsOf(its, hc), "", nil
+	return refusalsOf(its, hc, cfg.Secrets), "", nil
 }
 
 // baseTokenSource is the token source of the access token, the credentials
@@ -178,26 +128,72 @@ func tokenSource(ctx context.Context, cfg Config) (oauth2.TokenSource, string, e
 func baseTokenSource(ctx context.Context, cfg Config) (oauth2.TokenSource, string, error) {
 	switch {
 	case cfg.AccessToken != "":
+		cfg.Secrets.Add(LabelCredential, cfg.AccessToken)
 		return oauth2.StaticTokenSource(&oauth2.Token{AccessToken: cfg.AccessToken, TokenType: "Bearer"}), "", nil
 	case len(cfg.Google.CredentialsJSON) > 0:
-		t, err := credentialsType(cfg.Google.CredentialsJSON)
+		creds, err := credentialsFromFile(ctx, cfg)
 		if err != nil {
-			return nil, "", fmt.Errorf("the credentials: %w", err)
-		}
-		creds, err := google.CredentialsFromJSONWithTypeAndParams(ctx, cfg.Google.CredentialsJSON, t,
-			google.CredentialsParams{Scopes: []string{CloudPlatformScope}})
-		if err != nil {
-			return nil, "", fmt.Errorf("the credentials (a %s file): %w", t, err)
+			return nil, "", err
 		}
 		return creds.TokenSource, quotaProjectOf(creds.JSON), nil
 	default:
-		creds, err := google.FindDefaultCredentials(ctx, CloudPlatformScope)
+		creds, err := applicationDefaultCredentials(ctx, cfg)
 		if err != nil {
-			return nil, "", fmt.Errorf("finding Google Application Default Credentials: %w; "+
-				"set access_token (or AGENTREGISTRY_ACCESS_TOKEN) or credentials, or run `gcloud auth application-default login`", err)
+			return nil, "", err
 		}
 		return creds.TokenSource, quotaProjectOf(creds.JSON), nil
 	}
+}
+
+// credentialsFromFile reads the credentials file's content, its secrets
+// registered and the files it names checked (googlecreds.CheckSources).
+func credentialsFromFile(ctx context.Context, cfg Config) (*google.Credentials, error) {
+	content := cfg.Google.CredentialsJSON
+	googlecreds.AddSecrets(cfg.Secrets, content)
+	t, err := googlecreds.TypeOf(content)
+	if err != nil {
+		return nil, fmt.Errorf("the credentials: %w", err)
+	}
+	if err := googlecreds.CheckSources(content); err != nil {
+		return nil, fmt.Errorf("the credentials (a %s file): %w", t, err)
+	}
+	creds, err := google.CredentialsFromJSONWithTypeAndParams(ctx, content, t,
+		google.CredentialsParams{Scopes: []string{CloudPlatformScope}})
+	if err != nil {
+		return nil, fmt.Errorf("the credentials (a %s file): %w", t, err)
+	}
+	return creds, nil
+}
+
+// applicationDefaultCredentials finds Application Default Credentials. The
+// file GOOGLE_APPLICATION_CREDENTIALS names, which x/oauth2 reads itself, is
+// checked first (googlecreds.CheckFile: a named pipe would block the read),
+// and so are the files it names in turn.
+func applicationDefaultCredentials(ctx context.Context, cfg Config) (*google.Credentials, error) {
+	why := ""
+	if cfg.Google.ImpersonateServiceAccount != "" {
+		why = fmt.Sprintf("impersonate_service_account (%s) needs Google credentials of a principal allowed to "+
+			"impersonate it, to ask the IAM Credentials API for its tokens, and none was given; ", cfg.Google.ImpersonateServiceAccount)
+	}
+	const hint = "; set access_token (or AGENTREGISTRY_ACCESS_TOKEN) or credentials, or run `gcloud auth application-default login`"
+	if path := os.Getenv("GOOGLE_APPLICATION_CREDENTIALS"); path != "" {
+		if err := googlecreds.CheckFile(path); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				err = fmt.Errorf("%s: %w", path, err) // a path a variable names, not a secret
+			}
+			return nil, fmt.Errorf("%sfinding Google Application Default Credentials: the file GOOGLE_APPLICATION_CREDENTIALS "+
+				"names: %w"+hint, why, err)
+		}
+	}
+	creds, err := google.FindDefaultCredentials(ctx, CloudPlatformScope)
+	if err != nil {
+		return nil, fmt.Errorf("%sfinding Google Application Default Credentials: %w"+hint, why, err)
+	}
+	googlecreds.AddSecrets(cfg.Secrets, creds.JSON)
+	if err := googlecreds.CheckSources(creds.JSON); err != nil {
+		return nil, fmt.Errorf("the Google Application Default Credentials: %w", err)
+	}
+	return creds, nil
 }
 
 // quotaProjectOf is a credentials file's quota_project_id ("" for none, or
@@ -226,7 +222,7 @@ func tokenHTTPClient(cfg Config) (*http.Client, error) {
 		}
 		rt = &iamEndpointTransport{to: to, base: rt}
 	}
-	rt = &tokenStatusTransport{base: rt}
+	rt = &tokenWire{base: rt, secrets: cfg.Secrets}
 	// cfg has its defaults (withDefaults): RequestTimeout is set.
 	return &http.Client{Transport: rt, CheckRedirect: refuseRedirect, Timeout: cfg.RequestTimeout}, nil
 }
@@ -305,40 +301,23 @@ func (e *TokenRefusedError) Error() string {
 
 func (e *TokenRefusedError) Unwrap() error { return e.Err }
 
-// tokenStatusTransport keeps the HTTP status of the latest token answer.
-// x/oauth2/google, its external account flow and api/impersonate report a
-// refusal as a plain string (only x/oauth2's own token endpoint has a typed
-// RetrieveError), so the status is read on the wire instead.
-type tokenStatusTransport struct {
-	base   http.RoundTripper
-	status atomic.Int32
-}
-
-func (t *tokenStatusTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := t.base.RoundTrip(req)
-	code := 0
-	if err == nil {
-		code = resp.StatusCode
-	}
-	t.status.Store(int32(code))
-	return resp, err
-}
-
 // refusalsOf wraps ts so that a token error after a final refusal on hc's
-// wire is a *TokenRefusedError. Concurrent token requests share the status:
-// at worst an error is called refused when another request was refused at
-// the same moment, which is then true of the credentials too.
-func refusalsOf(ts oauth2.TokenSource, hc *http.Client) oauth2.TokenSource {
-	wire, ok := hc.Transport.(*tokenStatusTransport) // as tokenHTTPClient builds it
+// wire is a *TokenRefusedError, and every token error is blanked of the
+// credentials in secrets. Concurrent token requests share the status: at
+// worst an error is called refused when another request was refused at the
+// same moment, which is then true of the credentials too.
+func refusalsOf(ts oauth2.TokenSource, hc *http.Client, secrets *redact.Secrets) oauth2.TokenSource {
+	wire, ok := hc.Transport.(*tokenWire) // as tokenHTTPClient builds it
 	if ts == nil || !ok {
 		return ts
 	}
-	return &refusalTokenSource{ts: ts, wire: wire}
+	return &refusalTokenSource{ts: ts, wire: wire, secrets: secrets}
 }
 
 type refusalTokenSource struct {
-	ts   oauth2.TokenSource
-	wire *tokenStatusTransport
+	ts      oauth2.TokenSource
+	wire    *tokenWire
+	secrets *redact.Secrets
 }
 
 func (s *refusalTokenSource) Token() (*oauth2.Token, error) {
@@ -346,8 +325,21 @@ func (s *refusalTokenSource) Token() (*oauth2.Token, error) {
 	if err == nil {
 		return tok, nil
 	}
+	err = s.secrets.Error(err)
 	if code := int(s.wire.status.Load()); code >= 400 && code < 500 && code != http.StatusRequestTimeout && code != http.StatusTooManyRequests {
 		return nil, &TokenRefusedError{Status: code, Err: err}
 	}
+	if dns := s.wire.unresolved.Load(); dns != nil {
+		return nil, &withCause{err: err, cause: dns}
+	}
 	return nil, err
 }
+
+// withCause is err, which a token library wrote as a string, with the cause
+// it lost put back in its chain (for errors.As), its message unchanged.
+type withCause struct {
+	err, cause error
+}
+
+func (e *withCause) Error() string   { return e.err.Error() }
+func (e *withCause) Unwrap() []error { return []error{e.err, e.cause} }

@@ -186,38 +186,6 @@ func asList(v any) []string {
 	return out
 }
 
-// A credentials file's content never appears in an error, whatever is
-// wrong with it; a file of a type that would start an interactive sign-in
-// is refused.
-func TestCheckCredentialsJSON(t *testing.T) {
-	const secret = "-----BEGIN PRIVATE KEY-----MIIEvQIBADANBg"
-	for _, c := range []struct{ name, content, want string }{
-		{"cut short", `{"type":"service_account","private_key":"` + secret, "not JSON"},
-		{"a bare secret", secret, "not JSON (syntax error at byte"},
-		{"an array", `["` + secret + `"]`, "not an object"},
-		{"type not a string", `{"type":["` + secret + `"]}`, `"type" is array`},
-		{"no type", `{"private_key":"` + secret + `"}`, `no "type"`},
-		{"client secrets (interactive sign-in)", `{"installed":{"client_secret":"` + secret + `"}}`, `no "type"`},
-		{"an unknown type", `{"type":"gdch_service_account","private_key":"` + secret + `"}`, `type "gdch_service_account"`},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			err := registryclient.CheckCredentialsJSON([]byte(c.content))
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("error %v, want one saying %q", err, c.want)
-			}
-			if strings.Contains(err.Error(), "BEGIN") || strings.Contains(err.Error(), "MIIE") {
-				t.Errorf("the error quotes the secret: %v", err)
-			}
-		})
-	}
-	auth := testkit.StartGoogleAuth(t)
-	for _, ok := range []string{auth.ServiceAccountKey(t, ""), auth.AuthorizedUser(t, ""), auth.ExternalAccount(t, t.TempDir(), deployer)} {
-		if err := registryclient.CheckCredentialsJSON([]byte(ok)); err != nil {
-			t.Errorf("a valid file refused: %v", err)
-		}
-	}
-}
-
 // A token endpoint that redirects is not followed (a 307 would resend the
 // refresh token to wherever it points), and one that never answers ends
 // the request at the request timeout instead of hanging the plan.

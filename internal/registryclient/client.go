@@ -17,6 +17,8 @@ import (
 	"google.golang.org/api/agentregistry/v1"
 	"google.golang.org/api/apphub/v1"
 	"google.golang.org/api/option"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/redact"
 )
 
 const (
@@ -72,6 +74,13 @@ type Config struct {
 	PollInterval, PollMaxInterval time.Duration
 	// PageLimits bound every paged read (zero fields: DefaultPageLimits).
 	PageLimits PageLimits
+	// Secrets receives every credential the client holds or is sent (the
+	// access token, a credentials file's secrets, the assertions, refresh
+	// tokens and tokens of every token request and answer), and blanks the
+	// client's token errors and the error answers of the registry; the
+	// provider passes the set that blanks its own messages. Nil: a set of the
+	// client's own.
+	Secrets *redact.Secrets
 }
 
 // Client talks to the Agent Registry and App Hub APIs. It is safe for
@@ -99,7 +108,7 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 	}
 	cfg = withDefaults(cfg)
 
-	httpClient, err := newHTTPClient(ctx, cfg)
+	httpClient, err := newHTTPClient(ctx, cfg, []string{originOf(endpoint), originOf(apphubEndpoint)})
 	if err != nil {
 		return nil, err
 	}
@@ -166,6 +175,9 @@ func withDefaults(cfg Config) Config {
 		cfg.PollMaxInterval = cfg.PollInterval
 	}
 	cfg.UserAgent = userAgentFor(cfg.UserAgent)
+	if cfg.Secrets == nil {
+		cfg.Secrets = &redact.Secrets{}
+	}
 	return cfg
 }
 
@@ -181,6 +193,12 @@ func userAgentFor(ua string) string {
 	default:
 		return ua
 	}
+}
+
+// originOf is the origin of an endpoint normalizeEndpoint accepted.
+func originOf(endpoint string) string {
+	u, _ := url.Parse(endpoint) // normalizeEndpoint parsed it
+	return origin(u)
 }
 
 // normalizeEndpoint checks that endpoint is an absolute http(s) URL and makes

@@ -18,6 +18,8 @@ import (
 	"github.com/hashicorp/go-cleanhttp"
 	"github.com/hashicorp/go-retryablehttp"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/redact"
 )
 
 // maxRetryAfter caps a server's Retry-After; the request's deadline
@@ -28,6 +30,11 @@ const maxRetryAfter = 5 * time.Minute
 // maxResponseBytes bounds how much of a response is buffered in memory.
 const maxResponseBytes = 32 << 20
 
+// maxErrorAnswerBytes bounds what is kept of an error answer: its first MiB
+// holds any message an error quotes, and blanking the provider's credentials
+// out of it (redact) costs memory in proportion to what it reads.
+const maxErrorAnswerBytes = 1 << 20
+
 var errResponseTooLarge = fmt.Errorf("response body exceeds %d bytes", maxResponseBytes)
 
 // errResponseTooManyValues is an answer outside a paged read with more JSON
@@ -36,23 +43,22 @@ var errResponseTooLarge = fmt.Errorf("response body exceeds %d bytes", maxRespon
 var errResponseTooManyValues = fmt.Errorf("response body holds more than %d JSON values", DefaultValues)
 
 // errCredentialsRedirect is a redirect refused because it would carry the
-// credentials to another host, or from https to plain http.
+// credentials to another origin.
 var errCredentialsRedirect = errors.New("refusing to follow the redirect")
 
 // keepCredentialsHome is the CheckRedirect of a client that sends
-// credentials. The oauth2 transport adds the bearer token to every request it
-// sends, redirected ones included, so net/http's removal of Authorization on
-// a redirect to another host does not protect it: a redirect to another host
-// (or a downgrade to http) is refused instead of followed.
+// credentials: a redirect to another origin (scheme, host and port) is
+// refused, not followed. net/http removes Authorization on a redirect to
+// another host only when the first request carried it, and here the bearer
+// transport adds it below the client, on every hop; it also refuses a hop to
+// an origin that is not the registry's or App Hub's (bearerTransport), so
+// that the rule holds at the layer that adds the token.
 func keepCredentialsHome(req *http.Request, via []*http.Request) error {
-	from := via[0].URL
+	from, to := origin(via[0].URL), origin(req.URL)
 	switch {
-	case req.URL.Host != from.Host:
-		return fmt.Errorf("%w from %s to %s: the request carries the provider's access token, which must not be sent to another host; "+
-			"set endpoint to the registry's own address", errCredentialsRedirect, from.Host, req.URL.Host)
-	case from.Scheme == "https" && req.URL.Scheme != "https":
-		return fmt.Errorf("%w from https://%s to http://%s: the request carries the provider's access token, which must not travel unencrypted",
-			errCredentialsRedirect, from.Host, req.URL.Host)
+	case from != to:
+		return fmt.Errorf("%w from %s to %s: the request carries the provider's credentials, which go only to the origin "+
+			"they are configured for; set endpoint to the registry's own address", errCredentialsRedirect, from, to)
 	case len(via) >= 10:
 		return errors.New("stopped after 10 redirects") // net/http's default limit
 	}
@@ -61,17 +67,19 @@ func keepCredentialsHome(req *http.Request, via []*http.Request) error {
 
 // newHTTPClient builds the transport stack, outermost first:
 //
-//	net/http client (follows redirects; with credentials, only on the same host and scheme)
+//	net/http client (follows redirects; with credentials, only within the request's origin)
 //	  -> the request's deadline (every attempt and every wait counts against it)
 //	    -> retryablehttp (retries, backoff, logging)
 //	    -> User-Agent
-//	    -> authorize (auth.go: bearer token and X-Goog-User-Project; absent without credentials)
-//	    -> response buffering (a connection dropped mid-body becomes a retryable error)
+//	    -> authorize (auth.go: bearer token for the configured origins and X-Goog-User-Project; absent without credentials)
+//	    -> response buffering (a connection dropped mid-body becomes a retryable error; an error answer is
+//	       blanked of the provider's credentials)
 //	    -> pooled net/http transport
-func newHTTPClient(ctx context.Context, cfg Config) (*http.Client, error) {
-	var rt http.RoundTripper = &bufferingTransport{base: cleanhttp.DefaultPooledTransport(), attemptTimeout: cfg.RequestTimeout}
+func newHTTPClient(ctx context.Context, cfg Config, origins []string) (*http.Client, error) {
+	var rt http.RoundTripper = &bufferingTransport{base: cleanhttp.DefaultPooledTransport(), attemptTimeout: cfg.RequestTimeout,
+		secrets: cfg.Secrets}
 
-	rt, secret, err := authorize(ctx, cfg, rt) // auth.go
+	rt, err := authorize(ctx, cfg, origins, rt) // auth.go
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +98,7 @@ func newHTTPClient(ctx context.Context, cfg Config) (*http.Client, error) {
 	// retryablehttp's own logger has no context and would bypass tflog: log
 	// from the hooks, with the request's context, method and URL only.
 	rc.Logger = nil
-	l := &requestLogger{secret: secret}
+	l := &requestLogger{secrets: cfg.Secrets}
 	rc.RequestLogHook = l.request
 	rc.ResponseLogHook = l.response
 	hc := rc.StandardClient()
@@ -111,7 +119,8 @@ func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, erro
 	if err != nil {
 		var refused *TokenRefusedError
 		if errors.Is(err, errResponseTooLarge) || errors.Is(err, errPageBytes) || errors.Is(err, errResponseTooManyValues) ||
-			errors.Is(err, errPageValues) || refusedOnLoopback(err) || errors.As(err, &refused) {
+			errors.Is(err, errPageValues) || refusedOnLoopback(err) || unresolvable(err) || errors.As(err, &refused) ||
+			errors.Is(err, errForeignOrigin) {
 			return false, nil
 		}
 		retry, _ := retryablehttp.ErrorPropagatedRetryPolicy(ctx, nil, err)
@@ -148,6 +157,15 @@ func refusedOnLoopback(err error) bool {
 	}
 	ip := net.ParseIP(u.Hostname())
 	return ip != nil && ip.IsLoopback()
+}
+
+// unresolvable tells a host name that DNS says does not exist (a typo in an
+// endpoint, Google's IAM Credentials API from a machine that cannot see
+// Google): asking again within a plan gets the same answer. A resolver that
+// did not answer, or answered with a temporary failure, is retried.
+func unresolvable(err error) bool {
+	var dns *net.DNSError
+	return errors.As(err, &dns) && dns.IsNotFound
 }
 
 func retryableStatus(code int) bool {
@@ -232,13 +250,13 @@ func errorHandler(resp *http.Response, err error, attempts int) (*http.Response,
 // requestLogger logs each attempt through tflog at debug level: method and
 // URL, never headers or bodies.
 type requestLogger struct {
-	secret string // masked defensively, should it ever appear in a message
+	secrets *redact.Secrets // masked defensively, should one ever appear in a message
 }
 
 func (l *requestLogger) ctx(ctx context.Context) context.Context {
-	if l.secret != "" {
-		ctx = tflog.MaskAllFieldValuesStrings(ctx, l.secret)
-		ctx = tflog.MaskMessageStrings(ctx, l.secret)
+	if masked := l.secrets.Strings(); len(masked) > 0 {
+		ctx = tflog.MaskAllFieldValuesStrings(ctx, masked...)
+		ctx = tflog.MaskMessageStrings(ctx, masked...)
 	}
 	return ctx
 }
@@ -296,6 +314,9 @@ func (t *userAgentTransport) RoundTrip(req *http.Request) (*http.Response, error
 type bufferingTransport struct {
 	base           http.RoundTripper
 	attemptTimeout time.Duration
+	// secrets are blanked out of an error answer's body before the
+	// generated client quotes it (a registry may echo the request's token).
+	secrets *redact.Secrets
 }
 
 // errAttemptTimeout is an attempt that took longer than the request timeout;
@@ -345,6 +366,9 @@ func (t *bufferingTransport) roundTrip(req *http.Request) (*http.Response, error
 	}
 	if err := countAnswerValues(budget, body); err != nil {
 		return nil, fmt.Errorf("response to %s %s: %w", req.Method, redactURL(req.URL), err)
+	}
+	if resp.StatusCode >= 400 {
+		body = []byte(t.secrets.Blank(string(body[:min(len(body), maxErrorAnswerBytes)])))
 	}
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	resp.ContentLength = int64(len(body))

@@ -17,6 +17,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"github.com/hashicorp/terraform-plugin-log/tflogtest"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/redact"
 )
 
 func TestBackoffLimits(t *testing.T) {
@@ -85,7 +87,9 @@ func TestBufferingTransportLimit(t *testing.T) {
 func TestRequestLogger(t *testing.T) {
 	var buf bytes.Buffer
 	ctx := tflogtest.RootLogger(context.Background(), &buf)
-	l := &requestLogger{secret: "s3cret-token"}
+	secrets := &redact.Secrets{}
+	secrets.Add(LabelCredential, "s3cret-token")
+	l := &requestLogger{secrets: secrets}
 
 	tflog.Debug(l.ctx(ctx), "sent s3cret-token", map[string]any{"token": "s3cret-token"})
 	u, _ := url.Parse("http://127.0.0.1/v1/x?a=b")

@@ -370,11 +370,11 @@ func TestADCErrorIsActionable(t *testing.T) {
 	}
 }
 
-// Item 7 of issue 18: a redirect to another host is refused when the client
-// sends credentials, with an error naming both hosts, and is not retried;
-// the other host receives nothing. On main the token followed a 307 there
-// (the transport adds it to every request, so net/http's stripping of
-// Authorization on cross-host redirects did not apply).
+// A redirect to another origin (here another loopback port) is refused when
+// the client sends credentials, with an error naming both origins, and is
+// not retried; the other origin receives nothing. (The transport adds the
+// token to every request, so net/http's stripping of Authorization on
+// cross-host redirects would not apply.)
 func TestRedirectToAnotherHostKeepsTheToken(t *testing.T) {
 	other, otherRec := scripted(t, func(w http.ResponseWriter, r *http.Request, _ recorded) {
 		writeJSON(w, 200, agentService(`{}`))
@@ -388,9 +388,8 @@ func TestRedirectToAnotherHostKeepsTheToken(t *testing.T) {
 	})
 	c := testClient(t, home.URL, func(cfg *Config) { cfg.AccessToken = "s3cret-token" })
 	_, err := c.GetService(testCtx(t), svcName)
-	hostOf := func(u string) string { return strings.TrimPrefix(u, "http://") }
-	if err == nil || !strings.Contains(err.Error(), "refusing to follow the redirect from "+hostOf(home.URL)+" to "+hostOf(other.URL)) {
-		t.Fatalf("err = %v; want the redirect refused, naming both hosts", err)
+	if err == nil || !strings.Contains(err.Error(), "refusing to follow the redirect from "+home.URL+" to "+other.URL) {
+		t.Fatalf("err = %v; want the redirect refused, naming both origins", err)
 	}
 	if n := len(otherRec.all()); n != 0 {
 		t.Errorf("the other host received %d requests", n)
@@ -414,8 +413,9 @@ func TestRedirectToAnotherHostKeepsTheToken(t *testing.T) {
 	}
 }
 
-// keepCredentialsHome follows a redirect on the same host and scheme only,
-// and no more than net/http would.
+// keepCredentialsHome follows a redirect within the request's origin only
+// (scheme, host and port, the default port spelt or not), and no more than
+// net/http would.
 func TestKeepCredentialsHome(t *testing.T) {
 	get := func(u string) *http.Request {
 		r, err := http.NewRequest("GET", u, nil)
@@ -427,9 +427,11 @@ func TestKeepCredentialsHome(t *testing.T) {
 	from := []*http.Request{get("https://registry.example.test/v1/x")}
 	for u, want := range map[string]string{
 		"https://registry.example.test/v1/y":      "",
-		"https://registry.example.test:8443/v1/y": "from registry.example.test to registry.example.test:8443",
-		"https://elsewhere.example.test/v1/y":     "from registry.example.test to elsewhere.example.test",
-		"http://registry.example.test/v1/y":       "from https://registry.example.test to http://registry.example.test",
+		"https://REGISTRY.example.test:443/v1/y":  "",
+		"https://registry.example.test:8443/v1/y": "from https://registry.example.test:443 to https://registry.example.test:8443",
+		"https://elsewhere.example.test/v1/y":     "from https://registry.example.test:443 to https://elsewhere.example.test:443",
+		"http://registry.example.test/v1/y":       "from https://registry.example.test:443 to http://registry.example.test:80",
+		"http://registry.example.test:443/v1/y":   "from https://registry.example.test:443 to http://registry.example.test:443",
 	} {
 		err := keepCredentialsHome(get(u), from)
 		if (want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), want)) {

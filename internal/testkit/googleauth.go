@@ -14,8 +14,10 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
+	"encoding/hex"
 	"encoding/json"
 	"encoding/pem"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -23,6 +25,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -58,6 +61,7 @@ type GoogleAuth struct {
 
 	mu    sync.Mutex
 	calls []AuthCall
+	echo  bool
 }
 
 // AuthCall is one call GoogleAuth answered.
@@ -80,10 +84,52 @@ func StartGoogleAuth(t testing.TB) *GoogleAuth {
 	mux.HandleFunc("POST /token", g.token)
 	mux.HandleFunc("POST /v1/token", g.sts)
 	mux.HandleFunc("POST /v1/projects/-/serviceAccounts/{account}", g.generateAccessToken)
-	ts := httptest.NewServer(mux)
+	ts := httptest.NewServer(g.echoing(mux))
 	t.Cleanup(ts.Close)
 	g.URL = ts.URL
 	return g
+}
+
+// Echo(true) makes every token service refuse every call from then on with an
+// error that echoes the request, as a service in debug mode or a proxy that
+// quotes what it refused does: its form (URL-encoded, so its secrets
+// percent-encoded), each value again as PHP writes JSON (\/) and as hex, its
+// Authorization header, and then EchoPadding bytes more, so that a client
+// quoting the whole answer would quote a large one. Echo(false) ends it.
+func (g *GoogleAuth) Echo(on bool) {
+	g.mu.Lock()
+	g.echo = on
+	g.mu.Unlock()
+}
+
+// EchoPadding is the size of the filler an echoed error ends with.
+const EchoPadding = 256 << 10
+
+func (g *GoogleAuth) echoing(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		g.mu.Lock()
+		echo := g.echo
+		g.mu.Unlock()
+		if !echo {
+			next.ServeHTTP(w, r)
+			return
+		}
+		raw, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		form, _ := url.ParseQuery(string(raw))
+		g.record(AuthCall{Path: r.URL.Path, Authorization: r.Header.Get("Authorization"), Form: form})
+		var values []string
+		for _, vs := range form {
+			for _, v := range vs {
+				values = append(values, strings.ReplaceAll(v, "/", `\/`), hex.EncodeToString([]byte(v)))
+			}
+		}
+		writeJSON(w, http.StatusBadRequest, map[string]any{
+			"error": "invalid_request",
+			"error_description": "refused " + string(raw) + " with Authorization " + r.Header.Get("Authorization") +
+				" (values: " + strings.Join(values, " ") + ")",
+			"padding": strings.Repeat("x", EchoPadding),
+		})
+	})
 }
 
 // Calls returns the calls answered so far.
@@ -165,6 +211,23 @@ func (g *GoogleAuth) ExternalAccount(t testing.TB, dir, impersonateAccount strin
 	if err := os.WriteFile(tokenFile, []byte(SubjectToken), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	return g.externalAccount(t, tokenFile, impersonateAccount)
+}
+
+// ExternalAccountReadingAPipe is an ExternalAccount file whose
+// credential_source.file is a named pipe that no one writes to (made in dir,
+// and returned): what would block a reader that opens it.
+func (g *GoogleAuth) ExternalAccountReadingAPipe(t testing.TB, dir string) (content, pipe string) {
+	t.Helper()
+	pipe = filepath.Join(dir, "pipe")
+	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return g.externalAccount(t, pipe, ""), pipe
+}
+
+func (g *GoogleAuth) externalAccount(t testing.TB, tokenFile, impersonateAccount string) string {
+	t.Helper()
 	doc := map[string]any{
 		"type": "external_account", "audience": WorkloadAudience,
 		"subject_token_type": "urn:ietf:params:oauth:token-type:jwt",

@@ -7,7 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
-	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryclient"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/googlecreds"
 )
 
 // GoogleCredentials checks a credentials value given as JSON content (it
@@ -29,7 +29,7 @@ func (googleCredentials) ValidateString(_ context.Context, req validator.StringR
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || !strings.HasPrefix(value, "{") {
 		return
 	}
-	if err := registryclient.CheckCredentialsJSON([]byte(value)); err != nil {
+	if err := googlecreds.Check([]byte(value)); err != nil {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Credentials", fmt.Sprintf("The provider's credentials: %v. "+
 			"Expected the JSON content of a Google credentials file (or its path). The value is not shown: it holds secrets.", err))
 	}
