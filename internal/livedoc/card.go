@@ -147,7 +147,7 @@ func (f *cardFetch) get(ctx context.Context, u *url.URL) (*Card, error) {
 		return nil, err
 	}
 	ct := resp.Header.Get("Content-Type")
-	if !isJSONMediaType(ct) && !json.Valid(body) && !sameHost(u, resp.Request.URL) {
+	if !isJSONMediaType(ct) && !json.Valid(body) && !sameOrigin(u, resp.Request.URL) {
 		return nil, fmt.Errorf("%s answered with content type %q and a body that is not JSON (not shown: it came from "+
 			"another host than %s); expected the agent card as application/json", final, ct, u.Redacted())
 	}

@@ -290,9 +290,3 @@ func (g *dialGuard) allow(addr, host string, ap netip.AddrPort, tn *testNetwork)
 		"an announced endpoint or a new DNS answer led there); fetch the document from that address directly if it "+
 		"is meant to be read", errPrivateAddress, target, article(v.kind), v.kind, v.source, g.startAddr, g.start)}
 }
-
-// sameHost reports whether two URLs name the same host and port: a body is
-// quoted in an error only when it came from the host the fetch started at.
-func sameHost(a, b *url.URL) bool {
-	return a != nil && b != nil && hostPort(a) == hostPort(b)
-}

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
-	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -198,11 +197,5 @@ func TestDialGuard_mcpCrossHostBodyNotQuoted(t *testing.T) {
 	_, err := FetchToolSpec(publicCtx(t, nil, public, other), public.URL+"/mcp", ToolSpecOptions{})
 	if err == nil || strings.Contains(err.Error(), "hunter2") {
 		t.Fatalf("error %v; want one that quotes nothing of the other host's body", err)
-	}
-}
-
-func TestSameHost(t *testing.T) {
-	if sameHost(&url.URL{Scheme: "https", Host: "a.test"}, &url.URL{Scheme: "https", Host: "a.test:443"}) != true {
-		t.Error("a.test and a.test:443 are the same host")
 	}
 }

@@ -9,7 +9,7 @@
 // Headers and the environment of a server often carry credentials. This
 // package never logs anything, blanks their values (and the caller's
 // Options.Secrets) out of every error, whatever a peer echoes (quote.go,
-// internal/redact), and sends the headers only to the host of the URL it was
+// internal/redact), and sends the headers only to the origin of the URL it was
 // given (see headerTransport).
 package livedoc
 
@@ -39,8 +39,9 @@ const (
 
 // Options are the settings shared by both fetchers.
 type Options struct {
-	// Headers are added to every request sent to the host of the URL given
-	// (for example Authorization). Their values are treated as secrets.
+	// Headers are added to every request sent to the origin (scheme, host
+	// and port) of the URL given (for example Authorization). Their values
+	// are treated as secrets.
 	Headers map[string]string
 	// Secrets are values never shown in an error, beside those of Headers and
 	// Command.Env, which a fetch adds to it; nil means none.
@@ -88,26 +89,27 @@ func parseURL(raw string) (*url.URL, error) {
 // the MCP SDK's own requests are bounded by the same deadline.
 func newClient(start *url.URL, o Options, wrap func(http.RoundTripper) http.RoundTripper) *http.Client {
 	base := guardTransport(o.Transport, start) // dialguard.go: no public start leads into private networks
-	var rt http.RoundTripper = &headerTransport{base: base, headers: o.Headers, host: start.Host}
+	var rt http.RoundTripper = &headerTransport{base: base, headers: o.Headers, origin: start}
 	if wrap != nil {
 		rt = wrap(rt)
 	}
 	return &http.Client{Transport: rt, CheckRedirect: checkRedirect}
 }
 
-// headerTransport adds the caller's headers to requests for the starting host
-// only. Go's client copies custom headers to every redirect target (it strips
-// only Authorization and Cookie, and only for a different domain), so headers
-// are never set on the request itself: a cross-host redirect, or an MCP SSE
-// endpoint announced on another host, never receives them.
+// headerTransport adds the caller's headers to requests for the starting
+// origin only. Go's client copies custom headers to every redirect target (it
+// strips only Authorization and Cookie, and only for a different domain, even
+// on another port or scheme), so headers are never set on the request
+// itself: a redirect to another origin, or an MCP SSE endpoint announced on
+// one, never receives them.
 type headerTransport struct {
 	base    http.RoundTripper
 	headers map[string]string
-	host    string
+	origin  *url.URL
 }
 
 func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if len(t.headers) == 0 || !strings.EqualFold(req.URL.Host, t.host) {
+	if len(t.headers) == 0 || !sameOrigin(req.URL, t.origin) {
 		return t.base.RoundTrip(req)
 	}
 	// A RoundTripper must not modify the request it was given.
@@ -116,6 +118,20 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		r.Header.Set(k, v)
 	}
 	return t.base.RoundTrip(r)
+}
+
+// sameOrigin reports whether two URLs have the same origin (RFC 6454: scheme,
+// host and port, the scheme's default port filled in). It is the one rule of
+// where a credential may go (headers, the OAuth client's credentials and its
+// token: to the origin they were configured for, or nowhere) and of whose
+// body an error may quote.
+func sameOrigin(a, b *url.URL) bool {
+	return a != nil && b != nil && strings.EqualFold(a.Scheme, b.Scheme) && hostPort(a) == hostPort(b)
+}
+
+// origin is the origin of u as messages show it: scheme://host[:port].
+func origin(u *url.URL) string {
+	return (&url.URL{Scheme: strings.ToLower(u.Scheme), Host: u.Host}).String()
 }
 
 // refusal is an error of this package's own making during a redirect; it is
@@ -135,6 +151,24 @@ func checkRedirect(req *http.Request, via []*http.Request) error {
 			req.URL.Scheme, prev.Redacted(), req.URL.Redacted())}
 	}
 	return nil
+}
+
+// sameOriginRedirects is checkRedirect that also refuses to leave the origin
+// of start: the redirect policy of the MCP requests of a read with OAuth, whose
+// token (and whose client's credentials, should the other origin's 401 name an
+// authorization server of its own) are for that origin only.
+func sameOriginRedirects(start *url.URL) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		if err := checkRedirect(req, via); err != nil {
+			return err
+		}
+		if !sameOrigin(req.URL, start) {
+			return &refusal{fmt.Sprintf("refusing a redirect to another origin with oauth: %s %s was redirected from %s to %s "+
+				"(%s); the OAuth credentials and the token are for the origin of url only: set url to the MCP server's "+
+				"endpoint itself", req.Method, via[0].URL.Redacted(), origin(start), origin(req.URL), req.URL.Redacted())}
+		}
+		return nil
+	}
 }
 
 // transportError turns an error of an HTTP exchange with target into a message

@@ -315,6 +315,6 @@ func (t *mcpHTTP) note(req *http.Request, resp *http.Response) {
 	defer t.mu.Unlock()
 	if t.oddity == nil {
 		t.oddity = &answer{method: req.Method, url: req.URL.Redacted(), parsedURL: req.URL, status: resp.Status, code: resp.StatusCode,
-			contentType: resp.Header.Get("Content-Type"), start: start}
+			contentType: resp.Header.Get("Content-Type"), start: start, challenges: resp.Header.Values("WWW-Authenticate")}
 	}
 }

@@ -220,6 +220,11 @@ func (f *oauthFlow) failure() error {
 }
 
 func (f *oauthFlow) authorize(ctx context.Context, req *http.Request, resp *http.Response, challenge map[string]string) error {
+	if answered := answeredURL(req, resp); !sameOrigin(answered, f.server) {
+		return stepError(stepMCP, "%s %s answered %s from %s, not the origin of url %s: OAuth acts only on the answers of "+
+			"the configured server's origin, and sends its credentials nowhere else", req.Method, req.URL.Redacted(),
+			resp.Status, origin(answered), origin(f.server))
+	}
 	scopes, err := f.scopesFor(req, resp, challenge)
 	if err != nil {
 		return err
@@ -245,6 +250,14 @@ func (f *oauthFlow) authorize(ctx context.Context, req *http.Request, resp *http
 	f.token, f.scopes = tok, scopes
 	f.mu.Unlock()
 	return nil
+}
+
+// answeredURL is the URL that answered req: that of its last redirect.
+func answeredURL(req *http.Request, resp *http.Response) *url.URL {
+	if resp.Request != nil {
+		return resp.Request.URL
+	}
+	return req.URL
 }
 
 // scopesFor decides the scopes of the next token: the configured ones (or,

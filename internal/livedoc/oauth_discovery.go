@@ -14,6 +14,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -186,6 +187,20 @@ func secureURL(raw string) error {
 			"(localhost, 127.0.0.0/8, ::1) only")
 	}
 	return errors.New("is not an https URL")
+}
+
+// CheckOAuthURL says why an MCP server's url cannot be read with OAuth (nil
+// when it can): it must be https, or http on loopback. On plain http anyone on
+// the network path could forge the 401 that names the authorization server
+// the client's credentials go to, and read the token.
+func CheckOAuthURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err == nil && strings.EqualFold(u.Scheme, "http") && !isLoopbackHost(u.Hostname()) {
+		return fmt.Errorf("oauth needs an https url, or http on loopback (localhost, 127.0.0.0/8, ::1): %s is plain http, "+
+			"where anyone on the network path could forge the 401 that names the authorization server the client's "+
+			"credentials go to, and read the token; use the server's https URL", u.Redacted())
+	}
+	return nil
 }
 
 // isLoopbackHost says whether host is localhost or a loopback address.

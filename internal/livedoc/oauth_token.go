@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -90,7 +91,8 @@ func (f *oauthFlow) requestToken(ctx context.Context, scopes []string) (*oauth2.
 		cfg.EndpointParams.Set("client_assertion", assertion)
 		cfg.AuthStyle = oauth2.AuthStyleInParams
 	}
-	tok, err := cfg.Token(context.WithValue(ctx, oauth2.HTTPClient, f.client))
+	client := &http.Client{Transport: f.client.Transport, CheckRedirect: f.refuseTokenRedirect}
+	tok, err := cfg.Token(context.WithValue(ctx, oauth2.HTTPClient, client))
 	if err != nil {
 		return nil, f.tokenError(err)
 	}
@@ -100,6 +102,20 @@ func (f *oauthFlow) requestToken(ctx context.Context, scopes []string) (*oauth2.
 			quoteURL(f, d.meta.TokenEndpoint), excerpt(f.secrets, tok.TokenType, maxArgRunes))
 	}
 	return tok, nil
+}
+
+// refuseTokenRedirect is the redirect policy of a token request: none is
+// followed, since the request carries the client's credentials (a
+// client_secret_post body or an assertion would be sent again to wherever the
+// redirect leads).
+func (f *oauthFlow) refuseTokenRedirect(req *http.Request, via []*http.Request) error {
+	status := "a redirect"
+	if req.Response != nil {
+		status = req.Response.Status
+	}
+	return &refusal{fmt.Sprintf("the token endpoint %s answered %s to %s: refused, token requests follow no redirect (they "+
+		"carry the client's credentials); check the token_endpoint of the authorization server %s",
+		quoteURL(f, via[0].URL.String()), status, quoteURL(f, req.URL.String()), quoteURL(f, f.found.issuer))}
 }
 
 // tokenError explains a failed token request: the OAuth error the endpoint

@@ -84,6 +84,9 @@ func fetchToolSpec(ctx context.Context, rawURL string, opts ToolSpecOptions, sec
 	}
 	f := &mcpFetch{parent: ctx, target: u.Redacted(), timeout: opts.timeout(), started: time.Now(), secrets: secrets}
 	if opts.OAuth != nil {
+		if err := CheckOAuthURL(u.String()); err != nil {
+			return nil, err
+		}
 		key, err := opts.OAuth.check(opts.SSE)
 		if err != nil {
 			return nil, err
@@ -144,7 +147,11 @@ func (f *mcpFetch) connect(ctx context.Context, u *url.URL, opts ToolSpecOptions
 	})
 	st := &mcp.StreamableClientTransport{Endpoint: u.String(), HTTPClient: client, DisableStandaloneSSE: true}
 	if f.oauth != nil {
-		f.oauth.client, st.OAuthHandler = client, f.oauth
+		// The flow's own requests (metadata, token) go where the metadata
+		// says, under the redirect policy of each; the MCP requests stay on
+		// the server's origin.
+		f.oauth.client, st.OAuthHandler = &http.Client{Transport: client.Transport, CheckRedirect: checkRedirect}, f.oauth
+		client.CheckRedirect = sameOriginRedirects(u)
 	}
 	var t mcp.Transport = st
 	if opts.SSE {
@@ -233,6 +240,10 @@ func (f *mcpFetch) listAll(ctx context.Context, session *mcp.ClientSession, filt
 const handshake = "server/discover or initialize"
 
 func (f *mcpFetch) fail(step string, err error) error {
+	var ref *refusal // a redirect or a destination refused: whatever came before, the read ended there
+	if errors.As(err, &ref) {
+		return ref
+	}
 	if oerr := f.oauthFailure(); oerr != nil {
 		return oerr
 	}
@@ -319,17 +330,32 @@ func (f *mcpFetch) answeredWithError(step string) error {
 }
 
 func (a *answer) explain(target string, secrets *redact.Secrets) error {
+	t, err := url.Parse(target)
+	fromTarget := err == nil && sameOrigin(t, a.parsedURL)
+	if metadata := bearerChallenge(a.challenges)["resource_metadata"]; a.code == http.StatusUnauthorized && fromTarget && metadata != "" {
+		return fmt.Errorf("the MCP server %s asks for OAuth: %s %s answered %s, and its WWW-Authenticate names its protected "+
+			"resource metadata (%s). Give the data source the credentials of a client registered at its authorization "+
+			"server, in place of an Authorization header:\n\n%s\n\n(see \"Servers behind OAuth\" on the data source's page)",
+			target, a.method, a.url, a.status, excerpt(secrets, metadata, maxArgRunes), oauthBlock)
+	}
 	if a.code == http.StatusUnauthorized || a.code == http.StatusForbidden {
 		return fmt.Errorf("the MCP server %s refused the request: %s %s answered %s; check the credentials given in headers (for example an Authorization bearer token)",
 			target, a.method, a.url, a.status)
 	}
-	if t, err := url.Parse(target); err != nil || !sameHost(t, a.parsedURL) {
+	if !fromTarget {
 		return fmt.Errorf("%s does not look like an MCP server: %s %s answered %s with content type %q (its body is not shown: it came from another host)%s",
 			target, a.method, a.url, a.status, a.contentType, a.transportHint())
 	}
 	return fmt.Errorf("%s does not look like an MCP server: %s %s answered %s with content type %q and a body starting %q%s",
 		target, a.method, a.url, a.status, a.contentType, start(secrets, a.start), a.transportHint())
 }
+
+// oauthBlock is the oauth attribute an error shows to a user whose server
+// asks for OAuth.
+const oauthBlock = `  oauth = {
+    client_id     = "the client's id at the authorization server"
+    client_secret = var.mcp_client_secret # or private_key, for private_key_jwt
+  }`
 
 // transportHint suggests Streamable HTTP when the SSE transport's opening GET
 // was refused the way a Streamable HTTP server refuses a GET without a session

@@ -55,7 +55,7 @@ const liveNetworkNote = "A fetch that starts at a public address never reaches a
 	"list it in `NO_PROXY` or make it resolvable), and on every connection made directly (no proxy, or a " +
 	"`NO_PROXY` host) again; the error says which block an address is in. A URL whose own address is loopback or " +
 	"private (the bundled server, an agent on the runner's network) keeps working. An error never quotes a body that " +
-	"came from another host than the URL's."
+	"came from another origin (scheme, host and port) than the URL's."
 
 // liveAttributes are url, headers and timeout; what names the document fetched.
 func liveAttributes(what, urlDescription string) map[string]schema.Attribute {
@@ -71,7 +71,7 @@ func liveAttributes(what, urlDescription string) map[string]schema.Attribute {
 			ElementType: types.StringType,
 			MarkdownDescription: "HTTP headers sent with every request for the " + what + ", such as " +
 				"`{ Authorization = \"Bearer ${var.token}\" }`. Sensitive: never logged nor shown in messages, and sent " +
-				"only to the host of `url` (not to another host a redirect leads to). " + blankingNote,
+				"only to the origin of `url`, its scheme, host and port (not to another origin a redirect leads to). " + blankingNote,
 		},
 		"timeout": schema.StringAttribute{
 			Optional: true,

@@ -51,8 +51,9 @@ func addOAuthAttribute(attrs map[string]schema.Attribute) {
 			"its protected resource metadata (RFC 9728) and its authorization server's metadata (RFC 8414 or OpenID " +
 			"Connect), asks the token endpoint for a token with the `client_credentials` grant and the server's " +
 			"`resource` (RFC 8707), and reads the tools with it. The token lives for this read only: it is never " +
-			"stored nor shown. Only with `url` and the Streamable HTTP transport; not with `headers.Authorization`. " +
-			"See *Servers behind OAuth* above.",
+			"stored nor shown. The MCP requests stay on the origin of `url` (a redirect to another origin is an error), " +
+			"and the token request follows no redirect. Only with `url` (`https`, or `http` on loopback) and the " +
+			"Streamable HTTP transport; not with `headers.Authorization`. See *Servers behind OAuth* above.",
 		Attributes: map[string]schema.Attribute{
 			"client_id": schema.StringAttribute{
 				Required:            true,
@@ -111,12 +112,13 @@ func oauthCredentials(ctx context.Context, o types.Object, diags *diag.Diagnosti
 	return creds
 }
 
-// oauthConfigValidator refuses oauth with what it cannot work with: the
-// HTTP+SSE transport, and an Authorization header of its own.
+// oauthConfigValidator refuses oauth with what it cannot work with: a
+// plain-http url that is not loopback (once the url is known), the HTTP+SSE
+// transport, and an Authorization header of its own.
 type oauthConfigValidator struct{}
 
 func (oauthConfigValidator) Description(context.Context) string {
-	return `oauth needs the Streamable HTTP transport, and no Authorization in headers`
+	return `oauth needs an https url (or http on loopback), the Streamable HTTP transport, and no Authorization in headers`
 }
 
 func (v oauthConfigValidator) MarkdownDescription(ctx context.Context) string {
@@ -128,6 +130,12 @@ func (oauthConfigValidator) ValidateDataSource(ctx context.Context, req datasour
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() || m.OAuth.IsNull() {
 		return
+	}
+	if !m.URL.IsUnknown() && !m.URL.IsNull() {
+		if err := livedoc.CheckOAuthURL(m.URL.ValueString()); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("url"), "OAuth Needs HTTPS", err.Error()+
+				". Or remove oauth, if the server needs none.")
+		}
 	}
 	if m.Transport.ValueString() == transportSSE {
 		resp.Diagnostics.AddAttributeError(path.Root("transport"), "OAuth Needs Streamable HTTP",
