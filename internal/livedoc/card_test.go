@@ -271,3 +271,24 @@ func TestFetchAgentCardBlanksAnEchoedHeader(t *testing.T) {
 		t.Errorf("the error shows the token: %s", msg)
 	}
 }
+
+// Headers go to the origin of url only: not to the same host and port
+// reached over another scheme.
+func TestFetchAgentCardHeadersStayOnTheOrigin(t *testing.T) {
+	var got atomic.Value
+	dual := livedoctest.ServeBothSchemes(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.TLS == nil {
+			http.Redirect(w, r, "https://"+r.Host+"/card.json", http.StatusFound)
+			return
+		}
+		got.Store(r.Header.Get("Authorization"))
+		jsonBody(testCard)(w, r)
+	}))
+	opts := Options{Headers: map[string]string{"Authorization": secret}, Transport: dual.Transport()}
+	if _, err := FetchAgentCard(context.Background(), dual.HTTPURL+"/card.json", opts); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := got.Load().(string); v != "" {
+		t.Errorf("https on the same host and port received Authorization %q", v)
+	}
+}

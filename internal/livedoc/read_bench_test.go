@@ -16,6 +16,8 @@ import (
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/livedoctest"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/mcpauth"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/stdio"
 )
 
 const benchCard = `{"name":"a","description":"d","version":"1","protocolVersion":"0.3.0","url":"http://x/",
@@ -69,10 +71,14 @@ func BenchmarkLiveRead(b *testing.B) {
 
 // benchCommand runs this test binary as a well-behaved stdio server (five
 // tools, two a page: TestMain's "paged" mode).
-func benchCommand() livedoc.Command {
-	return livedoc.Command{Args: []string{os.Args[0]}, Env: map[string]string{"LIVEDOC_HOSTILE_MCP": "paged"}}
+func benchCommand() stdio.Command {
+	return stdio.Command{Args: []string{os.Args[0]}, Env: map[string]string{"LIVEDOC_HOSTILE_MCP": "paged"}}
 }
 
-func benchOAuth() *livedoc.OAuth {
-	return &livedoc.OAuth{ClientID: "bench", ClientSecret: "bench-secret-0123456789"}
+func benchOAuth() *mcpauth.Client {
+	return benchOAuthFor("bench", "bench-secret-0123456789")
+}
+
+func benchOAuthFor(id, secret string) *mcpauth.Client {
+	return &mcpauth.Client{Grant: &mcpauth.ClientCredentials{ClientID: id, ClientSecret: secret}}
 }

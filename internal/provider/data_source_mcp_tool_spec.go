@@ -120,8 +120,8 @@ func (d *mcpToolSpecDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 func (d *mcpToolSpecDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m mcpToolSpecDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	creds := oauthCredentials(ctx, m.OAuth, &resp.Diagnostics)
-	ctx, secrets := liveSecrets(ctx, map[string]types.Map{"headers": m.Headers, "env": m.Env}, creds.AddSecrets)
+	creds := oauthClient(ctx, m.OAuth, &resp.Diagnostics)
+	ctx, secrets := liveSecrets(ctx, m.Headers, m.Env, creds)
 	defer func() { resp.Diagnostics = blankDiagnostics(secrets, resp.Diagnostics) }()
 	opts := livedoc.ToolSpecOptions{
 		Options:           liveOptions(ctx, secrets, m.Headers, m.Timeout, &resp.Diagnostics),

@@ -2,7 +2,7 @@ package provider
 
 // The oauth attribute of agentregistry_mcp_tool_spec: client credentials
 // (SEP-1046) for an MCP server behind OAuth, read over Streamable HTTP. The
-// flow itself is livedoc's (oauth.go).
+// flow itself is internal/livedoc/mcpauth's.
 
 import (
 	"context"
@@ -20,7 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
-	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/mcpauth"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/redact"
 )
 
@@ -99,17 +99,17 @@ func addOAuthAttribute(attrs map[string]schema.Attribute) {
 	}
 }
 
-// oauthCredentials are the configured credentials; nil without oauth.
-func oauthCredentials(ctx context.Context, o types.Object, diags *diag.Diagnostics) *livedoc.OAuth {
+// oauthClient is the configured OAuth client; nil without oauth.
+func oauthClient(ctx context.Context, o types.Object, diags *diag.Diagnostics) *mcpauth.Client {
 	if o.IsNull() || o.IsUnknown() {
 		return nil
 	}
 	var m mcpOAuthModel
 	diags.Append(o.As(ctx, &m, basetypes.ObjectAsOptions{})...)
-	creds := &livedoc.OAuth{ClientID: m.ClientID.ValueString(), ClientSecret: m.ClientSecret.ValueString(),
-		PrivateKey: m.PrivateKey.ValueString(), Audience: m.Audience.ValueString()}
-	diags.Append(m.Scopes.ElementsAs(ctx, &creds.Scopes, false)...)
-	return creds
+	client := &mcpauth.Client{Audience: m.Audience.ValueString(), Grant: &mcpauth.ClientCredentials{
+		ClientID: m.ClientID.ValueString(), ClientSecret: m.ClientSecret.ValueString(), PrivateKey: m.PrivateKey.ValueString()}}
+	diags.Append(m.Scopes.ElementsAs(ctx, &client.Scopes, false)...)
+	return client
 }
 
 // oauthConfigValidator refuses oauth with what it cannot work with: a
@@ -132,7 +132,7 @@ func (oauthConfigValidator) ValidateDataSource(ctx context.Context, req datasour
 		return
 	}
 	if !m.URL.IsUnknown() && !m.URL.IsNull() {
-		if err := livedoc.CheckOAuthURL(m.URL.ValueString()); err != nil {
+		if err := mcpauth.CheckServerURL(m.URL.ValueString()); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("url"), "OAuth Needs HTTPS", err.Error()+
 				". Or remove oauth, if the server needs none.")
 		}
@@ -167,7 +167,7 @@ func (v privateKeyValidator) ValidateString(ctx context.Context, req validator.S
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	if err := livedoc.CheckPrivateKey(req.ConfigValue.ValueString()); err != nil {
+	if err := mcpauth.CheckPrivateKey(req.ConfigValue.ValueString()); err != nil {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Private Key",
 			fmt.Sprintf("%s cannot sign a client assertion: %s. Expected a key that %s.", req.Path, blankKey(req.ConfigValue.ValueString(), err), v.Description(ctx)))
 	}
@@ -176,6 +176,6 @@ func (v privateKeyValidator) ValidateString(ctx context.Context, req validator.S
 // blankKey is err's message with the key blanked, whatever the parser quoted.
 func blankKey(key string, err error) string {
 	s := &redact.Secrets{}
-	(&livedoc.OAuth{PrivateKey: key}).AddSecrets(s)
+	(&mcpauth.ClientCredentials{PrivateKey: key}).AddSecrets(s)
 	return s.Blank(err.Error())
 }

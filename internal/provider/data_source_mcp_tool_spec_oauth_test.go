@@ -165,8 +165,11 @@ func TestOAuthConfigValidator_httpsOnceKnown(t *testing.T) {
 	ctx := context.Background()
 	var sr datasource.SchemaResponse
 	NewMcpToolSpecDataSource().Schema(ctx, datasource.SchemaRequest{}, &sr)
-	typ := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
-	oauthType := typ.AttributeTypes["oauth"].(tftypes.Object)
+	typ, ok := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	oauthType, ok2 := typ.AttributeTypes["oauth"].(tftypes.Object)
+	if !ok || !ok2 {
+		t.Fatalf("the schema's type is %T, its oauth %T", sr.Schema.Type().TerraformType(ctx), typ.AttributeTypes["oauth"])
+	}
 	oauth := map[string]tftypes.Value{}
 	for name, at := range oauthType.AttributeTypes {
 		oauth[name] = tftypes.NewValue(at, nil)

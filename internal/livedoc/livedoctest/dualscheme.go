@@ -3,6 +3,7 @@ package livedoctest
 import (
 	"bufio"
 	"crypto/tls"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -37,7 +38,11 @@ func ServeBothSchemes(t testing.TB, h http.Handler) *DualScheme {
 
 // Transport trusts the certificate of the HTTPS side.
 func (d *DualScheme) Transport() *http.Transport {
-	return d.trusted.Client().Transport.(*http.Transport).Clone()
+	t, ok := d.trusted.Client().Transport.(*http.Transport)
+	if !ok {
+		panic(fmt.Sprintf("httptest's client has a %T", d.trusted.Client().Transport))
+	}
+	return t.Clone()
 }
 
 // sniffing hands out TLS connections for clients whose first byte starts a

@@ -1,14 +1,12 @@
-package livedoc
+package mcpauth_test
 
-// A credential goes to the origin (scheme, host, port) it was configured for,
-// or nowhere: the OAuth client's credentials and its token to the MCP server's
-// origin and the authorization server it names, headers to the origin of url.
+// The OAuth client's credentials and its token go to the MCP server's origin
+// (scheme, host, port) and the authorization server it names, or nowhere.
 
 import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"net/netip"
 	"net/url"
 	"strings"
 	"sync/atomic"
@@ -16,7 +14,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/livedoctest"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/mcpauth"
 )
 
 // originOf is the scheme://host:port of a URL, as errors name it.
@@ -27,6 +27,13 @@ func originOf(t *testing.T, raw string) string {
 		t.Fatal(err)
 	}
 	return u.Scheme + "://" + u.Host
+}
+
+// redirectTo answers every request with a 307 to target (path kept).
+func redirectTo(target string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, target+r.URL.Path, http.StatusTemporaryRedirect)
+	}
 }
 
 // The configured server redirects to another origin (another loopback port),
@@ -43,7 +50,7 @@ func TestFetchToolSpecOAuth_redirectToAnotherOriginRefused(t *testing.T) {
 		Metadata: func(m *oauthex.ProtectedResourceMetadata) { m.Resource = configured.URL + "/mcp" }})
 	configured.Config.Handler = redirectTo(strings.TrimSuffix(rogue.URL, "/mcp"))
 
-	_, err := FetchToolSpec(context.Background(), configured.URL+"/mcp", ToolSpecOptions{OAuth: withSecret()})
+	_, err := livedoc.FetchToolSpec(context.Background(), configured.URL+"/mcp", livedoc.ToolSpecOptions{OAuth: withSecret()})
 	if n := len(rogueAS.Requests()); n != 0 {
 		t.Errorf("the other origin's authorization server received %d token requests, want 0: %+v", n, rogueAS.Requests())
 	}
@@ -73,28 +80,6 @@ func TestFetchToolSpecOAuth_tokenStaysOnTheServersOrigin(t *testing.T) {
 	}
 }
 
-// oauth on a plain-http url that is not loopback is refused before any
-// request: anyone on the path could forge the 401 that names the
-// authorization server, and read the token.
-func TestFetchToolSpecOAuth_plainHTTPURLRefused(t *testing.T) {
-	var hits atomic.Int64
-	srv := livedoctest.Serve(t, map[string]http.HandlerFunc{"/": func(w http.ResponseWriter, _ *http.Request) {
-		hits.Add(1)
-		w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="http://mcp.test/prm"`)
-		http.Error(w, "no token", http.StatusUnauthorized)
-	}})
-	target := "http://mcp.test:" + port(t, srv) + "/mcp"
-	ctx := publicCtx(t, map[string][][]netip.Addr{"mcp.test": {{netip.MustParseAddr("127.0.0.1")}}})
-	_, err := FetchToolSpec(ctx, target, ToolSpecOptions{OAuth: withSecret()})
-	if err == nil {
-		t.Fatal("the read succeeded")
-	}
-	wantContains(t, err.Error(), "oauth needs an https url", target, "plain http", "loopback")
-	if hits.Load() != 0 {
-		t.Errorf("the plain-http server was sent %d requests", hits.Load())
-	}
-}
-
 // The token request follows no redirect: a token endpoint that answers 307
 // to another host, which would get the client_secret_post body again, ends
 // the read with an error naming the token endpoint.
@@ -116,14 +101,14 @@ func TestFetchToolSpecOAuth_tokenRequestNotRedirected(t *testing.T) {
 // A 401 whose request went to another origin than the server's drives no
 // discovery (the redirect policy keeps requests on the origin; this holds
 // should anything else lead there).
-func TestOAuthFlow_refusesAChallengeFromAnotherOrigin(t *testing.T) {
+func TestFlow_refusesAChallengeFromAnotherOrigin(t *testing.T) {
 	var hits atomic.Int64
 	other := livedoctest.Serve(t, map[string]http.HandlerFunc{"/": func(w http.ResponseWriter, _ *http.Request) {
 		hits.Add(1)
 		http.Error(w, "no", http.StatusNotFound)
 	}})
 	server, _ := url.Parse("http://127.0.0.1:1/mcp")
-	f := &oauthFlow{creds: withSecret(), client: http.DefaultClient, server: server, parent: context.Background()}
+	f := mcpauth.New(mcpauth.Config{Client: withSecret(), Server: server, HTTP: http.DefaultClient, Parent: context.Background()})
 	req := httptest.NewRequest(http.MethodPost, server.String(), nil)
 	answered := httptest.NewRequest(http.MethodPost, other.URL+"/mcp", nil)
 	resp := &http.Response{StatusCode: http.StatusUnauthorized, Status: "401 Unauthorized", Request: answered,
@@ -137,60 +122,10 @@ func TestOAuthFlow_refusesAChallengeFromAnotherOrigin(t *testing.T) {
 	if hits.Load() != 0 {
 		t.Errorf("the other origin was asked for metadata %d times", hits.Load())
 	}
-}
-
-// Headers go to the origin of url only: not to the same host and port
-// reached over another scheme.
-func TestFetchAgentCardHeadersStayOnTheOrigin(t *testing.T) {
-	var got atomic.Value
-	dual := livedoctest.ServeBothSchemes(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.TLS == nil {
-			http.Redirect(w, r, "https://"+r.Host+"/card.json", http.StatusFound)
-			return
-		}
-		got.Store(r.Header.Get("Authorization"))
-		jsonBody(testCard)(w, r)
-	}))
-	opts := Options{Headers: map[string]string{"Authorization": secret}, Transport: dual.Transport()}
-	if _, err := FetchAgentCard(context.Background(), dual.HTTPURL+"/card.json", opts); err != nil {
-		t.Fatal(err)
+	if again := f.Authorize(context.Background(), req, resp); again == nil || again.Error() != err.Error() {
+		t.Errorf("a later Authorize gave %v, want the first failure again", again)
 	}
-	if v, _ := got.Load().(string); v != "" {
-		t.Errorf("https on the same host and port received Authorization %q", v)
-	}
-}
-
-// An MCP server that asks for OAuth, read without oauth: the error says so
-// and shows the block to add, rather than blaming headers.
-func TestFetchToolSpec_serverAsksForOAuth(t *testing.T) {
-	s := secretSetup(t, livedoctest.SecretBasic)
-	msg := fetchToolsErr(t, s.mcp.URL, ToolSpecOptions{})
-	wantContains(t, msg, "the MCP server "+s.mcp.URL+" asks for OAuth", "401 Unauthorized", s.mcp.MetadataURL,
-		"oauth = {", "client_id", "client_secret")
-	if strings.Contains(msg, "check the credentials given in headers") {
-		t.Errorf("the error blames headers: %s", msg)
-	}
-}
-
-func TestSameOrigin(t *testing.T) {
-	for _, tc := range []struct {
-		a, b string
-		want bool
-	}{
-		{"https://Example.com/a", "https://example.com:443/b", true},
-		{"http://example.com/a", "http://example.com:80/b", true},
-		{"http://example.com/a", "https://example.com/a", false},
-		{"http://127.0.0.1:8080/", "https://127.0.0.1:8080/", false},
-		{"http://127.0.0.1:8080/", "http://127.0.0.1:8081/", false},
-		{"https://example.com/", "https://evil.example.com/", false},
-	} {
-		a, _ := url.Parse(tc.a)
-		b, _ := url.Parse(tc.b)
-		if got := sameOrigin(a, b); got != tc.want {
-			t.Errorf("sameOrigin(%s, %s) = %v, want %v", tc.a, tc.b, got, tc.want)
-		}
-	}
-	if sameOrigin(nil, &url.URL{}) || sameOrigin(&url.URL{}, nil) {
-		t.Error("a nil URL has an origin")
+	if ferr := f.Failure(nil); ferr == nil || ferr.Error() != err.Error() {
+		t.Errorf("Failure gave %v, want the flow's failure", ferr)
 	}
 }
