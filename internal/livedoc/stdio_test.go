@@ -35,9 +35,22 @@ const hostileEnv = "LIVEDOC_HOSTILE_MCP"
 func TestMain(m *testing.M) {
 	if mode := os.Getenv(hostileEnv); mode != "" {
 		hostile(mode)
-		os.Exit(0)
+		exitQuietly(0)
 	}
 	os.Exit(m.Run())
+}
+
+// exitQuietly ends this process, run as a server, with code. A build with
+// coverage (go test -cover, the mutation runs) would otherwise write a
+// warning on stderr as it exits (no GOCOVERDIR), which the tests read as the
+// server's own.
+func exitQuietly(code int) {
+	if testing.CoverMode() != "" {
+		if devNull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0); err == nil {
+			os.Stderr = devNull
+		}
+	}
+	os.Exit(code)
 }
 
 // hostile is an MCP server on stdio for the tests: broken or hostile, or
@@ -91,7 +104,7 @@ func hostile(mode string) {
 	case "exit": // says why on stderr, and exits at once
 		fmt.Fprint(os.Stderr, strings.Repeat("noise line\n", 500)+"fatal: \x1b[31mMEMORY_API_TOKEN\x1b[0m is not set\n"+
 			"token tried: "+os.Getenv("LIVEDOC_TOKEN")+"\n")
-		os.Exit(3)
+		exitQuietly(3)
 	}
 }
 
@@ -116,7 +129,7 @@ func detached() {
 	<-terms
 	_ = child.Process.Kill()
 	_, _ = child.Process.Wait()
-	os.Exit(0)
+	exitQuietly(0)
 }
 
 // answerWithErrors is a stdio server without an SDK: it refuses
@@ -147,7 +160,7 @@ func answerWithErrors() {
 		line, _ := json.Marshal(answer)
 		fmt.Println(string(line))
 		if req.Method == "initialize" {
-			os.Exit(0)
+			exitQuietly(0)
 		}
 	}
 }
@@ -167,7 +180,7 @@ func leak(token string) {
 	}
 	rest := tail.String()[:stdio.StderrTailBytes-20]
 	fmt.Fprint(os.Stderr, strings.Repeat("noise before\n", 250)+token+rest)
-	os.Exit(3)
+	exitQuietly(3)
 }
 
 // hostileCommand runs this test binary as the hostile server mode.

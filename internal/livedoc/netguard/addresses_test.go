@@ -100,3 +100,21 @@ func TestJudgeNamesTheCarrier(t *testing.T) {
 		t.Errorf("articles: %s", got)
 	}
 }
+
+// No table lists a prefix twice, and block 0 of each holds no address of
+// another block of its table: what makes judgeIn's longest match the only
+// one (the equivalent mutants of judgeIn rely on it).
+func TestBlocksAreDistinct(t *testing.T) {
+	for _, blocks := range [][]addressBlock{ipv4Blocks, ipv6Blocks} {
+		seen := map[netip.Prefix]bool{}
+		for i, b := range blocks {
+			if seen[b.prefix] {
+				t.Errorf("%s is listed twice", b.prefix)
+			}
+			seen[b.prefix] = true
+			if i > 0 && b.prefix.Overlaps(blocks[0].prefix) {
+				t.Errorf("%s overlaps %s, the first block", b.prefix, blocks[0].prefix)
+			}
+		}
+	}
+}

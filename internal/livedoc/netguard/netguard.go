@@ -96,7 +96,7 @@ func (g *Guard) Transport(base *http.Transport) http.RoundTripper {
 	t := base.Clone()
 	dial := t.DialContext
 	if dial == nil {
-		dial = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+		dial = (&net.Dialer{}).DialContext // the read's deadline bounds the dial
 	}
 	proxy := t.Proxy
 	// The transport uses the proxy that proxiedTransport chose and judged for
