@@ -581,3 +581,119 @@ func TestFetchToolSpecOAuth_oneStepUpARead(t *testing.T) {
 		t.Errorf("the step-up asked for %q", reqs[1].Scopes)
 	}
 }
+
+// fakeAS is an authorization server whose metadata (at RFC 8414's URL) and
+// token endpoint (/token) answer as given; nil metadata is a valid document.
+func fakeAS(t *testing.T, metadata, token http.HandlerFunc) string {
+	t.Helper()
+	var issuer string
+	mux := http.NewServeMux()
+	if metadata == nil {
+		metadata = func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_ = json.NewEncoder(w).Encode(map[string]any{"issuer": issuer, "token_endpoint": issuer + "/token"})
+		}
+	}
+	mux.HandleFunc("/.well-known/oauth-authorization-server", metadata)
+	mux.HandleFunc("/token", token)
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	issuer = srv.URL
+	return issuer
+}
+
+// protectedBy is a protected MCP server whose metadata names issuer.
+func protectedBy(t *testing.T, issuer string) *livedoctest.ProtectedServer {
+	t.Helper()
+	return livedoctest.ServeProtectedMCP(t, newMCPServer(0, namedTools("a")...), &livedoctest.AuthServer{Issuer: issuer},
+		livedoctest.ProtectedOptions{})
+}
+
+// An authorization server whose metadata cannot be read: a 5xx ends the
+// search; documents missing at every URL are named.
+func TestFetchToolSpecOAuth_serverMetadataMissing(t *testing.T) {
+	never := func(w http.ResponseWriter, _ *http.Request) { t.Error("the token endpoint was asked") }
+	broken := fakeAS(t, func(w http.ResponseWriter, _ *http.Request) { http.Error(w, "down", http.StatusBadGateway) }, never)
+	msg := fetchToolsErr(t, protectedBy(t, broken).URL, livedoc.ToolSpecOptions{OAuth: withSecret()})
+	wantContains(t, msg, "OAuth (authorization server metadata): "+broken+"/.well-known/oauth-authorization-server answered 502 Bad Gateway")
+	missing := fakeAS(t, http.NotFound, never)
+	msg = fetchToolsErr(t, protectedBy(t, missing).URL, livedoc.ToolSpecOptions{OAuth: withSecret()})
+	wantContains(t, msg, "OAuth (authorization server metadata): none found for the authorization server "+missing+": "+
+		missing+"/.well-known/oauth-authorization-server answered 404 Not Found; "+missing+"/.well-known/openid-configuration answered 404 Not Found",
+		"check the authorization server the protected resource metadata names")
+}
+
+// What the token endpoint answered, and what to check: an answer that is
+// no OAuth error is quoted (its start); each OAuth error gets its hint.
+func TestFetchToolSpecOAuth_tokenErrorHints(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		status int
+		body   string
+		want   []string
+	}{
+		{"no OAuth error", http.StatusInternalServerError, "<html>" + strings.Repeat("x", 100) + "</html>",
+			[]string{"answered 500 Internal Server Error with no OAuth error, and a body starting \"<html>xxx", `..."; check the token_endpoint of the authorization server`}},
+		{"invalid_scope", http.StatusBadRequest, `{"error":"invalid_scope"}`,
+			[]string{`OAuth error "invalid_scope"; check scopes: the authorization server does not grant the client these scopes`}},
+		{"invalid_target", http.StatusBadRequest, `{"error":"invalid_target","error_description":"unknown"}`,
+			[]string{`OAuth error "invalid_target": "unknown"; the authorization server does not issue tokens for the resource `,
+				"(RFC 8707), which the MCP server's protected resource metadata names"}},
+		{"unauthorized_client", http.StatusBadRequest, `{"error":"unauthorized_client"}`,
+			[]string{"the client may not use the client credentials grant: allow it for the client at the authorization server"}},
+		{"other", http.StatusBadRequest, `{"error":"temporarily_unavailable"}`,
+			[]string{`OAuth error "temporarily_unavailable"; check the client's registration at the authorization server`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			issuer := fakeAS(t, nil, func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(tc.status)
+				_, _ = io.WriteString(w, tc.body)
+			})
+			p := protectedBy(t, issuer)
+			msg := fetchToolsErr(t, p.URL, livedoc.ToolSpecOptions{OAuth: withSecret()})
+			wantContains(t, msg, append([]string{"OAuth (token request): the token endpoint " + issuer + "/token answered "}, tc.want...)...)
+			if tc.name == "invalid_target" {
+				wantContains(t, msg, "for the resource "+p.URL+" (RFC 8707)")
+			}
+		})
+	}
+}
+
+// A server that refuses every token after one use: a new token is asked
+// for each 401, at most four in a read.
+func TestFetchToolSpecOAuth_atMostFourTokens(t *testing.T) {
+	s := newOAuthSetupWith(t, livedoctest.AuthServerConfig{Secret: testSecret, Methods: []string{livedoctest.SecretBasic}},
+		func(as *livedoctest.AuthServer) livedoctest.ProtectedOptions {
+			return livedoctest.ProtectedOptions{Inner: func(next http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					as.ExpireAll() // this request's token was checked: the next one is refused
+					next.ServeHTTP(w, r)
+				})
+			}}
+		})
+	msg := s.readErr(t, withSecret())
+	wantContains(t, msg, "OAuth (MCP request): the MCP server "+s.mcp.URL+" refused 4 tokens in one read (POST answered 401 Unauthorized); stopped asking for more")
+	if n := len(s.as.Requests()); n != 4 {
+		t.Errorf("%d token requests, want 4", n)
+	}
+}
+
+// A 403 with no challenge, before any token: the message quotes none.
+func TestFetchToolSpecOAuth_forbiddenWithoutChallenge(t *testing.T) {
+	srv := livedoctest.Serve(t, map[string]http.HandlerFunc{"/mcp": func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "forbidden", http.StatusForbidden)
+	}})
+	msg := fetchToolsErr(t, srv.URL+"/mcp", livedoc.ToolSpecOptions{OAuth: withSecret()})
+	wantContains(t, msg, "refused the request before any token was asked for: POST "+srv.URL+"/mcp answered 403 Forbidden; a server")
+	if strings.Contains(msg, "WWW-Authenticate") {
+		t.Errorf("the message quotes a challenge there was not: %s", msg)
+	}
+}
+
+// A relative resource_metadata is read at the server's origin.
+func TestFetchToolSpecOAuth_relativeMetadataURL(t *testing.T) {
+	s := newOAuthSetup(t, livedoctest.AuthServerConfig{Secret: testSecret, Methods: []string{livedoctest.SecretBasic}},
+		livedoctest.ProtectedOptions{MetadataURL: "/.well-known/oauth-protected-resource/mcp"})
+	s.readTools(t, withSecret())
+}
