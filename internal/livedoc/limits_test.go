@@ -57,6 +57,25 @@ func TestFetchToolSpecEndlessPages(t *testing.T) {
 	srv = serveMCP(t, s, false, nil)
 	wantContains(t, fetchToolsErr(t, srv.URL, ToolSpecOptions{Options: slow, IncludeTools: []string{"none"}}),
 		srv.URL+" sent more than 1000 pages of tools/list; stopped reading")
+	// Exactly 1000 pages are read to the end.
+	s = newMCPServer(0)
+	livedoctest.PagedTools(s, MaxPages, func(int) int { return 1 })
+	srv = serveMCP(t, s, false, nil)
+	if _, err := FetchToolSpec(context.Background(), srv.URL, ToolSpecOptions{Options: slow, IncludeTools: []string{"none"}}); err != nil {
+		t.Errorf("%d pages: %v", MaxPages, err)
+	}
+}
+
+// Over HTTP+SSE every answer is an event of one long stream: each event is
+// bounded, not the stream, which may carry more than MaxResponseBytes.
+func TestFetchToolSpecBoundsEachSSEEventNotTheStream(t *testing.T) {
+	s := newMCPServer(0)
+	livedoctest.PagedTools(s, 40, func(int) int { return 40_000 })
+	srv := serveMCP(t, s, true, nil)
+	got, err := FetchToolSpec(context.Background(), srv.URL, ToolSpecOptions{SSE: true, ExcludeTools: []string{"page*"}})
+	if err != nil || string(got.JSON) != `{"tools":[]}` {
+		t.Fatalf("40 events of 40 KB: %v", err)
+	}
 }
 
 // The collected bound is on the kept tools as compact JSON, a comma each:

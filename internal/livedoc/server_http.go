@@ -12,6 +12,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"sync"
 	"time"
 
@@ -221,13 +222,20 @@ func (t *mcpHTTP) capBody(req *http.Request, resp *http.Response) {
 	})
 }
 
-// unexpected tells an answer an MCP server would not give. Redirects pass:
-// the client follows them and judges the final answer.
+// followedRedirects are the statuses the client follows: it judges the
+// answer they lead to.
+var followedRedirects = []int{http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther,
+	http.StatusTemporaryRedirect, http.StatusPermanentRedirect}
+
+// unexpected tells an answer an MCP server would not give: a 4xx or 5xx, a
+// 3xx the client does not follow, or a body that is neither JSON nor an
+// event stream (202 and 204 have none).
 func unexpected(resp *http.Response) bool {
 	if resp.StatusCode >= 400 {
 		return true
 	}
-	if resp.StatusCode >= 300 || resp.StatusCode == http.StatusAccepted || resp.StatusCode == http.StatusNoContent {
+	if slices.Contains(followedRedirects, resp.StatusCode) || resp.StatusCode == http.StatusAccepted ||
+		resp.StatusCode == http.StatusNoContent {
 		return false
 	}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))

@@ -30,7 +30,7 @@ func newWireError(method string, e *jsonrpc.Error) wireError {
 		w.message = w.message[:maxKeptErrorBytes]
 	}
 	var compact bytes.Buffer
-	if json.Compact(&compact, e.Data) == nil && compact.Len() > 0 {
+	if json.Compact(&compact, e.Data) == nil { // what compacts is not empty
 		w.data = compact.Bytes()[:min(compact.Len(), maxKeptErrorBytes)]
 	}
 	return w
