@@ -87,7 +87,7 @@ func TestTransportSendsHeadersToTheOriginOnly(t *testing.T) {
 	}
 }
 
-func redirectChain(t *testing.T, hops int, final string) *httptest.Server {
+func redirectChain(t *testing.T, final string) *httptest.Server {
 	t.Helper()
 	var srv *httptest.Server
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -108,12 +108,12 @@ func TestCheckRedirect(t *testing.T) {
 	defer end.Close()
 	client := &http.Client{CheckRedirect: CheckRedirect}
 	// /r/N makes N+1 redirects: N hops, then the one to end.
-	resp, err := client.Get(redirectChain(t, 0, end.URL).URL + fmt.Sprintf("/r/%d", MaxRedirects-1))
+	resp, err := client.Get(redirectChain(t, end.URL).URL + fmt.Sprintf("/r/%d", MaxRedirects-1))
 	if err != nil {
 		t.Fatalf("%d redirects: %v", MaxRedirects, err)
 	}
 	_ = resp.Body.Close()
-	srv := redirectChain(t, 0, end.URL)
+	srv := redirectChain(t, end.URL)
 	_, err = client.Get(srv.URL + fmt.Sprintf("/r/%d", MaxRedirects))
 	var ref *Refusal
 	if !errors.As(err, &ref) {

@@ -32,7 +32,10 @@ func wantContains(t *testing.T, got string, wants ...string) {
 // sh is a command that runs script with /bin/sh.
 func sh(script string) Command { return Command{Args: []string{"/bin/sh", "-c", script}} }
 
-func started(t *testing.T, c Command, maxLine int) *Process {
+// maxLine is the longest line of stdout the tests read.
+const maxLine = 1 << 20
+
+func started(t *testing.T, c Command) *Process {
 	t.Helper()
 	p, err := Start(c, maxLine, nil)
 	if err != nil {
@@ -130,16 +133,16 @@ func TestCommandEnv(t *testing.T) {
 func TestStartErrors(t *testing.T) {
 	s := &redact.Secrets{}
 	s.Add("a value of env", "secret-arg-123")
-	_, err := Start(Command{Args: []string{"no-such-program-here", "secret-arg-123"}}, 1<<20, s)
+	_, err := Start(Command{Args: []string{"no-such-program-here", "secret-arg-123"}}, maxLine, s)
 	wantContains(t, fmt.Sprint(err), `cannot start the MCP server ["no-such-program-here", "(a value of env)"]: the program "no-such-program-here" was not found in PATH`)
-	_, err = Start(Command{Args: []string{t.TempDir()}}, 1<<20, nil)
+	_, err = Start(Command{Args: []string{t.TempDir()}}, maxLine, nil)
 	wantContains(t, fmt.Sprint(err), "cannot start the MCP server [", "permission denied")
 }
 
 // stdin and stdout are the process's; stderr's end is kept, blanked where
 // it is quoted; an exit says how it ended.
 func TestProcessExchangesAndExits(t *testing.T) {
-	p := started(t, sh(`read line; echo "got $line"; echo "fatal: token tok-0123456789 refused" >&2; exit 3`), 1<<20)
+	p := started(t, sh(`read line; echo "got $line"; echo "fatal: token tok-0123456789 refused" >&2; exit 3`))
 	if _, err := io.WriteString(p.Stdin(), "hello\n"); err != nil {
 		t.Fatal(err)
 	}
@@ -155,18 +158,18 @@ func TestProcessExchangesAndExits(t *testing.T) {
 	if note := p.StderrNote(s); note != "; the end of its stderr:\nfatal: token (a value of env) refused" {
 		t.Errorf("StderrNote = %q", note)
 	}
-	quiet := started(t, sh("exit 0"), 1<<20)
+	quiet := started(t, sh("exit 0"))
 	if how := quiet.ExitedEarly(); how != "exited with status 0" {
 		t.Errorf("ExitedEarly = %q", how)
 	}
 	if note := quiet.StderrNote(nil); note != "; it wrote nothing on stderr" {
 		t.Errorf("StderrNote = %q", note)
 	}
-	running := started(t, sh("sleep 30"), 1<<20)
+	running := started(t, sh("sleep 30"))
 	if how := running.ExitedEarly(); how != "" {
 		t.Errorf("ExitedEarly of a running process = %q", how)
 	}
-	killed := started(t, sh("kill -9 $$"), 1<<20)
+	killed := started(t, sh("kill -9 $$"))
 	if how := killed.ExitedEarly(); how != "exited (signal: killed)" {
 		t.Errorf("ExitedEarly of a killed process = %q", how)
 	}
@@ -175,17 +178,17 @@ func TestProcessExchangesAndExits(t *testing.T) {
 // stdout fails a read past the longest line, or past MaxStdoutBytes in all,
 // and says which.
 func TestStdoutBounds(t *testing.T) {
-	long := started(t, sh("head -c 1048577 /dev/zero | tr '\\0' x"), 1<<20)
+	long := started(t, sh("head -c 1048577 /dev/zero | tr '\\0' x"))
 	got, err := io.ReadAll(long.Stdout())
 	if !errors.Is(err, ErrTooLarge) || len(got) != 1<<20 || long.OverLimit() != "a message of more than 1048576 bytes (1 MiB)" {
 		t.Errorf("a long line: read %d bytes, %v, %q", len(got), err, long.OverLimit())
 	}
-	exact := started(t, sh("head -c 1048576 /dev/zero | tr '\\0' x; echo; head -c 1048576 /dev/zero | tr '\\0' y"), 1<<20)
+	exact := started(t, sh("head -c 1048576 /dev/zero | tr '\\0' x; echo; head -c 1048576 /dev/zero | tr '\\0' y"))
 	got, err = io.ReadAll(exact.Stdout())
 	if err != nil || len(got) != 2<<20+1 || exact.OverLimit() != "" {
 		t.Errorf("lines of exactly the limit: read %d bytes, %v, %q", len(got), err, exact.OverLimit())
 	}
-	flood := started(t, sh("yes 0123456789abcdef"), 1<<20)
+	flood := started(t, sh("yes 0123456789abcdef"))
 	got, err = io.ReadAll(flood.Stdout())
 	if !errors.Is(err, ErrTooLarge) || len(got) != MaxStdoutBytes || flood.OverLimit() != "more than 33554432 bytes (32 MiB)" {
 		t.Errorf("a flood: read %d bytes, %v, %q", len(got), err, flood.OverLimit())
@@ -223,7 +226,7 @@ func TestTailBuffer(t *testing.T) {
 // wait cut by the deadline; a server gets termGrace after SIGTERM whatever
 // the deadline.
 func TestStop(t *testing.T) {
-	polite := started(t, sh("cat >/dev/null"), 1<<20)
+	polite := started(t, sh("cat >/dev/null"))
 	began := time.Now()
 	polite.Stop(time.Now().Add(time.Minute))
 	if d := time.Since(began); d > stopGrace {
@@ -231,7 +234,7 @@ func TestStop(t *testing.T) {
 	}
 
 	dir := t.TempDir()
-	termed := started(t, sh(`trap 'echo term >`+dir+`/term; exit 0' TERM; while :; do sleep 0.05; done`), 1<<20)
+	termed := started(t, sh(`trap 'echo term >`+dir+`/term; exit 0' TERM; while :; do sleep 0.05; done`))
 	time.Sleep(200 * time.Millisecond) // the trap is set
 	began = time.Now()
 	termed.Stop(time.Now().Add(time.Minute))
@@ -242,7 +245,7 @@ func TestStop(t *testing.T) {
 		t.Errorf("the server got no SIGTERM: %q", b)
 	}
 
-	stubborn := started(t, sh(`trap '' TERM; echo $$; while :; do sleep 0.05; done`), 1<<20)
+	stubborn := started(t, sh(`trap '' TERM; echo $$; while :; do sleep 0.05; done`))
 	var pid int
 	if _, err := fmt.Fscan(stubborn.Stdout(), &pid); err != nil {
 		t.Fatal(err)
@@ -259,7 +262,7 @@ func TestStop(t *testing.T) {
 
 // Terminate closes stdin and sends SIGTERM at once, once.
 func TestTerminate(t *testing.T) {
-	p := started(t, sh(`trap 'exit 7' TERM; while :; do sleep 0.05; done`), 1<<20)
+	p := started(t, sh(`trap 'exit 7' TERM; while :; do sleep 0.05; done`))
 	time.Sleep(200 * time.Millisecond) // the trap is set
 	p.Terminate()
 	p.Terminate()
@@ -274,7 +277,7 @@ func TestTerminate(t *testing.T) {
 			t.Fatal("exitWithin(0) of an exited process")
 		}
 	}
-	running := started(t, sh("sleep 30"), 1<<20)
+	running := started(t, sh("sleep 30"))
 	if running.exitWithin(0) || running.exitWithin(-time.Second) || running.exitWithin(50*time.Millisecond) {
 		t.Error("exitWithin says a running process exited")
 	}
@@ -321,7 +324,7 @@ func TestStopReachesTheGroup(t *testing.T) {
 (trap 'echo term >` + dir + `/child; exit 0' TERM; while :; do sleep 0.05; done) &
 sh -c 'trap "" TERM; echo $$; while :; do sleep 0.05; done' &
 while :; do sleep 0.05; done`
-	p := started(t, sh(script), 1<<20)
+	p := started(t, sh(script))
 	var pid int
 	if _, err := fmt.Fscan(p.Stdout(), &pid); err != nil {
 		t.Fatal(err)
@@ -344,7 +347,7 @@ while :; do sleep 0.05; done`
 // A process whose stdio a child still holds when it exits is waited for
 // WaitDelay, and said to have ended so.
 func TestExitedEarlyAfterWaitDelay(t *testing.T) {
-	p := started(t, sh("sleep 5 & exit 0"), 1<<20)
+	p := started(t, sh("sleep 5 & exit 0"))
 	time.Sleep(1500 * time.Millisecond)
 	if how := p.ExitedEarly(); how != "ended: exec: WaitDelay expired before I/O complete" {
 		t.Errorf("ExitedEarly = %q", how)
