@@ -41,14 +41,7 @@ func transportOf(t *testing.T, srv *httptest.Server) *http.Transport {
 	return tr
 }
 
-func wantContains(t *testing.T, got string, wants ...string) {
-	t.Helper()
-	for _, w := range wants {
-		if !strings.Contains(got, w) {
-			t.Errorf("message %q\ndoes not contain %q", got, w)
-		}
-	}
-}
+var wantContains = livedoctest.WantContains
 
 func TestFetchAgentCardWellKnown(t *testing.T) {
 	srv := serve(t, map[string]http.HandlerFunc{wellKnownCard: jsonBody(testCard)})

@@ -30,9 +30,10 @@ func (t *rawToolsTransport) Connect(ctx context.Context) (mcp.Connection, error)
 	return t.conn, nil
 }
 
-// It also keeps the JSON-RPC errors the server answered with (the SDK gives
-// a failed Connect the transport's view of it, such as "exited", not the
-// error the server sent), so that an error can quote them.
+// rawToolsConn is the connection of rawToolsTransport: it keeps the raw
+// result of the last tools/list, and the JSON-RPC errors the server answered
+// with (the SDK gives a failed Connect the transport's view of it, such as
+// "exited", not the error the server sent), so that an error can quote them.
 type rawToolsConn struct {
 	mcp.Connection
 	mu        sync.Mutex

@@ -15,17 +15,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/livedoctest"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/netguard"
 )
 
-func wantContains(t *testing.T, got string, wants ...string) {
-	t.Helper()
-	for _, w := range wants {
-		if !strings.Contains(got, w) {
-			t.Errorf("message %q\n\tdoes not contain %q", got, w)
-		}
-	}
-}
+var wantContains = livedoctest.WantContains
 
 func parse(t *testing.T, raw string) *url.URL {
 	t.Helper()

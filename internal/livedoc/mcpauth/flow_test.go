@@ -50,14 +50,7 @@ func fetchToolsErr(t *testing.T, url string, opts livedoc.ToolSpecOptions) strin
 	return err.Error()
 }
 
-func wantContains(t *testing.T, got string, wants ...string) {
-	t.Helper()
-	for _, w := range wants {
-		if !strings.Contains(got, w) {
-			t.Errorf("message %q\n\tdoes not contain %q", got, w)
-		}
-	}
-}
+var wantContains = livedoctest.WantContains
 
 const (
 	testClientID = "ci-drift-job"

@@ -23,14 +23,7 @@ import (
 
 var loopback = netip.MustParseAddr("127.0.0.1")
 
-func wantContains(t *testing.T, got string, wants ...string) {
-	t.Helper()
-	for _, w := range wants {
-		if !strings.Contains(got, w) {
-			t.Errorf("message %q\n\tdoes not contain %q", got, w)
-		}
-	}
-}
+var wantContains = livedoctest.WantContains
 
 func addrPort(t *testing.T, srv *httptest.Server) netip.AddrPort {
 	t.Helper()

@@ -17,17 +17,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/livedoctest"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/redact"
 )
 
-func wantContains(t *testing.T, got string, wants ...string) {
-	t.Helper()
-	for _, w := range wants {
-		if !strings.Contains(got, w) {
-			t.Errorf("message %q\n\tdoes not contain %q", got, w)
-		}
-	}
-}
+var wantContains = livedoctest.WantContains
 
 // sh is a command that runs script with /bin/sh.
 func sh(script string) Command { return Command{Args: []string{"/bin/sh", "-c", script}} }
