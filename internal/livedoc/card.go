@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/httpclient"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/quote"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/redact"
 )
 
@@ -57,7 +59,7 @@ type Card struct {
 // opts.Headers sets A2A-Version. The card is not parsed: no URL inside it is
 // ever followed.
 func FetchAgentCard(ctx context.Context, rawURL string, opts Options) (*Card, error) {
-	secrets := secretsOf(opts)
+	secrets := opts.secrets(nil, nil)
 	card, err := fetchAgentCard(ctx, rawURL, opts, secrets)
 	return card, secrets.Error(err)
 }
@@ -73,7 +75,7 @@ func fetchAgentCard(ctx context.Context, rawURL string, opts Options, secrets *r
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, opts.timeout())
 	defer cancel()
-	f := &cardFetch{parent: parent, client: newClient(u, opts, nil), timeout: opts.timeout(), secrets: secrets,
+	f := &cardFetch{parent: parent, client: newClient(u, opts), timeout: opts.timeout(), secrets: secrets,
 		sendVersion: !hasHeader(opts.Headers, a2aVersionHeader)}
 	if u.Path != "" && u.Path != "/" {
 		return f.get(ctx, u)
@@ -135,7 +137,7 @@ func (f *cardFetch) get(ctx context.Context, u *url.URL) (*Card, error) {
 	}
 	resp, err := f.client.Do(req)
 	if err != nil {
-		return nil, transportError(f.parent, err, u.Redacted(), f.timeout)
+		return nil, httpclient.TransportError(f.parent, err, u.Redacted(), f.timeout)
 	}
 	defer func() { _ = resp.Body.Close() }() // read whole or refused; closing loses nothing
 	final := resp.Request.URL.Redacted()
@@ -147,13 +149,13 @@ func (f *cardFetch) get(ctx context.Context, u *url.URL) (*Card, error) {
 		return nil, err
 	}
 	ct := resp.Header.Get("Content-Type")
-	if !isJSONMediaType(ct) && !json.Valid(body) && !sameHost(u, resp.Request.URL) {
+	if !isJSONMediaType(ct) && !json.Valid(body) && !httpclient.SameOrigin(u, resp.Request.URL) {
 		return nil, fmt.Errorf("%s answered with content type %q and a body that is not JSON (not shown: it came from "+
 			"another host than %s); expected the agent card as application/json", final, ct, u.Redacted())
 	}
 	if !isJSONMediaType(ct) && !json.Valid(body) {
 		return nil, fmt.Errorf("%s answered with content type %q and a body that is not JSON (it starts %q); expected the agent card as application/a2a+json or application/json",
-			final, ct, start(f.secrets, body))
+			final, ct, quote.Start(f.secrets, body))
 	}
 	return &Card{Body: body, URL: final, ETag: resp.Header.Get("ETag"), ContentType: ct}, nil
 }
@@ -167,7 +169,7 @@ func (f *cardFetch) readBody(resp *http.Response, final string) ([]byte, error) 
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxCardBytes+1))
 	if err != nil {
-		return nil, transportError(f.parent, err, final, f.timeout)
+		return nil, httpclient.TransportError(f.parent, err, final, f.timeout)
 	}
 	if len(body) > MaxCardBytes {
 		return nil, tooLarge

@@ -3,6 +3,7 @@ package livedoc
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -40,14 +41,7 @@ func transportOf(t *testing.T, srv *httptest.Server) *http.Transport {
 	return tr
 }
 
-func wantContains(t *testing.T, got string, wants ...string) {
-	t.Helper()
-	for _, w := range wants {
-		if !strings.Contains(got, w) {
-			t.Errorf("message %q\ndoes not contain %q", got, w)
-		}
-	}
-}
+var wantContains = livedoctest.WantContains
 
 func TestFetchAgentCardWellKnown(t *testing.T) {
 	srv := serve(t, map[string]http.HandlerFunc{wellKnownCard: jsonBody(testCard)})
@@ -269,5 +263,75 @@ func TestFetchAgentCardBlanksAnEchoedHeader(t *testing.T) {
 	wantContains(t, msg, `it starts "debug: you sent (a value of headers)..."`)
 	if strings.Contains(msg, "0123") {
 		t.Errorf("the error shows the token: %s", msg)
+	}
+}
+
+// Headers go to the origin of url only: not to the same host and port
+// reached over another scheme.
+func TestFetchAgentCardHeadersStayOnTheOrigin(t *testing.T) {
+	var got atomic.Value
+	dual := livedoctest.ServeBothSchemes(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.TLS == nil {
+			http.Redirect(w, r, "https://"+r.Host+"/card.json", http.StatusFound)
+			return
+		}
+		got.Store(r.Header.Get("Authorization"))
+		jsonBody(testCard)(w, r)
+	}))
+	opts := Options{Headers: map[string]string{"Authorization": secret}, Transport: dual.Transport()}
+	if _, err := FetchAgentCard(context.Background(), dual.HTTPURL+"/card.json", opts); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := got.Load().(string); v != "" {
+		t.Errorf("https on the same host and port received Authorization %q", v)
+	}
+}
+
+// Every 2xx status carries the card.
+func TestFetchAgentCardAny2xx(t *testing.T) {
+	srv := serve(t, map[string]http.HandlerFunc{"/card.json": func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(299)
+		_, _ = io.WriteString(w, testCard)
+	}})
+	if _, err := FetchAgentCard(context.Background(), srv.URL+"/card.json", Options{}); err != nil {
+		t.Errorf("a card answered 299: %v", err)
+	}
+}
+
+// A card of exactly MaxCardBytes is read, whether its length is declared or
+// it is streamed.
+func TestFetchAgentCardOfExactlyTheLimit(t *testing.T) {
+	card := testCard + strings.Repeat(" ", MaxCardBytes-len(testCard))
+	srv := serve(t, map[string]http.HandlerFunc{
+		"/declared.json": func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Content-Length", fmt.Sprint(len(card)))
+			_, _ = io.WriteString(w, card)
+		},
+		"/streamed.json": func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, card[:10])
+			_ = http.NewResponseController(w).Flush() // no Content-Length: chunked
+			_, _ = io.WriteString(w, card[10:])
+		},
+	})
+	for _, path := range []string{"/declared.json", "/streamed.json"} {
+		got, err := FetchAgentCard(context.Background(), srv.URL+path, Options{})
+		if err != nil || len(got.Body) != MaxCardBytes {
+			t.Errorf("%s: %v", path, err)
+		}
+	}
+}
+
+// A body served as JSON is returned as it is: whether it is a valid card
+// is the validator's to say, with its own messages.
+func TestFetchAgentCardLeavesJSONToTheValidator(t *testing.T) {
+	for _, ct := range []string{"application/json", "application/a2a+json; charset=utf-8"} {
+		srv := serve(t, map[string]http.HandlerFunc{"/card.json": livedoctest.Typed(ct, "{not json")})
+		got, err := FetchAgentCard(context.Background(), srv.URL+"/card.json", Options{})
+		if err != nil || string(got.Body) != "{not json" || got.ContentType != ct {
+			t.Errorf("%s: %+v, %v", ct, got, err)
+		}
 	}
 }

@@ -60,8 +60,7 @@ type proxied struct {
 	agent    *httptest.Server // public
 	internal *httptest.Server // not public
 	hits     *atomic.Int64    // requests that reached internal
-	ctx      context.Context
-	opts     Options
+	opts     Options          // through the proxy, on the test network
 }
 
 // The agent's handler is set by each test (p.agent.Config.Handler).
@@ -77,8 +76,8 @@ func newProxied(t *testing.T, noProxy string) *proxied {
 	for name := range names {
 		hosts[name] = [][]netip.Addr{{loopback}}
 	}
-	return &proxied{proxy: p, agent: srv, internal: internal, hits: hits, ctx: publicCtx(t, hosts, srv),
-		opts: Options{Transport: &http.Transport{Proxy: proxyFromEnv}}}
+	return &proxied{proxy: p, agent: srv, internal: internal, hits: hits,
+		opts: Options{Transport: &http.Transport{Proxy: proxyFromEnv}}.on(publicNet(t, hosts, srv))}
 }
 
 func (p *proxied) agentURL(t *testing.T, path string) string {
@@ -108,7 +107,7 @@ func TestDialGuardProxy_publicDestinationsWorkThroughTheProxy(t *testing.T) {
 		}
 		jsonBody(testCard)(w, r)
 	})
-	card, err := FetchAgentCard(p.ctx, p.agentURL(t, "/hop/card.json"), p.opts)
+	card, err := FetchAgentCard(context.Background(), p.agentURL(t, "/hop/card.json"), p.opts)
 	if err != nil || string(card.Body) != testCard {
 		t.Fatalf("through the proxy: %v", err)
 	}
@@ -121,9 +120,9 @@ func TestDialGuardProxy_publicDestinationsWorkThroughTheProxy(t *testing.T) {
 	defer tlsAgent.Close()
 	tr := transportOf(t, tlsAgent).Clone()
 	tr.Proxy = proxyFromEnv
-	ctx := publicCtx(t, map[string][][]netip.Addr{"agent.test": {{loopback}}}, tlsAgent)
+	n := publicNet(t, map[string][][]netip.Addr{"agent.test": {{loopback}}}, tlsAgent)
 	tr.TLSClientConfig = &tls.Config{RootCAs: tr.TLSClientConfig.RootCAs, ServerName: "example.com"}
-	card, err = FetchAgentCard(ctx, "https://agent.test:"+port(t, tlsAgent)+"/card.json", Options{Transport: tr})
+	card, err = FetchAgentCard(context.Background(), "https://agent.test:"+port(t, tlsAgent)+"/card.json", Options{Transport: tr}.on(n))
 	if err != nil || string(card.Body) != testCard {
 		t.Fatalf("https through the proxy: %v", err)
 	}
@@ -137,8 +136,8 @@ func TestDialGuardProxy_publicDestinationsWorkThroughTheProxy(t *testing.T) {
 	mcpSrv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return mcpServer },
 		&mcp.StreamableHTTPOptions{DisableLocalhostProtection: true}))
 	defer mcpSrv.Close()
-	ctx = publicCtx(t, map[string][][]netip.Addr{"agent.test": {{loopback}}}, mcpSrv)
-	tools, err := FetchToolSpec(ctx, "http://agent.test:"+port(t, mcpSrv)+"/", ToolSpecOptions{Options: p.opts})
+	n = publicNet(t, map[string][][]netip.Addr{"agent.test": {{loopback}}}, mcpSrv)
+	tools, err := FetchToolSpec(context.Background(), "http://agent.test:"+port(t, mcpSrv)+"/", ToolSpecOptions{Options: p.opts.on(n)})
 	if err != nil || !slices.Equal(tools.ToolNames, []string{"a", "b"}) {
 		t.Fatalf("MCP through the proxy: %v", err)
 	}
@@ -160,7 +159,7 @@ func TestDialGuardProxy_redirectRefusedBeforeTheProxy(t *testing.T) {
 				target = p.internalURL(t)
 			}
 			p.agent.Config.Handler = redirectTo(target)
-			_, err := FetchAgentCard(p.ctx, p.agentURL(t, "/card.json"), p.opts)
+			_, err := FetchAgentCard(context.Background(), p.agentURL(t, "/card.json"), p.opts)
 			wantRefused(t, err, tc.kind, p.hits)
 			p.wantNotHandedToProxy(t, tc.host)
 			if !p.proxy.WasAsked("agent.test") {
@@ -174,7 +173,7 @@ func TestDialGuardProxy_redirectRefusedBeforeTheProxy(t *testing.T) {
 func TestDialGuardProxy_noProxyHostJudgedOnTheDirectDial(t *testing.T) {
 	p := newProxied(t, "internal.test")
 	p.agent.Config.Handler = redirectTo(p.internalURL(t))
-	_, err := FetchAgentCard(p.ctx, p.agentURL(t, "/card.json"), p.opts)
+	_, err := FetchAgentCard(context.Background(), p.agentURL(t, "/card.json"), p.opts)
 	wantRefused(t, err, "loopback", p.hits)
 	p.wantNotHandedToProxy(t, "internal.test")
 }
@@ -189,13 +188,13 @@ func TestDialGuardProxy_mcpEndpointsRefusedBeforeTheProxy(t *testing.T) {
 		http.NewResponseController(w).Flush() //nolint:errcheck // a test server; the client reads what came
 		<-r.Context().Done()
 	})
-	_, err := FetchToolSpec(p.ctx, p.agentURL(t, "/sse"), ToolSpecOptions{SSE: true, Options: p.opts})
+	_, err := FetchToolSpec(context.Background(), p.agentURL(t, "/sse"), ToolSpecOptions{SSE: true, Options: p.opts})
 	wantRefused(t, err, "loopback", p.hits)
 	p.wantNotHandedToProxy(t, "internal.test")
 
 	q := newProxied(t, "")
 	q.agent.Config.Handler = redirectTo(q.internalURL(t)) // a 307 keeps the POST and its body
-	_, err = FetchToolSpec(q.ctx, q.agentURL(t, "/mcp"), ToolSpecOptions{Options: q.opts})
+	_, err = FetchToolSpec(context.Background(), q.agentURL(t, "/mcp"), ToolSpecOptions{Options: q.opts})
 	wantRefused(t, err, "loopback", q.hits)
 	q.wantNotHandedToProxy(t, "internal.test")
 }
@@ -205,7 +204,7 @@ func TestDialGuardProxy_mcpEndpointsRefusedBeforeTheProxy(t *testing.T) {
 func TestDialGuardProxy_unresolvableHostRefused(t *testing.T) {
 	p := newProxied(t, "")
 	p.agent.Config.Handler = redirectTo("http://nowhere.test")
-	_, err := FetchAgentCard(p.ctx, p.agentURL(t, "/card.json"), p.opts)
+	_, err := FetchAgentCard(context.Background(), p.agentURL(t, "/card.json"), p.opts)
 	if err == nil {
 		t.Fatal("the fetch succeeded")
 	}
@@ -220,12 +219,12 @@ func TestDialGuardProxy_privateStartAndRebinding(t *testing.T) {
 	p.agent.Config.Handler = jsonBody(testCard)
 	// intranet.test resolves to an address the test network does not count
 	// as public: a private start, the configuration's own choice.
-	if _, err := FetchAgentCard(p.ctx, "http://intranet.test:"+port(t, p.agent)+"/card.json", p.opts); err != nil {
+	if _, err := FetchAgentCard(context.Background(), "http://intranet.test:"+port(t, p.agent)+"/card.json", p.opts); err != nil {
 		t.Fatalf("private start through the proxy: %v", err)
 	}
-	rebinding := publicCtx(t, map[string][][]netip.Addr{"agent.test": {{loopback}, {netip.MustParseAddr("127.0.0.2")}}}, p.agent)
+	rebinding := publicNet(t, map[string][][]netip.Addr{"agent.test": {{loopback}, {netip.MustParseAddr("127.0.0.2")}}}, p.agent)
 	p.agent.Config.Handler = http.NotFoundHandler() // the base URL tries a second path
-	_, err := FetchAgentCard(rebinding, p.agentURL(t, ""), p.opts)
+	_, err := FetchAgentCard(context.Background(), p.agentURL(t, ""), p.opts.on(rebinding))
 	wantRefused(t, err, "loopback", nil)
 	if strings.Count(strings.Join(p.proxy.Asked(), " "), "agent.test") != 1 {
 		t.Errorf("the rebound request reached the proxy: %v", p.proxy.Asked())
@@ -237,7 +236,7 @@ func TestDialGuardProxy_privateStartAndRebinding(t *testing.T) {
 func TestDialGuardProxy_defaultTransportReadsTheEnvironment(t *testing.T) {
 	p := newProxied(t, "")
 	p.agent.Config.Handler = redirectTo(p.internalURL(t))
-	_, err := FetchAgentCard(p.ctx, p.agentURL(t, "/card.json"), Options{})
+	_, err := FetchAgentCard(context.Background(), p.agentURL(t, "/card.json"), Options{network: p.opts.network})
 	wantRefused(t, err, "loopback", p.hits)
 	if !p.proxy.WasAsked("agent.test") {
 		t.Errorf("the default transport did not use HTTP_PROXY: %v", p.proxy.Asked())

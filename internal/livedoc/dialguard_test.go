@@ -1,22 +1,25 @@
 package livedoc
 
-// Issue 35: a live fetch that starts at a public address never reaches
-// loopback, link-local or private addresses, checked on the address dialled.
-// The tests run on loopback: testNetwork makes one httptest server (the
-// "public" start) count as public, and maps test host names to loopback.
+// A live fetch that starts at a public address never reaches loopback,
+// link-local or private addresses, checked on the address dialled: the dial
+// guard (netguard) under every read. The tests run on loopback: publicNet
+// makes one httptest server (the "public" start) count as public, and maps
+// test host names to loopback.
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
-	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/livedoctest"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/netguard"
 )
 
 const internalSecret = "INTERNAL-SECRET-c0ffee: admin password hunter2"
@@ -44,15 +47,41 @@ func addrPort(t *testing.T, srv *httptest.Server) netip.AddrPort {
 	return ap
 }
 
-// publicCtx is a context whose test network counts the given servers as
-// public and resolves hosts as given.
-func publicCtx(t *testing.T, hosts map[string][][]netip.Addr, public ...*httptest.Server) context.Context {
+// publicNet is a network that counts the given servers as public and
+// resolves the given hosts (no other): the n-th lookup of a host gets its
+// n-th answer, and the last one repeats (a rebinding host changes its).
+func publicNet(t *testing.T, hosts map[string][][]netip.Addr, public ...*httptest.Server) network {
 	t.Helper()
-	n := &testNetwork{hosts: hosts, public: map[netip.AddrPort]bool{}}
+	publicAt := map[netip.AddrPort]bool{}
 	for _, s := range public {
-		n.public[addrPort(t, s)] = true
+		publicAt[addrPort(t, s)] = true
 	}
-	return withTestNetwork(context.Background(), n)
+	var mu sync.Mutex
+	lookups := map[string]int{}
+	resolve := func(_ context.Context, host string) ([]netip.Addr, error) {
+		answers := hosts[strings.ToLower(host)]
+		if len(answers) == 0 {
+			return nil, fmt.Errorf("lookup %s: no such host (test network)", host)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		i := min(lookups[host], len(answers)-1)
+		lookups[host]++
+		return answers[i], nil
+	}
+	judge := func(ap netip.AddrPort) netguard.Verdict {
+		if publicAt[ap] {
+			return netguard.Verdict{}
+		}
+		return netguard.Judge(ap.Addr())
+	}
+	return network{resolve: resolve, judge: judge}
+}
+
+// on is o reading through the network n.
+func (o Options) on(n network) Options {
+	o.network = n
+	return o
 }
 
 // redirectTo answers every request with a 307 to target (path kept).
@@ -68,7 +97,11 @@ func wantRefused(t *testing.T, err error, kind string, hits *atomic.Int64) {
 		t.Fatal("the fetch succeeded; want it refused")
 	}
 	msg := err.Error()
-	wantContains(t, msg, article(kind)+" "+kind+" address (", "started at the public address", "never leads from a public address")
+	article := "a"
+	if strings.ContainsAny(kind[:1], "aeiouAEIOU") {
+		article = "an"
+	}
+	wantContains(t, msg, article+" "+kind+" address (", "started at the public address", "never leads from a public address")
 	if strings.Contains(msg, "INTERNAL-SECRET") || strings.Contains(msg, "hunter2") {
 		t.Errorf("the error quotes the internal service's answer: %q", msg)
 	}
@@ -81,7 +114,7 @@ func TestDialGuard_cardRedirectFromPublicToLoopbackRefused(t *testing.T) {
 	internal, hits := internalService(t)
 	public := httptest.NewServer(redirectTo(internal.URL))
 	defer public.Close()
-	_, err := FetchAgentCard(publicCtx(t, nil, public), public.URL+"/card.json", Options{})
+	_, err := FetchAgentCard(context.Background(), public.URL+"/card.json", Options{}.on(publicNet(t, nil, public)))
 	wantRefused(t, err, "loopback", hits)
 }
 
@@ -91,9 +124,9 @@ func TestDialGuard_cardRedirectByHostNameRefused(t *testing.T) {
 	public := httptest.NewServer(redirectTo("http://internal.test:" + internal.URL[strings.LastIndex(internal.URL, ":")+1:]))
 	defer public.Close()
 	loop := netip.MustParseAddr("127.0.0.1")
-	ctx := publicCtx(t, map[string][][]netip.Addr{"agent.test": {{loop}}, "internal.test": {{loop}}}, public)
+	n := publicNet(t, map[string][][]netip.Addr{"agent.test": {{loop}}, "internal.test": {{loop}}}, public)
 	_, port, _ := net.SplitHostPort(public.Listener.Addr().String())
-	_, err := FetchAgentCard(ctx, "http://agent.test:"+port+"/card.json", Options{})
+	_, err := FetchAgentCard(context.Background(), "http://agent.test:"+port+"/card.json", Options{}.on(n))
 	wantRefused(t, err, "loopback", hits)
 	wantContains(t, err.Error(), "internal.test (127.0.0.1:")
 }
@@ -119,7 +152,7 @@ func TestDialGuard_linkLocalAndPrivateRefused(t *testing.T) {
 		t.Run(tc.target, func(t *testing.T) {
 			public := httptest.NewServer(redirectTo(tc.target))
 			defer public.Close()
-			_, err := FetchAgentCard(publicCtx(t, nil, public), public.URL+"/card.json", Options{})
+			_, err := FetchAgentCard(context.Background(), public.URL+"/card.json", Options{}.on(publicNet(t, nil, public)))
 			wantRefused(t, err, tc.kind, nil)
 		})
 	}
@@ -132,8 +165,8 @@ func TestDialGuard_dnsRebindingRefused(t *testing.T) {
 	_, port, _ := net.SplitHostPort(public.Listener.Addr().String())
 	pub := netip.MustParseAddr("127.0.0.1")
 	rebound := netip.MustParseAddr("127.0.0.2")
-	ctx := publicCtx(t, map[string][][]netip.Addr{"rebind.test": {{pub}, {rebound}}}, public)
-	_, err := FetchAgentCard(ctx, "http://rebind.test:"+port, Options{Transport: &http.Transport{DisableKeepAlives: true}})
+	n := publicNet(t, map[string][][]netip.Addr{"rebind.test": {{pub}, {rebound}}}, public)
+	_, err := FetchAgentCard(context.Background(), "http://rebind.test:"+port, Options{Transport: &http.Transport{DisableKeepAlives: true}}.on(n))
 	wantRefused(t, err, "loopback", nil)
 	wantContains(t, err.Error(), "rebind.test (127.0.0.2:"+port+")")
 }
@@ -150,8 +183,8 @@ func TestDialGuard_privateStartKeepsWorking(t *testing.T) {
 	}
 	// A host name that resolves to loopback is a private start too.
 	_, port, _ := net.SplitHostPort(hop.Listener.Addr().String())
-	ctx := publicCtx(t, map[string][][]netip.Addr{"localhost.test": {{netip.MustParseAddr("127.0.0.1")}}})
-	if _, err := FetchAgentCard(ctx, "http://localhost.test:"+port+"/card.json", Options{}); err != nil {
+	n := publicNet(t, map[string][][]netip.Addr{"localhost.test": {{netip.MustParseAddr("127.0.0.1")}}})
+	if _, err := FetchAgentCard(context.Background(), "http://localhost.test:"+port+"/card.json", Options{}.on(n)); err != nil {
 		t.Fatalf("host name on loopback: %v", err)
 	}
 }
@@ -166,7 +199,7 @@ func TestDialGuard_crossHostBodyNotQuoted(t *testing.T) {
 	defer other.Close()
 	public := httptest.NewServer(redirectTo(other.URL))
 	defer public.Close()
-	_, err := FetchAgentCard(publicCtx(t, nil, public, other), public.URL+"/card.json", Options{})
+	_, err := FetchAgentCard(context.Background(), public.URL+"/card.json", Options{}.on(publicNet(t, nil, public, other)))
 	if err == nil || strings.Contains(err.Error(), "hunter2") {
 		t.Fatalf("error %v; want one that quotes nothing of the other host's body", err)
 	}
@@ -183,7 +216,7 @@ func TestDialGuard_mcpRedirectToLoopbackRefused(t *testing.T) {
 	mcpSrv := livedoctest.ServeMCP(t, livedoctest.NewMCPServer(0, livedoctest.NamedTools("a")...), false, nil)
 	public := httptest.NewServer(redirectTo(mcpSrv.URL))
 	defer public.Close()
-	_, err := FetchToolSpec(publicCtx(t, nil, public), public.URL+"/mcp", ToolSpecOptions{})
+	_, err := FetchToolSpec(context.Background(), public.URL+"/mcp", ToolSpecOptions{Options: Options{}.on(publicNet(t, nil, public))})
 	wantRefused(t, err, "loopback", nil)
 	if _, err := FetchToolSpec(context.Background(), public.URL+"/mcp", ToolSpecOptions{}); err != nil {
 		t.Fatalf("from a loopback start: %v", err)
@@ -195,14 +228,8 @@ func TestDialGuard_mcpCrossHostBodyNotQuoted(t *testing.T) {
 	other, _ := internalService(t)
 	public := httptest.NewServer(redirectTo(other.URL))
 	defer public.Close()
-	_, err := FetchToolSpec(publicCtx(t, nil, public, other), public.URL+"/mcp", ToolSpecOptions{})
+	_, err := FetchToolSpec(context.Background(), public.URL+"/mcp", ToolSpecOptions{Options: Options{}.on(publicNet(t, nil, public, other))})
 	if err == nil || strings.Contains(err.Error(), "hunter2") {
 		t.Fatalf("error %v; want one that quotes nothing of the other host's body", err)
-	}
-}
-
-func TestSameHost(t *testing.T) {
-	if sameHost(&url.URL{Scheme: "https", Host: "a.test"}, &url.URL{Scheme: "https", Host: "a.test:443"}) != true {
-		t.Error("a.test and a.test:443 are the same host")
 	}
 }

@@ -1,9 +1,7 @@
 package livedoc
 
 import (
-	"bytes"
 	"context"
-	"io"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -59,6 +57,25 @@ func TestFetchToolSpecEndlessPages(t *testing.T) {
 	srv = serveMCP(t, s, false, nil)
 	wantContains(t, fetchToolsErr(t, srv.URL, ToolSpecOptions{Options: slow, IncludeTools: []string{"none"}}),
 		srv.URL+" sent more than 1000 pages of tools/list; stopped reading")
+	// Exactly 1000 pages are read to the end.
+	s = newMCPServer(0)
+	livedoctest.PagedTools(s, MaxPages, func(int) int { return 1 })
+	srv = serveMCP(t, s, false, nil)
+	if _, err := FetchToolSpec(context.Background(), srv.URL, ToolSpecOptions{Options: slow, IncludeTools: []string{"none"}}); err != nil {
+		t.Errorf("%d pages: %v", MaxPages, err)
+	}
+}
+
+// Over HTTP+SSE every answer is an event of one long stream: each event is
+// bounded, not the stream, which may carry more than MaxResponseBytes.
+func TestFetchToolSpecBoundsEachSSEEventNotTheStream(t *testing.T) {
+	s := newMCPServer(0)
+	livedoctest.PagedTools(s, 40, func(int) int { return 40_000 })
+	srv := serveMCP(t, s, true, nil)
+	got, err := FetchToolSpec(context.Background(), srv.URL, ToolSpecOptions{SSE: true, ExcludeTools: []string{"page*"}})
+	if err != nil || string(got.JSON) != `{"tools":[]}` {
+		t.Fatalf("40 events of 40 KB: %v", err)
+	}
 }
 
 // The collected bound is on the kept tools as compact JSON, a comma each:
@@ -92,48 +109,6 @@ func TestFetchTimeoutBounded(t *testing.T) {
 	srv := serve(t, map[string]http.HandlerFunc{wellKnownCard: jsonBody(testCard)})
 	if _, err := FetchAgentCard(context.Background(), srv.URL, Options{Timeout: MaxTimeout}); err != nil {
 		t.Errorf("a timeout of exactly %s: %v", MaxTimeout, err)
-	}
-}
-
-// cappedBody counts a plain body whole, and an event stream event by event:
-// an empty line (LF, CRLF or CR line ends) starts the count again.
-func TestCappedBody(t *testing.T) {
-	// An event of size bytes as counted: its lines with their ends, the
-	// empty line that ends it aside.
-	event := func(size int, eol string) string {
-		return "data: " + strings.Repeat("x", size-len("data: ")-len(eol)) + eol + eol
-	}
-	for _, c := range []struct {
-		name   string
-		body   string
-		events bool
-		ok     bool
-	}{
-		{"a body at the limit", strings.Repeat("x", MaxResponseBytes), false, true},
-		{"a body one byte over", strings.Repeat("x", MaxResponseBytes+1), false, false},
-		{"blank lines do not split a plain body", strings.Repeat("x\n\n", MaxResponseBytes/3+1), false, false},
-		{"three events of 0.75 MiB (LF)", strings.Repeat(event(3<<18, "\n"), 3), true, true},
-		{"three events of 0.75 MiB (CRLF)", strings.Repeat(event(3<<18, "\r\n"), 3), true, true},
-		{"three events of 0.75 MiB (CR)", strings.Repeat(event(3<<18, "\r"), 3), true, true},
-		{"an event at the limit", event(MaxResponseBytes, "\n") + event(100, "\n"), true, true},
-		{"an event one byte over", event(MaxResponseBytes+1, "\n"), true, false},
-		{"CRLF line ends are not empty lines", strings.Repeat("data: x\r\n", MaxResponseBytes/9+1), true, false},
-	} {
-		var over int
-		body := &cappedBody{ReadCloser: io.NopCloser(strings.NewReader(c.body)), events: c.events, lineStart: true, over: func() { over++ }}
-		got, err := io.ReadAll(body)
-		if c.ok && (err != nil || len(got) != len(c.body) || over != 0) {
-			t.Errorf("%s: read %d of %d bytes, %v", c.name, len(got), len(c.body), err)
-		}
-		if !c.ok && (err != errResponseTooLarge || over != 1 || len(got) > MaxResponseBytes) {
-			t.Errorf("%s: read %d bytes, %v, over %d times; want refused at the limit", c.name, len(got), err, over)
-		}
-	}
-	// Bytes before the limit are returned with the error.
-	body := &cappedBody{ReadCloser: io.NopCloser(bytes.NewReader(make([]byte, MaxResponseBytes+10))), over: func() {}}
-	buf := make([]byte, MaxResponseBytes+10)
-	if n, err := io.ReadFull(body, buf); n != MaxResponseBytes || err != errResponseTooLarge {
-		t.Errorf("read %d bytes, %v", n, err)
 	}
 }
 

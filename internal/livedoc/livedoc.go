@@ -6,23 +6,32 @@
 // validation stays in internal/spec and canonical bytes in the canonical JSON
 // package, so a fetched document is checked exactly like one written by hand.
 //
-// Headers and the environment of a server often carry credentials. This
-// package never logs anything, blanks their values (and the caller's
-// Options.Secrets) out of every error, whatever a peer echoes (quote.go,
-// internal/redact), and sends the headers only to the host of the URL it was
-// given (see headerTransport).
+// A read of tools reaches its server through one of two transports (server.go):
+// HTTP (server_http.go, which carries OAuth) or a started process
+// (server_process.go). The packages below it each do one thing and import
+// nothing above them (layout_test.go): netguard judges every destination,
+// httpclient is the HTTP of a read (headers for the origin of url only,
+// redirects, bounds), mcpauth the OAuth flow, stdio the process, quote what a
+// message quotes of a peer.
+//
+// Headers, the environment of a server and OAuth credentials often are
+// secrets. This package never logs anything; the secrets of a read are
+// registered once (NewSecrets) and every error is blanked of them where it
+// leaves the package, whatever a peer echoes (internal/redact).
 package livedoc
 
 import (
 	"context"
-	"crypto/tls"
-	"errors"
 	"fmt"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
 
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/httpclient"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/mcpauth"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/netguard"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/redact"
 )
 
@@ -33,17 +42,17 @@ const (
 	// plan time, and a server that answers slowly must not hold a plan for
 	// longer than this.
 	MaxTimeout = 2 * time.Minute
-	// maxRedirects is the most redirects one fetch follows.
-	maxRedirects = 5
 )
 
 // Options are the settings shared by both fetchers.
 type Options struct {
-	// Headers are added to every request sent to the host of the URL given
-	// (for example Authorization). Their values are treated as secrets.
+	// Headers are added to every request sent to the origin (scheme, host
+	// and port) of the URL given (for example Authorization). Their values
+	// are treated as secrets.
 	Headers map[string]string
-	// Secrets are values never shown in an error, beside those of Headers and
-	// Command.Env, which a fetch adds to it; nil means none.
+	// Secrets are the values never shown in an error, as NewSecrets makes
+	// them for the read: a caller that masks its own logs with them makes
+	// them first and passes them here. Nil: the read makes them.
 	Secrets *redact.Secrets
 	// Timeout bounds the whole fetch: redirects, the body and, for MCP, the
 	// handshake and every page. Zero means DefaultTimeout.
@@ -51,8 +60,26 @@ type Options struct {
 	// Transport carries the requests; nil means http.DefaultTransport with
 	// the environment's proxy settings read for each fetch. Tests inject one
 	// that trusts (or not) their TLS server. It is an *http.Transport so that
-	// its dials and its proxy can be guarded (dialguard.go).
+	// its dials and its proxy can be guarded (netguard).
 	Transport *http.Transport
+
+	// network stands in for the machine's network in this package's tests:
+	// the dial guard's resolver and address judge (netguard.Guard).
+	network network
+}
+
+// network is what the dial guard of a read resolves and judges by; nil
+// fields are the machine's resolver and the IANA registries.
+type network struct {
+	resolve func(ctx context.Context, host string) ([]netip.Addr, error)
+	judge   func(netip.AddrPort) netguard.Verdict
+}
+
+// guard is the dial guard of a read that starts at start.
+func (o Options) guard(start *url.URL) *netguard.Guard {
+	g := netguard.New(start)
+	g.Resolve, g.Judge = o.network.resolve, o.network.judge
+	return g
 }
 
 func (o Options) timeout() time.Duration {
@@ -70,6 +97,33 @@ func (o Options) check() error {
 	return nil
 }
 
+// NewSecrets registers, once for a read, the values of its configuration
+// that no message may show: each value of headers (and the credential of an
+// "Authorization: Bearer <token>" value alone), each value of env, and what
+// the OAuth client holds (nil: none).
+func NewSecrets(headers, env map[string]string, oauth *mcpauth.Client) *redact.Secrets {
+	s := &redact.Secrets{}
+	for _, v := range headers {
+		s.Add("a value of headers", v)
+		if _, credential, ok := strings.Cut(v, " "); ok { // "Bearer <token>": the token alone too
+			s.Add("a value of headers", credential)
+		}
+	}
+	for _, v := range env {
+		s.Add("a value of env", v)
+	}
+	oauth.AddSecrets(s)
+	return s
+}
+
+// secrets are the read's secrets: the caller's, or those NewSecrets makes.
+func (o Options) secrets(env map[string]string, oauth *mcpauth.Client) *redact.Secrets {
+	if o.Secrets != nil {
+		return o.Secrets
+	}
+	return NewSecrets(o.Headers, env, oauth)
+}
+
 // parseURL accepts only absolute http and https URLs: anything else would be
 // handed to a transport that cannot fetch it, with a less helpful message.
 func parseURL(raw string) (*url.URL, error) {
@@ -83,82 +137,12 @@ func parseURL(raw string) (*url.URL, error) {
 	return u, nil
 }
 
-// newClient returns the HTTP client of one fetch that started at start.
-// The timeout is applied through the context, not http.Client.Timeout, so that
-// the MCP SDK's own requests are bounded by the same deadline.
-func newClient(start *url.URL, o Options, wrap func(http.RoundTripper) http.RoundTripper) *http.Client {
-	base := guardTransport(o.Transport, start) // dialguard.go: no public start leads into private networks
-	var rt http.RoundTripper = &headerTransport{base: base, headers: o.Headers, host: start.Host}
-	if wrap != nil {
-		rt = wrap(rt)
-	}
-	return &http.Client{Transport: rt, CheckRedirect: checkRedirect}
-}
-
-// headerTransport adds the caller's headers to requests for the starting host
-// only. Go's client copies custom headers to every redirect target (it strips
-// only Authorization and Cookie, and only for a different domain), so headers
-// are never set on the request itself: a cross-host redirect, or an MCP SSE
-// endpoint announced on another host, never receives them.
-type headerTransport struct {
-	base    http.RoundTripper
-	headers map[string]string
-	host    string
-}
-
-func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if len(t.headers) == 0 || !strings.EqualFold(req.URL.Host, t.host) {
-		return t.base.RoundTrip(req)
-	}
-	// A RoundTripper must not modify the request it was given.
-	r := req.Clone(req.Context())
-	for k, v := range t.headers {
-		r.Header.Set(k, v)
-	}
-	return t.base.RoundTrip(r)
-}
-
-// refusal is an error of this package's own making during a redirect; it is
-// returned as is, without the url.Error wrapping of net/http.
-type refusal struct{ msg string }
-
-func (r *refusal) Error() string { return r.msg }
-
-func checkRedirect(req *http.Request, via []*http.Request) error {
-	if len(via) > maxRedirects {
-		return &refusal{fmt.Sprintf("refusing to follow more than %d redirects (started at %s, the next was %s)",
-			maxRedirects, via[0].URL.Redacted(), req.URL.Redacted())}
-	}
-	prev := via[len(via)-1].URL
-	if prev.Scheme == "https" && req.URL.Scheme != "https" {
-		return &refusal{fmt.Sprintf("refusing a redirect from https to %s: %s redirected to %s",
-			req.URL.Scheme, prev.Redacted(), req.URL.Redacted())}
-	}
-	return nil
-}
-
-// transportError turns an error of an HTTP exchange with target into a message
-// that says why: a refused redirect, a TLS failure with its reason, or the
-// timeout. parent is the caller's context, to tell our timeout from theirs.
-func transportError(parent context.Context, err error, target string, timeout time.Duration) error {
-	var ref *refusal
-	if errors.As(err, &ref) {
-		return ref
-	}
-	var cve *tls.CertificateVerificationError
-	if errors.As(err, &cve) {
-		return fmt.Errorf("TLS error talking to %s: the server's certificate is not accepted: %v", target, cve.Err)
-	}
-	var rhe tls.RecordHeaderError
-	if errors.As(err, &rhe) {
-		return fmt.Errorf("TLS error talking to %s: the server did not answer with TLS", target)
-	}
-	if errors.Is(err, context.DeadlineExceeded) && parent.Err() == nil {
-		return fmt.Errorf("timed out after %s waiting for %s", timeout, target)
-	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err // its text repeats the URL, which the message below already names
-	}
-	return fmt.Errorf("request to %s failed: %v", target, err)
+// newClient returns the HTTP client of one fetch that started at start: its
+// requests guarded, the headers sent to the origin of start only, the
+// read's redirect policy. The timeout is applied through the context, not
+// http.Client.Timeout, so that the MCP SDK's own requests are bounded by the
+// same deadline.
+func newClient(start *url.URL, o Options) *http.Client {
+	rt := httpclient.Transport(o.Transport, o.guard(start), start, o.Headers)
+	return &http.Client{Transport: rt, CheckRedirect: httpclient.CheckRedirect}
 }

@@ -24,6 +24,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/livedoctest"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/quote"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/stdio"
 )
 
 // hostileEnv selects what this test binary does when run as an MCP server
@@ -33,9 +35,22 @@ const hostileEnv = "LIVEDOC_HOSTILE_MCP"
 func TestMain(m *testing.M) {
 	if mode := os.Getenv(hostileEnv); mode != "" {
 		hostile(mode)
-		os.Exit(0)
+		exitQuietly(0)
 	}
 	os.Exit(m.Run())
+}
+
+// exitQuietly ends this process, run as a server, with code. A build with
+// coverage (go test -cover, the mutation runs) would otherwise write a
+// warning on stderr as it exits (no GOCOVERDIR), which the tests read as the
+// server's own.
+func exitQuietly(code int) {
+	if testing.CoverMode() != "" {
+		if devNull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0); err == nil {
+			os.Stderr = devNull
+		}
+	}
+	os.Exit(code)
 }
 
 // hostile is an MCP server on stdio for the tests: broken or hostile, or
@@ -89,7 +104,7 @@ func hostile(mode string) {
 	case "exit": // says why on stderr, and exits at once
 		fmt.Fprint(os.Stderr, strings.Repeat("noise line\n", 500)+"fatal: \x1b[31mMEMORY_API_TOKEN\x1b[0m is not set\n"+
 			"token tried: "+os.Getenv("LIVEDOC_TOKEN")+"\n")
-		os.Exit(3)
+		exitQuietly(3)
 	}
 }
 
@@ -114,7 +129,7 @@ func detached() {
 	<-terms
 	_ = child.Process.Kill()
 	_, _ = child.Process.Wait()
-	os.Exit(0)
+	exitQuietly(0)
 }
 
 // answerWithErrors is a stdio server without an SDK: it refuses
@@ -145,7 +160,7 @@ func answerWithErrors() {
 		line, _ := json.Marshal(answer)
 		fmt.Println(string(line))
 		if req.Method == "initialize" {
-			os.Exit(0)
+			exitQuietly(0)
 		}
 	}
 }
@@ -160,22 +175,22 @@ func leak(token string) {
 	fmt.Fprintf(&tail, "std: %s\nurl: %s\n", base64.StdEncoding.EncodeToString([]byte(token)), base64.RawURLEncoding.EncodeToString([]byte(token)))
 	fmt.Fprintf(&tail, "query: %s\npath: %s\n", url.QueryEscape(token), url.PathEscape(token))
 	fmt.Fprintf(&tail, "basic: %s\n", base64.StdEncoding.EncodeToString([]byte("user:"+token)))
-	for tail.Len() < StderrTailBytes-20 {
+	for tail.Len() < stdio.StderrTailBytes-20 {
 		tail.WriteString("noise after the token\n")
 	}
-	rest := tail.String()[:StderrTailBytes-20]
+	rest := tail.String()[:stdio.StderrTailBytes-20]
 	fmt.Fprint(os.Stderr, strings.Repeat("noise before\n", 250)+token+rest)
-	os.Exit(3)
+	exitQuietly(3)
 }
 
 // hostileCommand runs this test binary as the hostile server mode.
-func hostileCommand(mode string) Command {
-	return Command{Args: []string{os.Args[0]}, Env: map[string]string{hostileEnv: mode}}
+func hostileCommand(mode string) stdio.Command {
+	return stdio.Command{Args: []string{os.Args[0]}, Env: map[string]string{hostileEnv: mode}}
 }
 
 func TestFetchToolSpecCommandStopsAServerThatWritesWithoutEnd(t *testing.T) {
 	for mode, want := range map[string]string{
-		"flood":        fmt.Sprintf("wrote more than %d bytes (32 MiB) on stdout; stopped it", MaxStdoutBytes),
+		"flood":        fmt.Sprintf("wrote more than %d bytes (32 MiB) on stdout; stopped it", stdio.MaxStdoutBytes),
 		"endless-line": fmt.Sprintf("wrote a message of more than %d bytes (1 MiB) on stdout; stopped it", MaxResponseBytes),
 	} {
 		t.Run(mode, func(t *testing.T) {
@@ -242,8 +257,8 @@ func TestFetchToolSpecCommandQuotesTheStderrOfAServerThatExits(t *testing.T) {
 	if strings.Contains(msg, "s3cret") {
 		t.Errorf("a value of env is quoted: %s", msg)
 	}
-	if tail := msg[strings.Index(msg, "stderr:\n")+len("stderr:\n"):]; len(tail) > StderrTailBytes+len("(a value of env)") {
-		t.Errorf("quotes %d bytes of stderr, over %d (and the hidden value's stand-in)", len(tail), StderrTailBytes)
+	if tail := msg[strings.Index(msg, "stderr:\n")+len("stderr:\n"):]; len(tail) > stdio.StderrTailBytes+len("(a value of env)") {
+		t.Errorf("quotes %d bytes of stderr, over %d (and the hidden value's stand-in)", len(tail), stdio.StderrTailBytes)
 	}
 }
 
@@ -262,7 +277,7 @@ func TestFetchToolSpecCommandFollowsEveryPage(t *testing.T) {
 }
 
 func TestFetchToolSpecCommandRefusesWhatCannotStart(t *testing.T) {
-	for c, want := range map[*Command]string{
+	for c, want := range map[*stdio.Command]string{
 		{}:                                      "the command is empty",
 		{Args: []string{"no-such-mcp-server"}}:  `the program "no-such-mcp-server" was not found in PATH`,
 		{Args: []string{"true"}, Dir: "/nope/"}: `the working directory "/nope/" of the MCP server command is not a directory`,
@@ -279,7 +294,7 @@ func TestFetchToolSpecCommandRefusesWhatCannotStart(t *testing.T) {
 // installed by the test itself.
 func TestFetchToolSpecCommandFromNPMServers(t *testing.T) {
 	dir := t.TempDir()
-	memory := Command{Args: livedoctest.NPMBin(t, "@modelcontextprotocol/server-memory", "dist/index.js"),
+	memory := stdio.Command{Args: livedoctest.NPMBin(t, "@modelcontextprotocol/server-memory", "dist/index.js"),
 		Env: map[string]string{"MEMORY_FILE_PATH": filepath.Join(dir, "memory.jsonl")}, Dir: dir}
 	got, err := FetchToolSpecCommand(context.Background(), memory, ToolSpecOptions{DropOutputSchemas: true, Options: Options{Timeout: time.Minute}})
 	if err != nil {
@@ -288,7 +303,7 @@ func TestFetchToolSpecCommandFromNPMServers(t *testing.T) {
 	if got.ProtocolVersion != "2025-11-25" || got.ServerName != "memory-server" || !slices.Contains(got.ToolNames, "create_entities") {
 		t.Errorf("server-memory: %s %s %v", got.ProtocolVersion, got.ServerName, got.ToolNames)
 	}
-	files := Command{Args: livedoctest.NPMBin(t, "@modelcontextprotocol/server-filesystem", "dist/index.js", dir)}
+	files := stdio.Command{Args: livedoctest.NPMBin(t, "@modelcontextprotocol/server-filesystem", "dist/index.js", dir)}
 	got, err = FetchToolSpecCommand(context.Background(), files, ToolSpecOptions{IncludeTools: []string{"read_*", "list_*"}, Options: Options{Timeout: time.Minute}})
 	if err != nil {
 		t.Fatal(err)
@@ -383,7 +398,7 @@ func TestFetchToolSpecCommandSendsSIGTERMBeforeSIGKILL(t *testing.T) {
 	if running(pid) {
 		t.Errorf("the server's detached child %d outlived the fetch: the server got no SIGTERM", pid)
 	}
-	if d := time.Since(start); d > 2*stopGrace+5*time.Second {
+	if d := time.Since(start); d > 2*2*time.Second+5*time.Second { // two graces of 2 s (stdio), and a margin
 		t.Errorf("the stop took %s", d)
 	}
 }
@@ -437,7 +452,7 @@ func TestFetchToolSpecCommandQuotesAJSONRPCErrorToInitialize(t *testing.T) {
 	wantContains(t, msg, "(run as a process) answered server/discover with JSON-RPC error -32601: Method not found, "+
 		"then initialize with JSON-RPC error -32001: invalid token (a value of env) for (a value of env) x",
 		`(data: {"hint":"rotate it","token":"(a value of env)"})`)
-	for _, leaked := range []string{"exited with status 0", token, token[:8], token[4:], base64.StdEncoding.EncodeToString([]byte(token)), "\x1b", "owned", strings.Repeat("x", maxQuotedRunes+1)} {
+	for _, leaked := range []string{"exited with status 0", token, token[:8], token[4:], base64.StdEncoding.EncodeToString([]byte(token)), "\x1b", "owned", strings.Repeat("x", quote.MaxRunes+1)} {
 		if strings.Contains(msg, leaked) {
 			t.Errorf("the error shows %q: %s", leaked, msg)
 		}
@@ -480,7 +495,7 @@ func TestFetchToolSpecCommandQuotesTheCommand(t *testing.T) {
 		t.Fatal("want an error")
 	}
 	msg := err.Error()
-	wantContains(t, msg, "the MCP server ["+strconv.Quote(os.Args[0])+`, "--token", "(a value of env)", "\x1b]0;title\a", "\u202e", "`+strings.Repeat("a", maxArgRunes)+`..."] (run as a process) exited`)
+	wantContains(t, msg, "the MCP server ["+strconv.Quote(os.Args[0])+`, "--token", "(a value of env)", "\x1b]0;title\a", "\u202e", "`+strings.Repeat("a", quote.MaxArgRunes)+`..."] (run as a process) exited`)
 	if strings.ContainsAny(msg, "\x1b\x07\u202e") || strings.Contains(msg, token) {
 		t.Errorf("the error shows a control character or the token: %q", msg)
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"net/url"
 	"runtime/debug"
 	"strings"
@@ -15,6 +14,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/httpclient"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/mcpauth"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/quote"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/stdio"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/redact"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
 )
@@ -41,9 +44,9 @@ type ToolSpecOptions struct {
 	// DropOutputSchemas removes each tool's outputSchema. The members of such
 	// a tool are then in sorted order; every value keeps its bytes.
 	DropOutputSchemas bool
-	// OAuth, when set, are client credentials for a server behind OAuth
-	// (oauth.go); Streamable HTTP only.
-	OAuth *OAuth
+	// OAuth, when set, is the OAuth client of a server behind OAuth
+	// (mcpauth); Streamable HTTP only.
+	OAuth *mcpauth.Client
 }
 
 // ToolSpec is a live tools/list result, shaped for the registry.
@@ -64,8 +67,7 @@ type ToolSpec struct {
 // lists its tools, following every nextCursor. The result is filtered as opts
 // say and refused when it is still over the registry's size limit.
 func FetchToolSpec(ctx context.Context, rawURL string, opts ToolSpecOptions) (*ToolSpec, error) {
-	secrets := secretsOf(opts.Options)
-	opts.OAuth.AddSecrets(secrets)
+	secrets := opts.secrets(nil, opts.OAuth)
 	ts, err := fetchToolSpec(ctx, rawURL, opts, secrets)
 	return ts, secrets.Error(err)
 }
@@ -75,38 +77,108 @@ func fetchToolSpec(ctx context.Context, rawURL string, opts ToolSpecOptions, sec
 	if err != nil {
 		return nil, err
 	}
-	if err := opts.check(); err != nil {
-		return nil, err
-	}
-	filter, err := newToolFilter(opts.IncludeTools, opts.ExcludeTools)
+	filter, err := opts.checkAll()
 	if err != nil {
 		return nil, err
 	}
-	f := &mcpFetch{parent: ctx, target: u.Redacted(), timeout: opts.timeout(), started: time.Now(), secrets: secrets}
-	if opts.OAuth != nil {
-		key, err := opts.OAuth.check(opts.SSE)
-		if err != nil {
-			return nil, err
-		}
-		f.oauth = &oauthFlow{creds: opts.OAuth, key: key, server: u, secrets: secrets, parent: ctx, timeout: f.timeout}
+	r := newRead(ctx, opts, secrets)
+	s, err := newHTTPServer(u, opts, r.clock, secrets)
+	if err != nil {
+		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, f.timeout)
+	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
-	session, err := f.connect(ctx, u, opts)
+	return r.run(ctx, s, filter, opts.DropOutputSchemas)
+}
+
+// FetchToolSpecCommand starts the MCP server c, speaks MCP with it over its
+// stdin and stdout, lists its tools following every nextCursor, and stops it
+// and every process it started (its process group). All of it happens
+// within the timeout; the result is shaped as FetchToolSpec shapes it. opts'
+// Headers, Transport, SSE and OAuth do not apply.
+func FetchToolSpecCommand(ctx context.Context, c stdio.Command, opts ToolSpecOptions) (*ToolSpec, error) {
+	secrets := opts.secrets(c.Env, nil)
+	ts, err := fetchToolSpecCommand(ctx, c, opts, secrets)
+	return ts, secrets.Error(err)
+}
+
+func fetchToolSpecCommand(ctx context.Context, c stdio.Command, opts ToolSpecOptions, secrets *redact.Secrets) (*ToolSpec, error) {
+	if err := c.Check(); err != nil {
+		return nil, err
+	}
+	filter, err := opts.checkAll()
 	if err != nil {
 		return nil, err
+	}
+	r := newRead(ctx, opts, secrets)
+	ctx, cancel := context.WithTimeout(ctx, r.timeout)
+	defer cancel()
+	proc, err := stdio.Start(c, MaxResponseBytes, secrets)
+	if err != nil {
+		return nil, err
+	}
+	defer proc.Stop(r.deadline())
+	// When the deadline passes, the shutdown starts at once (stdin closed,
+	// SIGTERM); Stop then gives the group its grace before SIGKILL.
+	defer context.AfterFunc(ctx, proc.Terminate)()
+	return r.run(ctx, newProcessServer(c, proc, r.clock, secrets), filter, opts.DropOutputSchemas)
+}
+
+// checkAll refuses options a read does not take, and returns the tool filter.
+func (o ToolSpecOptions) checkAll() (*toolFilter, error) {
+	if err := o.check(); err != nil {
+		return nil, err
+	}
+	return newToolFilter(o.IncludeTools, o.ExcludeTools)
+}
+
+// clock is the time of one read: when it started, for how long, and the
+// caller's context, to tell the read's timeout from the caller's.
+type clock struct {
+	parent  context.Context
+	started time.Time
+	timeout time.Duration
+}
+
+// deadline is when the read must end.
+func (c clock) deadline() time.Time { return c.started.Add(c.timeout) }
+
+// deadlinePassed says whether the read's own timeout has passed.
+func (c clock) deadlinePassed() bool { return time.Since(c.started) >= c.timeout }
+
+// mcpRead is one read of an MCP server's tools.
+type mcpRead struct {
+	clock
+	target  string // the server as messages name it
+	secrets *redact.Secrets
+	server  server
+	tools   *rawToolsTransport
+}
+
+func newRead(parent context.Context, opts ToolSpecOptions, secrets *redact.Secrets) *mcpRead {
+	return &mcpRead{clock: clock{parent: parent, started: time.Now(), timeout: opts.timeout()}, secrets: secrets}
+}
+
+// run speaks MCP with s: the handshake, then every page of tools.
+func (r *mcpRead) run(ctx context.Context, s server, filter *toolFilter, dropOutputSchemas bool) (*ToolSpec, error) {
+	r.server, r.target = s, s.describe()
+	r.tools = &rawToolsTransport{Transport: s.transport()}
+	session, err := mcp.NewClient(clientInfo(), nil).Connect(ctx, r.tools, &mcp.ClientSessionOptions{ProtocolVersion: offeredVersion})
+	if err != nil {
+		return nil, r.fail(handshake, err)
 	}
 	defer func() { _ = session.Close() }() // the tools are read; a failed hang-up changes nothing
-	return f.collect(ctx, session, filter, opts.DropOutputSchemas)
+	s.connected(session.InitializeResult().ProtocolVersion)
+	return r.collect(ctx, session, filter, dropOutputSchemas)
 }
 
 // collect lists every page of tools of a connected session and shapes them.
-func (f *mcpFetch) collect(ctx context.Context, session *mcp.ClientSession, filter *toolFilter, dropOutputSchemas bool) (*ToolSpec, error) {
-	tools, err := f.listAll(ctx, session, filter, dropOutputSchemas)
+func (r *mcpRead) collect(ctx context.Context, session *mcp.ClientSession, filter *toolFilter, dropOutputSchemas bool) (*ToolSpec, error) {
+	tools, err := r.listAll(ctx, session, filter, dropOutputSchemas)
 	if err != nil {
 		return nil, err
 	}
-	doc, err := assemble(f.target, tools)
+	doc, err := assemble(r.target, tools)
 	if err != nil {
 		return nil, err
 	}
@@ -121,53 +193,14 @@ func (f *mcpFetch) collect(ctx context.Context, session *mcp.ClientSession, filt
 	return out, nil
 }
 
-// mcpFetch is the state of one FetchToolSpec call.
-type mcpFetch struct {
-	parent  context.Context // the caller's, to tell our timeout from theirs
-	target  string          // the URL as shown in messages
-	timeout time.Duration
-	http    *mcpHTTP       // nil for a server run as a process
-	proc    *serverProcess // nil for a server reached over HTTP
-	tools   *rawToolsTransport
-	oauth   *oauthFlow // nil without OAuth credentials
-	started time.Time
-	secrets *redact.Secrets // never shown in an error
-}
-
-// deadlinePassed says whether this fetch's own timeout has passed.
-func (f *mcpFetch) deadlinePassed() bool { return time.Since(f.started) >= f.timeout }
-
-func (f *mcpFetch) connect(ctx context.Context, u *url.URL, opts ToolSpecOptions) (*mcp.ClientSession, error) {
-	client := newClient(u, opts.Options, func(rt http.RoundTripper) http.RoundTripper {
-		f.http = &mcpHTTP{base: rt, deadline: f.started.Add(f.timeout)}
-		return f.http
-	})
-	st := &mcp.StreamableClientTransport{Endpoint: u.String(), HTTPClient: client, DisableStandaloneSSE: true}
-	if f.oauth != nil {
-		f.oauth.client, st.OAuthHandler = client, f.oauth
-	}
-	var t mcp.Transport = st
-	if opts.SSE {
-		t = &mcp.SSEClientTransport{Endpoint: u.String(), HTTPClient: client}
-	}
-	f.tools = &rawToolsTransport{Transport: t}
-	c := mcp.NewClient(clientInfo(), nil)
-	session, err := c.Connect(ctx, f.tools, &mcp.ClientSessionOptions{ProtocolVersion: offeredVersion})
-	if err != nil {
-		return nil, f.fail(handshake, err)
-	}
-	f.http.connected(session.InitializeResult().ProtocolVersion)
-	return session, nil
-}
-
 // Bounds of a tools/list fetch, so that a hostile or broken server costs the
 // provider bounded memory and work (on main, one 300 MB answer took the
 // provider to 2 GB, and an endless chain of cursors to 780 MB in 10 s).
 const (
-	// MaxResponseBytes bounds one HTTP response of the MCP server, or one
-	// event of an event stream (HTTP+SSE, or a streamed answer): reading
-	// stops past it.
-	MaxResponseBytes = 1 << 20
+	// MaxResponseBytes bounds one HTTP response of the MCP server, one event
+	// of an event stream (HTTP+SSE, or a streamed answer), or one message a
+	// process writes: reading stops past it.
+	MaxResponseBytes = httpclient.MaxAnswerBytes
 	// MaxCollectedBytes bounds the tools kept across pages, as compact JSON
 	// after include_tools, exclude_tools and drop_output_schemas: four times
 	// the registry's limit, so that the error can still name the largest.
@@ -179,28 +212,28 @@ const (
 // listAll returns the kept tools of every page, shaped page by page, so
 // that only what is kept is held. A cursor seen twice stops the loop: a
 // server that cycles would otherwise hold the plan until the timeout.
-func (f *mcpFetch) listAll(ctx context.Context, session *mcp.ClientSession, filter *toolFilter, dropOutputSchemas bool) ([]tool, error) {
+func (r *mcpRead) listAll(ctx context.Context, session *mcp.ClientSession, filter *toolFilter, dropOutputSchemas bool) ([]tool, error) {
 	var kept []tool
 	collected := 0
 	seen := map[[sha256.Size]byte]bool{} // digests: a cursor may be long
 	cursor := ""
 	for page, listed := 1, 0; ; page++ {
 		if page > MaxPages {
-			return nil, fmt.Errorf("%s sent more than %d pages of tools/list; stopped reading", f.target, MaxPages)
+			return nil, fmt.Errorf("%s sent more than %d pages of tools/list; stopped reading", r.target, MaxPages)
 		}
 		if _, err := session.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor}); err != nil {
-			return nil, f.fail("tools/list", err)
+			return nil, r.fail("tools/list", err)
 		}
 		var result struct {
 			Tools      []json.RawMessage `json:"tools"`
 			NextCursor string            `json:"nextCursor"`
 		}
-		if err := json.Unmarshal(f.tools.conn.take(), &result); err != nil {
-			return nil, fmt.Errorf("the tools/list result of %s is not an object with a tools array: %v", f.target, err)
+		if err := json.Unmarshal(r.tools.conn.take(), &result); err != nil {
+			return nil, fmt.Errorf("the tools/list result of %s is not an object with a tools array: %v", r.target, err)
 		}
 		tools, err := shapeTools(result.Tools, listed, filter, dropOutputSchemas)
 		if err != nil {
-			return nil, fmt.Errorf("the tools/list result of %s: %v", f.target, err)
+			return nil, fmt.Errorf("the tools/list result of %s: %v", r.target, err)
 		}
 		listed += len(result.Tools)
 		kept = append(kept, tools...)
@@ -208,139 +241,67 @@ func (f *mcpFetch) listAll(ctx context.Context, session *mcp.ClientSession, filt
 			collected += len(t.raw) + 1
 		}
 		if collected > MaxCollectedBytes {
-			return nil, tooMuchKept(f.target, page, collected, kept)
+			return nil, tooMuchKept(r.target, page, collected, kept)
 		}
 		if result.NextCursor == "" {
 			return kept, nil
 		}
 		digest := sha256.Sum256([]byte(result.NextCursor))
 		if seen[digest] {
-			return nil, fmt.Errorf("%s sent the tools/list cursor %q twice; stopped rather than loop", f.target, start(f.secrets, []byte(result.NextCursor)))
+			return nil, fmt.Errorf("%s sent the tools/list cursor %q twice; stopped rather than loop", r.target, quote.Start(r.secrets, []byte(result.NextCursor)))
 		}
 		seen[digest] = true
 		cursor = result.NextCursor
 	}
 }
 
-// fail explains an error of the given MCP step: first by what the server
-// answered over HTTP, then as a JSON-RPC error the server sent, else as a
-// transport error. The SDK wraps a failed HTTP exchange in its own JSON-RPC
-// error (-32005, "rejected by transport"), so a url.Error or our deadline in
-// the chain means the server never answered.
-// handshake names the first step of a fetch in errors: the SDK's Connect
+// handshake names the first step of a read in errors: the SDK's Connect
 // sends server/discover (MCP 2026-07-28) and falls back to initialize, and
 // either may be the one that failed or timed out.
 const handshake = "server/discover or initialize"
 
-func (f *mcpFetch) fail(step string, err error) error {
-	if oerr := f.oauthFailure(); oerr != nil {
-		return oerr
+// fail explains an error of the given MCP step: first as the server's side
+// saw it stop (a refusal, OAuth, a bound), then by the JSON-RPC error the
+// server sent, then as the server's side saw it fail (an unexpected answer,
+// an exit), else as a transport error. The SDK wraps a failed exchange in its
+// own JSON-RPC error (-32005, "rejected by transport"), so a url.Error or our
+// deadline in the chain means the server never answered.
+func (r *mcpRead) fail(step string, err error) error {
+	if why := r.server.stopped(err); why != nil {
+		return why
 	}
-	if over := f.overLimit(); over != nil {
-		return over
-	}
-	if rpc := f.answeredWithError(step); rpc != nil {
+	if rpc := r.answeredWithError(step); rpc != nil {
 		return rpc
 	}
-	if f.proc != nil {
-		if perr := f.proc.explain(f, step); perr != nil {
-			return perr
-		}
-	}
-	if f.http != nil {
-		if a := f.http.odd(); a != nil {
-			return a.explain(f.target, f.secrets)
-		}
+	if why := r.server.failed(step); why != nil {
+		return why
 	}
 	var rpc *jsonrpc.Error
 	var ue *url.Error
 	if errors.As(err, &rpc) && !errors.As(err, &ue) && !errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("the MCP server %s answered %s", f.target, newWireError(step, rpc).quote(f.secrets))
+		return fmt.Errorf("the MCP server %s answered %s", r.target, newWireError(step, rpc).quoted(r.secrets))
 	}
-	return fmt.Errorf("MCP %s: %w", step, transportError(f.parent, err, f.target, f.timeout))
-}
-
-// oauthFailure is the failure of the OAuth flow, or the refusal of the
-// MCP server's last answer when it refused the token; nil when neither.
-func (f *mcpFetch) oauthFailure() error {
-	if f.oauth == nil {
-		return nil
-	}
-	if err := f.oauth.failure(); err != nil {
-		return err
-	}
-	if r := f.http.lastRefusal(); r != nil && f.oauth.hasToken() {
-		return f.secrets.Error(f.oauth.refused(r.method, r.parsedURL, r.status, r.challenges))
-	}
-	return nil
-}
-
-// overLimit is the error of a fetch stopped at a bound of what the server
-// sends: its stdout, or one HTTP answer or event.
-func (f *mcpFetch) overLimit() error {
-	if f.proc != nil {
-		if over := f.proc.stdout.overLimit(); over != "" {
-			return fmt.Errorf("the MCP server %s wrote %s on stdout; stopped it%s", f.target, over, f.proc.stderrNote(f.secrets))
-		}
-	}
-	if f.http != nil {
-		if over := f.http.overLimit(); over != "" {
-			return fmt.Errorf("the MCP server %s sent %s over the %d-byte (1 MiB) limit; stopped reading", f.target, over, MaxResponseBytes)
-		}
-	}
-	return nil
+	return fmt.Errorf("MCP %s: %w", step, httpclient.TransportError(r.parent, err, r.target, r.timeout))
 }
 
 // answeredWithError quotes the JSON-RPC error the server answered step with,
 // nil when it sent none. For the handshake, that is initialize's, after
 // server/discover's when that failed too (a server that speaks only MCP
 // 2026-07-28 may explain itself there).
-func (f *mcpFetch) answeredWithError(step string) error {
+func (r *mcpRead) answeredWithError(step string) error {
 	methods := []string{step}
 	if step == handshake {
 		methods = []string{"server/discover", "initialize"}
 	}
-	var errs []wireError
-	if f.tools != nil {
-		errs = f.tools.conn.answeredWithError(methods...)
-	}
+	errs := r.tools.conn.answeredWithError(methods...)
 	if len(errs) == 0 || errs[len(errs)-1].method != methods[len(methods)-1] {
 		return nil
 	}
 	quoted := make([]string, len(errs))
 	for i, e := range errs {
-		quoted[i] = e.quote(f.secrets)
+		quoted[i] = e.quoted(r.secrets)
 	}
-	msg := fmt.Sprintf("the MCP server %s answered %s", f.target, strings.Join(quoted, ", then "))
-	if f.proc != nil {
-		msg += f.proc.stderrNote(f.secrets)
-	}
-	return errors.New(msg)
-}
-
-func (a *answer) explain(target string, secrets *redact.Secrets) error {
-	if a.code == http.StatusUnauthorized || a.code == http.StatusForbidden {
-		return fmt.Errorf("the MCP server %s refused the request: %s %s answered %s; check the credentials given in headers (for example an Authorization bearer token)",
-			target, a.method, a.url, a.status)
-	}
-	if t, err := url.Parse(target); err != nil || !sameHost(t, a.parsedURL) {
-		return fmt.Errorf("%s does not look like an MCP server: %s %s answered %s with content type %q (its body is not shown: it came from another host)%s",
-			target, a.method, a.url, a.status, a.contentType, a.transportHint())
-	}
-	return fmt.Errorf("%s does not look like an MCP server: %s %s answered %s with content type %q and a body starting %q%s",
-		target, a.method, a.url, a.status, a.contentType, start(secrets, a.start), a.transportHint())
-}
-
-// transportHint suggests Streamable HTTP when the SSE transport's opening GET
-// was refused the way a Streamable HTTP server refuses a GET without a session
-// (a 4xx, often with a JSON-RPC error as its body): the likeliest cause is the
-// transport, not the URL.
-func (a *answer) transportHint() string {
-	if a.method != http.MethodGet || a.code < 400 || a.code >= 500 || a.code == http.StatusNotFound {
-		return ""
-	}
-	return "; the SSE transport's GET was refused, as a Streamable HTTP server refuses it: if the server speaks " +
-		`Streamable HTTP (MCP 2025-03-26 and later), set transport = "streamable_http" (the default)`
+	return fmt.Errorf("the MCP server %s answered %s%s", r.target, strings.Join(quoted, ", then "), r.server.aside())
 }
 
 // clientInfo names this provider in initialize, as the protocol asks.

@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/livedoctest"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
 )
 
 const rawSchema = livedoctest.RawSchema
@@ -135,6 +136,7 @@ func TestFetchToolSpecRejectsBadPatterns(t *testing.T) {
 		{IncludeTools: []string{"a*b"}}: `include_tools pattern "a*b": expected a tool name, or a name prefix followed by one trailing *`,
 		{ExcludeTools: []string{"*"}}:   `exclude_tools pattern "*"`,
 		{ExcludeTools: []string{""}}:    `exclude_tools pattern ""`,
+		{ExcludeTools: []string{"*x"}}:  `exclude_tools pattern "*x"`,
 	} {
 		wantContains(t, fetchToolsErr(t, "http://127.0.0.1:1/mcp", *opts), want)
 	}
@@ -225,6 +227,49 @@ func TestFetchToolSpecSSEAgainstStreamableHTTP(t *testing.T) {
 	missing := serve(t, nil)
 	if msg := fetchToolsErr(t, missing.URL+"/mcp", ToolSpecOptions{SSE: true}); strings.Contains(msg, "streamable_http") {
 		t.Errorf("a 404 is a wrong URL, not a wrong transport: %s", msg)
+	}
+	broken := serve(t, map[string]http.HandlerFunc{"/sse": func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "down", http.StatusInternalServerError)
+	}})
+	if msg := fetchToolsErr(t, broken.URL+"/sse", ToolSpecOptions{SSE: true}); strings.Contains(msg, "streamable_http") {
+		t.Errorf("a 500 is a broken server, not a wrong transport: %s", msg)
+	}
+}
+
+// A redirect the client does not follow (300 Multiple Choices) is an answer
+// no MCP server gives, and is named as such.
+func TestFetchToolSpecRedirectNotFollowed(t *testing.T) {
+	srv := serve(t, map[string]http.HandlerFunc{"/mcp": func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(http.StatusMultipleChoices)
+		_, _ = io.WriteString(w, "<html>choose</html>")
+	}})
+	wantContains(t, fetchToolsErr(t, srv.URL+"/mcp", ToolSpecOptions{}),
+		srv.URL+"/mcp does not look like an MCP server: POST "+srv.URL+"/mcp answered 300 Multiple Choices",
+		`content type "text/html" and a body starting "<html>choose</html>"`)
+}
+
+// A tools/list result of exactly the registry's limit is taken; one byte
+// more is refused.
+func TestAssembleAtTheLimit(t *testing.T) {
+	overhead := len(`{"tools":[]}`)
+	raw := []byte(`{"name":"a","d":"` + strings.Repeat("x", spec.MaxDocumentBytes-overhead-len(`{"name":"a","d":""}`)) + `"}`)
+	doc, err := assemble("T", []tool{{name: "a", raw: raw}})
+	if err != nil || len(doc) != spec.MaxDocumentBytes {
+		t.Errorf("a document of %d bytes: %v", len(doc), err)
+	}
+	raw = append(raw[:len(raw)-2], 'x', '"', '}')
+	if _, err := assemble("T", []tool{{name: "a", raw: raw}}); err == nil || !strings.Contains(err.Error(), "is 10241 bytes") {
+		t.Errorf("a document of 10241 bytes: %v", err)
+	}
+}
+
+// A tool that is not an object is named by its position in the whole list.
+func TestShapeToolsNamesWhatIsNoObject(t *testing.T) {
+	filter, _ := newToolFilter(nil, nil)
+	_, err := shapeTools([]json.RawMessage{json.RawMessage(`{"name":"a"}`), json.RawMessage(`1`)}, 40, filter, false)
+	if err == nil || !strings.HasPrefix(err.Error(), "tool 41 is not a JSON object") {
+		t.Errorf("shapeTools: %v", err)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/livedoctest"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/stdio"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
 )
 
@@ -19,15 +20,15 @@ import (
 // keywords) and validate as a tool spec.
 func TestFetchToolSpecFromTypeScriptSDKv2(t *testing.T) {
 	opts := ToolSpecOptions{Options: Options{Timeout: time.Minute}}
-	http, err := FetchToolSpec(context.Background(), livedoctest.ServeTS2HTTP(t), opts)
+	overHTTP, err := FetchToolSpec(context.Background(), livedoctest.ServeTS2HTTP(t), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	stdio, err := FetchToolSpecCommand(context.Background(), Command{Args: livedoctest.NodeScript(t, "ts2-server.mjs", "stdio")}, opts)
+	overStdio, err := FetchToolSpecCommand(context.Background(), stdio.Command{Args: livedoctest.NodeScript(t, "ts2-server.mjs", "stdio")}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for transport, got := range map[string]*ToolSpec{"http": http, "stdio": stdio} {
+	for transport, got := range map[string]*ToolSpec{"http": overHTTP, "stdio": overStdio} {
 		if got.ProtocolVersion != "2026-07-28" || got.ServerName != "ts2-test-server" || !slices.Equal(got.ToolNames, []string{"get_weather", "echo"}) {
 			t.Errorf("%s: protocol %q, server %q, tools %v", transport, got.ProtocolVersion, got.ServerName, got.ToolNames)
 		}

@@ -23,7 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/mcpauth"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/redact"
 )
 
@@ -37,15 +37,15 @@ type mcpOAuthModel struct {
 	Audience     types.String `tfsdk:"audience"`
 }
 
-// oauthFromModel is the one conversion of configured credentials into
-// livedoc's, whichever form they were configured in.
-func oauthFromModel(ctx context.Context, m mcpOAuthModel, diags *diag.Diagnostics) *livedoc.OAuth {
-	creds := &livedoc.OAuth{ClientID: m.ClientID.ValueString(), ClientSecret: m.ClientSecret.ValueString(),
-		PrivateKey: m.PrivateKey.ValueString(), Audience: m.Audience.ValueString()}
+// oauthFromModel is the one conversion of configured credentials into an
+// mcpauth client, whichever form they were configured in.
+func oauthFromModel(ctx context.Context, m mcpOAuthModel, diags *diag.Diagnostics) *mcpauth.Client {
+	client := &mcpauth.Client{Audience: m.Audience.ValueString(), Grant: &mcpauth.ClientCredentials{
+		ClientID: m.ClientID.ValueString(), ClientSecret: m.ClientSecret.ValueString(), PrivateKey: m.PrivateKey.ValueString()}}
 	if len(m.Scopes.Elements()) > 0 {
-		diags.Append(m.Scopes.ElementsAs(ctx, &creds.Scopes, false)...)
+		diags.Append(m.Scopes.ElementsAs(ctx, &client.Scopes, false)...)
 	}
-	return creds
+	return client
 }
 
 // oauthCredentialNames are the attributes of which exactly one is set: how
@@ -140,7 +140,7 @@ func (v privateKeyValidator) ValidateString(ctx context.Context, req validator.S
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	if err := livedoc.CheckPrivateKey(req.ConfigValue.ValueString()); err != nil {
+	if err := mcpauth.CheckPrivateKey(req.ConfigValue.ValueString()); err != nil {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Private Key",
 			fmt.Sprintf("%s cannot sign a client assertion: %s. Expected a key that %s.", req.Path, blankKey(ctx, req.ConfigValue, err), v.Description(ctx)))
 	}

@@ -93,7 +93,7 @@ func (d *agentCardDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 func (d *agentCardDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m agentCardDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	ctx, secrets := liveSecrets(ctx, map[string]types.Map{"headers": m.Headers})
+	ctx, secrets := liveSecrets(ctx, m.Headers, types.Map{}, nil)
 	defer func() { resp.Diagnostics = blankDiagnostics(secrets, resp.Diagnostics) }()
 	opts := liveOptions(ctx, secrets, m.Headers, m.Timeout, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {

@@ -26,6 +26,7 @@ import (
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/mcpauth"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/redact"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/termsafe"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/validators"
@@ -56,7 +57,7 @@ const liveNetworkNote = "A fetch that starts at a public address never reaches a
 	"list it in `NO_PROXY` or make it resolvable), and on every connection made directly (no proxy, or a " +
 	"`NO_PROXY` host) again; the error says which block an address is in. A URL whose own address is loopback or " +
 	"private (the bundled server, an agent on the runner's network) keeps working. An error never quotes a body that " +
-	"came from another host than the URL's."
+	"came from another origin (scheme, host and port) than the URL's."
 
 // liveAttributes are url, headers and timeout; what names the document fetched.
 func liveAttributes(what, urlDescription string) map[string]schema.Attribute {
@@ -72,7 +73,7 @@ func liveAttributes(what, urlDescription string) map[string]schema.Attribute {
 			ElementType: types.StringType,
 			MarkdownDescription: "HTTP headers sent with every request for the " + what + ", such as " +
 				"`{ Authorization = \"Bearer ${var.token}\" }`. Sensitive: never logged nor shown in messages, and sent " +
-				"only to the host of `url` (not to another host a redirect leads to). " + blankingNote,
+				"only to the origin of `url`, its scheme, host and port (not to another origin a redirect leads to). " + blankingNote,
 		},
 		"timeout": schema.StringAttribute{
 			Optional: true,
@@ -118,25 +119,27 @@ func liveOptions(ctx context.Context, secrets *redact.Secrets, headers types.Map
 	return opts
 }
 
-// liveSecrets are the values a live read never shows: those of its headers
-// and env (livedoc adds the token of an "Authorization: Bearer" header), and
-// what each of more adds (OAuth credentials). The returned context masks them
-// in the provider's logs; every diagnostic of the read is blanked with them
-// (blankDiagnostics), and Terraform writes diagnostics to its trace log too.
-func liveSecrets(ctx context.Context, values map[string]types.Map, more ...func(*redact.Secrets)) (context.Context, *redact.Secrets) {
-	secrets := &redact.Secrets{}
-	for _, add := range more {
-		add(secrets)
-	}
-	for attr, m := range values {
-		for _, e := range m.Elements() {
-			if s, ok := e.(types.String); ok && !s.IsNull() && !s.IsUnknown() {
-				secrets.Add("a value of "+attr, s.ValueString())
-			}
-		}
-	}
+// liveSecrets are the values a live read never shows, registered once
+// (livedoc.NewSecrets) and handed to the read (liveOptions): the values of its
+// headers and env, and what its OAuth client holds (nil: none). The returned
+// context masks them in the provider's logs; every diagnostic of the read is
+// blanked with them (blankDiagnostics), and Terraform writes diagnostics to
+// its trace log too.
+func liveSecrets(ctx context.Context, headers, env types.Map, oauth *mcpauth.Client) (context.Context, *redact.Secrets) {
+	secrets := livedoc.NewSecrets(knownStrings(headers), knownStrings(env), oauth)
 	ctx = tflog.MaskMessageStrings(ctx, secrets.Strings()...)
 	return tflog.MaskAllFieldValuesStrings(ctx, secrets.Strings()...), secrets
+}
+
+// knownStrings are the known string values of m, by key.
+func knownStrings(m types.Map) map[string]string {
+	out := map[string]string{}
+	for k, e := range m.Elements() {
+		if s, ok := e.(types.String); ok && !s.IsNull() && !s.IsUnknown() {
+			out[k] = s.ValueString()
+		}
+	}
+	return out
 }
 
 // blankDiagnostics returns diags with the secrets blanked from every summary

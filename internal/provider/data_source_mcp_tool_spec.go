@@ -126,7 +126,7 @@ func (d *mcpToolSpecDataSource) Read(ctx context.Context, req datasource.ReadReq
 	var m mcpToolSpecDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	creds := d.oauthCredentials(ctx, &m, &resp.Diagnostics)
-	ctx, secrets := liveSecrets(ctx, map[string]types.Map{"headers": m.Headers, "env": m.Env}, creds.AddSecrets)
+	ctx, secrets := liveSecrets(ctx, m.Headers, m.Env, creds)
 	defer func() { resp.Diagnostics = blankDiagnostics(secrets, resp.Diagnostics) }()
 	opts := livedoc.ToolSpecOptions{
 		Options:           liveOptions(ctx, secrets, m.Headers, m.Timeout, &resp.Diagnostics),

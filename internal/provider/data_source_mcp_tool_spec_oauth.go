@@ -3,7 +3,7 @@ package provider
 // The oauth and oauth_client attributes of agentregistry_mcp_tool_spec:
 // client credentials (SEP-1046) for an MCP server behind OAuth, read over
 // Streamable HTTP, given inline or named among the provider's
-// mcp_oauth_clients. The flow itself is livedoc's (oauth.go).
+// mcp_oauth_clients. The flow itself is internal/livedoc/mcpauth's.
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
-	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/mcpauth"
 )
 
 // oauthStateNote says what Terraform keeps of the inline credentials.
@@ -43,8 +43,10 @@ func addOAuthAttribute(attrs map[string]schema.Attribute) {
 			"its protected resource metadata (RFC 9728) and its authorization server's metadata (RFC 8414 or OpenID " +
 			"Connect), asks the token endpoint for a token with the `client_credentials` grant and the server's " +
 			"`resource` (RFC 8707), and reads the tools with it. The token lives for this read only: it is never " +
-			"stored nor shown. Only with `url` and the Streamable HTTP transport; not with `headers.Authorization`. " +
-			"Its secret is kept in the state: in CI, prefer `oauth_client`. See *Servers behind OAuth* above.",
+			"stored nor shown. The MCP requests stay on the origin of `url` (a redirect to another origin is an error), " +
+			"and the token request follows no redirect. Only with `url` (`https`, or `http` on loopback) and the " +
+			"Streamable HTTP transport; not with `headers.Authorization`. Its secret is kept in the state: in CI, " +
+			"prefer `oauth_client`. See *Servers behind OAuth* above.",
 		Attributes: fields,
 	}
 }
@@ -57,7 +59,8 @@ func addOAuthClientAttribute(attrs map[string]schema.Attribute) {
 			"MCP server behind OAuth, exactly as `oauth` would (the same flow, the same errors). The credentials stay " +
 			"in the provider block, which takes ephemeral values: with an ephemeral variable they are in no state, " +
 			"no saved plan and no `show -json`, which makes this the form for CI (see *Credentials and the state* " +
-			"above). Conflicts with `oauth`; only with `url` and the Streamable HTTP transport, and no " +
+			"above). Conflicts with `oauth`; only with `url` (`https`, or `http` on loopback) and the Streamable HTTP " +
+			"transport, and no " +
 			"`headers.Authorization`. A name the provider does not configure is an error that lists those it does.",
 		Validators: []validator.String{stringvalidator.RegexMatches(oauthClientName, oauthClientNameMessage)},
 	}
@@ -65,7 +68,7 @@ func addOAuthClientAttribute(attrs map[string]schema.Attribute) {
 
 // oauthCredentials are the credentials the read uses: the provider's client
 // that oauth_client names, else oauth's, else none (nil).
-func (d *mcpToolSpecDataSource) oauthCredentials(ctx context.Context, m *mcpToolSpecDataSourceModel, diags *diag.Diagnostics) *livedoc.OAuth {
+func (d *mcpToolSpecDataSource) oauthCredentials(ctx context.Context, m *mcpToolSpecDataSourceModel, diags *diag.Diagnostics) *mcpauth.Client {
 	if !m.OAuthClient.IsNull() {
 		return d.oauthClients.lookup(m.OAuthClient.ValueString(), diags)
 	}
@@ -78,11 +81,12 @@ func (d *mcpToolSpecDataSource) oauthCredentials(ctx context.Context, m *mcpTool
 }
 
 // oauthConfigValidator refuses oauth (or oauth_client) with what it cannot
-// work with: the HTTP+SSE transport, and an Authorization header of its own.
+// work with: a plain-http url that is not loopback (once the url is known),
+// the HTTP+SSE transport, and an Authorization header of its own.
 type oauthConfigValidator struct{}
 
 func (oauthConfigValidator) Description(context.Context) string {
-	return `oauth and oauth_client need the Streamable HTTP transport, and no Authorization in headers`
+	return `oauth and oauth_client need an https url (or http on loopback), the Streamable HTTP transport, and no Authorization in headers`
 }
 
 func (v oauthConfigValidator) MarkdownDescription(ctx context.Context) string {
@@ -101,6 +105,12 @@ func (oauthConfigValidator) ValidateDataSource(ctx context.Context, req datasour
 		attr = "oauth_client"
 	case m.OAuth.IsNull():
 		return
+	}
+	if !m.URL.IsUnknown() && !m.URL.IsNull() {
+		if err := mcpauth.CheckServerURL(m.URL.ValueString()); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("url"), "OAuth Needs HTTPS", err.Error()+
+				fmt.Sprintf(". Or remove %s, if the server needs none.", attr))
+		}
 	}
 	if m.Transport.ValueString() == transportSSE {
 		resp.Diagnostics.AddAttributeError(path.Root("transport"), "OAuth Needs Streamable HTTP",

@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/stdio"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/redact"
 )
 
@@ -102,7 +103,7 @@ func fetchToolSpec(ctx context.Context, m *mcpToolSpecDataSourceModel, opts live
 		ts, err := livedoc.FetchToolSpec(ctx, m.URL.ValueString(), opts)
 		return ts, path.Root("url"), err
 	}
-	c := livedoc.Command{Dir: m.WorkingDir.ValueString()}
+	c := stdio.Command{Dir: m.WorkingDir.ValueString()}
 	diags.Append(m.Command.ElementsAs(ctx, &c.Args, false)...)
 	if !m.Env.IsNull() {
 		diags.Append(m.Env.ElementsAs(ctx, &c.Env, false)...)
@@ -121,7 +122,7 @@ func describeSource(ctx context.Context, m *mcpToolSpecDataSourceModel, secrets 
 	if m.Command.IsNull() {
 		return m.URL.ValueString()
 	}
-	var c livedoc.Command
+	var c stdio.Command
 	_ = m.Command.ElementsAs(ctx, &c.Args, false) // read before, in fetchToolSpec
 	return "the MCP server started with " + c.Describe(secrets)
 }
@@ -146,5 +147,5 @@ func (v nonEmptyString) ValidateString(ctx context.Context, req validator.String
 func inheritEnvValidator() validator.List {
 	return listEntriesValidator{summary: "Invalid Inherited Variable",
 		description: "each entry must be a variable name, or a name prefix followed by one trailing *, and not a credential of the provider",
-		check:       func(p string) error { return livedoc.CheckInheritEnv([]string{p}) }}
+		check:       func(p string) error { return stdio.CheckInheritEnv([]string{p}) }}
 }

@@ -25,7 +25,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
-	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/mcpauth"
 )
 
 // oauthClientName is the name of a client: what a data source's
@@ -74,7 +74,7 @@ func mcpOAuthClientsAttributes() map[string]schema.Attribute {
 // oauthClients are the provider's clients, ready for the data sources.
 type oauthClients struct {
 	// byName holds the clients whose credentials are known.
-	byName map[string]*livedoc.OAuth
+	byName map[string]*mcpauth.Client
 	// unknown holds the clients whose credentials Terraform does not know
 	// yet (at plan, from a value known only at apply).
 	unknown []string
@@ -84,7 +84,7 @@ type oauthClients struct {
 
 // resolveOAuthClients reads mcp_oauth_clients from the configuration.
 func resolveOAuthClients(ctx context.Context, clients types.Map, diags *diag.Diagnostics) oauthClients {
-	c := oauthClients{byName: map[string]*livedoc.OAuth{}, allUnknown: clients.IsUnknown()}
+	c := oauthClients{byName: map[string]*mcpauth.Client{}, allUnknown: clients.IsUnknown()}
 	for name, v := range clients.Elements() {
 		o, ok := v.(types.Object)
 		if !ok || o.IsNull() {
@@ -111,7 +111,7 @@ func anyUnknown(m mcpOAuthModel) bool {
 }
 
 // lookup returns the client named, or reports why there is none to use.
-func (c oauthClients) lookup(name string, diags *diag.Diagnostics) *livedoc.OAuth {
+func (c oauthClients) lookup(name string, diags *diag.Diagnostics) *mcpauth.Client {
 	if creds, ok := c.byName[name]; ok {
 		return creds
 	}

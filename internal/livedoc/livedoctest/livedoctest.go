@@ -266,3 +266,14 @@ func ServeMCPStateless(t testing.TB, s *mcp.Server, mw func(http.Handler) http.H
 	t.Cleanup(srv.Close)
 	return srv
 }
+
+// WantContains fails the test for each of wants that got does not contain:
+// the check of every error message of the live-read tests.
+func WantContains(t testing.TB, got string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(got, w) {
+			t.Errorf("message %q\n\tdoes not contain %q", got, w)
+		}
+	}
+}

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package livedoc
+package stdio
 
 import "os/exec"
 

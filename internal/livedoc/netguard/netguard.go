@@ -1,13 +1,11 @@
-package livedoc
-
-// Live fetches stay where they started. A fetch that starts at a public
-// address never reaches an address that is not globally reachable (loopback,
-// link-local, private, shared, documentation... see addresses.go), whether a
-// redirect, an MCP endpoint announced on another host, or a later DNS answer
-// for the same host (DNS rebinding) leads there. A fetch that starts at such
-// an address itself (the bundled server, a test, an agent on the runner's own
-// network, a host name that resolves there) is the configuration's own choice
-// and keeps working, redirects included.
+// Package netguard is the dial guard of a live read: a read that starts at a
+// public address never reaches an address that is not globally reachable
+// (loopback, link-local, private, shared, documentation... see addresses.go),
+// whether a redirect, an MCP endpoint announced on another host, or a later
+// DNS answer for the same host (DNS rebinding) leads there. A read that
+// starts at such an address itself (the bundled server, a test, an agent on
+// the runner's own network, a host name that resolves there) is the
+// configuration's own choice and keeps working, redirects included.
 //
 // Every destination is judged by the addresses its host resolves to on this
 // machine:
@@ -22,6 +20,10 @@ package livedoc
 // by its address when the host is an IP literal, else by the first address
 // the host resolves to. The proxy itself is the machine's own and is dialled
 // unjudged, for the requests handed to it only.
+//
+// The guard knows nothing of what is read (cards, MCP, OAuth) nor of who
+// reads it: it judges destinations.
+package netguard
 
 import (
 	"context"
@@ -38,46 +40,18 @@ import (
 	"golang.org/x/net/http/httpproxy"
 )
 
-// testNetwork is the test seam of the guard: it resolves host names and
-// classifies addresses in place of the machine's resolver and addressKind,
-// so that a test on loopback can play a public start (its httptest server)
-// being redirected, or rebound, to loopback. It is carried by the context of
-// the fetch, under a key of this package: nothing outside the package's own
-// tests can set it.
-type testNetwork struct {
-	// hosts maps a host name to its DNS answers: the n-th lookup gets the
-	// n-th answer, and the last one repeats (a rebinding host changes its).
-	hosts map[string][][]netip.Addr
-	// public lists the addresses (with their port) that count as public.
-	public map[netip.AddrPort]bool
+// Guard is the dial policy of one read (one start). Its Resolve and Judge
+// are the machine's resolver and the IANA registries unless a test sets
+// them, before the first request, to play a public start being redirected
+// or rebound to loopback.
+type Guard struct {
+	// Resolve returns the addresses of a host name (never called with an IP
+	// literal); nil is the machine's resolver.
+	Resolve func(ctx context.Context, host string) ([]netip.Addr, error)
+	// Judge says what an address dialled on a port is; nil is Judge of the
+	// address.
+	Judge func(netip.AddrPort) Verdict
 
-	mu      sync.Mutex
-	lookups map[string]int
-}
-
-func (n *testNetwork) lookup(host string) ([]netip.Addr, bool) {
-	answers, ok := n.hosts[strings.ToLower(host)]
-	if !ok || len(answers) == 0 {
-		return nil, false
-	}
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if n.lookups == nil {
-		n.lookups = map[string]int{}
-	}
-	i := min(n.lookups[host], len(answers)-1)
-	n.lookups[host]++
-	return answers[i], true
-}
-
-type testNetworkKey struct{}
-
-func withTestNetwork(ctx context.Context, n *testNetwork) context.Context {
-	return context.WithValue(ctx, testNetworkKey{}, n)
-}
-
-// dialGuard is the dial policy of one fetch (one http.Client).
-type dialGuard struct {
 	start string // the start URL's host:port, lower case
 
 	mu          sync.Mutex
@@ -86,12 +60,21 @@ type dialGuard struct {
 	startAddr   string // the address the start was judged by
 }
 
-func newDialGuard(start *url.URL) *dialGuard {
-	return &dialGuard{start: hostPort(start)}
+// New is the guard of a read that starts at start.
+func New(start *url.URL) *Guard {
+	return &Guard{start: HostPort(start)}
 }
 
-// hostPort is u's host:port in lower case, with the scheme's default port.
-func hostPort(u *url.URL) string {
+// Refusal is a destination the guard refused; its message says why.
+type Refusal struct{ msg string }
+
+func (r *Refusal) Error() string { return r.msg }
+
+// errPrivateAddress starts the message of a connection the guard refused.
+var errPrivateAddress = errors.New("refused to connect")
+
+// HostPort is u's host:port in lower case, with the scheme's default port.
+func HostPort(u *url.URL) string {
 	port := u.Port()
 	if port == "" {
 		port = defaultPorts[u.Scheme]
@@ -102,22 +85,21 @@ func hostPort(u *url.URL) string {
 // defaultPorts are the ports of the schemes of URLs and of proxies.
 var defaultPorts = map[string]string{"http": "80", "https": "443", "socks5": "1080", "socks5h": "1080"}
 
-// guardTransport returns a RoundTripper that judges every destination of
-// base: a request for a proxy before it is handed over (guardedTransport), a
-// direct connection at its dial. A nil base is http.DefaultTransport with
-// the proxy settings of the environment read for this fetch.
-func guardTransport(base *http.Transport, start *url.URL) http.RoundTripper {
+// Transport returns a RoundTripper that judges every destination of base: a
+// request for a proxy before it is handed over, a direct connection at its
+// dial. A nil base is http.DefaultTransport with the proxy settings of the
+// environment read now.
+func (g *Guard) Transport(base *http.Transport) http.RoundTripper {
 	if base == nil {
 		base = defaultTransport()
 	}
-	g := newDialGuard(start)
 	t := base.Clone()
 	dial := t.DialContext
 	if dial == nil {
-		dial = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+		dial = (&net.Dialer{}).DialContext // the read's deadline bounds the dial
 	}
 	proxy := t.Proxy
-	// The transport uses the proxy that guardedTransport chose and judged for
+	// The transport uses the proxy that proxiedTransport chose and judged for
 	// the request, never one of its own choosing.
 	t.Proxy = func(req *http.Request) (*url.URL, error) {
 		u, _ := req.Context().Value(proxyKey{}).(*url.URL)
@@ -125,7 +107,7 @@ func guardTransport(base *http.Transport, start *url.URL) http.RoundTripper {
 	}
 	t.DialContext = g.dialContext(dial)
 	t.DialTLSContext = nil // the TLS handshake runs over the guarded dial
-	return &guardedTransport{base: t, proxy: proxy, guard: g}
+	return &proxiedTransport{base: t, proxy: proxy, guard: g}
 }
 
 // defaultTransport is http.DefaultTransport with HTTP_PROXY, HTTPS_PROXY and
@@ -142,20 +124,21 @@ func defaultTransport() *http.Transport {
 	return t
 }
 
-// proxyKey carries, in a request's context, the proxy guardedTransport chose
+// proxyKey carries, in a request's context, the proxy proxiedTransport chose
 // for it (nil: none): the transport's Proxy returns it, and the dial lets a
-// connection to it through.
+// connection to it through. It is set here, for this package's transport
+// only.
 type proxyKey struct{}
 
-// guardedTransport chooses the proxy of each request and, when there is one,
+// proxiedTransport chooses the proxy of each request and, when there is one,
 // judges the request's destination before handing it over.
-type guardedTransport struct {
+type proxiedTransport struct {
 	base  *http.Transport
 	proxy func(*http.Request) (*url.URL, error)
-	guard *dialGuard
+	guard *Guard
 }
 
-func (t *guardedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+func (t *proxiedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	var via *url.URL
 	if t.proxy != nil {
 		u, err := t.proxy(req)
@@ -175,53 +158,48 @@ func (t *guardedTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 
 // judgeBeforeProxy judges target by every address its host resolves to here,
 // before the request is handed to proxy: the proxy may connect to any of them.
-func (g *dialGuard) judgeBeforeProxy(ctx context.Context, target, proxy *url.URL) error {
+func (g *Guard) judgeBeforeProxy(ctx context.Context, target, proxy *url.URL) error {
 	g.mu.Lock()
 	privateStart := g.decided && !g.startPublic
 	g.mu.Unlock()
 	if privateStart {
 		return nil // the configuration chose a private start: nothing to judge
 	}
-	tn, _ := ctx.Value(testNetworkKey{}).(*testNetwork)
 	host := target.Hostname()
-	addrs, err := resolve(ctx, tn, host)
+	addrs, err := g.resolve(ctx, host)
 	if err != nil || len(addrs) == 0 {
-		return &refusal{fmt.Sprintf("%v: cannot judge %s before handing the request to the proxy %s: the host does "+
+		return &Refusal{fmt.Sprintf("%v: cannot judge %s before handing the request to the proxy %s: the host does "+
 			"not resolve on this machine (%v). A live document is read through a proxy only when this machine can "+
 			"tell where the proxy will connect; make the host resolvable here, or list it in NO_PROXY",
 			errPrivateAddress, host, proxy.Redacted(), err)}
 	}
-	hp := hostPort(target)
+	hp := HostPort(target)
 	_, port, _ := net.SplitHostPort(hp)
 	for _, a := range addrs {
-		if err := g.allow(hp, host, netip.AddrPortFrom(a.Unmap(), parsePort(port)), tn); err != nil {
+		if err := g.allow(hp, host, netip.AddrPortFrom(a.Unmap(), parsePort(port))); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// errPrivateAddress is a connection the guard refused.
-var errPrivateAddress = errors.New("refused to connect")
-
-func (g *dialGuard) dialContext(dial func(ctx context.Context, network, addr string) (net.Conn, error)) func(ctx context.Context, network, addr string) (net.Conn, error) {
+func (g *Guard) dialContext(dial func(ctx context.Context, network, addr string) (net.Conn, error)) func(ctx context.Context, network, addr string) (net.Conn, error) {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
-		if via, _ := ctx.Value(proxyKey{}).(*url.URL); via != nil && strings.EqualFold(hostPort(via), addr) {
+		if via, _ := ctx.Value(proxyKey{}).(*url.URL); via != nil && strings.EqualFold(HostPort(via), addr) {
 			return dial(ctx, network, addr) // the proxy chosen for this request, which judged its destination
 		}
-		tn, _ := ctx.Value(testNetworkKey{}).(*testNetwork)
 		host, port, err := net.SplitHostPort(addr)
 		if err != nil {
 			return nil, err
 		}
-		addrs, err := resolve(ctx, tn, host)
+		addrs, err := g.resolve(ctx, host)
 		if err != nil {
 			return nil, err
 		}
 		var refused error
 		for _, a := range addrs {
 			ap := netip.AddrPortFrom(a.Unmap(), parsePort(port))
-			if err := g.allow(strings.ToLower(addr), host, ap, tn); err != nil {
+			if err := g.allow(strings.ToLower(addr), host, ap); err != nil {
 				if refused == nil {
 					refused = err
 				}
@@ -248,51 +226,42 @@ func parsePort(p string) uint16 {
 }
 
 // resolve returns the addresses of host: itself when it is an IP literal,
-// else the test network's or the resolver's answer.
-func resolve(ctx context.Context, tn *testNetwork, host string) ([]netip.Addr, error) {
+// else Resolve's answer.
+func (g *Guard) resolve(ctx context.Context, host string) ([]netip.Addr, error) {
 	if a, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
 		return []netip.Addr{a}, nil
 	}
-	if tn != nil {
-		if addrs, ok := tn.lookup(host); ok {
-			return addrs, nil
-		}
-		return nil, fmt.Errorf("lookup %s: no such host (test network)", host)
+	if g.Resolve != nil {
+		return g.Resolve(ctx, host)
 	}
 	return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
 }
 
-// judgeAt judges ap, through the test network when there is one.
-func judgeAt(tn *testNetwork, ap netip.AddrPort) verdict {
-	if tn != nil && tn.public[ap] {
-		return verdict{}
+// judge judges ap, by Judge when it is set.
+func (g *Guard) judge(ap netip.AddrPort) Verdict {
+	if g.Judge != nil {
+		return g.Judge(ap)
 	}
-	return judge(ap.Addr())
+	return Judge(ap.Addr())
 }
 
 // allow decides one candidate address ap of the dial to addr (host:port).
-func (g *dialGuard) allow(addr, host string, ap netip.AddrPort, tn *testNetwork) error {
-	v := judgeAt(tn, ap)
+func (g *Guard) allow(addr, host string, ap netip.AddrPort) error {
+	v := g.judge(ap)
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if !g.decided && addr == g.start {
-		g.decided, g.startPublic, g.startAddr = true, v.kind == "", ap.String()
+		g.decided, g.startPublic, g.startAddr = true, v.Public(), ap.String()
 	}
-	if v.kind == "" || !g.decided || !g.startPublic {
+	if v.Public() || !g.decided || !g.startPublic {
 		return nil
 	}
 	target := ap.String()
 	if net.ParseIP(strings.Trim(host, "[]")) == nil {
 		target = host + " (" + ap.String() + ")"
 	}
-	return &refusal{fmt.Sprintf("%v to %s, %s %s address (%s): this fetch started at the public address %s (%s), "+
+	return &Refusal{fmt.Sprintf("%v to %s, %s %s address (%s): this fetch started at the public address %s (%s), "+
 		"and a live document never leads from a public address to one that is not globally reachable (a redirect, "+
 		"an announced endpoint or a new DNS answer led there); fetch the document from that address directly if it "+
-		"is meant to be read", errPrivateAddress, target, article(v.kind), v.kind, v.source, g.startAddr, g.start)}
-}
-
-// sameHost reports whether two URLs name the same host and port: a body is
-// quoted in an error only when it came from the host the fetch started at.
-func sameHost(a, b *url.URL) bool {
-	return a != nil && b != nil && hostPort(a) == hostPort(b)
+		"is meant to be read", errPrivateAddress, target, article(v.Kind), v.Kind, v.Source, g.startAddr, g.start)}
 }

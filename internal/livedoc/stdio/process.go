@@ -1,23 +1,24 @@
-package livedoc
+// Package stdio starts a program that serves MCP on its stdin and stdout, on
+// this machine, and stops it: its environment (an allowlist, never the
+// provider's credentials), its process group (killed with it), and bounded
+// views of what it writes. It knows nothing of MCP's messages, nor of HTTP.
+package stdio
 
 import (
-	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/quote"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/redact"
 )
 
-// Bounds of an MCP server run as a process (the stdio transport), beside
-// those shared with HTTP (MaxResponseBytes per message, MaxCollectedBytes,
-// MaxPages, the timeout).
 const (
 	// MaxStdoutBytes bounds everything the process writes on stdout: a server
 	// that writes without end (notifications, say) is stopped there rather
@@ -31,14 +32,16 @@ const (
 	// MCP's stdio shutdown (SIGTERM, then SIGKILL).
 	stopGrace = 2 * time.Second
 	// termGrace is the least time a server has after SIGTERM, even when the
-	// fetch's deadline has passed: a server that cleans up on SIGTERM (stops
+	// read's deadline has passed: a server that cleans up on SIGTERM (stops
 	// a browser it started in a session of its own) gets to do it.
 	termGrace = time.Second
+	// maxQuotedArgs bounds the arguments of a command a message quotes.
+	maxQuotedArgs = 16
 )
 
-// Command is an MCP server started as a process that speaks MCP over its
-// stdin and stdout. No shell is involved: Args[0] is the program (looked up
-// in PATH when it has no slash) and the rest are its arguments.
+// Command is a program started as a process that speaks MCP over its stdin
+// and stdout. No shell is involved: Args[0] is the program (looked up in PATH
+// when it has no slash) and the rest are its arguments.
 type Command struct {
 	Args []string
 	// Env is added to the environment the server inherits (and overrides
@@ -53,7 +56,8 @@ type Command struct {
 	Dir string
 }
 
-func (c Command) check() error {
+// Check refuses a command that cannot be started as given.
+func (c Command) Check() error {
 	if len(c.Args) == 0 || c.Args[0] == "" {
 		return errors.New("the command is empty: expected the program and its arguments, such as [\"npx\", \"-y\", \"@modelcontextprotocol/server-memory\"]")
 	}
@@ -68,54 +72,22 @@ func (c Command) check() error {
 	return nil
 }
 
-// FetchToolSpecCommand starts the MCP server c, speaks MCP with it over its
-// stdin and stdout, lists its tools following every nextCursor, and stops it
-// and every process it started (its process group). All of it happens
-// within the timeout; the result is shaped as FetchToolSpec shapes it. opts'
-// Headers, Transport and SSE do not apply.
-func FetchToolSpecCommand(ctx context.Context, c Command, opts ToolSpecOptions) (*ToolSpec, error) {
-	secrets := secretsOf(opts.Options)
-	for _, v := range c.Env {
-		secrets.Add("a value of env", v)
+// Describe is the command as messages show it: its arguments quoted as in
+// HCL, at most 16 of them and 128 characters each, with secrets blanked.
+func (c Command) Describe(s *redact.Secrets) string {
+	parts := make([]string, 0, min(len(c.Args), maxQuotedArgs+1))
+	for i, a := range c.Args {
+		if i == maxQuotedArgs {
+			parts = append(parts, fmt.Sprintf("... (%d more)", len(c.Args)-i))
+			break
+		}
+		parts = append(parts, strconv.Quote(quote.Arg(s, a)))
 	}
-	ts, err := fetchToolSpecCommand(ctx, c, opts, secrets)
-	return ts, secrets.Error(err)
+	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-func fetchToolSpecCommand(ctx context.Context, c Command, opts ToolSpecOptions, secrets *redact.Secrets) (*ToolSpec, error) {
-	if err := c.check(); err != nil {
-		return nil, err
-	}
-	if err := opts.check(); err != nil {
-		return nil, err
-	}
-	filter, err := newToolFilter(opts.IncludeTools, opts.ExcludeTools)
-	if err != nil {
-		return nil, err
-	}
-	f := &mcpFetch{parent: ctx, target: c.Describe(secrets) + " (run as a process)", timeout: opts.timeout(), started: time.Now(), secrets: secrets}
-	ctx, cancel := context.WithTimeout(ctx, f.timeout)
-	defer cancel()
-	proc, err := startServer(c)
-	if err != nil {
-		return nil, startError(c, err, secrets)
-	}
-	f.proc = proc
-	defer proc.stop(f.started.Add(f.timeout))
-	// When the deadline passes, the shutdown starts at once (stdin closed,
-	// SIGTERM); stop then gives the group termGrace before SIGKILL.
-	defer context.AfterFunc(ctx, proc.terminate)()
-	f.tools = &rawToolsTransport{Transport: &mcp.IOTransport{Reader: proc.stdout, Writer: proc.stdin, MaxLineLength: MaxResponseBytes + 1}}
-	session, err := mcp.NewClient(clientInfo(), nil).Connect(ctx, f.tools, &mcp.ClientSessionOptions{ProtocolVersion: offeredVersion})
-	if err != nil {
-		return nil, f.fail(handshake, err)
-	}
-	defer func() { _ = session.Close() }() // the tools are read; stop() ends the process whatever Close says
-	return f.collect(ctx, session, filter, opts.DropOutputSchemas)
-}
-
-// serverProcess is a running MCP server and the bounded views of its output.
-type serverProcess struct {
+// Process is a running MCP server and the bounded views of its output.
+type Process struct {
 	cmd     *exec.Cmd
 	stdin   *os.File
 	stdout  *boundedStdout
@@ -126,10 +98,20 @@ type serverProcess struct {
 	termed  sync.Once
 }
 
-// startServer starts c in a process group of its own, with pipes made here
-// (not by exec.Cmd) so that Wait, run at once to learn of an early exit,
-// never closes the stdout the SDK is still reading.
-func startServer(c Command) (*serverProcess, error) {
+// Start starts c in a process group of its own; a line it writes on stdout
+// (a message of the stdio transport) may be at most maxLine bytes long. Its
+// error says what could not start, with secrets blanked.
+func Start(c Command, maxLine int, secrets *redact.Secrets) (*Process, error) {
+	p, err := start(c, maxLine)
+	if err != nil {
+		return nil, startError(c, err, secrets)
+	}
+	return p, nil
+}
+
+// start makes the pipes here (not by exec.Cmd) so that Wait, run at once to
+// learn of an early exit, never closes the stdout the SDK is still reading.
+func start(c Command, maxLine int) (*Process, error) {
 	cmd := exec.Command(c.Args[0], c.Args[1:]...)
 	cmd.Dir = c.Dir
 	cmd.Env = commandEnv(c.InheritEnv, c.Env)
@@ -143,8 +125,8 @@ func startServer(c Command) (*serverProcess, error) {
 		closeAll(inR, inW)
 		return nil, err
 	}
-	p := &serverProcess{cmd: cmd, stdin: inW, stderr: &tailBuffer{}, exited: make(chan struct{})}
-	p.stdout = &boundedStdout{f: outR}
+	p := &Process{cmd: cmd, stdin: inW, stderr: &tailBuffer{}, exited: make(chan struct{})}
+	p.stdout = &boundedStdout{f: outR, maxLine: maxLine}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, p.stderr
 	// Wait stops copying stderr this long after the process exits, when a
 	// child it left behind still holds the pipe.
@@ -170,31 +152,41 @@ func closeAll(files ...*os.File) {
 func startError(c Command, err error, secrets *redact.Secrets) error {
 	if errors.Is(err, exec.ErrNotFound) {
 		return fmt.Errorf("cannot start the MCP server %s: the program %s was not found in PATH; "+
-			"give its full path, or install it where Terraform runs", c.Describe(secrets), quoteArg(secrets, c.Args[0]))
+			"give its full path, or install it where Terraform runs", c.Describe(secrets), strconv.Quote(quote.Arg(secrets, c.Args[0])))
 	}
 	return fmt.Errorf("cannot start the MCP server %s: %v", c.Describe(secrets), err)
 }
 
-// kill ends the whole process group at once.
-func (p *serverProcess) kill() { p.killed.Do(func() { killProcessGroup(p.cmd) }) }
+// Stdin is the server's stdin; Stdout its stdout, bounded.
+func (p *Process) Stdin() io.WriteCloser { return p.stdin }
 
-// terminate closes the server's stdin and sends SIGTERM to its process group.
-func (p *serverProcess) terminate() {
+// Stdout is the server's stdout, which fails a read past MaxStdoutBytes in
+// all or past the longest line (OverLimit says which).
+func (p *Process) Stdout() io.ReadCloser { return p.stdout }
+
+// OverLimit says what went over a bound of stdout ("" when nothing did).
+func (p *Process) OverLimit() string { return p.stdout.overLimit() }
+
+// kill ends the whole process group at once.
+func (p *Process) kill() { p.killed.Do(func() { killProcessGroup(p.cmd) }) }
+
+// Terminate closes the server's stdin and sends SIGTERM to its process group.
+func (p *Process) Terminate() {
 	p.termed.Do(func() {
 		_ = p.stdin.Close() // asks the server to exit, as MCP's stdio transport does first
 		terminateProcessGroup(p.cmd)
 	})
 }
 
-// stop ends the server as MCP's stdio transport specifies: close its stdin
+// Stop ends the server as MCP's stdio transport specifies: close its stdin
 // and wait for it to exit; then SIGTERM to its process group and wait; then
 // SIGKILL to the group (children it started included) and reap it. Each wait
-// is stopGrace, cut short by the fetch's deadline, except that a server
+// is stopGrace, cut short by the read's deadline, except that a server
 // always has termGrace after SIGTERM.
-func (p *serverProcess) stop(deadline time.Time) {
+func (p *Process) Stop(deadline time.Time) {
 	_ = p.stdin.Close() // asks the server to exit; closing it twice is harmless
 	if !p.exitWithin(min(stopGrace, time.Until(deadline))) {
-		p.terminate()
+		p.Terminate()
 		p.exitWithin(min(stopGrace, max(time.Until(deadline), termGrace)))
 	}
 	p.kill() // whatever remains of the group
@@ -203,7 +195,7 @@ func (p *serverProcess) stop(deadline time.Time) {
 }
 
 // exitWithin waits at most d for the server to exit and says whether it did.
-func (p *serverProcess) exitWithin(d time.Duration) bool {
+func (p *Process) exitWithin(d time.Duration) bool {
 	if d <= 0 {
 		select {
 		case <-p.exited:
@@ -222,9 +214,9 @@ func (p *serverProcess) exitWithin(d time.Duration) bool {
 	}
 }
 
-// exitedEarly says how the process ended when it has (or does within a short
+// ExitedEarly says how the process ended when it has (or does within a short
 // moment), "" when it still runs.
-func (p *serverProcess) exitedEarly() string {
+func (p *Process) ExitedEarly() string {
 	select {
 	case <-p.exited:
 	case <-time.After(200 * time.Millisecond):
@@ -240,26 +232,14 @@ func (p *serverProcess) exitedEarly() string {
 	return "ended: " + p.waitErr.Error()
 }
 
-// stderrNote quotes the end of the server's stderr for an error message,
+// StderrNote quotes the end of the server's stderr for an error message,
 // with the secrets blanked out (a server that complains about its token
 // often prints it), the first bytes included: they may be the end of one
 // that the tail cut.
-func (p *serverProcess) stderrNote(secrets *redact.Secrets) string {
-	tail := strings.TrimSpace(multiline(secrets, p.stderr.String()))
+func (p *Process) StderrNote(secrets *redact.Secrets) string {
+	tail := strings.TrimSpace(quote.Lines(secrets, p.stderr.String()))
 	if tail == "" {
 		return "; it wrote nothing on stderr"
 	}
 	return fmt.Sprintf("; the end of its stderr:\n%s", tail)
-}
-
-// explain turns an error of the given MCP step into one that says what the
-// process did: wrote too much, did not answer in time, or exited.
-func (p *serverProcess) explain(f *mcpFetch, step string) error {
-	if f.parent.Err() == nil && f.deadlinePassed() {
-		return fmt.Errorf("the MCP server %s did not answer %s within %s; stopped it%s", f.target, step, f.timeout, p.stderrNote(f.secrets))
-	}
-	if how := p.exitedEarly(); how != "" {
-		return fmt.Errorf("the MCP server %s %s before answering %s%s", f.target, how, step, p.stderrNote(f.secrets))
-	}
-	return nil
 }

@@ -1,4 +1,4 @@
-package livedoc
+package stdio
 
 import (
 	"fmt"

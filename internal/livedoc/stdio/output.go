@@ -1,21 +1,26 @@
-package livedoc
+package stdio
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"sync"
 )
 
+// ErrTooLarge ends the reading of stdout past a bound.
+var ErrTooLarge = errors.New("the MCP server wrote over the size limit")
+
 // boundedStdout is the read end of a server's stdout. It fails a read past
-// MaxStdoutBytes in all, or past MaxResponseBytes within one line (one
-// message of the stdio transport), and remembers which, so that the error
-// says so rather than the SDK's decoding error.
+// MaxStdoutBytes in all, or past maxLine within one line (one message of the
+// stdio transport), and remembers which, so that the error says so rather
+// than the SDK's decoding error.
 type boundedStdout struct {
-	f     *os.File
-	mu    sync.Mutex
-	total int
-	line  int
-	over  string
+	f       *os.File
+	maxLine int
+	mu      sync.Mutex
+	total   int
+	line    int
+	over    string
 }
 
 func (b *boundedStdout) Read(p []byte) (int, error) {
@@ -31,12 +36,12 @@ func (b *boundedStdout) Read(p []byte) (int, error) {
 		switch {
 		case b.total > MaxStdoutBytes:
 			b.over = fmt.Sprintf("more than %d bytes (32 MiB)", MaxStdoutBytes)
-		case b.line > MaxResponseBytes:
-			b.over = fmt.Sprintf("a message of more than %d bytes (1 MiB)", MaxResponseBytes)
+		case b.line > b.maxLine:
+			b.over = fmt.Sprintf("a message of more than %d bytes (%d MiB)", b.maxLine, b.maxLine>>20)
 		default:
 			continue
 		}
-		return i, errResponseTooLarge
+		return i, ErrTooLarge
 	}
 	return n, err
 }

@@ -1,4 +1,4 @@
-package livedoc
+package netguard
 
 // Which addresses are public. The list is the IANA special-purpose address
 // registries, whose "Globally Reachable" column says which blocks a datagram
@@ -103,19 +103,26 @@ var ipv6Blocks = []addressBlock{
 // blocks above) is reserved by the IETF, not allocated to anyone.
 var globalUnicast = netip.MustParsePrefix("2000::/3")
 
-// verdict is what an address is: kind "" for a globally reachable one.
-type verdict struct {
-	kind   string // as in addressBlock
-	source string // the block, its registry entry, and what carried it
+// Verdict is what an address is.
+type Verdict struct {
+	// Kind names the block the address is in, as in "a <Kind> address"; ""
+	// for a globally reachable address.
+	Kind string
+	// Source names the block, its registry entry, and what carried the
+	// address (an IPv4 address inside an IPv6 one).
+	Source string
 }
 
-// judge says whether a is globally reachable, and when it is not, which block
+// Public says whether the address is globally reachable.
+func (v Verdict) Public() bool { return v.Kind == "" }
+
+// Judge says whether a is globally reachable, and when it is not, which block
 // it is in.
-func judge(a netip.Addr) verdict {
+func Judge(a netip.Addr) Verdict {
 	a = a.WithZone("")
 	switch {
 	case !a.IsValid():
-		return verdict{kind: "invalid", source: "not an IP address"}
+		return Verdict{Kind: "invalid", Source: "not an IP address"}
 	case a.Is4In6():
 		return carried(a.Unmap(), "::ffff:0:0/96", "IPv4-mapped, RFC 4291")
 	case a.Is4():
@@ -125,14 +132,14 @@ func judge(a netip.Addr) verdict {
 		return carried(v4, pfx, src)
 	}
 	v := judgeIn(a, ipv6Blocks)
-	if v.source == "" && !globalUnicast.Contains(a) {
-		return verdict{kind: "reserved", source: "outside 2000::/3, reserved by the IETF (IANA IPv6 address space)"}
+	if v.Source == "" && !globalUnicast.Contains(a) {
+		return Verdict{Kind: "reserved", Source: "outside 2000::/3, reserved by the IETF (IANA IPv6 address space)"}
 	}
 	return v
 }
 
 // judgeIn finds the longest prefix of blocks that holds a.
-func judgeIn(a netip.Addr, blocks []addressBlock) verdict {
+func judgeIn(a netip.Addr, blocks []addressBlock) Verdict {
 	best := -1
 	for i, b := range blocks {
 		if b.prefix.Contains(a) && (best < 0 || b.prefix.Bits() > blocks[best].prefix.Bits()) {
@@ -140,19 +147,19 @@ func judgeIn(a netip.Addr, blocks []addressBlock) verdict {
 		}
 	}
 	if best < 0 {
-		return verdict{}
+		return Verdict{}
 	}
 	b := blocks[best]
-	return verdict{kind: b.kind, source: b.prefix.String() + ", " + b.source}
+	return Verdict{Kind: b.kind, Source: b.prefix.String() + ", " + b.source}
 }
 
 // carried judges the IPv4 address that an IPv6 address carries.
-func carried(v4 netip.Addr, prefix, source string) verdict {
-	v := judge(v4)
-	if v.kind == "" {
-		return verdict{}
+func carried(v4 netip.Addr, prefix, source string) Verdict {
+	v := Judge(v4)
+	if v.Kind == "" {
+		return Verdict{}
 	}
-	return verdict{kind: v.kind, source: v4.String() + " carried in " + prefix + " (" + source + "); " + v.source}
+	return Verdict{Kind: v.Kind, Source: v4.String() + " carried in " + prefix + " (" + source + "); " + v.Source}
 }
 
 var (

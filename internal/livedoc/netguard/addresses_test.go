@@ -1,4 +1,4 @@
-package livedoc
+package netguard
 
 import (
 	"net/netip"
@@ -77,12 +77,12 @@ func TestJudgeEveryRegistryEntry(t *testing.T) {
 		"2002:c000:c0::1":    "IETF protocol assignment",
 		"2002:808:808::1":    "",
 	} {
-		v := judge(netip.MustParseAddr(addr))
-		if v.kind != want {
-			t.Errorf("judge(%s) = %q (%s), want %q", addr, v.kind, v.source, want)
+		v := Judge(netip.MustParseAddr(addr))
+		if v.Kind != want {
+			t.Errorf("Judge(%s) = %q (%s), want %q", addr, v.Kind, v.Source, want)
 		}
-		if want != "" && v.source == "" {
-			t.Errorf("judge(%s) names no block", addr)
+		if want != "" && v.Source == "" {
+			t.Errorf("Judge(%s) names no block", addr)
 		}
 	}
 }
@@ -90,13 +90,31 @@ func TestJudgeEveryRegistryEntry(t *testing.T) {
 // What an error says of a carried address: the IPv4 address and the prefix
 // that carried it, then the block it is in.
 func TestJudgeNamesTheCarrier(t *testing.T) {
-	v := judge(netip.MustParseAddr("64:ff9b::a01:203"))
+	v := Judge(netip.MustParseAddr("64:ff9b::a01:203"))
 	for _, want := range []string{"10.1.2.3 carried in 64:ff9b::/96", "NAT64 well-known prefix, RFC 6052", "10.0.0.0/8, private-use, RFC 1918"} {
-		if !strings.Contains(v.source, want) {
-			t.Errorf("source %q does not say %q", v.source, want)
+		if !strings.Contains(v.Source, want) {
+			t.Errorf("source %q does not say %q", v.Source, want)
 		}
 	}
 	if got := article("IETF protocol assignment") + " / " + article("loopback"); got != "an / a" {
 		t.Errorf("articles: %s", got)
+	}
+}
+
+// No table lists a prefix twice, and block 0 of each holds no address of
+// another block of its table: what makes judgeIn's longest match the only
+// one (the equivalent mutants of judgeIn rely on it).
+func TestBlocksAreDistinct(t *testing.T) {
+	for _, blocks := range [][]addressBlock{ipv4Blocks, ipv6Blocks} {
+		seen := map[netip.Prefix]bool{}
+		for i, b := range blocks {
+			if seen[b.prefix] {
+				t.Errorf("%s is listed twice", b.prefix)
+			}
+			seen[b.prefix] = true
+			if i > 0 && b.prefix.Overlaps(blocks[0].prefix) {
+				t.Errorf("%s overlaps %s, the first block", b.prefix, blocks[0].prefix)
+			}
+		}
 	}
 }
