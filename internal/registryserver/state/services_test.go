@@ -313,6 +313,9 @@ func TestDerivedRecords(t *testing.T) {
 		m.Tools[0].Annotations == nil || !m.Tools[0].Annotations.ReadOnlyHint || m.Tools[0].Annotations.Title != "Get invoice" {
 		t.Fatalf("MCP server %+v", m)
 	}
+	if del := m.Tools[1].Annotations; del == nil || !del.DestructiveHint || !del.OpenWorldHint || del.ReadOnlyHint || del.IdempotentHint {
+		t.Errorf("a tool without annotations has the MCP defaults (destructive, open world): %+v", del)
+	}
 	if raw, _ := s.Derived(KindMCP, parent+"/mcpServers/invoices"); !strings.Contains(string(raw), `"idempotentHint":false`) {
 		t.Errorf("a false hint is not sent: %s", raw)
 	}
