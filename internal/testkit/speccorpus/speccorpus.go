@@ -7,10 +7,11 @@
 package speccorpus
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit/modroot"
 )
 
 // Env names the corpus's folder, in place of ../shared/spec beside the clone.
@@ -26,7 +27,7 @@ const NotFound = "spec corpus not found at"
 func Dir() (dir string, found bool) {
 	dir = os.Getenv(Env)
 	if dir == "" {
-		root, err := moduleRoot()
+		root, err := modroot.Find()
 		if err != nil {
 			return filepath.Join("..", "shared", "spec"), false
 		}
@@ -56,22 +57,4 @@ func Require(t testing.TB) string {
 	}
 	t.Skip(how)
 	return ""
-}
-
-// moduleRoot is the folder holding go.mod, from the working folder up.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working folder")
-		}
-		dir = parent
-	}
 }

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit/modroot"
 )
 
 // The corpus is where AGENTREGISTRY_SPEC_DIR says, found when it holds
@@ -20,7 +22,7 @@ func TestDir(t *testing.T) {
 		}
 	}
 	t.Setenv(Env, "")
-	root, err := moduleRoot()
+	root, err := modroot.Find()
 	if err != nil {
 		t.Fatal(err)
 	}
