@@ -9,9 +9,9 @@ import (
 	"time"
 )
 
-// Issue 34, finding 4: at the connection cap, idle keep-alive connections
-// (here each after one 401, without the token) give way to a new client,
-// which is served at once; on main it waited out -idle-timeout (60 s).
+// At the connection cap, idle keep-alive connections (here each after one
+// 401, without the token) give way to a new client, which is served at once
+// rather than after -idle-timeout (60 s).
 func TestIdleConnectionsGiveWayAtTheCap(t *testing.T) {
 	bin := buildServer(t)
 	t.Setenv(tokenEnv, "secret")

@@ -1,7 +1,8 @@
 package main
 
-// BenchmarkHostileUploads measures the server's memory under the hostile
-// skill uploads of issue 27, sent concurrently at the default in-flight cap,
+// BenchmarkHostileUploads measures the server's memory under hostile skill
+// uploads (front matter of 900,000 keys, metadata of megabytes, archives of
+// random bytes), sent concurrently at the default in-flight cap,
 // and how long unrelated reads take meanwhile. It prints figures and asserts
 // none (machines here are shared and noisy):
 //
@@ -38,7 +39,7 @@ const (
 	benchLimit     = 3 * time.Minute
 )
 
-// hostileArchives are the uploads the probe sent, each a SKILL.md (and for
+// hostileArchives are the hostile uploads, each a SKILL.md (and for
 // the largest, a file of random bytes that does not compress).
 func hostileArchives(b *testing.B) map[string][]byte {
 	head := "---\nname: pdf-tools\ndescription: d\n"

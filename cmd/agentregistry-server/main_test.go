@@ -309,9 +309,8 @@ func TestBadFlags(t *testing.T) {
 	}
 }
 
-// Item 4 of issue 18: a client that declares a body and sends one byte of it
-// is cut off by -read-timeout. On main such connections were all still open
-// 20 s later, never answered.
+// A client that declares a body and sends one byte of it is cut off by
+// -read-timeout: its connection ends instead of staying open unanswered.
 func TestSlowBodyIsCutOff(t *testing.T) {
 	bin := buildServer(t)
 	_, url := startServer(t, bin, "-read-timeout", "1s")
@@ -330,8 +329,8 @@ func TestSlowBodyIsCutOff(t *testing.T) {
 	}
 }
 
-// Item 4: -max-connections caps the connections open at once; a further
-// client waits until one closes. On main every connection was accepted.
+// -max-connections caps the connections open at once; a further client
+// waits until one closes.
 func TestConnectionCap(t *testing.T) {
 	bin := buildServer(t)
 	_, url := startServer(t, bin, "-max-connections", "1", "-read-header-timeout", "30s")
@@ -358,7 +357,7 @@ func TestConnectionCap(t *testing.T) {
 	}
 }
 
-// Item 12 and the new flags: -help documents each flag, and the environment
+// -help documents each flag, and the environment
 // variable for the token first, saying why.
 func TestHelp(t *testing.T) {
 	var out strings.Builder

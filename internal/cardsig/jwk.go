@@ -19,19 +19,6 @@ type SigningKey struct {
 	Algorithm string
 }
 
-// ParseSigningJWK reads a private JWK (RFC 7517) that can sign agent cards:
-// an EC P-256, Ed25519 (OKP) or RSA (2048 bits or more) private key; without
-// a kid, its kid is the key's RFC 7638 thumbprint. A public key, a symmetric ("oct", HMAC) key, an "alg" other than the
-// one the key signs with ("none" included) and a malformed JWK are errors;
-// messages never include key material.
-func ParseSigningJWK(jwk []byte) (*SigningKey, error) {
-	pk, err := readPrivateJWK(jwk)
-	if err != nil {
-		return nil, err
-	}
-	return signingKeyOf(pk)
-}
-
 // signingKeyOf makes a private key an agent-card signing key: its kid is the
 // JWK's, else its RFC 7638 thumbprint (the same as the key's PEM form and
 // public_jwks give it), and a JWK's "alg" must be the one it signs cards with.

@@ -31,14 +31,15 @@ func jwkOf(t *testing.T, key any, kid string, extra map[string]any) []byte {
 	return must(json.Marshal(m))
 }
 
-// Each key form cardsig signs with, as a private JWK: the signature verifies
+// Each key form cardsig signs with, as a private JWK read by
+// ParseSigningKey: the signature verifies
 // with the public key, names the JWK's kid, and is the same on each signing.
 func TestSigningJWKSignsAndVerifies(t *testing.T) {
 	for _, k := range keys() {
 		if strings.HasSuffix(k.kid, "-sec1") || strings.HasSuffix(k.kid, "-pkcs1") {
 			continue // the same keys as the pkcs8 ones
 		}
-		sk, err := ParseSigningJWK(jwkOf(t, k.key, k.kid, nil))
+		sk, err := ParseSigningKey(jwkOf(t, k.key, k.kid, nil))
 		if err != nil {
 			t.Fatalf("%s: %v", k.kid, err)
 		}
@@ -63,7 +64,8 @@ func TestSigningJWKSignsAndVerifies(t *testing.T) {
 	}
 }
 
-// What cannot sign is refused with a message that says why and shows no key.
+// A JWK that cannot sign is refused with a message that says why and shows
+// no key.
 func TestSigningJWKRefusals(t *testing.T) {
 	ec, ok := keys()[0].key.(*ecdsa.PrivateKey)
 	if !ok {
@@ -89,10 +91,10 @@ func TestSigningJWKRefusals(t *testing.T) {
 		"p-384":        {jwkOf(t, p384, "k", nil), "needs P-256"},
 		"small rsa":    {jwkOf(t, small, "k", nil), "at least 2048"},
 		"malformed":    {[]byte(`{"kty":"EC","crv":"P-256","x":"?","d":"` + d + `"}`), "not a valid JWK"},
-		"not json":     {[]byte("-----BEGIN PRIVATE KEY-----"), "not a valid JWK"},
+		"not json":     {[]byte(`{"kty":"EC",`), "not a valid JWK"},
 		"off curve":    {jwkOf(t, ec, "k", map[string]any{"y": "AAAA" + strings.Repeat("A", 39)}), "JWK"},
 	} {
-		_, err := ParseSigningJWK(c.jwk)
+		_, err := ParseSigningKey(c.jwk)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one saying %q", name, err, c.want)
 			continue

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,7 +27,7 @@ func TestAccExamples_validateAndFormat(t *testing.T) {
 	// The examples show what the newest CLIs accept: an import block by identity.
 	cli.SkipUnless(t, "the examples (import blocks by identity)", "1.12.0", "1.12.0")
 	h, root, tree := exampleRun(t, cli, "examples", "modules")
-	dirs := folders(t, root, "examples", ".tf")
+	dirs, _ := examplesToRun(t, root)
 	for _, dir := range dirs {
 		t.Run(dir, func(t *testing.T) {
 			h := *h
@@ -80,7 +79,7 @@ func TestAccExamples_queryFiles(t *testing.T) {
 	cli := testkit.CLIFromEnv(t)
 	cli.SkipUnless(t, "query files (list blocks)", "1.14.0", "")
 	h, root, tree := exampleRun(t, cli, "examples")
-	dirs := folders(t, root, "examples", ".tfquery.hcl")
+	_, dirs := examplesToRun(t, root)
 	for _, dir := range dirs {
 		t.Run(dir, func(t *testing.T) {
 			h := *h
@@ -117,25 +116,80 @@ func completeExample(t *testing.T, h *testkit.Harness) []string {
 	return files
 }
 
-// folders lists the folders under root/dir (relative to root) holding a file
-// whose name ends in suffix.
-func folders(t *testing.T, root, dir, suffix string) []string {
+// exampleCategories are the folders of examples/ (tfplugindocs' layout) each
+// of whose folders is the example of one resource, data source, list resource
+// or function; every other folder directly under examples/ (the provider's,
+// the demo, a module's) is an example of its own.
+var exampleCategories = []string{"resources", "data-sources", "list-resources", "functions", "ephemeral-resources", "actions"}
+
+// exampleFolders lists the example folders of examples/ itself, relative to
+// root, by the layout above: the tests' count of examples comes from here,
+// never from the files they happen to find.
+func exampleFolders(t *testing.T, root string) []string {
 	t.Helper()
 	var out []string
-	err := filepath.WalkDir(filepath.Join(root, dir), func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, suffix) {
-			return err
+	for _, top := range readDirs(t, filepath.Join(root, "examples")) {
+		if !slices.Contains(exampleCategories, top) {
+			out = append(out, filepath.Join("examples", top))
+			continue
 		}
-		rel, err := filepath.Rel(root, filepath.Dir(path))
-		if err == nil && !slices.Contains(out, rel) {
-			out = append(out, rel)
+		for _, name := range readDirs(t, filepath.Join(root, "examples", top)) {
+			out = append(out, filepath.Join("examples", top, name))
 		}
-		return err
-	})
+	}
+	return out
+}
+
+// readDirs are the names of the folders in dir; a file there is an error,
+// since no test would run it.
+func readDirs(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var out []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			t.Errorf("%s is a file where the examples' layout has folders: no examples test runs it; move it into an example's folder", filepath.Join(dir, e.Name()))
+			continue
+		}
+		out = append(out, e.Name())
+	}
 	return out
+}
+
+// examplesToRun are the example folders of root (exampleFolders) that hold
+// configuration (*.tf: validated and formatted) and those that hold query
+// files (*.tfquery.hcl: validated as queries). An example folder with
+// neither is an example no test would run, and fails the test.
+func examplesToRun(t *testing.T, root string) (configs, queries []string) {
+	t.Helper()
+	for _, dir := range exampleFolders(t, root) {
+		tf, _ := filepath.Glob(filepath.Join(root, dir, "*.tf"))
+		query, _ := filepath.Glob(filepath.Join(root, dir, "*.tfquery.hcl"))
+		if len(tf) > 0 {
+			configs = append(configs, dir)
+		}
+		if len(query) > 0 {
+			queries = append(queries, dir)
+		}
+		if len(tf) == 0 && len(query) == 0 {
+			t.Errorf("the example %s holds no *.tf or *.tfquery.hcl file: no examples test would run it", dir)
+		}
+	}
+	return configs, queries
+}
+
+// Every folder of examples/ is an example the examples tests run: a
+// configuration or a query, in tfplugindocs' layout. Without a CLI, so that
+// an example no test would run fails every run.
+func TestExamples_everyFolderIsRun(t *testing.T) {
+	configs, queries := examplesToRun(t, testkit.Root(t))
+	if len(configs) == 0 || len(queries) == 0 {
+		t.Fatalf("examples/ has %d configurations and %d queries; want both", len(configs), len(queries))
+	}
+	t.Logf("%d example folders: %d configurations, %d queries", len(exampleFolders(t, testkit.Root(t))), len(configs), len(queries))
 }
 
 func anyContains(t *testing.T, files []string, s string) bool {

@@ -20,8 +20,8 @@ import (
 // the files the guide says to save are saved in a new folder, and the card
 // fixed as it shows; every ```sh block runs, the ```text block after one must
 // appear in what it printed, and a warning it prints must be shown there (but
-// the one of every local install, which the README explains). Then what step
-// 3 says of file() (fileSpacingProse).
+// the one of every local install, which the guide Installing the provider
+// explains). Then what step 3 says of file() (fileSpacingProse).
 func followGettingStarted(t *testing.T, g *guideRun) {
 	address := testkit.FreeAddress(t)
 	r := g.readerAsUser(t, nil)

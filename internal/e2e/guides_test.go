@@ -40,9 +40,11 @@ type guide struct {
 func guides() []guide {
 	return []guide{
 		{page: "docs/guides/adopt-an-existing-registry.md", follow: followAdopt},
+		{page: "docs/guides/developing-the-provider.md", notRun: developingNotRun},
 		{page: "docs/guides/drift-detection-in-ci.md", follows: []string{"## The job"}, notRun: driftNotRun, follow: followDrift},
 		{page: "docs/guides/getting-started.md", follow: followGettingStarted},
 		{page: "docs/guides/google-agent-registry.md", notRun: googleNotRun, follow: followGoogle},
+		{page: "docs/guides/installing-the-provider.md", notRun: installingNotRun},
 		{page: "docs/guides/migrating-from-google-agent-registry-service.md", notRun: migratingNotRun},
 		{page: "docs/guides/pin-approved-mcp-tools.md", follow: followPinApprovedTools},
 		{page: "docs/guides/register-a-fleet-from-a-folder.md", follows: []string{"## Try the example against the bundled server", "## Test the module"},
@@ -54,11 +56,7 @@ func guides() []guide {
 		{page: "docs/guides/the-bundled-registry-server.md", read: "docs/guides/the-bundled-registry-server.md",
 			follow: followServerGuide, noCLI: true},
 		{page: "README.md", section: "", follow: followReadmeDemo},
-		{page: "README.md", section: readmeSnapshotSection, notRun: readmeSnapshotNotRun},
-		{page: "README.md", section: "### On CI runners: `-plugin-dir` or `filesystem_mirror`", notRun: readmeCIRunnersNotRun},
-		{page: "README.md", section: "### While developing: `dev_overrides`", notRun: readmeDevOverridesNotRun},
 		{page: "README.md", section: "## The bundled registry server", follow: followReadmeServer, noCLI: true},
-		{page: "README.md", section: "### The suite is `go test`", notRun: readmeSuiteNotRun},
 	}
 }
 

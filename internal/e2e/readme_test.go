@@ -13,35 +13,6 @@ import (
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit"
 )
 
-// readmeSnapshotSection is the README's section that
-// TestAccReadmeSnapshotInstall (internal/releasetest) follows: it installs the
-// snapshot that package builds.
-const readmeSnapshotSection = "### From a release snapshot: `-plugin-dir` or `filesystem_mirror`"
-
-func readmeSnapshotNotRun() []testkit.NotRun {
-	return []testkit.NotRun{{Reason: testkit.RunBy("TestAccReadmeSnapshotInstall")}}
-}
-
-// `make install PLUGINS_DIR=...` and `init -plugin-dir` are the install
-// checks'.
-func readmeCIRunnersNotRun() []testkit.NotRun {
-	return []testkit.NotRun{{Match: `^make install PLUGINS_DIR=`, Reason: testkit.RunBy("TestAccInstall_offline")}}
-}
-
-var goTestCommand = regexp.MustCompile(`^(?:[A-Z_]+=(?:\$\([^)]*\)|[^\s$])+ +)*go test `)
-
-// The suite's own commands: a test cannot run the suite it is part of.
-func readmeSuiteNotRun() []testkit.NotRun {
-	return []testkit.NotRun{{Match: "go test", Reason: testkit.Because("the suite itself, which runs this test", func(b testkit.Block) error {
-		for _, command := range strings.Split(strings.ReplaceAll(b.Text, "\\\n", " "), "\n") {
-			if strings.TrimSpace(command) != "" && !goTestCommand.MatchString(command) {
-				return errors.New("it runs more than go test: " + command)
-			}
-		}
-		return nil
-	})}}
-}
-
 // The README's first block: `make demo` runs to its end with the CLI of the
 // run (the `terraform` on the PATH, which it picks), and its drift step names
 // the agent changed behind Terraform's back and the attributes that changed,
@@ -110,47 +81,32 @@ func demoSummary(root, out string) error {
 	return nil
 }
 
-// "While developing": `make dev-override` builds the provider into bin/ as
-// `make build` does, and writes the CLI configuration with which the examples'
-// checks run both CLIs (testkit.DevOverrides): checked the same, the
-// configuration its script writes, without the build (a link of the provider
-// that CI does not need twice).
-func readmeDevOverridesNotRun() []testkit.NotRun {
-	return []testkit.NotRun{{Match: `^make dev-override `, Reason: testkit.Because(
-		"the configuration it writes is the one TestAccExamples_validateAndFormat runs both CLIs with, checked the same",
-		func(testkit.Block) error {
-			root, err := os.Getwd()
-			if err != nil {
-				return err
-			}
-			root = filepath.Join(root, "..", "..")
-			recipe, err := testkit.MakeRecipe(root, "dev-override")
-			if err != nil || !strings.Contains(recipe, "./scripts/dev-override.sh") {
-				return errors.Join(err, errors.New("make dev-override no longer runs scripts/dev-override.sh"))
-			}
-			script, err := os.ReadFile(filepath.Join(root, "scripts", "dev-override.sh"))
-			if err != nil || !regexp.MustCompile(`(?m)^write_dev_overrides "\$rc" "\$root/bin"$`).Match(script) {
-				return errors.Join(err, errors.New("scripts/dev-override.sh no longer writes its configuration with write_dev_overrides"))
-			}
-			rc := filepath.Join(os.TempDir(), fmt.Sprintf("dev-overrides-%d.tfrc", os.Getpid()))
-			defer func() { _ = os.Remove(rc) }()
-			cmd := exec.Command("bash", "-c", `. scripts/lib.sh && write_dev_overrides "$0" /clone/bin`, rc)
-			cmd.Dir = root
-			if out, err := cmd.CombinedOutput(); err != nil {
-				return fmt.Errorf("write_dev_overrides: %w\n%s", err, out)
-			}
-			written, err := os.ReadFile(rc)
-			if err == nil && string(written) != testkit.DevOverridesConfig("/clone/bin") {
-				err = fmt.Errorf("write_dev_overrides writes\n%s\nand the examples' checks run with\n%s", written, testkit.DevOverridesConfig("/clone/bin"))
-			}
-			return err
-		})}}
-}
-
 // "The bundled registry server": built as `make build` builds it, started
 // with the flags shown (on a free port, its data file in the test's folder).
 func followReadmeServer(t *testing.T, g *guideRun) {
 	r := g.readerAsUser(t, nil)
 	r.Instead = serverLines(t, r)
 	must(t, r.Follow(g.page.Blocks))
+}
+
+// readmeMaxLines is the README's length limit: what a first reader needs (the
+// two commands, requirements, an example, where the docs are); the rest is
+// on pages under docs/.
+const readmeMaxLines = 300
+
+// The README stays short, and opens with its two commands, make demo and
+// make test, in its first block, before any section.
+func TestReadme_isShort(t *testing.T) {
+	readme, err := testkit.ReadPage(testkit.Root(t), "README.md")
+	must(t, err)
+	if n := strings.Count(strings.TrimSuffix(readme.Text, "\n"), "\n") + 1; n > readmeMaxLines {
+		t.Errorf("README.md has %d lines, the limit is %d: move what a first reader does not need to a page under docs/ "+
+			"(a guide template under templates/guides/, with its row in guides())", n, readmeMaxLines)
+	}
+	opening, err := readme.Part("")
+	must(t, err)
+	first := testkit.Of(opening.Blocks, "sh")
+	if len(first) == 0 || !strings.HasPrefix(first[0].Text, "make demo ") || !strings.Contains(first[0].Text, "\nmake test ") {
+		t.Errorf("the README's first lines no longer give make demo and make test in one block before its first section")
+	}
 }

@@ -54,10 +54,17 @@ func newServiceList[M any, P kindModel[M]](res resource.Resource, kind serviceLi
 	if !ok {
 		panic(fmt.Sprintf("newServiceList: %T is not the *serviceResource of its model", res)) // a bug in the list's constructor
 	}
-	return &serviceList[M, P]{
+	l := &serviceList[M, P]{
 		listBase: listBase{resourceBase: resourceBase{naming: r.naming}, plural: kind.plural, query: kind.query, search: kind.searchMethod},
 		res:      r, kind: kind,
 	}
+	// The framework's interfaces a service list implements, whatever its
+	// kind: go build checks them here for every M and P.
+	var _ interface {
+		list.ListResourceWithConfigure
+		list.ListResourceWithValidateConfig
+	} = l
+	return l
 }
 
 // Configure hands the provider data to the list and to the resource whose

@@ -178,7 +178,19 @@ func newServiceResource[M any, P kindModel[M]](kind serviceKind[M]) *serviceReso
 	if kind.upgraders == nil {
 		kind.upgraders = func(context.Context) map[int64]resource.StateUpgrader { return nil }
 	}
-	return &serviceResource[M, P]{resourceBase: resourceBase{naming: kind.naming}, kind: kind}
+	r := &serviceResource[M, P]{resourceBase: resourceBase{naming: kind.naming}, kind: kind}
+	// The framework's interfaces a service resource implements, whatever its
+	// kind: go build checks them here for every M and P.
+	var _ interface {
+		resource.ResourceWithConfigure
+		resource.ResourceWithImportState
+		resource.ResourceWithModifyPlan
+		resource.ResourceWithUpgradeState
+		resource.ResourceWithMoveState
+		resource.ResourceWithIdentity
+		resource.ResourceWithConfigValidators
+	} = r
+	return r
 }
 
 func (r *serviceResource[M, P]) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {

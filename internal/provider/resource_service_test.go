@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -66,8 +65,7 @@ func TestServiceKind_addAPIErrorAttachesTheFieldsAttribute(t *testing.T) {
 }
 
 // widgetModel is a kind that exists in the tests alone: the engine's own
-// tests and its interface assertions use it, so that the engine names no
-// kind of the provider.
+// tests use it, so that the engine names no kind of the provider.
 type widgetModel struct {
 	serviceModel
 	WidgetID types.String `tfsdk:"widget_id"`
@@ -88,18 +86,6 @@ func (m *widgetModel) refresh(*agentregistry.Service, bool, string) (outgoing, d
 	return outgoing{}, nil
 }
 func (m *widgetModel) fromGoogle(*googleService) {}
-
-var (
-	_ resource.ResourceWithConfigure        = (*serviceResource[widgetModel, *widgetModel])(nil)
-	_ resource.ResourceWithImportState      = (*serviceResource[widgetModel, *widgetModel])(nil)
-	_ resource.ResourceWithModifyPlan       = (*serviceResource[widgetModel, *widgetModel])(nil)
-	_ resource.ResourceWithUpgradeState     = (*serviceResource[widgetModel, *widgetModel])(nil)
-	_ resource.ResourceWithMoveState        = (*serviceResource[widgetModel, *widgetModel])(nil)
-	_ resource.ResourceWithIdentity         = (*serviceResource[widgetModel, *widgetModel])(nil)
-	_ resource.ResourceWithConfigValidators = (*serviceResource[widgetModel, *widgetModel])(nil)
-	_ list.ListResourceWithConfigure        = (*serviceList[widgetModel, *widgetModel])(nil)
-	_ list.ListResourceWithValidateConfig   = (*serviceList[widgetModel, *widgetModel])(nil)
-)
 
 func widgetKind(policy documentPolicy[widgetModel]) serviceKind[widgetModel] {
 	return serviceKind[widgetModel]{

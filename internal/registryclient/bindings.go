@@ -96,10 +96,10 @@ func (c *Client) DeleteBinding(ctx context.Context, name string) error {
 	return err
 }
 
-// ListBindings lists the bindings under parent that match filter (AIP-160;
-// "" for all), to the end or until limit results when limit > 0.
-func (c *Client) ListBindings(ctx context.Context, parent, filter string, limit int) ([]*agentregistry.Binding, error) {
-	return paginate(ctx, c, "bindings.list", limit, func(ctx context.Context, pageSize int64, token string) ([]*agentregistry.Binding, string, error) {
+// bindingList is bindings.list under parent that match filter (AIP-160; ""
+// for all).
+func (c *Client) bindingList(parent, filter string) pagedRead[*agentregistry.Binding] {
+	return pagedRead[*agentregistry.Binding]{"bindings.list", func(ctx context.Context, pageSize int64, token string) ([]*agentregistry.Binding, string, error) {
 		call := c.registry.Projects.Locations.Bindings.List(parent).PageSize(pageSize).PageToken(token)
 		if filter != "" {
 			call = call.Filter(filter)
@@ -109,13 +109,19 @@ func (c *Client) ListBindings(ctx context.Context, parent, filter string, limit 
 			return nil, "", err
 		}
 		return resp.Bindings, resp.NextPageToken, nil
-	})
+	}}
+}
+
+// ListBindings lists the bindings under parent that match filter (AIP-160;
+// "" for all), to the end or until limit results when limit > 0.
+func (c *Client) ListBindings(ctx context.Context, parent, filter string, limit int) ([]*agentregistry.Binding, error) {
+	return c.bindingList(parent, filter).upTo(ctx, c, limit)
 }
 
 // FetchAvailableBindings runs bindings:fetchAvailable for a source agent
 // and/or a target URN ("" leaves one out), to the end or until limit results.
 func (c *Client) FetchAvailableBindings(ctx context.Context, parent, source, target string, limit int) ([]*agentregistry.Binding, error) {
-	return paginate(ctx, c, "bindings:fetchAvailable", limit, func(ctx context.Context, pageSize int64, token string) ([]*agentregistry.Binding, string, error) {
+	return pagedRead[*agentregistry.Binding]{"bindings:fetchAvailable", func(ctx context.Context, pageSize int64, token string) ([]*agentregistry.Binding, string, error) {
 		call := c.registry.Projects.Locations.Bindings.FetchAvailable(parent).PageSize(pageSize).PageToken(token)
 		if source != "" {
 			call = call.SourceIdentifier(source)
@@ -128,7 +134,7 @@ func (c *Client) FetchAvailableBindings(ctx context.Context, parent, source, tar
 			return nil, "", err
 		}
 		return resp.Bindings, resp.NextPageToken, nil
-	})
+	}}.upTo(ctx, c, limit)
 }
 
 func bindingName(b *agentregistry.Binding) string { return b.Name }

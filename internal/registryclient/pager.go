@@ -313,6 +313,29 @@ func (r *pageRead[T]) capReached(reached string, limit int64) error {
 	return &PageLimitError{Read: r.read, Cap: reached, Limit: limit, Pages: r.pages, Records: r.records, Bytes: r.budget.used.Load()}
 }
 
+// pagedRead is one paged method of the registry (agents.list,
+// agents:search...), written once for both ways it is read: whole, up to a
+// limit (the List*/Search* functions), and page by page (the *Pages streams).
+type pagedRead[T any] struct {
+	// name names the read in errors.
+	name string
+	// fetch asks for the page at token, of pageSize records at most.
+	fetch func(ctx context.Context, pageSize int64, token string) (items []T, next string, err error)
+}
+
+// pages yields the read's pages of pageSize records, under the client's page
+// caps (readPages).
+func (r pagedRead[T]) pages(ctx context.Context, c *Client, pageSize int64) iter.Seq2[[]T, error] {
+	return readPages(ctx, c.pageLimits, r.name, func(ctx context.Context, token string) ([]T, string, error) {
+		return r.fetch(ctx, pageSize, token)
+	})
+}
+
+// upTo is paginate of the read.
+func (r pagedRead[T]) upTo(ctx context.Context, c *Client, limit int) ([]T, error) {
+	return paginate(ctx, c, r.name, limit, r.fetch)
+}
+
 // paginate reads pages until there is no next page or limit records were
 // collected (0: no limit), asking for the same page size each time (the API
 // requires the other parameters to stay identical between pages), under the
@@ -324,9 +347,7 @@ func paginate[T any](ctx context.Context, c *Client, read string, limit int,
 		pageSize = int64(limit)
 	}
 	var out []T
-	for page, err := range readPages(ctx, c.pageLimits, read, func(ctx context.Context, token string) ([]T, string, error) {
-		return fetch(ctx, pageSize, token)
-	}) {
+	for page, err := range (pagedRead[T]{read, fetch}).pages(ctx, c, pageSize) {
 		if err != nil {
 			return nil, err
 		}

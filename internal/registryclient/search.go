@@ -9,10 +9,9 @@ import (
 // searchPageSize is the registry's maximum page size.
 const searchPageSize = 100
 
-// SearchAgents runs an agents:search under parent (projects/*/locations/*)
-// and follows nextPageToken to the end, or until limit results when limit > 0.
-func (c *Client) SearchAgents(ctx context.Context, parent, query string, limit int) ([]*agentregistry.Agent, error) {
-	return paginate(ctx, c, "agents:search", limit, func(ctx context.Context, pageSize int64, token string) ([]*agentregistry.Agent, string, error) {
+// agentSearch is an agents:search under parent.
+func (c *Client) agentSearch(parent, query string) pagedRead[*agentregistry.Agent] {
+	return pagedRead[*agentregistry.Agent]{"agents:search", func(ctx context.Context, pageSize int64, token string) ([]*agentregistry.Agent, string, error) {
 		resp, err := c.registry.Projects.Locations.Agents.Search(parent, &agentregistry.SearchAgentsRequest{
 			SearchString: query, PageSize: pageSize, PageToken: token,
 		}).Context(ctx).Do()
@@ -20,13 +19,12 @@ func (c *Client) SearchAgents(ctx context.Context, parent, query string, limit i
 			return nil, "", err
 		}
 		return resp.Agents, resp.NextPageToken, nil
-	})
+	}}
 }
 
-// SearchMcpServers runs an mcpServers:search under parent and follows
-// nextPageToken to the end, or until limit results when limit > 0.
-func (c *Client) SearchMcpServers(ctx context.Context, parent, query string, limit int) ([]*agentregistry.McpServer, error) {
-	return paginate(ctx, c, "mcpServers:search", limit, func(ctx context.Context, pageSize int64, token string) ([]*agentregistry.McpServer, string, error) {
+// mcpServerSearch is an mcpServers:search under parent.
+func (c *Client) mcpServerSearch(parent, query string) pagedRead[*agentregistry.McpServer] {
+	return pagedRead[*agentregistry.McpServer]{"mcpServers:search", func(ctx context.Context, pageSize int64, token string) ([]*agentregistry.McpServer, string, error) {
 		resp, err := c.registry.Projects.Locations.McpServers.Search(parent, &agentregistry.SearchMcpServersRequest{
 			SearchString: query, PageSize: pageSize, PageToken: token,
 		}).Context(ctx).Do()
@@ -34,5 +32,17 @@ func (c *Client) SearchMcpServers(ctx context.Context, parent, query string, lim
 			return nil, "", err
 		}
 		return resp.McpServers, resp.NextPageToken, nil
-	})
+	}}
+}
+
+// SearchAgents runs an agents:search under parent (projects/*/locations/*)
+// and follows nextPageToken to the end, or until limit results when limit > 0.
+func (c *Client) SearchAgents(ctx context.Context, parent, query string, limit int) ([]*agentregistry.Agent, error) {
+	return c.agentSearch(parent, query).upTo(ctx, c, limit)
+}
+
+// SearchMcpServers runs an mcpServers:search under parent and follows
+// nextPageToken to the end, or until limit results when limit > 0.
+func (c *Client) SearchMcpServers(ctx context.Context, parent, query string, limit int) ([]*agentregistry.McpServer, error) {
+	return c.mcpServerSearch(parent, query).upTo(ctx, c, limit)
 }

@@ -90,10 +90,25 @@ func (c *Client) GetSkillRevision(ctx context.Context, name string) (*agentregis
 	return rev, wrapError(apiRegistry, err)
 }
 
+// skillList is skills.list under parent that match filter ("" for all).
+func (c *Client) skillList(parent, filter string) pagedRead[*agentregistry.Skill] {
+	return pagedRead[*agentregistry.Skill]{"skills.list", func(ctx context.Context, pageSize int64, token string) ([]*agentregistry.Skill, string, error) {
+		call := c.registry.Projects.Locations.Skills.List(parent).PageSize(pageSize).PageToken(token)
+		if filter != "" {
+			call = call.Filter(filter)
+		}
+		resp, err := call.Context(ctx).Do()
+		if err != nil {
+			return nil, "", err
+		}
+		return resp.Skills, resp.NextPageToken, nil
+	}}
+}
+
 // SearchSkills runs skills:search (searchType KEYWORD or SEMANTIC) under
 // parent and follows nextPageToken to the end, or until limit results.
 func (c *Client) SearchSkills(ctx context.Context, parent, query, searchType string, limit int) ([]*agentregistry.Skill, error) {
-	return paginate(ctx, c, "skills:search", limit, func(ctx context.Context, pageSize int64, token string) ([]*agentregistry.Skill, string, error) {
+	return pagedRead[*agentregistry.Skill]{"skills:search", func(ctx context.Context, pageSize int64, token string) ([]*agentregistry.Skill, string, error) {
 		call := c.registry.Projects.Locations.Skills.Search(parent).SearchString(query).PageSize(pageSize).Context(ctx)
 		if searchType != "" {
 			call = call.SearchType(searchType)
@@ -106,5 +121,5 @@ func (c *Client) SearchSkills(ctx context.Context, parent, query, searchType str
 			return nil, "", err
 		}
 		return resp.Skills, resp.NextPageToken, nil
-	})
+	}}.upTo(ctx, c, limit)
 }

@@ -1,6 +1,6 @@
 package registryserver_test
 
-// The discovery documents as the test (issue 25). TestDiscoveryDocuments
+// The discovery documents as the test. TestDiscoveryDocuments
 // reads agentregistry-api.json and apphub-api.json from the module cache, at
 // the version of google.golang.org/api in go.mod, enumerates every method,
 // and calls each through the official generated client, with every query

@@ -281,9 +281,9 @@ func TestSkillFieldLimits(t *testing.T) {
 
 // TestSkillPatchMask: a patch without update_mask changes the mutable
 // fields the body carries and only those (AIP-134, as services, bindings and
-// workloads do); with a mask, only the masked fields. On main a patch
-// without a mask replaced every field, so a body without target_state was
-// refused and one with only a display name blanked the description.
+// workloads do); with a mask, only the masked fields: a body without
+// target_state is accepted, and one with only a display name keeps the
+// description.
 func TestSkillPatchMask(t *testing.T) {
 	e := start(t, registryserver.Options{})
 	skills := e.ar.Projects.Locations.Skills
@@ -353,39 +353,6 @@ func TestSkillDeleteWithoutRevisions(t *testing.T) {
 	waitDone(t, e, op.Name)
 	_, err = e.ar.Projects.Locations.Skills.Get(sk.Name).Do()
 	apiErr(t, err, 404, "NOT_FOUND")
-}
-
-// TestSkillRevisionScanResult: a revision's scan result says it was not
-// scanned unless the skill's scanning policy is DISABLED, when nothing was
-// asked of a scanner.
-func TestSkillRevisionScanResult(t *testing.T) {
-	e := start(t, registryserver.Options{})
-	for _, c := range []struct {
-		id, policy string // "" for no scanning_config
-		notScanned bool
-	}{
-		{"no-config", "", true},
-		{"disabled", "DISABLED", false},
-		{"blocking", "ENABLED_BLOCKING", true},
-		{"nonblocking", "ENABLED_NONBLOCKING", true},
-	} {
-		in := &agentregistry.Skill{Type: "SIMPLE", TargetState: "TARGET_STATE_ACTIVE", InitialRevision: upload(t, "pdf-tools", "Fill PDF forms.")}
-		if c.policy != "" {
-			in.ScanningConfig = &agentregistry.ScanningConfig{Policy: c.policy}
-		}
-		op, err := e.ar.Projects.Locations.Skills.Create(parent, in).SkillId(c.id).Do()
-		if err != nil {
-			t.Fatalf("%s: %v", c.id, err)
-		}
-		waitDone(t, e, op.Name)
-		rev, err := e.ar.Projects.Locations.Skills.Revisions.Get(parent + "/skills/" + c.id + "/revisions/rev-1").Do()
-		if err != nil {
-			t.Fatalf("%s: %v", c.id, err)
-		}
-		if got := strings.Contains(rev.ScanResult.ErrorMessage, "not scanned"); got != c.notScanned || rev.ScanResult.ScanState != "DISABLED" {
-			t.Errorf("%s: scan result %+v, want a not-scanned message: %v", c.id, rev.ScanResult, c.notScanned)
-		}
-	}
 }
 
 // TestSkillRevisionLimit: a skill holds at most 100 revisions (the initial

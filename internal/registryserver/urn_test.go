@@ -9,12 +9,10 @@ import (
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver"
 )
 
-// Issue 25, item 1: agents, MCP servers, endpoints and skills have ids in
-// Google's form (URNs), and the server takes them wherever an identifier is
-// taken: as a binding's source and target, in fetchAvailable, and in the
-// searches of each kind. On main agentId was the bare service id, which the
-// server refused as a binding's source ("must be an agent URN"), and
-// skills:search with the returned skillId found nothing.
+// Agents, MCP servers, endpoints and skills have ids in Google's form
+// (URNs), and the server takes them wherever an identifier is taken: as a
+// binding's source and target, in fetchAvailable, and in the searches of
+// each kind (skills:search with a returned skillId finds its skill).
 func TestIDsAreURNs(t *testing.T) {
 	e := start(t, registryserver.Options{})
 	e.create(t, "planner", agentService("Planner", "Plans trips."))

@@ -6,20 +6,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit/speccorpus"
 )
 
-// specDir returns the shared spec folder (official schemas and published
-// examples), or skips the test when it is absent, as on a user's clone.
+// specDir returns the spec corpus's folder (official schemas and published
+// examples), or skips the test, saying where it looked and how to get it,
+// when it is absent, as on a user's clone (speccorpus.Require).
 func specDir(t testing.TB) string {
 	t.Helper()
-	dir := os.Getenv("AGENTREGISTRY_SPEC_DIR")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "spec")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "examples")); err != nil {
-		t.Skipf("optional: the official spec corpus is not at %s (../shared/spec beside the clone, or AGENTREGISTRY_SPEC_DIR): %v", dir, err)
-	}
-	return dir
+	return speccorpus.Require(t)
 }
 
 func readCorpus(t *testing.T, rel string) []byte {

@@ -39,9 +39,6 @@ func Text(s string) string { return clean(s, true) }
 // character goes, newlines and tabs included (each becomes a space).
 func Line(s string) string { return clean(s, false) }
 
-// Clean reports whether s needs no cleaning as multi-line text.
-func Clean(s string) bool { return Text(s) == s }
-
 // HasControl reports whether s holds a C0 or C1 control character, a
 // newline or a tab included: what a name shown on a terminal (a path, an id)
 // must not hold. They are the characters of Unicode's Cc category, those

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit/modroot"
 )
 
 // Root is the repository's root: the folder of go.mod above the working
@@ -23,22 +25,7 @@ func Root(t testing.TB) string {
 	return dir
 }
 
-func root() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working folder")
-		}
-		dir = parent
-	}
-}
+func root() (string, error) { return modroot.Find() }
 
 // once is what a test process makes once and every test shares: each test
 // that asks for it gets it, or fails with the error of making it.

@@ -4,15 +4,17 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit/speccorpus"
 )
 
 // BenchmarkPlanCheck is what approved_tools costs one plan: read the lock,
 // read the tool spec's tools, compare. On GitHub's MCP server's 117 tools
 // (the spec corpus; skipped without it).
 func BenchmarkPlanCheck(b *testing.B) {
-	raw, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "spec", "examples", "mcp", "github-mcp-server_tools-list_assembled.json"))
+	raw, err := os.ReadFile(filepath.Join(speccorpus.Require(b), "examples", "mcp", "github-mcp-server_tools-list_assembled.json"))
 	if err != nil {
-		b.Skipf("spec corpus not found: %v", err)
+		b.Fatal(err)
 	}
 	lock, err := Make(raw)
 	if err != nil {

@@ -9,24 +9,22 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit/speccorpus"
 	"github.com/gowebpki/jcs"
 )
 
-// realToolLists are published tools/list results of the shared spec corpus
-// (../shared/spec beside the clone, or AGENTREGISTRY_SPEC_DIR); the test
-// skips, saying so, where the corpus is absent, as on a user's clone.
+// realToolLists are published tools/list results of the spec corpus; the
+// test skips, saying where it looked and how to get the corpus, where it is
+// absent, as on a user's clone (speccorpus.Require).
 func realToolLists(t *testing.T) map[string][]byte {
 	t.Helper()
-	dir := os.Getenv("AGENTREGISTRY_SPEC_DIR")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "spec")
-	}
+	dir := speccorpus.Require(t)
 	lists := map[string][]byte{}
 	for _, rel := range []string{"github-mcp-server_tools-list_assembled.json",
 		"official-2026-07-28/ListToolsResult__tools-list-with-cursor-and-ttl.json"} {
 		raw, err := os.ReadFile(filepath.Join(dir, "examples", "mcp", rel))
 		if err != nil {
-			t.Skipf("spec corpus not found at %s (set AGENTREGISTRY_SPEC_DIR): %v", dir, err)
+			t.Fatalf("the spec corpus at %s lacks a tool list this test reads: %v", dir, err)
 		}
 		lists[rel] = raw
 	}

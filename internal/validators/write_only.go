@@ -45,7 +45,7 @@ func (v writeOnlyNeedsANewerCLI) ValidateResource(ctx context.Context, req resou
 }
 
 // SigningJWK checks at plan that a write-only signing key is a private JWK
-// that can sign agent cards (cardsig.ParseSigningJWK); the message never
+// that can sign agent cards (cardsig.ParseSigningKey); the message never
 // shows the key.
 func SigningJWK() validator.String { return signingJWK{} }
 

@@ -143,7 +143,7 @@ func TestOperationErrorFollowsOperationDelay(t *testing.T) {
 }
 
 // TestHooksActAfterAuthentication: a request without the token is answered
-// 401 by the server, and neither recorded nor faulted (issue 18, item 1).
+// 401 by the server, and neither recorded nor faulted.
 func TestHooksActAfterAuthentication(t *testing.T) {
 	srv, ts := registryservertest.Start(t, registryserver.Options{Token: "s3cret"})
 	srv.InjectFault(registryservertest.Fault{Status: 503})

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// Finding 3: an ordered page fills up to MaxPageBytes, at least one record:
+// An ordered page fills up to MaxPageBytes, at least one record:
 // records of a quarter of it fit four to a page exactly, one byte more
 // three, and a record over the bound makes a page of its own.
 func TestOrderedPageByteBound(t *testing.T) {
@@ -28,7 +28,7 @@ func TestOrderedPageByteBound(t *testing.T) {
 	}
 }
 
-// Finding 5: the heap of an ordered list keeps exactly the limit smallest
+// The heap of an ordered list keeps exactly the limit smallest
 // records, whatever order they come in: a shuffle of 1,000 with odd and even
 // limits (a node's right child both present and absent), and an order found
 // by search in which a sift-up that climbs to the wrong parent loses r06.

@@ -111,18 +111,24 @@ func (s *State) CreateBinding(requestID, parent, id string, in *resource.Binding
 		return nil, err
 	}
 	name := parent + "/bindings/" + id
-	return s.bindingRepo().create(requestID, name, func() (*resource.Binding, error) {
-		now := s.timestamp()
-		b := &resource.Binding{
-			Name: name, DisplayName: in.DisplayName, Description: in.Description,
-			Source: in.Source, Target: in.Target, AuthProviderBinding: in.AuthProviderBinding,
-			CreateTime: now, UpdateTime: now,
-		}
-		if v := validateBinding(b); len(v) > 0 {
-			return nil, Violations(violationMessage("binding", v), v)
-		}
-		return b, nil
-	})
+	b, invalid := s.newBinding(name, in)
+	return s.bindingRepo().create(requestID, name, b, invalid)
+}
+
+// newBinding is the binding name that in describes, and what is wrong with
+// it (nil when it can be stored). It holds no lock (see repo.create).
+func (s *State) newBinding(name string, in *resource.Binding) (*resource.Binding, error) {
+	s.validating(name)
+	now := s.timestamp()
+	b := &resource.Binding{
+		Name: name, DisplayName: in.DisplayName, Description: in.Description,
+		Source: in.Source, Target: in.Target, AuthProviderBinding: in.AuthProviderBinding,
+		CreateTime: now, UpdateTime: now,
+	}
+	if v := validateBinding(b); len(v) > 0 {
+		return nil, Violations(violationMessage("binding", v), v)
+	}
+	return b, nil
 }
 
 // UpdateBinding applies the fields of the update mask (mask as sent; every

@@ -78,6 +78,12 @@ func registryResource(svc *resource.Service) string {
 	if !ok {
 		return ""
 	}
+	return recordName(svc, k)
+}
+
+// recordName is the name of the record of kind k derived from svc: its
+// resource id is the service id.
+func recordName(svc *resource.Service, k DerivedKind) string {
 	return ParentOf(svc.Name) + "/" + k.Collection() + "/" + LastSegment(svc.Name)
 }
 
@@ -172,19 +178,33 @@ func cardProtocol(content []byte, a2aVersion string, urls []string) *resource.Pr
 	return p
 }
 
-func deriveAgent(svc *resource.Service) (*resource.Agent, docFields) {
-	id := LastSegment(svc.Name)
-	a := &resource.Agent{
-		Name:        ParentOf(svc.Name) + "/agents/" + id,
-		AgentId:     recordURN(KindAgent, ParentOf(svc.Name), id),
-		Location:    LastSegment(ParentOf(svc.Name)),
-		Attributes:  attributesOf(svc),
-		DisplayName: svc.DisplayName,
-		Description: svc.Description,
-		CreateTime:  svc.CreateTime,
-		UpdateTime:  svc.UpdateTime,
-	}
-	a.Uid = uidFor(a.Name, a.CreateTime)
+// header is what every record derived from a service carries, whatever its
+// kind: its name and id (a URN), the attributes that name the service, and
+// the service's display name, description and times.
+type header struct {
+	name, id                                         string
+	attributes                                       map[string]json.RawMessage
+	displayName, description, createTime, updateTime string
+}
+
+// headerOf is the header of the record of kind k derived from svc.
+func headerOf(svc *resource.Service, k DerivedKind) header {
+	return header{name: recordName(svc, k), id: recordURN(k, ParentOf(svc.Name), LastSegment(svc.Name)), attributes: attributesOf(svc),
+		displayName: svc.DisplayName, description: svc.Description, createTime: svc.CreateTime, updateTime: svc.UpdateTime}
+}
+
+// fields are the search fields of the header, its id under idField.
+func (h header) fields(idField string) docFields {
+	return docFields{idField: {h.id}, "name": {h.name}, "displayName": {h.displayName}, "description": {h.description}}
+}
+
+// deriveAgent is the Agent record of an agent_spec service: the header, then
+// what its card says (its name and description over the service's, its
+// version, skills and interfaces) or, without a card, its interfaces.
+func deriveAgent(svc *resource.Service, h header) (*resource.Agent, docFields) {
+	a := &resource.Agent{Name: h.name, AgentId: h.id, Attributes: h.attributes, DisplayName: h.displayName,
+		Description: h.description, CreateTime: h.createTime, UpdateTime: h.updateTime,
+		Location: LastSegment(ParentOf(svc.Name)), Uid: uidFor(h.name, h.createTime)}
 	if svc.AgentSpec != nil && svc.AgentSpec.Type == "A2A_AGENT_CARD" && len(svc.AgentSpec.Content) > 0 {
 		content := []byte(svc.AgentSpec.Content)
 		a.Card = &resource.Card{Type: "A2A_AGENT_CARD", Content: svc.AgentSpec.Content}
@@ -213,18 +233,11 @@ func deriveAgent(svc *resource.Service) (*resource.Agent, docFields) {
 	return a, doc.Fields()
 }
 
-func deriveMCP(svc *resource.Service) (*resource.McpServer, docFields) {
-	id := LastSegment(svc.Name)
-	m := &resource.McpServer{
-		Name:        ParentOf(svc.Name) + "/mcpServers/" + id,
-		McpServerId: recordURN(KindMCP, ParentOf(svc.Name), id),
-		Attributes:  attributesOf(svc),
-		DisplayName: svc.DisplayName,
-		Description: svc.Description,
-		Interfaces:  svc.Interfaces,
-		CreateTime:  svc.CreateTime,
-		UpdateTime:  svc.UpdateTime,
-	}
+// deriveMCP is the McpServer record of an mcp_server_spec service: the
+// header, its interfaces, and the tools of its tool spec.
+func deriveMCP(svc *resource.Service, h header) (*resource.McpServer, docFields) {
+	m := &resource.McpServer{Name: h.name, McpServerId: h.id, Attributes: h.attributes, DisplayName: h.displayName,
+		Description: h.description, CreateTime: h.createTime, UpdateTime: h.updateTime, Interfaces: svc.Interfaces}
 	if svc.McpServerSpec != nil && svc.McpServerSpec.Type == "TOOL_SPEC" && len(svc.McpServerSpec.Content) > 0 {
 		if tools, err := spec.ParseToolSpec([]byte(svc.McpServerSpec.Content)); err == nil {
 			for _, t := range tools {
@@ -238,7 +251,7 @@ func deriveMCP(svc *resource.Service) (*resource.McpServer, docFields) {
 			}
 		}
 	}
-	d := docFields{"mcpServerId": {m.McpServerId}, "name": {m.Name}, "displayName": {m.DisplayName}, "description": {m.Description}}
+	d := h.fields("mcpServerId")
 	for _, t := range m.Tools {
 		d["tools.name"] = append(d["tools.name"], t.Name)
 		d["tools.description"] = append(d["tools.description"], t.Description)
@@ -246,21 +259,12 @@ func deriveMCP(svc *resource.Service) (*resource.McpServer, docFields) {
 	return m, d
 }
 
-// deriveEndpoint is the Endpoint record of an endpoint_spec service: its
-// interfaces, names, times and attributes.
-func deriveEndpoint(svc *resource.Service) (*resource.Endpoint, docFields) {
-	id := LastSegment(svc.Name)
-	e := &resource.Endpoint{
-		Name:        ParentOf(svc.Name) + "/endpoints/" + id,
-		EndpointId:  recordURN(KindEndpoint, ParentOf(svc.Name), id),
-		Attributes:  attributesOf(svc),
-		DisplayName: svc.DisplayName,
-		Description: svc.Description,
-		Interfaces:  svc.Interfaces,
-		CreateTime:  svc.CreateTime,
-		UpdateTime:  svc.UpdateTime,
-	}
-	d := docFields{"endpointId": {e.EndpointId}, "name": {e.Name}, "displayName": {e.DisplayName}, "description": {e.Description}}
+// deriveEndpoint is the Endpoint record of an endpoint_spec service: the
+// header and its interfaces.
+func deriveEndpoint(svc *resource.Service, h header) (*resource.Endpoint, docFields) {
+	e := &resource.Endpoint{Name: h.name, EndpointId: h.id, Attributes: h.attributes, DisplayName: h.displayName,
+		Description: h.description, CreateTime: h.createTime, UpdateTime: h.updateTime, Interfaces: svc.Interfaces}
+	d := h.fields("endpointId")
 	for _, in := range e.Interfaces {
 		if in != nil {
 			d["interfaces.url"] = append(d["interfaces.url"], in.Url)
@@ -270,19 +274,22 @@ func deriveEndpoint(svc *resource.Service) (*resource.Endpoint, docFields) {
 	return e, d
 }
 
-// derive computes the derived record of svc, its search fields and its kind.
+// derive computes the derived record of svc, its name, its search fields
+// and its kind (ok false: svc derives none).
 func derive(svc *resource.Service) (rec any, name string, d docFields, k DerivedKind, ok bool) {
-	switch k, ok = derivedKindOf(svc); k {
-	case KindAgent:
-		a, d := deriveAgent(svc)
-		return a, a.Name, d, k, ok
-	case KindMCP:
-		m, d := deriveMCP(svc)
-		return m, m.Name, d, k, ok
-	default:
-		e, d := deriveEndpoint(svc)
-		return e, e.Name, d, k, ok
+	if k, ok = derivedKindOf(svc); !ok {
+		return nil, "", nil, k, false
 	}
+	h := headerOf(svc, k)
+	switch k {
+	case KindAgent:
+		rec, d = deriveAgent(svc, h)
+	case KindMCP:
+		rec, d = deriveMCP(svc, h)
+	default:
+		rec, d = deriveEndpoint(svc, h)
+	}
+	return rec, h.name, d, k, true
 }
 
 // orderValues are the values of the fields a derived record's list can be

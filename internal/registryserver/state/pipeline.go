@@ -138,16 +138,20 @@ func (rp *repo[T]) found(name string) (T, error) {
 	return v, nil
 }
 
-// create writes the record build returns as name, a new one.
-func (rp *repo[T]) create(requestID, name string, build func() (T, error)) (Operation, error) {
+// create writes v as name, a new record. invalid is what checking v found
+// (nil: v is valid): the caller checks before the write takes the lock,
+// because validating a document is the slowest part of a write and reads
+// must not wait for it. Under the lock the answers keep their order: a
+// retried request replays its first operation, then a name taken or a full
+// location, and only then invalid.
+func (rp *repo[T]) create(requestID, name string, v T, invalid error) (Operation, error) {
 	return rp.s.write(writeReq{requestID, "create", name}, func() (*change, error) {
 		var zero T
 		if err := rp.free(name); err != nil {
 			return nil, err
 		}
-		v, err := build()
-		if err != nil {
-			return nil, err
+		if invalid != nil {
+			return nil, invalid
 		}
 		return rp.put("create", name, zero, v, false)
 	})

@@ -285,19 +285,25 @@ func (s *State) CreateService(requestID, parent, id string, in *resource.Service
 		return nil, err
 	}
 	name := parent + "/services/" + id
-	return s.serviceRepo().create(requestID, name, func() (*resource.Service, error) {
-		now := s.timestamp()
-		svc := &resource.Service{
-			Name: name, DisplayName: in.DisplayName, Description: in.Description, Interfaces: in.Interfaces,
-			AgentSpec: in.AgentSpec, McpServerSpec: in.McpServerSpec, EndpointSpec: in.EndpointSpec,
-			CreateTime: now, UpdateTime: now,
-		}
-		if v := validateService(svc); len(v) > 0 {
-			return nil, Violations(violationMessage("service", v), v)
-		}
-		svc.RegistryResource = registryResource(svc)
-		return svc, nil
-	})
+	svc, invalid := s.newService(name, in)
+	return s.serviceRepo().create(requestID, name, svc, invalid)
+}
+
+// newService is the service name that in describes, and what is wrong with
+// it (nil when it can be stored). It holds no lock (see repo.create).
+func (s *State) newService(name string, in *resource.Service) (*resource.Service, error) {
+	s.validating(name)
+	now := s.timestamp()
+	svc := &resource.Service{
+		Name: name, DisplayName: in.DisplayName, Description: in.Description, Interfaces: in.Interfaces,
+		AgentSpec: in.AgentSpec, McpServerSpec: in.McpServerSpec, EndpointSpec: in.EndpointSpec,
+		CreateTime: now, UpdateTime: now,
+	}
+	if v := validateService(svc); len(v) > 0 {
+		return nil, Violations(violationMessage("service", v), v)
+	}
+	svc.RegistryResource = registryResource(svc)
+	return svc, nil
 }
 
 // UpdateService applies the fields of in that the update mask names (mask

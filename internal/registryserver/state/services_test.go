@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -312,6 +313,9 @@ func TestDerivedRecords(t *testing.T) {
 		m.Tools[0].Annotations == nil || !m.Tools[0].Annotations.ReadOnlyHint || m.Tools[0].Annotations.Title != "Get invoice" {
 		t.Fatalf("MCP server %+v", m)
 	}
+	if del := m.Tools[1].Annotations; del == nil || !del.DestructiveHint || !del.OpenWorldHint || del.ReadOnlyHint || del.IdempotentHint {
+		t.Errorf("a tool without annotations has the MCP defaults (destructive, open world): %+v", del)
+	}
 	if raw, _ := s.Derived(KindMCP, parent+"/mcpServers/invoices"); !strings.Contains(string(raw), `"idempotentHint":false`) {
 		t.Errorf("a false hint is not sent: %s", raw)
 	}
@@ -368,5 +372,36 @@ func TestDerivedRecords(t *testing.T) {
 	// The kinds order by their own fields; endpoints by none.
 	if !slices.Contains(KindAgent.OrderFields(), "version") || slices.Contains(KindMCP.OrderFields(), "version") || KindEndpoint.OrderFields() != nil {
 		t.Errorf("order fields: agents %v, MCP servers %v, endpoints %v", KindAgent.OrderFields(), KindMCP.OrderFields(), KindEndpoint.OrderFields())
+	}
+}
+
+// Every derived record, whatever its kind, carries the same header: its
+// name and URN from the service id, the RuntimeReference attribute naming
+// the service, and the service's display name, description and times.
+func TestDerivedRecords_carryTheServiceHeader(t *testing.T) {
+	s := open(t, Options{})
+	agent := &resource.Service{AgentSpec: &resource.AgentSpec{Type: "NO_SPEC"}}
+	for k, svc := range map[DerivedKind]*resource.Service{KindAgent: agent, KindMCP: mcpService(toolSpec), KindEndpoint: endpointService()} {
+		id := strings.ToLower(k.Title()) + "-header"
+		svc.DisplayName, svc.Description = k.Title()+" header", "Carries the header of a "+k.Title()+"."
+		view(t)(s.CreateService("", parent, id, svc))
+		stored, err := s.Service(parent + "/services/" + id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got map[string]any
+		getDerived(t, s, k, parent+"/"+k.Collection()+"/"+id, &got)
+		idField := map[DerivedKind]string{KindAgent: "agentId", KindMCP: "mcpServerId", KindEndpoint: "endpointId"}[k]
+		want := map[string]any{
+			"name": parent + "/" + k.Collection() + "/" + id, idField: recordURN(k, parent, id),
+			"displayName": svc.DisplayName, "description": svc.Description,
+			"createTime": stored.CreateTime, "updateTime": stored.UpdateTime,
+			"attributes": map[string]any{runtimeReferenceKey: map[string]any{"uri": "//agentregistry.googleapis.com/" + stored.Name}},
+		}
+		for f, w := range want {
+			if !reflect.DeepEqual(got[f], w) {
+				t.Errorf("%s %s: %s = %v, want %v", k.Title(), id, f, got[f], w)
+			}
+		}
 	}
 }

@@ -258,6 +258,7 @@ func (s *State) skillRepo() *repo[*resource.Skill] {
 
 // newSkill is the skill id of parent that in describes, checked.
 func (s *State) newSkill(parent, id string, in *resource.Skill) (*resource.Skill, error) {
+	s.validating(parent + "/skills/" + id)
 	now := s.timestamp()
 	sk := &resource.Skill{
 		Name: parent + "/skills/" + id, SkillId: skillURN(parent, id), Uid: newUID(), DisplayName: in.DisplayName, Description: in.Description,

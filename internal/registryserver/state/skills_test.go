@@ -316,21 +316,29 @@ func TestSkillRevisionsAndDeletes(t *testing.T) {
 	wantCode(t, err, NotFound, "Skill")
 }
 
-// A revision of a skill whose scanning is DISABLED says nothing more; any
-// other says it was not scanned.
+// A revision of a skill whose scanning is DISABLED says nothing more; under
+// any other policy, or none, it says it was not scanned: a revision created
+// on its own and a skill's initial revision alike.
 func TestSkillRevisionScanResult(t *testing.T) {
 	s := open(t, Options{})
-	for policy, msg := range map[string]string{"DISABLED": "", "ENABLED_BLOCKING": notScanned, "": notScanned} {
+	for _, c := range []struct{ id, policy, msg string }{
+		{"no-config", "", notScanned}, {"disabled", "DISABLED", ""},
+		{"blocking", "ENABLED_BLOCKING", notScanned}, {"nonblocking", "ENABLED_NONBLOCKING", notScanned},
+	} {
 		sk := activeSkill()
-		if policy != "" {
-			sk.ScanningConfig = &resource.ScanningConfig{Policy: policy}
+		if c.policy != "" {
+			sk.ScanningConfig = &resource.ScanningConfig{Policy: c.policy}
 		}
-		id := "skill-" + strings.ToLower(strings.ReplaceAll(policy, "_", "-")) + "x"
-		view(t)(s.CreateSkill("", parent, strings.Trim(id, "-"), sk))
-		view(t)(s.CreateRevision("", parent+"/skills/"+strings.Trim(id, "-"), "only", revision(t, "d")))
-		rev, err := s.Revision(parent + "/skills/" + strings.Trim(id, "-") + "/revisions/only")
-		if err != nil || rev.ScanResult.ScanState != "DISABLED" || rev.ScanResult.ErrorMessage != msg {
-			t.Errorf("policy %q: %+v %v", policy, rev, err)
+		withInitial := *sk
+		withInitial.InitialRevision = revision(t, "d")
+		view(t)(s.CreateSkill("", parent, c.id, sk))
+		view(t)(s.CreateRevision("", parent+"/skills/"+c.id, "only", revision(t, "d")))
+		view(t)(s.CreateSkill("", parent, c.id+"-initial", &withInitial))
+		for _, name := range []string{parent + "/skills/" + c.id + "/revisions/only", parent + "/skills/" + c.id + "-initial/revisions/rev-1"} {
+			rev, err := s.Revision(name)
+			if err != nil || rev.ScanResult.ScanState != "DISABLED" || rev.ScanResult.ErrorMessage != c.msg {
+				t.Errorf("policy %q, %s: %+v %v", c.policy, name, rev, err)
+			}
 		}
 	}
 }

@@ -58,6 +58,9 @@ type State struct {
 	log   *slog.Logger
 	store *store
 	now   func() time.Time
+	// onValidate is nil but in tests, which hold a create's checks open
+	// with it: it is called as a create starts checking what it was sent.
+	onValidate func(name string)
 
 	// mu guards the state below. Writes hold it exclusively for the whole
 	// call, including the fsync, which serialises writes (bbolt has a
@@ -173,6 +176,14 @@ func (s *State) loadState() error {
 // Settle applies the creates whose operations are done by now (see
 // visibility.go): the server calls it before it serves a request.
 func (s *State) Settle() { s.settle(s.now()) }
+
+// validating marks where a create starts checking the record name, before
+// its write takes the lock.
+func (s *State) validating(name string) {
+	if s.onValidate != nil {
+		s.onValidate(name)
+	}
+}
 
 func (s *State) timestamp() string { return s.now().UTC().Format(time.RFC3339Nano) }
 

@@ -1,15 +1,17 @@
 package main
 
-// BenchmarkProbeWorkloads runs the workloads of issue 34's hostile probe
-// against the server (its own process, default flags, loopback, with a
-// token) and prints its memory after each, to check the README's memory
-// model. It prints figures and asserts none (machines here are shared):
+// BenchmarkServerMemory runs hostile workloads against the server (its own
+// process, default flags, loopback, with a token: the largest service
+// patched again and again, operation pages read at once, tens of thousands
+// of bindings listed in order by several clients, idle connections at the
+// cap) and prints its memory after each, to check the memory model of the
+// server's guide. It prints figures and asserts none (machines here are
+// shared):
 //
-//	go test ./cmd/agentregistry-server -run '^$' -bench ProbeWorkloads -benchtime 1x
+//	go test ./cmd/agentregistry-server -run '^$' -bench ServerMemory -benchtime 1x
 //
-// Scaled to finish in a few minutes on 2 shared cores: the probe's counts,
-// with the largest service the server now accepts (32 interfaces of 2 KB
-// URLs, about 64 KB, where the probe's had 1 MB of them).
+// Scaled to finish in a few minutes on 2 shared cores, with the largest
+// service the server accepts (32 interfaces of 2 KB URLs, about 64 KB).
 
 import (
 	"bufio"
@@ -26,11 +28,11 @@ import (
 	"time"
 )
 
-const probeToken = "probe-token"
+const benchToken = "bench-token"
 
-func BenchmarkProbeWorkloads(b *testing.B) {
+func BenchmarkServerMemory(b *testing.B) {
 	bin := buildServer(b)
-	b.Setenv(tokenEnv, probeToken)
+	b.Setenv(tokenEnv, benchToken)
 	for _, mode := range []string{"memory", "data file"} {
 		b.Run(mode, func(b *testing.B) {
 			args := []string{}
@@ -44,10 +46,10 @@ func BenchmarkProbeWorkloads(b *testing.B) {
 				fmt.Printf("%-10s %-44s RSS %6.1f MB  peak %6.1f MB  %s\n", mode, phase, m["VmRSS"], m["VmHWM"], time.Since(start).Round(time.Millisecond))
 			}
 			report("start", time.Now())
-			probePatches(b, url, report)
-			probeOperationPages(b, url, report)
-			probeOrderedBindings(b, url, mode, report)
-			probeIdleConnections(b, url, report)
+			loadPatches(b, url, report)
+			loadOperationPages(b, url, report)
+			loadOrderedBindings(b, url, mode, report)
+			loadIdleConnections(b, url, report)
 			_ = cmd.Process.Signal(os.Interrupt)
 			_ = cmd.Wait()
 		})
@@ -60,7 +62,7 @@ func call(b *testing.B, client *http.Client, method, url, body string) int {
 	if err != nil {
 		b.Fatal(err)
 	}
-	req.Header.Set("Authorization", "Bearer "+probeToken)
+	req.Header.Set("Authorization", "Bearer "+benchToken)
 	res, err := client.Do(req)
 	if err != nil {
 		b.Fatalf("%s %.100s: %v", method, url, err)
@@ -78,8 +80,8 @@ func largestService(display string) string {
 	return `{"displayName":"` + display + `","endpointSpec":{"type":"NO_SPEC"},"interfaces":[` + strings.Join(ifs, ",") + `]}`
 }
 
-// probePatches: the largest service patched 300 times, then deleted.
-func probePatches(b *testing.B, url string, report func(string, time.Time)) {
+// loadPatches: the largest service patched 300 times, then deleted.
+func loadPatches(b *testing.B, url string, report func(string, time.Time)) {
 	client := &http.Client{Timeout: time.Minute}
 	start := time.Now()
 	if st := call(b, client, "POST", url+"/v1/"+parent+"/services?serviceId=large-one", largestService("v")); st != http.StatusOK {
@@ -95,8 +97,8 @@ func probePatches(b *testing.B, url string, report func(string, time.Time)) {
 	report("... deleted", start)
 }
 
-// probeOperationPages: 8 clients list 100-operation pages at once.
-func probeOperationPages(b *testing.B, url string, report func(string, time.Time)) {
+// loadOperationPages: 8 clients list 100-operation pages at once.
+func loadOperationPages(b *testing.B, url string, report func(string, time.Time)) {
 	start := time.Now()
 	var wg sync.WaitGroup
 	for range 8 {
@@ -111,9 +113,9 @@ func probeOperationPages(b *testing.B, url string, report func(string, time.Time
 	report("8 x 20 operations.list?pageSize=100", start)
 }
 
-// probeOrderedBindings: 40,000 bindings, listed by 8 clients at once in
+// loadOrderedBindings: 40,000 bindings, listed by 8 clients at once in
 // displayName order (5 pages of 500 each), while another client reads.
-func probeOrderedBindings(b *testing.B, url, mode string, report func(string, time.Time)) {
+func loadOrderedBindings(b *testing.B, url, mode string, report func(string, time.Time)) {
 	n := 40000
 	if mode == "data file" {
 		n = 4000 // each create is an fsync: the count costs minutes on a shared disk
@@ -156,7 +158,7 @@ func probeOrderedBindings(b *testing.B, url, mode string, report func(string, ti
 			tok := ""
 			for range 5 {
 				req, _ := http.NewRequest("GET", url+"/v1/"+parent+"/bindings?orderBy=displayName%20desc&pageSize=500&pageToken="+tok, nil)
-				req.Header.Set("Authorization", "Bearer "+probeToken)
+				req.Header.Set("Authorization", "Bearer "+benchToken)
 				res, err := client.Do(req)
 				if err != nil {
 					b.Error(err)
@@ -187,9 +189,9 @@ func between(s, from, to string) string {
 	return v
 }
 
-// probeIdleConnections: 256 keep-alive connections, each idle after a 401,
+// loadIdleConnections: 256 keep-alive connections, each idle after a 401,
 // then an authenticated request.
-func probeIdleConnections(b *testing.B, url string, report func(string, time.Time)) {
+func loadIdleConnections(b *testing.B, url string, report func(string, time.Time)) {
 	start := time.Now()
 	addr := strings.TrimPrefix(url, "http://")
 	var conns []net.Conn

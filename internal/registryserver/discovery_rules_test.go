@@ -1,8 +1,9 @@
 package registryserver_test
 
-// Issue 25: the divergences of the audit of the server against the
-// agentregistry/v1 discovery document, one test each. Every test here fails
-// on the main of the audit.
+// The server against the rules of the agentregistry/v1 discovery document
+// that TestDiscoveryDocuments does not reach by calling each method: the
+// documented paths, orderBy, page sizes per method, query parameters,
+// output-only fields, locations, list filters, page tokens of ordered lists.
 
 import (
 	"context"
@@ -20,8 +21,8 @@ import (
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/registryserver"
 )
 
-// Item 2: the paths that were unknown (404), misread as an id (400) or
-// answered 405 for a documented method are answered on purpose.
+// Every documented path is answered on purpose: never an unknown path
+// (404), a method misread as an id (400) or a 405 for a documented method.
 func TestDocumentedPathsAreAnswered(t *testing.T) {
 	srv, err := registryserver.New(registryserver.Options{})
 	if err != nil {
@@ -77,9 +78,8 @@ func TestDocumentedPathsAreAnswered(t *testing.T) {
 	}
 }
 
-// Item 3: orderBy orders every list that takes it, and a field it cannot
-// order by is INVALID_ARGUMENT. On main it was ignored: displayName desc
-// came back ascending and nosuchfield was a 200.
+// orderBy orders every list that takes it (displayName desc comes back
+// descending), and a field it cannot order by is INVALID_ARGUMENT.
 func TestOrderBy(t *testing.T) {
 	clk := &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	e := start(t, registryserver.Options{Now: clk.Now})
@@ -186,9 +186,8 @@ func TestOrderBy(t *testing.T) {
 	}
 }
 
-// Item 3: page sizes follow the document: bindings.list and
-// bindings:fetchAvailable default to 500 and cap at 500 (on main 20 and
-// 100); the searches keep 20 and 100.
+// Page sizes follow the document: bindings.list and bindings:fetchAvailable
+// default to 500 and cap at 500; the searches default to 20 and cap at 100.
 func TestPageSizesPerMethod(t *testing.T) {
 	e := start(t, registryserver.Options{})
 	bs := e.ar.Projects.Locations.Bindings
@@ -225,9 +224,9 @@ func TestPageSizesPerMethod(t *testing.T) {
 	}
 }
 
-// Item 3: a query parameter the method does not take is refused, naming
-// it, as Google's front end does; on main it was ignored. The system
-// parameters every method takes are accepted.
+// A query parameter the method does not take is refused, naming it, as
+// Google's front end does. The system parameters every method takes are
+// accepted.
 func TestUnknownQueryParameters(t *testing.T) {
 	srv, err := registryserver.New(registryserver.Options{})
 	if err != nil {
@@ -260,7 +259,7 @@ func TestUnknownQueryParameters(t *testing.T) {
 	}
 }
 
-// Item 5: the output-only fields the server has the information for are
+// The output-only fields the server has the information for are
 // filled: Agent.location, the attributes of agents, MCP servers and
 // endpoints, and OperationMetadata.statusMessage.
 func TestOutputOnlyFields(t *testing.T) {
@@ -295,7 +294,7 @@ func TestOutputOnlyFields(t *testing.T) {
 	}
 }
 
-// Items 2 and 3: locations.get answers for any location, locations.list
+// locations.get answers for any location, locations.list
 // lists global and the locations in use, filtered; App Hub's locations are
 // the same.
 func TestLocations(t *testing.T) {
@@ -328,9 +327,8 @@ func TestLocations(t *testing.T) {
 	}
 }
 
-// Item 3: the list filters take the fields the document lists: the
-// endpoints' interfaces.transport (the protocol binding), the workloads'
-// fields (on main workloads.list ignored its filter).
+// The list filters take the fields the document lists: the endpoints'
+// interfaces.transport (the protocol binding), the workloads' fields.
 func TestListFilterFields(t *testing.T) {
 	e := start(t, registryserver.Options{})
 	for id, binding := range map[string]string{"rest-api": "HTTP_JSON", "rpc-api": "GRPC"} {
@@ -356,9 +354,9 @@ func TestListFilterFields(t *testing.T) {
 	apiErr(t, err, 400, "INVALID_ARGUMENT")
 }
 
-// The bad-input table of the parameters issue 25 brought in (orderBy,
-// filters, page sizes and tokens, ids of the new paths): each is a 400 that
-// names the parameter, and none changes anything.
+// Bad values of the document's parameters (orderBy, filters, page sizes and
+// tokens, ids of the paths above): each is a 400 that names the parameter,
+// and none changes anything.
 func TestBadQueryParameters(t *testing.T) {
 	srv, err := registryserver.New(registryserver.Options{})
 	if err != nil {
