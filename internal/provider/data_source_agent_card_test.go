@@ -142,7 +142,7 @@ func TestAccAgentCardDataSource_refusals(t *testing.T) {
 			step(url(srv.URL+"/secret.json")+"\nheaders = { X-Api-Key = \"wrong\" }", "answered 401 Unauthorized"),
 			step(url("ftp://example.com/card.json"), "Invalid URL", "with the http or https scheme"), // refused at validate, before any fetch
 			step(url(srv.URL)+"\ntimeout = \"soon\"", "Invalid Timeout", `"soon" is not a positive duration of at most 2m0s, such as 10s, 500ms or 1m30s`),
-			step(url(srv.URL)+"\ntimeout = \"2m0.001s\"", "Invalid Timeout", `"2m0.001s" is not a positive duration`), // issue 27: the timeout is bounded
+			step(url(srv.URL)+"\ntimeout = \"2m0.001s\"", "Invalid Timeout", `"2m0.001s" is not a positive duration`), // the timeout is bounded
 			step(url(srv.URL)+"\nsignature_policy = \"strict\"", "signature_policy", "value must be one of"),
 			// The served card is refused with the resource's own message...
 			step(url(srv.URL+"/invalid.json"), "Invalid A2A Agent Card", "The document served at "+srv.URL+"/invalid.json",

@@ -177,9 +177,9 @@ data "agentregistry_agent" "short" {
 	})
 }
 
-// Issue 25: a module binds an agent by the agent_id the registry gives it,
+// A module binds an agent by the agent_id the registry gives it,
 // and the provider's validators take it at plan as the server does at apply
-// (on main agent_id was the bare service id, which neither took as a URN).
+// (agent_id was once the bare service id, which neither took as a URN).
 // The data sources return the same ids, under the Google provider's names too.
 func TestAccAgentDataSource_bindingByAgentID(t *testing.T) {
 	r := startRegistry(t)

@@ -108,7 +108,7 @@ func TestAccMcpToolSpecDataSource_refusals(t *testing.T) {
 		{Name: "bad", InputSchema: json.RawMessage(`{"type":"string"}`)},
 	}}, nil), false, nil)
 	web := livedoctest.Serve(t, map[string]http.HandlerFunc{"/": livedoctest.Typed("text/html", "<!doctype html><title>Welcome</title>")})
-	// Hostile servers (issue 27, item 10): an answer that never ends, as
+	// Hostile servers: an answer that never ends, as
 	// JSON and as an event, and pages that never end.
 	var written atomic.Int64
 	huge := livedoctest.ServeMCP(t, livedoctest.NewMCPServer(0, livedoctest.NamedTools("a")...), false, livedoctest.HugeToolsList(64<<20, &written, false))

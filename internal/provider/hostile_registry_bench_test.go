@@ -1,6 +1,6 @@
 package provider
 
-// The registry cases of BenchmarkHostileLiveDocuments (issue 35): a registry
+// The registry cases of BenchmarkHostileLiveDocuments: a registry
 // that pages without end, read by a data source and by a `terraform query`
 // list with include_resource, each in a process of its own whose peak RSS
 // is printed beside the live documents' cases.

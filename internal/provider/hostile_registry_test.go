@@ -1,6 +1,6 @@
 package provider
 
-// Issue 35: a registry that pages without end. Every data source and list
+// A registry that pages without end. Every data source and list
 // resource ends with an error that names the cap and the attributes that
 // narrow the read, having read no more than the caps allow (the bytes the
 // hostile registry could send are counted), whatever the registry sends.

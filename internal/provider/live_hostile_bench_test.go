@@ -1,7 +1,8 @@
 package provider
 
 // BenchmarkHostileLiveDocuments measures the provider's peak RSS and time on
-// each hostile live document of issue 27 (items 10 and 12). It prints
+// each hostile live document (an answer that never ends, pages that never
+// end, a card heavy with signatures). It prints
 // figures and asserts none:
 //
 //	go test ./internal/provider -run '^$' -bench HostileLiveDocuments -benchtime 1x

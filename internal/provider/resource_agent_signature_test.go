@@ -306,7 +306,7 @@ func TestAccProvider_trustedKeysRefused(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: cfg(string(private)), ExpectError: relWords("Invalid Trusted Keys", `key 1 (kid "oops") is not a public key`)},
-			// A key without a kid is trusted under its RFC 7638 thumbprint (issue 36): the unsigned card is then
+			// A key without a kid is trusted under its RFC 7638 thumbprint: the unsigned card is then
 			// what require refuses, not the keys.
 			{Config: cfg(string(noKid)), ExpectError: relWords("the agent card is not signed and the signature policy is require")},
 			{Config: cfg(privatePEM), ExpectError: relWords("Invalid Trusted Keys", "is not a public key")},

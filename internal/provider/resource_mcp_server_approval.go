@@ -1,6 +1,6 @@
 package provider
 
-// Pinning an MCP server's approved tools (issue 38): approved_tools holds a
+// Pinning an MCP server's approved tools: approved_tools holds a
 // lock (provider::agentregistry::tool_lock), and every plan compares the tool
 // spec with it tool by tool and field by field before anything is sent. The
 // comparison and the digest are internal/toollock's.

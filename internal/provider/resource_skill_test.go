@@ -201,8 +201,8 @@ func TestAccSkillResource_badSkillRejectedAtPlan(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(linked, "secret.txt")); err != nil {
 		t.Fatal(err)
 	}
-	// Issue 27: a file too large for the folder is refused from its size,
-	// unread (on main a sparse 1.5 GB file was read whole first), and an
+	// A file too large for the folder is refused from its size, unread (a
+	// sparse 1.5 GB file was once read whole first), and an
 	// error lists 20 problems and counts the others.
 	sparse := resSkillDir(t, "sparse-skill", "Holds a huge sparse file.")
 	if f, err := os.Create(filepath.Join(sparse, "huge.bin")); err != nil || f.Truncate(1536<<20) != nil {
@@ -252,8 +252,8 @@ resource "agentregistry_skill" "test" {
 	r.expectNoWrites(t)
 }
 
-// Issue 27, item 13: source_dir may be a symlink to the skill folder (on
-// main: "symlink . points to a directory"); the name checked against the
+// source_dir may be a symlink to the skill folder (it was once refused:
+// "symlink . points to a directory"); the name checked against the
 // front matter is the link's, and the content hash is the folder's.
 func TestAccSkillResource_sourceDirSymlink(t *testing.T) {
 	r := startRegistry(t)

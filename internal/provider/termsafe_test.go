@@ -1,6 +1,6 @@
 package provider
 
-// Issue 35 item 4: strings from a registry or a live document reach the
+// Strings from a registry or a live document reach the
 // terminal without control characters or escape sequences: a list result's
 // display name, a registry error in a diagnostic, a live document's error.
 

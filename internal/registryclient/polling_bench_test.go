@@ -1,7 +1,7 @@
 package registryclient_test
 
 // BenchmarkOperationPolling measures how close the client's polling of
-// long-running operations comes to the operation floor (issue 35): an apply
+// long-running operations comes to the operation floor: an apply
 // of n services at Terraform's default parallelism (10) against the bundled
 // registry whose operations take delay, with the client's default polling.
 // The floor is ceil(n/10) waves of delay. It prints, and reports as metrics,

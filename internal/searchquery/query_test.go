@@ -183,7 +183,7 @@ func TestQueryLimits(t *testing.T) {
 		// the provider sends when it rewrites a query.
 		{strings.Repeat("a", MaxLength), 1, "4098 characters long once written in its canonical form"},
 		{groups(17), 1, "nest 34 levels deep once the query is written"},
-		// The hostile queries of issue 18: 1 MiB of "(", 8,000 OR'd phrases.
+		// Hostile queries: 1 MiB of "(", 8,000 OR'd phrases.
 		{strings.Repeat("(", 1<<20), MaxLength + 1, "the limit is 4096 characters"},
 		{strings.Repeat("(", MaxLength), MaxDepth + 1, "nest more than 32 deep"},
 		{strings.TrimSuffix(strings.Repeat(`"alpha bravo" OR `, 200), " OR "), 17*MaxTerms + 1, "more than 64 search terms"},

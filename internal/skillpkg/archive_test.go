@@ -75,7 +75,7 @@ func rawTar(t *testing.T, entries ...entry) []byte {
 
 const badMD = "---\nname: Not A Name\n---\n"
 
-// Item 8: the archive check agrees with any consumer. On main, with two
+// The archive check agrees with any consumer. Before it did, with two
 // SKILL.md entries the last was validated, an absolute /SKILL.md was taken
 // as the root file (skipping the folder-name check), names such as
 // ../../etc/passwd and non-UTF-8 ones were stored, and a zip symlink named

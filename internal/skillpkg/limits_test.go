@@ -28,8 +28,8 @@ func problemsOf(t *testing.T, err error) *ValidationError {
 	return ve
 }
 
-// Issue 27, item 1: the front matter's size is checked before it is parsed.
-// On main a 2 MB flow sequence was parsed into a YAML node tree (about
+// The front matter's size is checked before it is parsed: a 2 MB flow
+// sequence was once parsed into a YAML node tree (about
 // 400 MB allocated) before any check.
 func TestFrontmatterBoundedBeforeParsing(t *testing.T) {
 	bomb := []byte("---\nname: x\ndescription: d\nmetadata: [" + strings.Repeat("a,", 1<<20) + "a]\n---\n")
@@ -76,7 +76,7 @@ func TestFrontmatterSizeLimit(t *testing.T) {
 	}
 }
 
-// Item 4: metadata is bounded in entries and bytes before it is kept.
+// Metadata is bounded in entries and bytes before it is kept.
 func TestMetadataLimits(t *testing.T) {
 	md := func(entries []string) []byte {
 		return []byte("---\nname: x\ndescription: d\nmetadata:\n" + strings.Join(entries, "") + "---\n")
@@ -120,8 +120,8 @@ func TestMetadataLimits(t *testing.T) {
 	}
 }
 
-// Item 3: an error lists at most MaxProblems problems and counts the rest,
-// and quotes at most 64 bytes of a key. On main 900,000 unknown keys gave
+// An error lists at most MaxProblems problems and counts the rest,
+// and quotes at most 64 bytes of a key. Once, 900,000 unknown keys gave
 // 900,000 problems.
 func TestProblemsAreCapped(t *testing.T) {
 	var keys strings.Builder
@@ -166,7 +166,7 @@ func TestFrontmatterDuplicateField(t *testing.T) {
 	}
 }
 
-// Item 11: a folder's file sizes are checked before the files are read. On
+// A folder's file sizes are checked before the files are read. On
 // main a sparse file just over the folder limit was read whole (80 MiB
 // allocated) before the refusal.
 func TestLoadChecksSizesBeforeReading(t *testing.T) {
@@ -205,7 +205,7 @@ func TestLoadChecksSizesBeforeReading(t *testing.T) {
 	}
 }
 
-// Item 13: source_dir may be a symlink to the skill folder; the folder name
+// Source_dir may be a symlink to the skill folder; the folder name
 // checked is the link's, the name the user wrote.
 func TestLoadFolderThroughSymlink(t *testing.T) {
 	dir := writeSkill(t, "real-folder")
