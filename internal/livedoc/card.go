@@ -77,6 +77,7 @@ func fetchAgentCard(ctx context.Context, rawURL string, opts Options, secrets *r
 	defer cancel()
 	f := &cardFetch{parent: parent, client: newClient(u, opts), timeout: opts.timeout(), secrets: secrets,
 		sendVersion: !hasHeader(opts.Headers, a2aVersionHeader)}
+	defer f.client.CloseIdleConnections()
 	if u.Path != "" && u.Path != "/" {
 		return f.get(ctx, u)
 	}
@@ -151,7 +152,7 @@ func (f *cardFetch) get(ctx context.Context, u *url.URL) (*Card, error) {
 	ct := resp.Header.Get("Content-Type")
 	if !isJSONMediaType(ct) && !json.Valid(body) && !httpclient.SameOrigin(u, resp.Request.URL) {
 		return nil, fmt.Errorf("%s answered with content type %q and a body that is not JSON (not shown: it came from "+
-			"another host than %s); expected the agent card as application/json", final, ct, u.Redacted())
+			"another origin than %s); expected the agent card as application/json", final, ct, httpclient.Origin(u))
 	}
 	if !isJSONMediaType(ct) && !json.Valid(body) {
 		return nil, fmt.Errorf("%s answered with content type %q and a body that is not JSON (it starts %q); expected the agent card as application/a2a+json or application/json",

@@ -97,7 +97,7 @@ func (s *httpServer) aside() string { return "" }
 
 func (s *httpServer) failed(string) error {
 	if a := s.watch.odd(); a != nil {
-		return a.explain(s.describe(), s.secrets)
+		return a.explain(s.url, s.secrets)
 	}
 	return nil
 }
@@ -176,6 +176,9 @@ func (t *mcpHTTP) RoundTrip(req *http.Request) (*http.Response, error) {
 	t.capBody(req, resp)
 	return resp, nil
 }
+
+// CloseIdleConnections closes the idle connections of the read.
+func (t *mcpHTTP) CloseIdleConnections() { httpclient.CloseIdle(t.base) }
 
 // noteRefusal keeps a 401 or 403 answer until a later call is answered (a
 // 200: the 202 of a notification, such as the notifications/cancelled the
@@ -260,9 +263,8 @@ func (t *mcpHTTP) note(req *http.Request, resp *http.Response) {
 	}
 }
 
-func (a *answer) explain(target string, secrets *redact.Secrets) error {
-	t, err := url.Parse(target)
-	fromTarget := err == nil && httpclient.SameOrigin(t, a.parsedURL)
+func (a *answer) explain(server *url.URL, secrets *redact.Secrets) error {
+	target, fromTarget := server.Redacted(), httpclient.SameOrigin(server, a.parsedURL)
 	if metadata := mcpauth.BearerChallenge(a.challenges)["resource_metadata"]; a.code == http.StatusUnauthorized && fromTarget && metadata != "" {
 		return fmt.Errorf("the MCP server %s asks for OAuth: %s %s answered %s, and its WWW-Authenticate names its protected "+
 			"resource metadata (%s). Give the data source the credentials of a client registered at its authorization "+
@@ -274,8 +276,8 @@ func (a *answer) explain(target string, secrets *redact.Secrets) error {
 			target, a.method, a.url, a.status)
 	}
 	if !fromTarget {
-		return fmt.Errorf("%s does not look like an MCP server: %s %s answered %s with content type %q (its body is not shown: it came from another host)%s",
-			target, a.method, a.url, a.status, a.contentType, a.transportHint())
+		return fmt.Errorf("%s does not look like an MCP server: %s %s answered %s with content type %q (its body is not shown: it came from another origin than %s)%s",
+			target, a.method, a.url, a.status, a.contentType, httpclient.Origin(server), a.transportHint())
 	}
 	return fmt.Errorf("%s does not look like an MCP server: %s %s answered %s with content type %q and a body starting %q%s",
 		target, a.method, a.url, a.status, a.contentType, quote.Start(secrets, a.start), a.transportHint())
