@@ -126,7 +126,7 @@ func TestRefuseTokenRedirect(t *testing.T) {
 	via := []*http.Request{{URL: mustParse(t, "https://as.example/token")}}
 	err := f.refuseTokenRedirect(&http.Request{URL: mustParse(t, "https://evil.example/t")}, via)
 	want := "the token endpoint https://as.example/token answered a redirect to https://evil.example/t: refused, token " +
-		"requests follow no redirect (they carry the client's credentials); check the token_endpoint of the authorization server https://as.example"
+		"requests follow no redirect (they carry the client's credentials); check that token endpoint (the authorization server is https://as.example)"
 	if err == nil || err.Error() != want {
 		t.Errorf("refuseTokenRedirect = %v\nwant %s", err, want)
 	}
