@@ -27,22 +27,41 @@ const oauthStateNote = "Sensitive: never shown in plan output, logs or messages;
 	"source, kept in the state (and in a saved plan file), like `headers`: see *Credentials and the state* above. " +
 	"The provider's `mcp_oauth_clients`, named by `oauth_client`, keep nothing."
 
-// addOAuthAttribute adds oauth.
-func addOAuthAttribute(attrs map[string]schema.Attribute) {
-	fields := map[string]schema.Attribute{}
-	for name, f := range oauthStringFields(oauthStateNote) {
-		fields[name] = schema.StringAttribute{Required: f.required, Optional: !f.required, Sensitive: f.sensitive,
-			MarkdownDescription: f.description, Validators: f.validators}
-	}
+// oauthAttributes are the attributes of oauth.
+func oauthAttributes() map[string]schema.Attribute {
+	fields := dataSourceStrings(oauthStringFields(oauthStateNote))
 	fields["scopes"] = schema.ListAttribute{Optional: true, ElementType: types.StringType,
 		MarkdownDescription: oauthScopesDescription, Validators: oauthScopesValidators()}
+	fields["identity_provider"] = schema.SingleNestedAttribute{Optional: true,
+		MarkdownDescription: oauthIdentityProviderDescription, Validators: oauthIdentityProviderValidators(),
+		Attributes: dataSourceStrings(oauthIdentityProviderFields(oauthStateNote))}
+	return fields
+}
+
+// dataSourceStrings are the string attributes of a table, in a data source's
+// schema.
+func dataSourceStrings(table map[string]oauthStringField) map[string]schema.Attribute {
+	attrs := map[string]schema.Attribute{}
+	for name, f := range table {
+		attrs[name] = schema.StringAttribute{Required: f.required, Optional: !f.required, Sensitive: f.sensitive,
+			MarkdownDescription: f.description, Validators: f.validators}
+	}
+	return attrs
+}
+
+// addOAuthAttribute adds oauth.
+func addOAuthAttribute(attrs map[string]schema.Attribute) {
+	fields := oauthAttributes()
 	attrs["oauth"] = schema.SingleNestedAttribute{
 		Optional: true,
-		MarkdownDescription: "Client credentials for an MCP server behind OAuth (the MCP authorization spec, with its " +
-			"client credentials extension for machines, SEP-1046): on the server's first `401`, the data source reads " +
-			"its protected resource metadata (RFC 9728) and its authorization server's metadata (RFC 8414 or OpenID " +
-			"Connect), asks the token endpoint for a token with the `client_credentials` grant and the server's " +
-			"`resource` (RFC 8707), and reads the tools with it. The token lives for this read only: it is never " +
+		MarkdownDescription: "An OAuth client for an MCP server behind OAuth (the MCP authorization spec, with its " +
+			"extensions for machines): on the server's first `401`, the data source reads its protected resource " +
+			"metadata (RFC 9728) and its authorization server's metadata (RFC 8414 or OpenID Connect), asks the token " +
+			"endpoint for a token with the server's `resource` (RFC 8707), and reads the tools with it. The grant " +
+			"follows from the credential: `client_secret` or `private_key`, the `client_credentials` grant (SEP-1046); " +
+			"`assertion` or `assertion_file`, the workload's token as a `jwt-bearer` grant (SEP-1933); " +
+			"`identity_provider`, enterprise-managed authorization (SEP-990). A refused grant ends the read at once, " +
+			"naming the OAuth error: no retry, no other grant. The token lives for this read only: it is never " +
 			"stored nor shown. The MCP requests stay on the origin of `url` (a redirect to another origin is an error), " +
 			"and the token request follows no redirect. Only with `url` (`https`, or `http` on loopback) and the " +
 			"Streamable HTTP transport; not with `headers.Authorization`. Its secret is kept in the state: in CI, " +
