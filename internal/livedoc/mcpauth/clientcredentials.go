@@ -7,6 +7,7 @@ package mcpauth
 // golang.org/x/oauth2/clientcredentials'.
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -179,7 +180,9 @@ func (c clientAuth) assertion(meta *oauthex.AuthServerMeta) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return k.assertion(c.id, meta.Issuer, meta.TokenEndpointAuthSigningAlgValuesSupported)
+	// Its audience is the issuer (RFC 7523bis), or the token endpoint when
+	// the server is known by that alone (RFC 7523 §3).
+	return k.assertion(c.id, cmp.Or(meta.Issuer, meta.TokenEndpoint), meta.TokenEndpointAuthSigningAlgValuesSupported)
 }
 
 // Hint says what to check for the OAuth errors of the client credentials
