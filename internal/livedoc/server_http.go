@@ -267,8 +267,8 @@ func (a *answer) explain(server *url.URL, secrets *redact.Secrets) error {
 	target, fromTarget := server.Redacted(), httpclient.SameOrigin(server, a.parsedURL)
 	if metadata := mcpauth.BearerChallenge(a.challenges)["resource_metadata"]; a.code == http.StatusUnauthorized && fromTarget && metadata != "" {
 		return fmt.Errorf("the MCP server %s asks for OAuth: %s %s answered %s, and its WWW-Authenticate names its protected "+
-			"resource metadata (%s). Give the data source the credentials of a client registered at its authorization "+
-			"server, in place of an Authorization header:\n\n%s\n\n(see \"Servers behind OAuth\" on the data source's page)",
+			"resource metadata (%s). Give the data source a client registered at its authorization server, in place of an "+
+			"Authorization header:\n\n%s\n\n(see \"Servers behind OAuth\" on the data source's page)",
 			target, a.method, a.url, a.status, quote.Excerpt(secrets, metadata, quote.MaxArgRunes), oauthBlock)
 	}
 	if a.code == http.StatusUnauthorized || a.code == http.StatusForbidden {
@@ -283,11 +283,21 @@ func (a *answer) explain(server *url.URL, secrets *redact.Secrets) error {
 		target, a.method, a.url, a.status, a.contentType, quote.Start(secrets, a.start), a.transportHint())
 }
 
-// oauthBlock is the oauth attribute an error shows to a user whose server
-// asks for OAuth.
-const oauthBlock = `  oauth = {
-    client_id     = "the client's id at the authorization server"
-    client_secret = var.mcp_client_secret # or private_key, for private_key_jwt
+// oauthBlock is what an error shows a user whose server asks for OAuth: a
+// client of the provider block (where credentials are kept nowhere), and its
+// name in the data source.
+const oauthBlock = `  provider "agentregistry" {
+    mcp_oauth_clients = {
+      mcp = {
+        client_id     = "the client's id at the authorization server"
+        client_secret = var.mcp_client_secret # or private_key, assertion_file (CI), identity_provider
+      }
+    }
+  }
+
+  data "agentregistry_mcp_tool_spec" "..." {
+    url          = "..."
+    oauth_client = "mcp"
   }`
 
 // transportHint suggests Streamable HTTP when the SSE transport's opening GET

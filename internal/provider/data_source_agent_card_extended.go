@@ -21,7 +21,7 @@ import (
 )
 
 // extendedCardNote is what the page says of the extended card.
-const extendedCardNote = "With `extended = true`, the data source reads the agent's **authenticated extended card** " +
+const extendedCardNote = "**The extended card.** With `extended = true`, the data source reads the agent's **authenticated extended card** " +
 	"(A2A 1.0 §3.1.11), which an agent serves to authenticated callers only, often with more skills than its public " +
 	"card: it reads the public card first, which must declare one (`capabilities.extendedAgentCard`), then " +
 	"`GET {interface}/extendedAgentCard` on the card's first `HTTP+JSON` interface, with `A2A-Version: 1.0`. A2A " +
@@ -43,10 +43,10 @@ func addExtendedCardAttributes(attrs map[string]schema.Attribute) {
 	attrs["extended"] = schema.BoolAttribute{
 		Optional: true,
 		MarkdownDescription: "Read the agent's authenticated extended card instead of its public card (A2A 1.0 " +
-			"agents): see *The extended card* below. Defaults to `false`.",
+			"agents): see *The extended card* above. Defaults to `false`.",
 	}
 	addOAuthAttribute(attrs, "An OAuth client whose token reads the extended card (with `extended = true` only): "+
-		"asked of the authorization server the card's security scheme names, as *The extended card* below says.")
+		"asked of the authorization server the card's security scheme names, as *The extended card* above says.")
 	addOAuthClientAttribute(attrs, "read the extended card (with `extended = true` only) with a token from the "+
 		"authorization server the card's security scheme names")
 }

@@ -24,7 +24,8 @@ import (
 
 // oauthStateNote says what Terraform keeps of the inline credentials.
 const oauthStateNote = "Sensitive: never shown in plan output, logs or messages; but, as every argument of a data " +
-	"source, kept in the state (and in a saved plan file), like `headers`: see *Credentials and the state* above. " +
+	"source, kept in the state (and in a saved plan file), like `headers`: see *Credentials and the state* on the " +
+	"`agentregistry_mcp_tool_spec` page. " +
 	"The provider's `mcp_oauth_clients`, named by `oauth_client`, keep nothing."
 
 // oauthAttributes are the attributes of oauth.
@@ -78,7 +79,8 @@ func addOAuthClientAttribute(attrs map[string]schema.Attribute, use string) {
 		MarkdownDescription: "The name of a client of the provider's `mcp_oauth_clients` whose credentials " + use +
 			", exactly as `oauth` would (the same flow, the same errors). The credentials stay in the provider block, " +
 			"which takes ephemeral values: with an ephemeral variable they are in no state, no saved plan and no " +
-			"`show -json`, which makes this the form for CI (see *Credentials and the state* above). Conflicts with " +
+			"`show -json`, which makes this the form for CI (see *Credentials and the state* on the " +
+			"`agentregistry_mcp_tool_spec` page). Conflicts with " +
 			"`oauth`; not with `headers.Authorization`. A name the provider does not configure is an error that " +
 			"lists those it does.",
 		Validators: []validator.String{stringvalidator.RegexMatches(oauthClientName, oauthClientNameMessage)},
