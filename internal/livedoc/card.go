@@ -146,7 +146,9 @@ func hasHeader(headers map[string]string, name string) bool {
 	return false
 }
 
-func (f *cardFetch) get(ctx context.Context, u *url.URL) (*Card, error) { return f.getWith(ctx, u, nil) }
+func (f *cardFetch) get(ctx context.Context, u *url.URL) (*Card, error) {
+	return f.getWith(ctx, u, nil)
+}
 
 // getWith is get with the headers given (an Authorization) added.
 func (f *cardFetch) getWith(ctx context.Context, u *url.URL, header http.Header) (*Card, error) {

@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -195,14 +196,14 @@ func orNone(s []string) string {
 // requirement lists; ok is false when none does.
 func (d *declaration) authServer(resource string) (as mcpauth.AuthServer, named string, ok bool) {
 	for _, req := range d.SecurityRequirements {
-		for _, name := range sortedKeys(req.Schemes) {
+		for _, name := range slices.Sorted(maps.Keys(req.Schemes)) {
 			if as, ok := d.SecuritySchemes[name].authServer(); ok {
 				as.Resource, as.Scopes = resource, req.Schemes[name].List
 				return as, name, true
 			}
 		}
 	}
-	for _, name := range sortedKeys(d.SecuritySchemes) {
+	for _, name := range slices.Sorted(maps.Keys(d.SecuritySchemes)) {
 		if as, ok := d.SecuritySchemes[name].authServer(); ok {
 			as.Resource = resource
 			return as, name, true
@@ -221,15 +222,6 @@ func (s securityScheme) authServer() (mcpauth.AuthServer, bool) {
 		return mcpauth.AuthServer{MetadataURL: s.OpenIDConnect.URL}, true
 	}
 	return mcpauth.AuthServer{}, false
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // extendedRead is the read of one extended card.
@@ -273,7 +265,7 @@ func (r *extendedRead) token(ctx context.Context, d *declaration) (string, error
 		return "", fmt.Errorf("the agent card at %s declares no scheme that names an authorization server (an OAuth 2.0 "+
 			"scheme with oauth2MetadataUrl or a client credentials tokenUrl, or an OpenID Connect scheme): its schemes "+
 			"are %s; give the agent's token in headers (Authorization) instead of an OAuth client",
-			r.public.URL, orNone(sortedKeys(d.SecuritySchemes)))
+			r.public.URL, orNone(slices.Sorted(maps.Keys(d.SecuritySchemes))))
 	}
 	deadline, _ := ctx.Deadline() // the read's
 	flowClient := &http.Client{Transport: &httpclient.Bounded{Base: r.fetch.client.Transport, Deadline: deadline},

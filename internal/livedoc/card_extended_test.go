@@ -110,7 +110,7 @@ func TestFetchExtendedAgentCard_refusals(t *testing.T) {
 
 	as := cardAuthServer(t)
 	agent := livedoctest.ServeA2AAgentWith(t, livedoctest.A2AOptions{AuthServer: as})
-	as.AuthServerConfig.Token = "at-another-token-0123" // what the agent does not take
+	as.Token = "at-another-token-0123" // what the agent does not take
 	msg := extendedErr(t, agent.URL, livedoc.ExtendedCardOptions{OAuth: reader()})
 	livedoctest.WantContains(t, msg, "GET "+agent.RESTURL+"/extendedAgentCard answered 401 Unauthorized",
 		"the agent refused the token of the authorization server its card names ("+as.Issuer+"/.well-known/oauth-authorization-server)")

@@ -115,7 +115,9 @@ func TestAccAgentCardDataSource_extendedCardRefusals(t *testing.T) {
 	step := func(body string, want ...string) resource.TestStep {
 		return resource.TestStep{Config: provider + cardDS("x", body), ExpectError: relWords(want...)}
 	}
-	extended := func(url string) string { return fmt.Sprintf("url = %q\nextended = true\noauth_client = \"reader\"", url) }
+	extended := func(url string) string {
+		return fmt.Sprintf("url = %q\nextended = true\noauth_client = \"reader\"", url)
+	}
 	resource.Test(t, resource.TestCase{ // not parallel: it sets the environment
 		ProtoV6ProviderFactories: testAccProviderFactories,
 		Steps: []resource.TestStep{

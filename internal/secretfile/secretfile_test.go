@@ -51,4 +51,3 @@ func TestRead(t *testing.T) {
 		}
 	}
 }
-

@@ -92,10 +92,10 @@ func ServeA2AAgentWith(t testing.TB, o A2AOptions) *A2AAgent {
 	agent := &A2AAgent{Token: "a2a-" + hex.EncodeToString(token)}
 	env := os.Environ()
 	if o.AuthServer != nil {
-		if o.AuthServer.AuthServerConfig.Token == "" {
+		if o.AuthServer.Token == "" {
 			t.Fatal("ServeA2AAgentWith: the authorization server must issue a fixed token (AuthServerConfig.Token)")
 		}
-		agent.Token = o.AuthServer.AuthServerConfig.Token
+		agent.Token = o.AuthServer.Token
 		env = append(env, "A2A_AUTH_SERVER="+o.AuthServer.Issuer)
 	}
 	if o.SigningKey != "" {

@@ -145,7 +145,7 @@ func TestServeA2AAgent_signedCardsVerify(t *testing.T) {
 	for _, tamper := range []bool{false, true} {
 		agent := ServeA2AAgentWith(t, A2AOptions{AuthServer: as, SigningKey: private, Tamper: tamper})
 		_, _, public := get(t, agent.URL+"/.well-known/agent-card.json", "")
-		status, _, extended := get(t, agent.RESTURL+"/extendedAgentCard", "Bearer "+as.AuthServerConfig.Token)
+		status, _, extended := get(t, agent.RESTURL+"/extendedAgentCard", "Bearer "+as.Token)
 		if status != http.StatusOK || !sameJSON(t, extended, agent.ExtendedCard) {
 			t.Fatalf("the extended card with the authorization server's token: %d %s", status, extended)
 		}

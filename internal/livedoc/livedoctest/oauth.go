@@ -208,7 +208,7 @@ func (a *AuthServer) token(w http.ResponseWriter, r *http.Request) {
 	if a.Grant != nil {
 		granted = a.Grant(req.Scopes)
 	}
-	req.Token = cmp.Or(a.AuthServerConfig.Token, "at-"+random())
+	req.Token = cmp.Or(a.Token, "at-"+random())
 	a.mu.Lock()
 	a.tokens[req.Token] = &auth.TokenInfo{Scopes: granted, Expiration: time.Now().Add(cmp.Or(a.Lifetime, time.Hour))}
 	a.requests = append(a.requests, req)
