@@ -15,6 +15,7 @@ package mcpauth
 // servers may ask for client_secret_basic.
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -109,6 +110,11 @@ func (e *EnterpriseManaged) Authentication(meta *oauthex.AuthServerMeta) (string
 // Token exchanges the ID token for an identity assertion for the
 // authorization server and the resource, then presents it there.
 func (e *EnterpriseManaged) Token(ctx context.Context, r *TokenRequest) (*oauth2.Token, error) {
+	if r.Meta.Issuer == "" {
+		return nil, NotSent(fmt.Errorf("the authorization server is known by its token endpoint %s alone, with no "+
+			"issuer: an identity assertion is made for an issuer; the server's metadata must be named",
+			quote.URL(r.Secrets, r.Meta.TokenEndpoint)))
+	}
 	endpoint, err := e.tokenEndpoint(ctx, r)
 	if err != nil {
 		return nil, err
@@ -154,7 +160,7 @@ func (e *EnterpriseManaged) Hint(code string, r *TokenRequest) string {
 	switch code {
 	case "invalid_grant":
 		return "the authorization server refused the identity assertion the identity provider issued: check that it " +
-			"trusts the identity provider " + e.IdP.Issuer + " for the client " + e.Client.ClientID + " and the resource " + r.Resource
+			"trusts the identity provider " + cmp.Or(e.IdP.Issuer, e.IdP.TokenEndpoint) + " for the client " + e.Client.ClientID + " and the resource " + r.Resource
 	case "invalid_client":
 		return "check client_id and the client's secret or key at the authorization server (sent as " + r.Method + ")"
 	case "unauthorized_client", "unsupported_grant_type":

@@ -62,13 +62,12 @@ func (w *WorkloadIdentity) Check() error {
 // when read).
 func (w *WorkloadIdentity) AddSecrets(s *redact.Secrets) { addJWT(s, labelWorkloadToken, w.Assertion) }
 
-// addJWT registers a JWT, and its signature alone: with it the token can be
-// used, and an error may quote it alone.
+// addJWT registers a JWT, and its signature alone (what follows its last
+// dot; the whole token when it has none): with it the token can be used, and
+// an error may quote it alone.
 func addJWT(s *redact.Secrets, label, token string) {
 	s.Add(label, token)
-	if i := strings.LastIndexByte(token, '.'); i >= 0 {
-		s.Add(label, token[i+1:])
-	}
+	s.Add(label, token[strings.LastIndexByte(token, '.')+1:])
 }
 
 // Authentication refuses an authorization server that lists its grant types
