@@ -47,7 +47,6 @@ func (f *Flow) TokenFrom(ctx context.Context, as AuthServer) (*oauth2.Token, err
 		return nil, failed(stepServerMetadata, "the authorization server %s %v", quote.URL(f.Secrets, d.issuer), err)
 	}
 	f.found = d
-	f.requests++
 	scopes := f.Client.Scopes
 	if len(scopes) == 0 {
 		scopes = as.Scopes
