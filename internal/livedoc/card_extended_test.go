@@ -163,3 +163,36 @@ func TestFetchExtendedAgentCard_refusedBeforeSending(t *testing.T) {
 		t.Errorf("%d token requests, want none", n)
 	}
 }
+
+// Options an extended read does not take are refused before any request;
+// an answer that is no A2A error is named with its status, a refusal
+// without a challenge quotes none.
+func TestFetchExtendedAgentCard_refusedOptionsAndAnswers(t *testing.T) {
+	for _, tc := range []struct {
+		opts livedoc.ExtendedCardOptions
+		want string
+	}{
+		{livedoc.ExtendedCardOptions{Options: livedoc.Options{Timeout: livedoc.MaxTimeout + 1}}, "the timeout 2m0.000000001s is over the limit of 2m0s"},
+		{livedoc.ExtendedCardOptions{OAuth: reader()}, "oauth needs an https url, or http on loopback"},
+		{livedoc.ExtendedCardOptions{OAuth: reader(), Options: livedoc.Options{Headers: map[string]string{"authorization": "Bearer t"}}},
+			"the headers set Authorization while an OAuth client is given"},
+	} {
+		livedoctest.WantContains(t, extendedErr(t, "http://agent.example.com", tc.opts), tc.want)
+	}
+	var status int
+	var url string
+	url = livedoctest.Serve(t, map[string]http.HandlerFunc{
+		"/.well-known/agent-card.json": func(w http.ResponseWriter, r *http.Request) {
+			livedoctest.JSON(`{"capabilities":{"extendedAgentCard":true},"supportedInterfaces":[{"url":"` + url +
+				`/a2a","protocolBinding":"HTTP+JSON"}]}`)(w, r)
+		},
+		"/a2a/extendedAgentCard": func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(status) },
+	}).URL
+	for code, want := range map[int]string{
+		http.StatusInternalServerError: "GET " + url + "/a2a/extendedAgentCard answered 500 Internal Server Error; expected a 2xx status with the extended agent card",
+		http.StatusUnauthorized:        "GET " + url + "/a2a/extendedAgentCard answered 401 Unauthorized: the extended card needs credentials",
+	} {
+		status = code
+		livedoctest.WantContains(t, extendedErr(t, url, livedoc.ExtendedCardOptions{}), want)
+	}
+}
