@@ -183,7 +183,7 @@ func TestFetchExtendedAgentCard_refusedOptionsAndAnswers(t *testing.T) {
 	var url string
 	url = livedoctest.Serve(t, map[string]http.HandlerFunc{
 		"/.well-known/agent-card.json": func(w http.ResponseWriter, r *http.Request) {
-			livedoctest.JSON(`{"capabilities":{"extendedAgentCard":true},"supportedInterfaces":[{"url":"` + url +
+			livedoctest.JSON(`{"capabilities":{"extendedAgentCard":true},"supportedInterfaces":[{"url":"`+url+
 				`/a2a","protocolBinding":"HTTP+JSON"}]}`)(w, r)
 		},
 		"/a2a/extendedAgentCard": func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(status) },
