@@ -55,9 +55,8 @@ var (
 		"the data source is a machine client"}
 	browserDPoP = expectation{fails: "a browser flow (the authorization code grant) with DPoP-bound tokens (RFC 9449), " +
 		"which the data source does not make"}
-	toolCall      = expectation{fails: "a tool call: the scenario's checks need tools/call; the data source only lists tools"}
-	notBuiltGrant = expectation{fails: "grant not yet built (issue 53, in livedoc/mcpauth)"}
-	skillsHost    = expectation{notApplicable: "the skills extension (SEP-2640): its checks observe a host that calls " +
+	toolCall   = expectation{fails: "a tool call: the scenario's checks need tools/call; the data source only lists tools"}
+	skillsHost = expectation{notApplicable: "the skills extension (SEP-2640): its checks observe a host that calls " +
 		"skills/list and reads skill files, which the data source never does, and are skipped"}
 )
 
@@ -81,8 +80,8 @@ var conformanceScenarios = map[string]expectation{
 	"auth/client-credentials-jwt":           passes,
 	"auth/resource-mismatch":                refusesFirst,
 	"auth/metadata-issuer-mismatch":         refusesFirst,
-	"auth/wif-jwt-bearer":                   notBuiltGrant,
-	"auth/enterprise-managed-authorization": notBuiltGrant,
+	"auth/wif-jwt-bearer":                   passes,
+	"auth/enterprise-managed-authorization": passes,
 
 	"tools_call":                          toolCall,
 	"elicitation-sep1034-client-defaults": toolCall,
@@ -128,7 +127,10 @@ var conformanceScenarios = map[string]expectation{
 // conformanceConfig reads the scenario's server, through a client of the
 // provider block when the suite gives credentials, as a CI job does. The
 // test's script sets oauth_client when there is a context, and the context
-// itself as a sensitive variable.
+// itself as a sensitive variable. The client is what the context holds: a
+// client secret or key (client credentials), a workload's token (the member
+// assertion_from names: workload identity), an identity provider's ID token
+// beside the client's secret (enterprise-managed authorization).
 const conformanceConfig = `terraform {
   required_providers {
     agentregistry = {
@@ -152,6 +154,11 @@ variable "conformance_context" {
   default   = "{}"
 }
 
+variable "assertion_from" {
+  type    = string
+  default = "valid_jwt"
+}
+
 locals {
   credentials = jsondecode(var.conformance_context)
 }
@@ -159,9 +166,16 @@ locals {
 provider "agentregistry" {
   mcp_oauth_clients = {
     for name in compact([var.oauth_client]) : name => {
-      client_id     = local.credentials.client_id
+      client_id     = try(local.credentials.client_id, null)
       client_secret = try(local.credentials.client_secret, null)
       private_key   = try(local.credentials.private_key_pem, null)
+      assertion     = try(local.credentials[var.assertion_from], null)
+      identity_provider = try({
+        issuer         = local.credentials.idp_issuer
+        token_endpoint = local.credentials.idp_token_endpoint
+        client_id      = local.credentials.idp_client_id
+        id_token       = local.credentials.idp_id_token
+      }, null)
     }
   }
 }
@@ -183,14 +197,74 @@ type conformanceCheck struct {
 }
 
 func TestAccMcpToolSpecOAuth_conformanceSuite(t *testing.T) {
+	r := newConformanceRun(t)
+	checkScenarioList(t, r.node, r.suite)
+	for _, scenario := range slices.Sorted(maps.Keys(conformanceScenarios)) {
+		t.Run(scenario, func(t *testing.T) {
+			t.Parallel() // each scenario has its servers, its folder and its plan
+			want := conformanceScenarios[scenario]
+			var env []string
+			if want.ownClient {
+				env = append(env, "MCP_CONFORMANCE_CONTEXT="+ownClientContext) // the suite passes its environment on
+			}
+			res := r.scenario(t, scenario, env...)
+			judgeScenario(t, scenario, want, res.passed, res.checks, res.output)
+		})
+	}
+}
+
+// The workload identity scenario with the workload tokens its authorization
+// server must refuse, an expired one and one for another audience: the
+// suite fails the scenario (the assertion check fails, as it must), the
+// plan's error names invalid_grant, and the suite saw one token request
+// only: no second one with the same grant (wif-no-retry) or another
+// (wif-grant-fallback).
+func TestAccMcpToolSpecOAuth_conformanceWorkloadTokensRefused(t *testing.T) {
+	r := newConformanceRun(t)
+	for token, failure := range map[string]string{"expired_jwt": "wif-assertion-expired", "wrong_audience_jwt": "wif-assertion-audience"} {
+		t.Run(token, func(t *testing.T) {
+			t.Parallel()
+			res := r.scenario(t, "auth/wif-jwt-bearer", "TF_VAR_assertion_from="+token)
+			if res.passed {
+				t.Fatalf("the suite passed auth/wif-jwt-bearer with the %s\n%s", token, res.output())
+			}
+			var failed []string
+			for _, c := range res.checks {
+				if c.Status == "FAILURE" {
+					failed = append(failed, c.ID)
+				}
+				if c.ID == "wif-no-retry" || c.ID == "wif-grant-fallback" {
+					t.Errorf("the suite reports %s %s: %s %s", c.Status, c.ID, c.Description, c.ErrorMessage)
+				}
+			}
+			if !slices.Equal(failed, []string{failure}) {
+				t.Errorf("failed checks %v, want [%s]\n%s", failed, failure, res.output())
+			}
+			if !strings.Contains(res.stdout, `OAuth error "invalid_grant"`) {
+				t.Errorf("the plan does not name invalid_grant:\n%s", res.output())
+			}
+		})
+	}
+}
+
+// conformanceRun runs scenarios of the suite with the data source as the
+// client, through the CLI of the run.
+type conformanceRun struct {
+	node, suite string
+	client      string // the command the suite runs: a plan of conformanceConfig
+	env         []string
+}
+
+func newConformanceRun(t *testing.T) *conformanceRun {
+	t.Helper()
 	cli := testkit.CLIFromEnv(t)
-	node, suite := livedoctest.Conformance(t)
-	checkScenarioList(t, node, suite)
-	h := devOverridesRun(t, cli)
+	r := &conformanceRun{}
+	r.node, r.suite = livedoctest.Conformance(t)
+	r.env = devOverridesRun(t, cli).Env
 	// The suite appends the server's URL to the command and runs it with a
 	// shell, in its environment: the command holds no space, and finds the
 	// scenario's folder in CONFORMANCE_DIR.
-	client := filepath.Join(t.TempDir(), "plan.sh")
+	r.client = filepath.Join(t.TempDir(), "plan.sh")
 	script := fmt.Sprintf(`#!/bin/sh
 cd "$CONFORMANCE_DIR" || exit 1
 if [ -n "$MCP_CONFORMANCE_CONTEXT" ]; then
@@ -198,29 +272,35 @@ if [ -n "$MCP_CONFORMANCE_CONTEXT" ]; then
 fi
 TF_VAR_server_url="$1" exec %q plan -input=false -no-color
 `, cli.Path)
-	if err := os.WriteFile(client, []byte(script), 0o700); err != nil { //nolint:gosec // a script the test runs
+	if err := os.WriteFile(r.client, []byte(script), 0o700); err != nil { //nolint:gosec // a script the test runs
 		t.Fatal(err)
 	}
-	for _, scenario := range slices.Sorted(maps.Keys(conformanceScenarios)) {
-		t.Run(scenario, func(t *testing.T) {
-			t.Parallel() // each scenario has its servers, its folder and its plan
-			want := conformanceScenarios[scenario]
-			dir, results := t.TempDir(), t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(conformanceConfig), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			cmd := exec.Command(node, suite, "client", "--command", client, "--scenario", scenario, "--timeout", "120000", "-o", results)
-			cmd.Dir, cmd.Env = results, append(slices.Clone(h.Env), "CONFORMANCE_DIR="+dir)
-			if want.ownClient {
-				cmd.Env = append(cmd.Env, "MCP_CONFORMANCE_CONTEXT="+ownClientContext) // the suite passes its environment on
-			}
-			out, err := cmd.CombinedOutput()
-			checks, stdout := readConformanceResults(t, results)
-			judgeScenario(t, scenario, want, err == nil, checks, func() string {
-				return fmt.Sprintf("the plan printed:\n%s\nthe suite:\n%s", tail(stdout), tail(string(out)))
-			})
-		})
+	return r
+}
+
+// scenarioResult is what the suite said of one scenario.
+type scenarioResult struct {
+	passed bool // the suite's exit code was 0
+	checks []conformanceCheck
+	stdout string // what the plan printed, its errors last
+	output func() string
+}
+
+// scenario runs one scenario in a folder of its own, with env added to the
+// suite's environment (which it passes on to the plan).
+func (r *conformanceRun) scenario(t *testing.T, scenario string, env ...string) scenarioResult {
+	t.Helper()
+	dir, results := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(conformanceConfig), 0o600); err != nil {
+		t.Fatal(err)
 	}
+	cmd := exec.Command(r.node, r.suite, "client", "--command", r.client, "--scenario", scenario, "--timeout", "120000", "-o", results)
+	cmd.Dir, cmd.Env = results, slices.Concat(r.env, []string{"CONFORMANCE_DIR=" + dir}, env)
+	out, err := cmd.CombinedOutput()
+	checks, stdout := readConformanceResults(t, results)
+	return scenarioResult{passed: err == nil, checks: checks, stdout: stdout, output: func() string {
+		return fmt.Sprintf("the plan printed:\n%s\nthe suite:\n%s", tail(stdout), tail(string(out)))
+	}}
 }
 
 // judgeScenario holds the suite's verdict (passed: its exit code was 0) and
@@ -286,8 +366,9 @@ func failedChecks(checks []conformanceCheck) string {
 	return strings.Join(lines, "\n")
 }
 
-// readConformanceResults reads checks.json and the client's stdout.txt of
-// the one result folder the suite wrote under dir.
+// readConformanceResults reads checks.json and what the client printed
+// (stdout.txt, then stderr.txt, where the plan's errors are) of the one
+// result folder the suite wrote under dir.
 func readConformanceResults(t *testing.T, dir string) ([]conformanceCheck, string) {
 	t.Helper()
 	var checksFile string
@@ -309,5 +390,6 @@ func readConformanceResults(t *testing.T, dir string) ([]conformanceCheck, strin
 		t.Fatalf("checks.json: %v", err)
 	}
 	stdout, _ := os.ReadFile(filepath.Join(filepath.Dir(checksFile), "stdout.txt")) // absent: nothing was printed
-	return checks, string(stdout)
+	stderr, _ := os.ReadFile(filepath.Join(filepath.Dir(checksFile), "stderr.txt"))
+	return checks, string(stdout) + string(stderr)
 }

@@ -3,11 +3,13 @@ package e2e
 // A provider-level OAuth client (mcp_oauth_clients) fed by ephemeral
 // variables keeps its credentials nowhere Terraform writes: a plan saved with
 // -out, applied later (the variables given again, as Terraform requires),
-// reads two protected MCP servers (one at plan, one at apply) and registers
-// one of them; the client secret, every line of the private key, the tokens
-// and the client assertions are then looked for in the state, in every member
-// of the plan file, in `show -json` of both, and in the TF_LOG=trace output of
-// the plan, the apply and a failed plan.
+// reads four protected MCP servers (three at plan, by a client secret, a
+// workload's token and an enterprise user's ID token; one at apply, by a
+// private key) and registers one of them; the client secret, every line of
+// the private key, the workload's token, the ID token, the identity
+// assertion, the tokens and the client assertions are then looked for in the
+// state, in every member of the plan file, in `show -json` of both, and in the
+// TF_LOG=trace output of the plan, the apply and a failed plan.
 
 import (
 	"archive/zip"
@@ -19,6 +21,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/livedoctest"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/redact"
@@ -26,10 +29,11 @@ import (
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/testkit"
 )
 
-// providerClientConfig reads weatherURL at plan and deployURL at apply (its
-// read waits for a resource created at apply), each through a client of the
-// provider block whose credentials come from ephemeral variables.
-func providerClientConfig(registryURL, weatherURL, deployURL string) string {
+// providerClientConfig reads weatherURL, workloadURL and ssoURL at plan and
+// deployURL at apply (its read waits for a resource created at apply), each
+// through a client of the provider block whose credentials come from
+// ephemeral variables.
+func providerClientConfig(registryURL, weatherURL, deployURL, workloadURL, ssoURL, idpURL string) string {
 	return fmt.Sprintf(`terraform {
   required_providers {
     agentregistry = { source = "agentregistry/agentregistry" }
@@ -46,17 +50,43 @@ variable "private_key" {
   ephemeral = true
 }
 
+variable "workload_token" {
+  type      = string
+  ephemeral = true
+}
+
+variable "id_token" {
+  type      = string
+  ephemeral = true
+}
+
 provider "agentregistry" {
   endpoint = %q
   project  = "test-project"
   mcp_oauth_clients = {
-    weather = { client_id = %q, client_secret = var.client_secret }
-    deploy  = { client_id = %[2]q, private_key = var.private_key }
+    weather  = { client_id = %q, client_secret = var.client_secret }
+    deploy   = { client_id = %[2]q, private_key = var.private_key }
+    workload = { assertion = var.workload_token }
+    sso = {
+      client_id         = %[2]q
+      client_secret     = var.client_secret
+      identity_provider = { issuer = %[7]q, client_id = "idp-client", id_token = var.id_token }
+    }
   }
 }
 
+data "agentregistry_mcp_tool_spec" "workload" {
+  url          = %[5]q
+  oauth_client = "workload"
+}
+
+data "agentregistry_mcp_tool_spec" "sso" {
+  url          = %[6]q
+  oauth_client = "sso"
+}
+
 data "agentregistry_mcp_tool_spec" "weather" {
-  url          = %q
+  url          = %[3]q
   oauth_client = "weather"
 }
 
@@ -68,15 +98,16 @@ resource "agentregistry_mcp_server" "weather" {
 
 # Read at apply: it waits for the registration.
 data "agentregistry_mcp_tool_spec" "deploy" {
-  url          = %q
+  url          = %[4]q
   oauth_client = "deploy"
   depends_on   = [agentregistry_mcp_server.weather]
 }
 
 output "tools" {
-  value = concat(agentregistry_mcp_server.weather.tool_names, data.agentregistry_mcp_tool_spec.deploy.tool_names)
+  value = concat(agentregistry_mcp_server.weather.tool_names, data.agentregistry_mcp_tool_spec.deploy.tool_names,
+  data.agentregistry_mcp_tool_spec.workload.tool_names, data.agentregistry_mcp_tool_spec.sso.tool_names)
 }
-`, registryURL, leakClientID, weatherURL, deployURL)
+`, registryURL, leakClientID, weatherURL, deployURL, workloadURL, ssoURL, idpURL)
 }
 
 func TestAccMcpToolSpecOAuth_providerClientKeepsNothing(t *testing.T) {
@@ -90,13 +121,27 @@ func TestAccMcpToolSpecOAuth_providerClientKeepsNothing(t *testing.T) {
 	serve := func(as *livedoctest.AuthServer, name string) string {
 		return livedoctest.ServeProtectedMCP(t, livedoctest.NewMCPServer(0, livedoctest.NamedTools(name)...), as, livedoctest.ProtectedOptions{}).URL
 	}
+	ci := livedoctest.NewIssuer(t, "https://token.actions.example")
+	byWorkload := livedoctest.NewAuthServer(t, livedoctest.AuthServerConfig{Grants: []string{livedoctest.GrantJWTBearer},
+		Methods: []string{livedoctest.MethodNone}, CheckAssertion: ci.TrustWorkloads})
+	idp := livedoctest.NewIdentityProvider(t, "idp-client", leakClientID)
+	var ssoURL string
+	bySSO := livedoctest.NewAuthServer(t, livedoctest.AuthServerConfig{ClientID: leakClientID, Secret: leakSecret,
+		Grants: []string{livedoctest.GrantJWTBearer}, Methods: []string{livedoctest.SecretBasic},
+		CheckAssertion: func(a *livedoctest.AuthServer, assertion string, r *livedoctest.TokenRequest) (string, string) {
+			return idp.TrustAssertions(ssoURL)(a, assertion, r)
+		}})
+	ssoURL = serve(bySSO, "ledger")
+	workloadToken, idToken := ci.WorkloadToken(t, byWorkload.Issuer, time.Hour), idp.IDToken(t)
 	registry := testkit.StartRegistry(t, registryserver.Options{})
 	h := devOverridesRun(t, cli)
 	h.Dir = t.TempDir()
-	h.Write(t, "main.tf", providerClientConfig(registry.URL, serve(bySecret, "forecast"), serve(byKey, "deploy")))
+	h.Write(t, "main.tf", providerClientConfig(registry.URL, serve(bySecret, "forecast"), serve(byKey, "deploy"),
+		serve(byWorkload, "build"), ssoURL, idp.URL))
 	quiet := h.Env
 	withSecrets := func(secret string) []string {
-		return append(slices.Clone(quiet), "TF_VAR_client_secret="+secret, "TF_VAR_private_key="+keyPEM, "TF_LOG=trace")
+		return append(slices.Clone(quiet), "TF_VAR_client_secret="+secret, "TF_VAR_private_key="+keyPEM,
+			"TF_VAR_workload_token="+workloadToken, "TF_VAR_id_token="+idToken, "TF_LOG=trace")
 	}
 	h.Env = withSecrets(leakSecret)
 	shown := map[string]string{}
@@ -125,7 +170,12 @@ func TestAccMcpToolSpecOAuth_providerClientKeepsNothing(t *testing.T) {
 		t.Fatalf("the failed plan does not say why:\n%s", tail(shown["failed plan (trace)"]))
 	}
 
-	found := lookFor(t, keyPEM, bySecret, byKey)
+	if len(byWorkload.Requests()) == 0 || len(bySSO.Requests()) == 0 {
+		t.Fatalf("the workload's and the enterprise user's servers were not read: %d and %d token requests",
+			len(byWorkload.Requests()), len(bySSO.Requests()))
+	}
+	found := lookFor(t, keyPEM, map[string]string{"the workload's token": workloadToken, "the ID token": idToken},
+		bySecret, byKey, byWorkload, bySSO)
 	for where, text := range shown {
 		for _, what := range found(text) {
 			t.Errorf("%s holds %s", where, what)
@@ -161,15 +211,20 @@ func planMembers(t *testing.T, planFile string) map[string]string {
 }
 
 // lookFor returns a finder of the credentials of the run: the client secrets
-// (right and wrong), each line of the private key's PEM body, and every token
-// and client assertion the authorization servers saw. It finds each in clear
+// (right and wrong), each line of the private key's PEM body, the JWTs given
+// (by what they are: their signatures, without which they are of no use), and
+// every token, client assertion and jwt-bearer grant the authorization
+// servers saw. It finds each in clear
 // and in the spellings redact knows (base64 in either alphabet, padded or
 // not, alone or inside a longer encoded text such as a Basic authorization;
 // URL-encoded; JSON-escaped; wrapped over lines), and in hex.
-func lookFor(t *testing.T, keyPEM string, servers ...*livedoctest.AuthServer) func(string) []string {
+func lookFor(t *testing.T, keyPEM string, jwts map[string]string, servers ...*livedoctest.AuthServer) func(string) []string {
 	t.Helper()
 	secrets := &redact.Secrets{}
 	values := map[string]string{"the client secret": leakSecret, "the wrong secret": "a-wrong-secret-5d0e7b"}
+	for what, jwt := range jwts {
+		values[what] = signature(jwt)
+	}
 	for i, line := range pemBodyLines(keyPEM) {
 		values[fmt.Sprintf("line %d of the private key", i+1)] = line
 	}
@@ -181,7 +236,10 @@ func lookFor(t *testing.T, keyPEM string, servers ...*livedoctest.AuthServer) fu
 				tokens++
 			}
 			if r.Assertion != "" {
-				values[fmt.Sprintf("assertion %d of %s", i+1, as.Issuer)] = r.Assertion[strings.LastIndexByte(r.Assertion, '.')+1:]
+				values[fmt.Sprintf("assertion %d of %s", i+1, as.Issuer)] = signature(r.Assertion)
+			}
+			if r.Grant != "" {
+				values[fmt.Sprintf("jwt-bearer grant %d of %s", i+1, as.Issuer)] = signature(r.Grant)
 			}
 		}
 	}
@@ -209,3 +267,6 @@ func lookFor(t *testing.T, keyPEM string, servers ...*livedoctest.AuthServer) fu
 		return what
 	}
 }
+
+// signature is the signature of a JWT, its last part.
+func signature(jwt string) string { return jwt[strings.LastIndexByte(jwt, '.')+1:] }

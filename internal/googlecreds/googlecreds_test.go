@@ -63,49 +63,6 @@ func jsonQuote(s string) string {
 	return `"` + strings.ReplaceAll(s, "\n", `\n`) + `"`
 }
 
-// A file is read when it is a regular file within the size cap; a named
-// pipe (which would block the open), a device (which never ends), a
-// directory or a file over the cap are refused at once, naming the path; a
-// path that does not exist is not named (it may be a secret given in the
-// wrong place).
-func TestReadFile(t *testing.T) {
-	dir := t.TempDir()
-	ok := filepath.Join(dir, "key.json")
-	if err := os.WriteFile(ok, []byte(`{"type":"service_account"}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if got, err := ReadFile(ok, time.Minute); err != nil || string(got) != `{"type":"service_account"}` {
-		t.Fatalf("ReadFile = %q, %v", got, err)
-	}
-	big := filepath.Join(dir, "big.json")
-	if err := os.WriteFile(big, make([]byte, MaxFileBytes+1), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("no named pipes here: %v", err)
-	}
-	for path, want := range map[string]string{
-		fifo:                                 fifo + " is a named pipe (FIFO), not a regular file",
-		"/dev/zero":                          "/dev/zero is a device, not a regular file",
-		dir:                                  dir + " is a directory, not a regular file",
-		big:                                  big + " is 1048577 bytes, over the 1024 KiB",
-		filepath.Join(dir, "sk-live-secret"): "no such file or directory",
-	} {
-		began := time.Now()
-		_, err := ReadFile(path, time.Minute)
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("ReadFile(%s) = %v, want %q", path, err, want)
-		}
-		if strings.Contains(err.Error(), "sk-live-secret") {
-			t.Errorf("the error names a path that does not exist: %v", err)
-		}
-		if d := time.Since(began); d > 5*time.Second {
-			t.Errorf("ReadFile(%s) took %s", path, d)
-		}
-	}
-}
-
 // An external_account file's credential_source.file is checked as a
 // credentials file is; other files, and an external_account file reading
 // its token from a URL, have nothing to check.

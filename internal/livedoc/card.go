@@ -75,8 +75,20 @@ func fetchAgentCard(ctx context.Context, rawURL string, opts Options, secrets *r
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, opts.timeout())
 	defer cancel()
-	f := &cardFetch{parent: parent, client: newClient(u, opts), timeout: opts.timeout(), secrets: secrets,
+	f := newCardFetch(parent, u, opts, secrets)
+	defer f.client.CloseIdleConnections()
+	return f.card(ctx, u)
+}
+
+// newCardFetch is the fetch of the cards of the agent at u.
+func newCardFetch(parent context.Context, u *url.URL, opts Options, secrets *redact.Secrets) *cardFetch {
+	return &cardFetch{parent: parent, client: newClient(u, opts), timeout: opts.timeout(), secrets: secrets,
 		sendVersion: !hasHeader(opts.Headers, a2aVersionHeader)}
+}
+
+// card reads the card of u: at u itself when it has a path, else at the
+// well-known URLs.
+func (f *cardFetch) card(ctx context.Context, u *url.URL) (*Card, error) {
 	if u.Path != "" && u.Path != "/" {
 		return f.get(ctx, u)
 	}
@@ -93,12 +105,20 @@ func fetchAgentCard(ctx context.Context, rawURL string, opts Options, secrets *r
 	return card, err
 }
 
-// statusError is a non-2xx answer; its code drives the 0.2 fallback.
+// statusError is a non-2xx answer; its code drives the 0.2 fallback, its
+// body (its start) and challenges explain a refused extended card.
 type statusError struct {
-	code   int
-	status string
-	url    string
+	code       int
+	status     string
+	url        string
+	answered   *url.URL
+	body       []byte
+	challenges []string // WWW-Authenticate
 }
+
+// maxErrorBody bounds what is read of an error's body: enough for an A2A
+// error (its status, message and reason).
+const maxErrorBody = 64 << 10
 
 func (e *statusError) Error() string {
 	return fmt.Sprintf("GET %s answered %s; expected a 2xx status with the agent card", e.url, e.status)
@@ -127,9 +147,17 @@ func hasHeader(headers map[string]string, name string) bool {
 }
 
 func (f *cardFetch) get(ctx context.Context, u *url.URL) (*Card, error) {
+	return f.getWith(ctx, u, nil)
+}
+
+// getWith is get with the headers given (an Authorization) added.
+func (f *cardFetch) getWith(ctx context.Context, u *url.URL, header http.Header) (*Card, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return nil, fmt.Errorf("invalid URL %s: %v", u.Redacted(), err)
+	}
+	for k, v := range header {
+		req.Header[k] = v
 	}
 	req.Header.Set("Accept", cardAccept)
 	if f.sendVersion {
@@ -142,7 +170,9 @@ func (f *cardFetch) get(ctx context.Context, u *url.URL) (*Card, error) {
 	defer func() { _ = resp.Body.Close() }() // read whole or refused; closing loses nothing
 	final := resp.Request.URL.Redacted()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, &statusError{code: resp.StatusCode, status: resp.Status, url: final}
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody)) // what came is enough to explain
+		return nil, &statusError{code: resp.StatusCode, status: resp.Status, url: final, answered: resp.Request.URL,
+			body: body, challenges: resp.Header.Values("WWW-Authenticate")}
 	}
 	body, err := f.readBody(resp, final)
 	if err != nil {
@@ -151,7 +181,7 @@ func (f *cardFetch) get(ctx context.Context, u *url.URL) (*Card, error) {
 	ct := resp.Header.Get("Content-Type")
 	if !isJSONMediaType(ct) && !json.Valid(body) && !httpclient.SameOrigin(u, resp.Request.URL) {
 		return nil, fmt.Errorf("%s answered with content type %q and a body that is not JSON (not shown: it came from "+
-			"another host than %s); expected the agent card as application/json", final, ct, u.Redacted())
+			"another origin than %s); expected the agent card as application/json", final, ct, httpclient.Origin(u))
 	}
 	if !isJSONMediaType(ct) && !json.Valid(body) {
 		return nil, fmt.Errorf("%s answered with content type %q and a body that is not JSON (it starts %q); expected the agent card as application/a2a+json or application/json",

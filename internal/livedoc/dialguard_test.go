@@ -203,7 +203,7 @@ func TestDialGuard_crossHostBodyNotQuoted(t *testing.T) {
 	if err == nil || strings.Contains(err.Error(), "hunter2") {
 		t.Fatalf("error %v; want one that quotes nothing of the other host's body", err)
 	}
-	wantContains(t, err.Error(), "not shown: it came from another host")
+	wantContains(t, err.Error(), "not shown: it came from another origin than "+public.URL)
 	// From the start host itself, the start of the body is still shown.
 	_, err = FetchAgentCard(context.Background(), other.URL+"/card.json", Options{})
 	wantContains(t, err.Error(), "INTERNAL-SECRET")
@@ -223,7 +223,7 @@ func TestDialGuard_mcpRedirectToLoopbackRefused(t *testing.T) {
 	}
 }
 
-// MCP: an odd answer from another host is named, its body not quoted.
+// MCP: an odd answer from another origin is named, its body not quoted.
 func TestDialGuard_mcpCrossHostBodyNotQuoted(t *testing.T) {
 	other, _ := internalService(t)
 	public := httptest.NewServer(redirectTo(other.URL))
@@ -232,4 +232,5 @@ func TestDialGuard_mcpCrossHostBodyNotQuoted(t *testing.T) {
 	if err == nil || strings.Contains(err.Error(), "hunter2") {
 		t.Fatalf("error %v; want one that quotes nothing of the other host's body", err)
 	}
+	wantContains(t, err.Error(), "(its body is not shown: it came from another origin than "+public.URL+")")
 }

@@ -113,14 +113,15 @@ func TestFetchToolSpecOAuth_plainHTTPURLRefused(t *testing.T) {
 }
 
 // An MCP server that asks for OAuth, read without oauth: the error says so
-// and shows the block to add, rather than blaming headers.
+// and shows what to add (a client of the provider block, and its name in the
+// data source), rather than blaming headers.
 func TestFetchToolSpec_serverAsksForOAuth(t *testing.T) {
 	as := livedoctest.NewAuthServer(t, livedoctest.AuthServerConfig{ClientID: testClientID, Secret: testSecret,
 		Methods: []string{livedoctest.SecretBasic}})
 	p := livedoctest.ServeProtectedMCP(t, newMCPServer(0, namedTools("a")...), as, livedoctest.ProtectedOptions{})
 	msg := fetchToolsErr(t, p.URL, ToolSpecOptions{})
 	wantContains(t, msg, "the MCP server "+p.URL+" asks for OAuth", "401 Unauthorized", p.MetadataURL,
-		"oauth = {", "client_id", "client_secret")
+		"mcp_oauth_clients = {", "client_id", "client_secret", "assertion_file", `oauth_client = "mcp"`)
 	if strings.Contains(msg, "check the credentials given in headers") {
 		t.Errorf("the error blames headers: %s", msg)
 	}

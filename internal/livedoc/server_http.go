@@ -97,7 +97,7 @@ func (s *httpServer) aside() string { return "" }
 
 func (s *httpServer) failed(string) error {
 	if a := s.watch.odd(); a != nil {
-		return a.explain(s.describe(), s.secrets)
+		return a.explain(s.url, s.secrets)
 	}
 	return nil
 }
@@ -176,6 +176,9 @@ func (t *mcpHTTP) RoundTrip(req *http.Request) (*http.Response, error) {
 	t.capBody(req, resp)
 	return resp, nil
 }
+
+// CloseIdleConnections closes the idle connections of the read.
+func (t *mcpHTTP) CloseIdleConnections() { httpclient.CloseIdle(t.base) }
 
 // noteRefusal keeps a 401 or 403 answer until a later call is answered (a
 // 200: the 202 of a notification, such as the notifications/cancelled the
@@ -260,13 +263,12 @@ func (t *mcpHTTP) note(req *http.Request, resp *http.Response) {
 	}
 }
 
-func (a *answer) explain(target string, secrets *redact.Secrets) error {
-	t, err := url.Parse(target)
-	fromTarget := err == nil && httpclient.SameOrigin(t, a.parsedURL)
+func (a *answer) explain(server *url.URL, secrets *redact.Secrets) error {
+	target, fromTarget := server.Redacted(), httpclient.SameOrigin(server, a.parsedURL)
 	if metadata := mcpauth.BearerChallenge(a.challenges)["resource_metadata"]; a.code == http.StatusUnauthorized && fromTarget && metadata != "" {
 		return fmt.Errorf("the MCP server %s asks for OAuth: %s %s answered %s, and its WWW-Authenticate names its protected "+
-			"resource metadata (%s). Give the data source the credentials of a client registered at its authorization "+
-			"server, in place of an Authorization header:\n\n%s\n\n(see \"Servers behind OAuth\" on the data source's page)",
+			"resource metadata (%s). Give the data source a client registered at its authorization server, in place of an "+
+			"Authorization header:\n\n%s\n\n(see \"Servers behind OAuth\" on the data source's page)",
 			target, a.method, a.url, a.status, quote.Excerpt(secrets, metadata, quote.MaxArgRunes), oauthBlock)
 	}
 	if a.code == http.StatusUnauthorized || a.code == http.StatusForbidden {
@@ -274,18 +276,28 @@ func (a *answer) explain(target string, secrets *redact.Secrets) error {
 			target, a.method, a.url, a.status)
 	}
 	if !fromTarget {
-		return fmt.Errorf("%s does not look like an MCP server: %s %s answered %s with content type %q (its body is not shown: it came from another host)%s",
-			target, a.method, a.url, a.status, a.contentType, a.transportHint())
+		return fmt.Errorf("%s does not look like an MCP server: %s %s answered %s with content type %q (its body is not shown: it came from another origin than %s)%s",
+			target, a.method, a.url, a.status, a.contentType, httpclient.Origin(server), a.transportHint())
 	}
 	return fmt.Errorf("%s does not look like an MCP server: %s %s answered %s with content type %q and a body starting %q%s",
 		target, a.method, a.url, a.status, a.contentType, quote.Start(secrets, a.start), a.transportHint())
 }
 
-// oauthBlock is the oauth attribute an error shows to a user whose server
-// asks for OAuth.
-const oauthBlock = `  oauth = {
-    client_id     = "the client's id at the authorization server"
-    client_secret = var.mcp_client_secret # or private_key, for private_key_jwt
+// oauthBlock is what an error shows a user whose server asks for OAuth: a
+// client of the provider block (where credentials are kept nowhere), and its
+// name in the data source.
+const oauthBlock = `  provider "agentregistry" {
+    mcp_oauth_clients = {
+      mcp = {
+        client_id     = "the client's id at the authorization server"
+        client_secret = var.mcp_client_secret # or private_key, assertion_file (CI), identity_provider
+      }
+    }
+  }
+
+  data "agentregistry_mcp_tool_spec" "..." {
+    url          = "..."
+    oauth_client = "mcp"
   }`
 
 // transportHint suggests Streamable HTTP when the SSE transport's opening GET

@@ -2,7 +2,6 @@ package livedoc
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -10,9 +9,6 @@ import (
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
 )
-
-// largestShown is how many of the largest tools the size error lists.
-const largestShown = 5
 
 // tool is one kept tool: its name and its compact JSON.
 type tool struct {
@@ -129,7 +125,8 @@ func assemble(target string, tools []tool) ([]byte, error) {
 
 func tooLarge(target string, size int, tools []tool) error {
 	return fmt.Errorf("the tool spec of %s is %d bytes as compact JSON after filtering, over the registry's limit of %d bytes (10 KB); "+
-		"largest tools: %s. %s", target, size, spec.MaxDocumentBytes, largest(tools), trimAdvice)
+		"reduce it by %d bytes; largest tools: %s. %s", target, size, spec.MaxDocumentBytes, size-spec.MaxDocumentBytes,
+		largest(tools), trimAdvice)
 }
 
 // tooMuchKept is the error of a fetch stopped at MaxCollectedBytes.
@@ -143,13 +140,12 @@ func tooMuchKept(target string, page, size int, tools []tool) error {
 const trimAdvice = "Register fewer tools with include_tools or exclude_tools (names or trailing * prefixes), " +
 	"or remove output schemas with drop_output_schemas"
 
-// largest lists the largestShown largest tools with their sizes.
+// largest names the largest tools with their sizes, in the words of every
+// tool spec over the registry's limit (spec.LargestTools).
 func largest(tools []tool) string {
-	bySize := slices.Clone(tools)
-	slices.SortStableFunc(bySize, func(a, b tool) int { return cmp.Compare(len(b.raw), len(a.raw)) })
-	var out []string
-	for _, t := range bySize[:min(largestShown, len(bySize))] {
-		out = append(out, fmt.Sprintf("%s (%d bytes)", t.name, len(t.raw)))
+	sizes := make([]spec.ToolSize, len(tools))
+	for i, t := range tools {
+		sizes[i] = spec.ToolSize{Name: t.name, Bytes: len(t.raw)}
 	}
-	return strings.Join(out, ", ")
+	return spec.LargestTools(sizes)
 }

@@ -86,6 +86,7 @@ func fetchToolSpec(ctx context.Context, rawURL string, opts ToolSpecOptions, sec
 	if err != nil {
 		return nil, err
 	}
+	defer s.client.CloseIdleConnections() // the flow's requests use the same connections
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
 	return r.run(ctx, s, filter, opts.DropOutputSchemas)

@@ -150,7 +150,13 @@ func TestFetchToolSpecOverTheLimit(t *testing.T) {
 	srv := serveMCP(t, newMCPServer(0, tools...), false, nil)
 	msg := fetchToolsErr(t, srv.URL, ToolSpecOptions{})
 	size := func(n int) int { return n + len(`{"description":"","inputSchema":`+rawSchema+`,"name":"t0"}`) }
-	wantContains(t, msg, "the tool spec of "+srv.URL, "over the registry's limit of 10240 bytes",
+	total := len(`{"tools":[]}`) + len(tools) - 1
+	for _, n := range []int{900, 3000, 1000, 2500, 2000, 1500, 800} {
+		total += size(n)
+	}
+	// Worded as agentregistry_mcp_server words a tool_spec over the limit.
+	wantContains(t, msg, "the tool spec of "+srv.URL, fmt.Sprintf("is %d bytes as compact JSON after filtering, over the "+
+		"registry's limit of 10240 bytes (10 KB); reduce it by %d bytes; largest tools: ", total, total-10240),
 		fmt.Sprintf("largest tools: t1 (%d bytes), t3 (%d bytes), t4 (%d bytes), t5 (%d bytes), t2 (%d bytes).",
 			size(3000), size(2500), size(2000), size(1500), size(1000)),
 		"include_tools", "exclude_tools", "drop_output_schemas")

@@ -9,15 +9,15 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/spec"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/termsafe"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/validators"
 )
 
 var (
-	_ datasource.DataSource              = (*agentCardDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*agentCardDataSource)(nil)
+	_ datasource.DataSource                     = (*agentCardDataSource)(nil)
+	_ datasource.DataSourceWithConfigure        = (*agentCardDataSource)(nil)
+	_ datasource.DataSourceWithConfigValidators = (*agentCardDataSource)(nil)
 )
 
 // NewAgentCardDataSource is the agentregistry_agent_card data source.
@@ -30,6 +30,9 @@ type agentCardDataSourceModel struct {
 	Headers         types.Map    `tfsdk:"headers"`
 	Timeout         types.String `tfsdk:"timeout"`
 	SignaturePolicy types.String `tfsdk:"signature_policy"`
+	Extended        types.Bool   `tfsdk:"extended"`
+	OAuth           types.Object `tfsdk:"oauth"`
+	OAuthClient     types.String `tfsdk:"oauth_client"`
 	JSON            types.String `tfsdk:"json"`
 	SHA256          types.String `tfsdk:"sha256"`
 	A2AVersion      types.String `tfsdk:"a2a_version"`
@@ -56,6 +59,7 @@ func (d *agentCardDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"under `require` an unsigned card, is an error.",
 		Validators: []validator.String{signaturePolicyValidator()},
 	}
+	addExtendedCardAttributes(attrs)
 	addLiveDocumentAttributes(attrs, "card", "The card in RFC 8785 canonical form (sorted keys, no spaces): ready "+
 		"for `agentregistry_agent.agent_card`, and stable, so that a plan shows a change only when the card's content changes.")
 	attrs["a2a_version"] = liveComputed("The A2A version of the card, `0.3` or `1.0`, detected from the document.")
@@ -84,8 +88,8 @@ func (d *agentCardDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"Refused, each with a message that says why: a non-2xx answer (with the status and URL), a body over " +
 			"1 MiB (reading stops there), a body that is not JSON under a non-JSON content type, more than 5 " +
 			"redirects, a redirect from https to http, TLS errors, and a card with more than 16 signatures (before " +
-			"any is checked). No URL found inside the card is ever " +
-			"followed. " + liveFailureNote,
+			"any is checked). No URL found inside the public card is ever followed, but for the extended card's " +
+			"interface, on the origin of `url` only.\n\n" + extendedCardNote + "\n\n" + liveFailureNote,
 		Attributes: attrs,
 	}
 }
@@ -93,13 +97,14 @@ func (d *agentCardDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 func (d *agentCardDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m agentCardDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	ctx, secrets := liveSecrets(ctx, m.Headers, types.Map{}, nil)
+	creds := d.oauthCredentials(ctx, m.OAuthClient, m.OAuth, &resp.Diagnostics)
+	ctx, secrets := liveSecrets(ctx, m.Headers, types.Map{}, creds)
 	defer func() { resp.Diagnostics = blankDiagnostics(secrets, resp.Diagnostics) }()
 	opts := liveOptions(ctx, secrets, m.Headers, m.Timeout, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	card, err := livedoc.FetchAgentCard(ctx, m.URL.ValueString(), opts)
+	card, err := fetchCard(ctx, &m, opts, creds, &resp.Diagnostics)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("url"), "Cannot Read Agent Card", termsafe.Text(err.Error()))
 		return

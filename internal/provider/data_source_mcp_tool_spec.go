@@ -65,8 +65,9 @@ func (d *mcpToolSpecDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 	attrs := liveAttributes("tool list", "The MCP server's endpoint, such as `https://mcp.example.com/mcp`. "+
 		"Exactly one of `url` and `command` is set.")
 	addStdioAttributes(attrs)
-	addOAuthAttribute(attrs)
-	addOAuthClientAttribute(attrs)
+	addOAuthAttribute(attrs, mcpOAuthUse)
+	addOAuthClientAttribute(attrs, "read an MCP server behind OAuth (only with `url`, `https` or `http` on loopback, and "+
+		"the Streamable HTTP transport)")
 	attrs["transport"] = schema.StringAttribute{
 		Optional: true,
 		MarkdownDescription: "`streamable_http` (the default: MCP's Streamable HTTP transport) or `sse` (the older " +
@@ -125,7 +126,7 @@ func (d *mcpToolSpecDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 func (d *mcpToolSpecDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var m mcpToolSpecDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	creds := d.oauthCredentials(ctx, &m, &resp.Diagnostics)
+	creds := d.oauthCredentials(ctx, m.OAuthClient, m.OAuth, &resp.Diagnostics)
 	ctx, secrets := liveSecrets(ctx, m.Headers, m.Env, creds)
 	defer func() { resp.Diagnostics = blankDiagnostics(secrets, resp.Diagnostics) }()
 	opts := livedoc.ToolSpecOptions{

@@ -24,59 +24,80 @@ import (
 
 // oauthStateNote says what Terraform keeps of the inline credentials.
 const oauthStateNote = "Sensitive: never shown in plan output, logs or messages; but, as every argument of a data " +
-	"source, kept in the state (and in a saved plan file), like `headers`: see *Credentials and the state* above. " +
+	"source, kept in the state (and in a saved plan file), like `headers`: see *Credentials and the state* on the " +
+	"`agentregistry_mcp_tool_spec` page. " +
 	"The provider's `mcp_oauth_clients`, named by `oauth_client`, keep nothing."
 
-// addOAuthAttribute adds oauth.
-func addOAuthAttribute(attrs map[string]schema.Attribute) {
-	fields := map[string]schema.Attribute{}
-	for name, f := range oauthStringFields(oauthStateNote) {
-		fields[name] = schema.StringAttribute{Required: f.required, Optional: !f.required, Sensitive: f.sensitive,
-			MarkdownDescription: f.description, Validators: f.validators}
-	}
+// oauthAttributes are the attributes of oauth.
+func oauthAttributes() map[string]schema.Attribute {
+	fields := dataSourceStrings(oauthStringFields(oauthStateNote))
 	fields["scopes"] = schema.ListAttribute{Optional: true, ElementType: types.StringType,
 		MarkdownDescription: oauthScopesDescription, Validators: oauthScopesValidators()}
+	fields["identity_provider"] = schema.SingleNestedAttribute{Optional: true,
+		MarkdownDescription: oauthIdentityProviderDescription, Validators: oauthIdentityProviderValidators(),
+		Attributes: dataSourceStrings(oauthIdentityProviderFields(oauthStateNote))}
+	return fields
+}
+
+// dataSourceStrings are the string attributes of a table, in a data source's
+// schema.
+func dataSourceStrings(table map[string]oauthStringField) map[string]schema.Attribute {
+	attrs := map[string]schema.Attribute{}
+	for name, f := range table {
+		attrs[name] = schema.StringAttribute{Required: f.required, Optional: !f.required, Sensitive: f.sensitive,
+			MarkdownDescription: f.description, Validators: f.validators}
+	}
+	return attrs
+}
+
+// addOAuthAttribute adds oauth, the client of a read described by use.
+func addOAuthAttribute(attrs map[string]schema.Attribute, use string) {
 	attrs["oauth"] = schema.SingleNestedAttribute{
 		Optional: true,
-		MarkdownDescription: "Client credentials for an MCP server behind OAuth (the MCP authorization spec, with its " +
-			"client credentials extension for machines, SEP-1046): on the server's first `401`, the data source reads " +
-			"its protected resource metadata (RFC 9728) and its authorization server's metadata (RFC 8414 or OpenID " +
-			"Connect), asks the token endpoint for a token with the `client_credentials` grant and the server's " +
-			"`resource` (RFC 8707), and reads the tools with it. The token lives for this read only: it is never " +
-			"stored nor shown. The MCP requests stay on the origin of `url` (a redirect to another origin is an error), " +
-			"and the token request follows no redirect. Only with `url` (`https`, or `http` on loopback) and the " +
-			"Streamable HTTP transport; not with `headers.Authorization`. Its secret is kept in the state: in CI, " +
-			"prefer `oauth_client`. See *Servers behind OAuth* above.",
-		Attributes: fields,
+		MarkdownDescription: use + " The grant follows from the credential: `client_secret` or `private_key`, the " +
+			"`client_credentials` grant (SEP-1046); `assertion` or `assertion_file`, the workload's token as a " +
+			"`jwt-bearer` grant (SEP-1933); `identity_provider`, enterprise-managed authorization (SEP-990). A " +
+			"refused grant ends the read at once, naming the OAuth error: no retry, no other grant. The token lives " +
+			"for this read only: it is never stored nor shown, and the token request follows no redirect. Its " +
+			"secrets are kept in the state: in CI, prefer `oauth_client`.",
+		Attributes: oauthAttributes(),
 	}
 }
 
-// addOAuthClientAttribute adds oauth_client.
-func addOAuthClientAttribute(attrs map[string]schema.Attribute) {
+// mcpOAuthUse says what oauth does for agentregistry_mcp_tool_spec.
+const mcpOAuthUse = "An OAuth client for an MCP server behind OAuth (the MCP authorization spec, with its " +
+	"extensions for machines): on the server's first `401`, the data source reads its protected resource " +
+	"metadata (RFC 9728) and its authorization server's metadata (RFC 8414 or OpenID Connect), asks the token " +
+	"endpoint for a token with the server's `resource` (RFC 8707), and reads the tools with it. The MCP requests " +
+	"stay on the origin of `url` (a redirect to another origin is an error). Only with `url` (`https`, or `http` " +
+	"on loopback) and the Streamable HTTP transport; not with `headers.Authorization`. See *Servers behind OAuth* above."
+
+// addOAuthClientAttribute adds oauth_client, described by use.
+func addOAuthClientAttribute(attrs map[string]schema.Attribute, use string) {
 	attrs["oauth_client"] = schema.StringAttribute{
 		Optional: true,
-		MarkdownDescription: "The name of a client of the provider's `mcp_oauth_clients` whose credentials read an " +
-			"MCP server behind OAuth, exactly as `oauth` would (the same flow, the same errors). The credentials stay " +
-			"in the provider block, which takes ephemeral values: with an ephemeral variable they are in no state, " +
-			"no saved plan and no `show -json`, which makes this the form for CI (see *Credentials and the state* " +
-			"above). Conflicts with `oauth`; only with `url` (`https`, or `http` on loopback) and the Streamable HTTP " +
-			"transport, and no " +
-			"`headers.Authorization`. A name the provider does not configure is an error that lists those it does.",
+		MarkdownDescription: "The name of a client of the provider's `mcp_oauth_clients` whose credentials " + use +
+			", exactly as `oauth` would (the same flow, the same errors). The credentials stay in the provider block, " +
+			"which takes ephemeral values: with an ephemeral variable they are in no state, no saved plan and no " +
+			"`show -json`, which makes this the form for CI (see *Credentials and the state* on the " +
+			"`agentregistry_mcp_tool_spec` page). Conflicts with " +
+			"`oauth`; not with `headers.Authorization`. A name the provider does not configure is an error that " +
+			"lists those it does.",
 		Validators: []validator.String{stringvalidator.RegexMatches(oauthClientName, oauthClientNameMessage)},
 	}
 }
 
-// oauthCredentials are the credentials the read uses: the provider's client
-// that oauth_client names, else oauth's, else none (nil).
-func (d *mcpToolSpecDataSource) oauthCredentials(ctx context.Context, m *mcpToolSpecDataSourceModel, diags *diag.Diagnostics) *mcpauth.Client {
-	if !m.OAuthClient.IsNull() {
-		return d.oauthClients.lookup(m.OAuthClient.ValueString(), diags)
+// oauthCredentials are the credentials a read uses: the provider's client
+// that oauthClient names, else oauth's, else none (nil).
+func (b *liveBase) oauthCredentials(ctx context.Context, oauthClient types.String, oauth types.Object, diags *diag.Diagnostics) *mcpauth.Client {
+	if !oauthClient.IsNull() {
+		return b.oauthClients.lookup(oauthClient.ValueString(), diags)
 	}
-	if m.OAuth.IsNull() || m.OAuth.IsUnknown() {
+	if oauth.IsNull() || oauth.IsUnknown() {
 		return nil
 	}
 	var om mcpOAuthModel
-	diags.Append(m.OAuth.As(ctx, &om, basetypes.ObjectAsOptions{})...)
+	diags.Append(oauth.As(ctx, &om, basetypes.ObjectAsOptions{})...)
 	return oauthFromModel(ctx, om, diags)
 }
 

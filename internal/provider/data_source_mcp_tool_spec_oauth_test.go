@@ -154,7 +154,7 @@ func TestAccMcpToolSpecDataSource_serverAsksForOAuth(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: toolDS("x", fmt.Sprintf("url = %q", p.URL)),
 			ExpectError: relWords("Cannot Read MCP Tool List", "the MCP server "+p.URL+" asks for OAuth", "answered 401 Unauthorized",
-				p.MetadataURL, "oauth = {", "client_id", "client_secret"),
+				p.MetadataURL, "mcp_oauth_clients = {", "client_id", "client_secret", `oauth_client = "mcp"`),
 		}},
 	})
 }

@@ -49,18 +49,18 @@ func credentialAttributes() map[string]schema.Attribute {
 
 // mcpOAuthClientsAttributes is the provider's mcp_oauth_clients.
 func mcpOAuthClientsAttributes() map[string]schema.Attribute {
-	fields := map[string]schema.Attribute{}
-	for name, f := range oauthStringFields(oauthClientKept) {
-		fields[name] = schema.StringAttribute{Required: f.required, Optional: !f.required, Sensitive: f.sensitive,
-			MarkdownDescription: f.description, Validators: f.validators}
-	}
+	fields := providerStrings(oauthStringFields(oauthClientKept))
 	fields["scopes"] = schema.ListAttribute{Optional: true, ElementType: types.StringType,
 		MarkdownDescription: oauthScopesDescription, Validators: oauthScopesValidators()}
+	fields["identity_provider"] = schema.SingleNestedAttribute{Optional: true,
+		MarkdownDescription: oauthIdentityProviderDescription, Validators: oauthIdentityProviderValidators(),
+		Attributes: providerStrings(oauthIdentityProviderFields(oauthClientKept))}
 	return map[string]schema.Attribute{"mcp_oauth_clients": schema.MapNestedAttribute{
 		Optional: true,
 		MarkdownDescription: "OAuth clients for MCP servers behind OAuth, by name: `agentregistry_mcp_tool_spec` " +
-			"names one with `oauth_client`, and reads the server with its credentials (client credentials, the MCP " +
-			"authorization spec's extension for machines, SEP-1046; the data source's page says how). Unlike the data " +
+			"names one with `oauth_client`, and reads the server with its credentials (a client secret or key, a " +
+			"workload's token, or an enterprise's identity provider: the MCP authorization spec's extensions for " +
+			"machines; the data source's page says how). Unlike the data " +
 			"source's inline `oauth`, whose secret Terraform keeps in the state and in saved plans as it keeps every " +
 			"data source argument, the provider block takes ephemeral values and is kept in neither: give the " +
 			"secret from an ephemeral variable and it is in no state, no plan file, no `show -json` and no log. " +
@@ -69,6 +69,17 @@ func mcpOAuthClientsAttributes() map[string]schema.Attribute {
 		Validators: []validator.Map{mapvalidator.KeysAre(
 			stringvalidator.RegexMatches(oauthClientName, oauthClientNameMessage))},
 	}}
+}
+
+// providerStrings are the string attributes of a table, in the provider's
+// schema.
+func providerStrings(table map[string]oauthStringField) map[string]schema.Attribute {
+	attrs := map[string]schema.Attribute{}
+	for name, f := range table {
+		attrs[name] = schema.StringAttribute{Required: f.required, Optional: !f.required, Sensitive: f.sensitive,
+			MarkdownDescription: f.description, Validators: f.validators}
+	}
+	return attrs
 }
 
 // oauthClients are the provider's clients, ready for the data sources.
@@ -106,8 +117,13 @@ func resolveOAuthClients(ctx context.Context, clients types.Map, diags *diag.Dia
 // anyUnknown tells whether a client's credentials depend on a value not
 // known yet.
 func anyUnknown(m mcpOAuthModel) bool {
-	return m.ClientID.IsUnknown() || m.ClientSecret.IsUnknown() || m.PrivateKey.IsUnknown() ||
-		m.Scopes.IsUnknown() || m.Audience.IsUnknown() || slices.ContainsFunc(m.Scopes.Elements(), func(e attr.Value) bool { return e.IsUnknown() })
+	values := []attr.Value{m.ClientID, m.ClientSecret, m.PrivateKey, m.Assertion, m.AssertionFile, m.IdentityProvider,
+		m.Scopes, m.Audience, m.Issuer}
+	values = append(values, m.Scopes.Elements()...)
+	for _, v := range m.IdentityProvider.Attributes() {
+		values = append(values, v)
+	}
+	return slices.ContainsFunc(values, attr.Value.IsUnknown)
 }
 
 // lookup returns the client named, or reports why there is none to use.

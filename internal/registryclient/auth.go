@@ -28,6 +28,7 @@ import (
 
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/googlecreds"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/redact"
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/secretfile"
 )
 
 // DefaultIAMCredentialsEndpoint is Google's IAM Credentials API, which mints
@@ -167,7 +168,7 @@ func credentialsFromFile(ctx context.Context, cfg Config) (*google.Credentials, 
 
 // applicationDefaultCredentials finds Application Default Credentials. The
 // file GOOGLE_APPLICATION_CREDENTIALS names, which x/oauth2 reads itself, is
-// checked first (googlecreds.CheckFile: a named pipe would block the read),
+// checked first (secretfile.Check: a named pipe would block the read),
 // and so are the files it names in turn.
 func applicationDefaultCredentials(ctx context.Context, cfg Config) (*google.Credentials, error) {
 	why := ""
@@ -177,7 +178,7 @@ func applicationDefaultCredentials(ctx context.Context, cfg Config) (*google.Cre
 	}
 	const hint = "; set access_token (or AGENTREGISTRY_ACCESS_TOKEN) or credentials, or run `gcloud auth application-default login`"
 	if path := os.Getenv("GOOGLE_APPLICATION_CREDENTIALS"); path != "" {
-		if err := googlecreds.CheckFile(path); err != nil {
+		if err := secretfile.Check(path); err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				err = fmt.Errorf("%s: %w", path, err) // a path a variable names, not a secret
 			}

@@ -209,9 +209,11 @@ variable "live_tool_specs" {
   description = <<-EOT
     MCP servers whose tools the module reads at plan with `agentregistry_mcp_tool_spec` and registers, by service id:
     the server's `url`, and optionally, for a server behind OAuth, `oauth_client` (the name of a client of the
-    provider's `mcp_oauth_clients`, whose credentials, given by an ephemeral variable, are kept nowhere) or `oauth`
-    (client credentials inline: `client_id`, one of `client_secret` and `private_key`, `scopes`, `audience`; kept in
-    the state, as every argument of a data source is), each passed to the data source as it is; and
+    provider's `mcp_oauth_clients`, whose credentials, given by an ephemeral variable or as a workload's token file,
+    are kept nowhere) or `oauth` (the client inline, with the data source's attributes: `client_id`,
+    `client_secret`, `private_key`, `assertion`, `assertion_file`, `identity_provider`, `scopes`, `audience`,
+    `issuer`; its secrets kept in the state, as every argument of a data source is), each passed to the data
+    source as it is; and
     `include_tools`, `exclude_tools`, `drop_output_schemas` and `timeout`. Each server is registered with the
     interface `{ url = url, protocol_binding = "JSONRPC" }` unless `mcp_interfaces` names its interfaces, and takes a
     lock from `tool_locks` like any other. A service id may be in only one of `tool_specs_dir`, `tool_specs` and
@@ -221,11 +223,21 @@ variable "live_tool_specs" {
     url          = string
     oauth_client = optional(string)
     oauth = optional(object({
-      client_id     = string
-      client_secret = optional(string)
-      private_key   = optional(string)
-      scopes        = optional(list(string))
-      audience      = optional(string)
+      client_id      = optional(string)
+      client_secret  = optional(string)
+      private_key    = optional(string)
+      assertion      = optional(string)
+      assertion_file = optional(string)
+      identity_provider = optional(object({
+        issuer         = optional(string)
+        token_endpoint = optional(string)
+        client_id      = string
+        client_secret  = optional(string)
+        id_token       = string
+      }))
+      scopes   = optional(list(string))
+      audience = optional(string)
+      issuer   = optional(string)
     }))
     include_tools       = optional(list(string))
     exclude_tools       = optional(list(string))

@@ -35,3 +35,17 @@ output "currency_card" {
     verified_key_ids = data.agentregistry_agent_card.currency.verified_key_ids
   }
 }
+
+# An A2A 1.0 agent's authenticated extended card (more skills than its public
+# card shows), read with a token from the authorization server its card's
+# security scheme names, by a client of the provider's mcp_oauth_clients.
+data "agentregistry_agent_card" "ledger" {
+  url          = "https://agents.example.com"
+  extended     = true
+  oauth_client = "agents"
+}
+
+resource "agentregistry_agent" "ledger" {
+  service_id = "ledger-agent"
+  agent_card = data.agentregistry_agent_card.ledger.json
+}

@@ -60,6 +60,9 @@ type headerTransport struct {
 	origin  *url.URL
 }
 
+// CloseIdleConnections closes the idle connections of the transport below.
+func (t *headerTransport) CloseIdleConnections() { CloseIdle(t.base) }
+
 func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if len(t.headers) == 0 || !SameOrigin(req.URL, t.origin) {
 		return t.base.RoundTrip(req)
@@ -70,6 +73,16 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		r.Header.Set(k, v)
 	}
 	return t.base.RoundTrip(r)
+}
+
+// CloseIdle closes the idle connections of rt, when it keeps any: a read
+// closes them when it ends, since each read has a transport of its own (its
+// dial guard) whose keep-alive connections no later read can use, and would
+// otherwise hold them (a file descriptor each) for the idle timeout.
+func CloseIdle(rt http.RoundTripper) {
+	if c, ok := rt.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
 }
 
 // Refusal is a request refused by the read's own policy (a redirect); its
@@ -158,6 +171,9 @@ type Bounded struct {
 	Base     http.RoundTripper
 	Deadline time.Time
 }
+
+// CloseIdleConnections closes the idle connections of the transport below.
+func (t *Bounded) CloseIdleConnections() { CloseIdle(t.Base) }
 
 func (t *Bounded) RoundTrip(req *http.Request) (*http.Response, error) {
 	req, cancel := WithDeadline(req, t.Deadline)

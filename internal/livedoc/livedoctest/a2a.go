@@ -67,11 +67,45 @@ type A2AAgent struct {
 // NPMDir's tests are.
 func ServeA2AAgent(t testing.TB, mode A2AMode) *A2AAgent {
 	t.Helper()
+	return ServeA2AAgentWith(t, A2AOptions{Mode: mode})
+}
+
+// A2AOptions configure ServeA2AAgentWith.
+type A2AOptions struct {
+	Mode A2AMode
+	// AuthServer, when set, is the authorization server the card's scheme
+	// names (OAuth 2.0: its metadata, and its token endpoint for the client
+	// credentials flow); the agent accepts the token it issues, which must
+	// be fixed (AuthServerConfig.Token).
+	AuthServer *AuthServer
+	// SigningKey, when set, is a private JWK (with its kid) the SDK signs
+	// both cards with; Tamper changes them after they were signed.
+	SigningKey string
+	Tamper     bool
+}
+
+// ServeA2AAgentWith is ServeA2AAgent with the options given.
+func ServeA2AAgentWith(t testing.TB, o A2AOptions) *A2AAgent {
+	t.Helper()
 	token := make([]byte, 24)
 	_, _ = rand.Read(token) // never fails (crypto/rand)
 	agent := &A2AAgent{Token: "a2a-" + hex.EncodeToString(token)}
-	cmd := exec.Command("node", filepath.Join(a2aSet.install(t), "a2a-agent.mjs"), string(mode))
-	cmd.Env = append(os.Environ(), "A2A_TOKEN="+agent.Token)
+	env := os.Environ()
+	if o.AuthServer != nil {
+		if o.AuthServer.Token == "" {
+			t.Fatal("ServeA2AAgentWith: the authorization server must issue a fixed token (AuthServerConfig.Token)")
+		}
+		agent.Token = o.AuthServer.Token
+		env = append(env, "A2A_AUTH_SERVER="+o.AuthServer.Issuer)
+	}
+	if o.SigningKey != "" {
+		env = append(env, "A2A_SIGNING_JWK="+o.SigningKey)
+	}
+	if o.Tamper {
+		env = append(env, "A2A_TAMPER=1")
+	}
+	cmd := exec.Command("node", filepath.Join(a2aSet.install(t), "a2a-agent.mjs"), string(o.Mode))
+	cmd.Env = append(env, "A2A_TOKEN="+agent.Token)
 	stdin, err := cmd.StdinPipe() // the script exits when its stdin ends
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-jose/go-jose/v4"
+
+	"github.com/agentregistry/terraform-provider-agentregistry/internal/cardsig"
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/jsoncanon"
 )
 
@@ -114,3 +117,50 @@ func TestServeA2AAgent_sdkAnswers(t *testing.T) {
 }
 
 func bearer(a *A2AAgent) string { return "Bearer " + a.Token }
+
+// signingJWK is a new EC P-256 key as a private JWK with its kid, and the
+// JWKS of its public half.
+func signingJWK(t *testing.T, kid string) (private, jwks string) {
+	t.Helper()
+	key, _ := NewECKey(t)
+	priv, err := json.Marshal(jose.JSONWebKey{Key: key, KeyID: kid, Algorithm: "ES256"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, err := json.Marshal(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: key.Public(), KeyID: kid, Use: "sig"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(priv), string(pub)
+}
+
+// Cards the SDK signed (its generateAgentCardSignature, over its own
+// canonical form) verify with cardsig, as served, publicly and behind the
+// authorization server's token; changed after signing, neither does. The
+// card declares an OAuth 2.0 scheme naming the authorization server.
+func TestServeA2AAgent_signedCardsVerify(t *testing.T) {
+	private, jwks := signingJWK(t, "agent-key")
+	as := NewAuthServer(t, AuthServerConfig{ClientID: "reader", Secret: "reader-secret-0123", Methods: []string{SecretBasic},
+		Token: "at-fixed-" + random()})
+	for _, tamper := range []bool{false, true} {
+		agent := ServeA2AAgentWith(t, A2AOptions{AuthServer: as, SigningKey: private, Tamper: tamper})
+		_, _, public := get(t, agent.URL+"/.well-known/agent-card.json", "")
+		status, _, extended := get(t, agent.RESTURL+"/extendedAgentCard", "Bearer "+as.Token)
+		if status != http.StatusOK || !sameJSON(t, extended, agent.ExtendedCard) {
+			t.Fatalf("the extended card with the authorization server's token: %d %s", status, extended)
+		}
+		if !bytes.Contains(public, []byte(`"oauth2MetadataUrl":"`+as.Issuer+`/.well-known/oauth-authorization-server"`)) ||
+			!bytes.Contains(public, []byte(`"tokenUrl":"`+as.Issuer+`/token"`)) {
+			t.Errorf("the card does not name the authorization server: %s", public)
+		}
+		for name, card := range map[string][]byte{"public": public, "extended": extended} {
+			kids, err := cardsig.Verify(card, []byte(jwks), cardsig.PolicyRequire)
+			switch {
+			case !tamper && (err != nil || len(kids) != 1 || kids[0] != "agent-key"):
+				t.Errorf("the %s card: verified %v, %v; want agent-key", name, kids, err)
+			case tamper && err == nil:
+				t.Errorf("the %s card changed after signing verified: %v", name, kids)
+			}
+		}
+	}
+}

@@ -66,7 +66,26 @@ type AuthServerConfig struct {
 	Lifetime time.Duration
 	// TLS serves over HTTPS (httptest's certificate).
 	TLS bool
+	// Grants are grant_types_supported (nil: client_credentials); a request
+	// of another grant type is refused with unsupported_grant_type.
+	Grants []string
+	// CheckAssertion judges the assertion of a jwt-bearer grant (RFC 7523
+	// §2.1) the client req authenticated as (its ClientID) sent: the OAuth
+	// error to refuse it with, "" to issue a token.
+	CheckAssertion func(a *AuthServer, assertion string, req *TokenRequest) (code, description string)
+	// Token is the access token issued ("": a new random one each time),
+	// for a protected resource that knows it beforehand.
+	Token string
 }
+
+// Grant types (RFC 6749, RFC 7523).
+const (
+	GrantClientCredentials = "client_credentials"
+	GrantJWTBearer         = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+	// MethodNone is the token endpoint authentication of a client that
+	// authenticates no further than by its client_id, if any (RFC 8414).
+	MethodNone = "none"
+)
 
 // TokenRequest is what the authorization server was asked, and answered.
 type TokenRequest struct {
@@ -79,6 +98,9 @@ type TokenRequest struct {
 	Refused   string         // the OAuth error answered, "" when a token was issued
 	Token     string         // the token issued
 	Assertion string         // the client assertion sent
+	GrantType string         // the grant_type parameter
+	ClientID  string         // the client that authenticated (or, with none, the client_id parameter)
+	Grant     string         // the assertion of a jwt-bearer grant
 }
 
 // AuthServer is the local authorization server.
@@ -116,7 +138,7 @@ func (a *AuthServer) metadata(w http.ResponseWriter, _ *http.Request) {
 	m := map[string]any{
 		"issuer":                                a.Issuer,
 		"token_endpoint":                        a.Issuer + "/token",
-		"grant_types_supported":                 []string{"client_credentials"},
+		"grant_types_supported":                 a.grants(),
 		"token_endpoint_auth_methods_supported": a.Methods,
 		"response_types_supported":              []string{"token"},
 	}
@@ -164,9 +186,17 @@ func (a *AuthServer) token(w http.ResponseWriter, r *http.Request) {
 	}
 	req := TokenRequest{Scopes: strings.Fields(r.PostForm.Get("scope")), Resource: r.PostForm["resource"],
 		Audience: r.PostForm.Get("audience")}
+	req.GrantType, req.Grant = r.PostForm.Get("grant_type"), r.PostForm.Get("assertion")
 	status, code, description := a.authenticate(r, &req)
-	if code == "" && r.PostForm.Get("grant_type") != "client_credentials" {
-		status, code, description = http.StatusBadRequest, "unsupported_grant_type", "only client_credentials"
+	switch {
+	case code != "":
+	case !slices.Contains(a.grants(), req.GrantType):
+		status, code, description = http.StatusBadRequest, "unsupported_grant_type", "only "+strings.Join(a.grants(), ", ")
+	case req.GrantType == GrantJWTBearer && a.CheckAssertion == nil:
+		status, code, description = http.StatusBadRequest, "invalid_grant", "no assertion is trusted here"
+	case req.GrantType == GrantJWTBearer:
+		status = http.StatusBadRequest
+		code, description = a.CheckAssertion(a, req.Grant, &req)
 	}
 	if code != "" {
 		req.Refused = code
@@ -178,7 +208,7 @@ func (a *AuthServer) token(w http.ResponseWriter, r *http.Request) {
 	if a.Grant != nil {
 		granted = a.Grant(req.Scopes)
 	}
-	req.Token = "at-" + random()
+	req.Token = cmp.Or(a.Token, "at-"+random())
 	a.mu.Lock()
 	a.tokens[req.Token] = &auth.TokenInfo{Scopes: granted, Expiration: time.Now().Add(cmp.Or(a.Lifetime, time.Hour))}
 	a.requests = append(a.requests, req)
@@ -187,6 +217,14 @@ func (a *AuthServer) token(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	_ = json.NewEncoder(w).Encode(map[string]any{"access_token": req.Token, "token_type": "Bearer", "expires_in": 3600,
 		"scope": strings.Join(granted, " ")})
+}
+
+// grants are the grant types the server accepts.
+func (a *AuthServer) grants() []string {
+	if a.Grants == nil {
+		return []string{GrantClientCredentials}
+	}
+	return a.Grants
 }
 
 func (a *AuthServer) record(req TokenRequest) {
@@ -208,14 +246,19 @@ func (a *AuthServer) authenticate(r *http.Request, req *TokenRequest) (status in
 		req.Method = SecretPost
 		id, secret = r.PostForm.Get("client_id"), r.PostForm.Get("client_secret")
 	default:
-		return http.StatusUnauthorized, "invalid_client", "no client authentication"
+		req.Method, req.ClientID = MethodNone, r.PostForm.Get("client_id")
 	}
 	if !slices.Contains(a.Methods, req.Method) {
 		return http.StatusUnauthorized, "invalid_client", req.Method + " is not accepted"
 	}
-	if req.Method == PrivateKeyJWT {
+	switch req.Method {
+	case MethodNone:
+		return 0, "", ""
+	case PrivateKeyJWT:
+		req.ClientID = a.ClientID
 		return a.checkAssertion(r, req)
 	}
+	req.ClientID = id
 	if id != a.ClientID || secret != a.Secret || a.Secret == "" {
 		return http.StatusUnauthorized, "invalid_client", "Client authentication failed: unknown client or wrong secret"
 	}

@@ -7,9 +7,11 @@ package mcpauth
 // golang.org/x/oauth2/clientcredentials'.
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -41,6 +43,7 @@ const (
 	methodSecretBasic   = "client_secret_basic"
 	methodSecretPost    = "client_secret_post"
 	methodPrivateKeyJWT = "private_key_jwt"
+	methodNone          = "none"
 	// assertionType is the client_assertion_type of a JWT (RFC 7523 §2.2).
 	assertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
 	// assertionLifetime is how long a client assertion is valid: long
@@ -85,14 +88,45 @@ func (c *ClientCredentials) AddSecrets(s *redact.Secrets) {
 }
 
 // Authentication picks how the client authenticates at the token endpoint
-// from the methods the metadata offers (client_secret_basic when it names
-// none, RFC 8414 §2). With a secret, client_secret_basic, which every server
-// must support (RFC 6749 §2.3.1), before client_secret_post. With a key,
-// private_key_jwt; a server that names no method is asked with it too, and
-// says so with an OAuth error if it does not take it.
+// (clientAuth.method).
 func (c *ClientCredentials) Authentication(meta *oauthex.AuthServerMeta) (string, error) {
-	offered, withKey := meta.TokenEndpointAuthMethodsSupported, c.PrivateKey != ""
+	return c.auth().method(meta)
+}
+
+// Token asks for a token with the client credentials grant, authenticated by
+// r.Method.
+func (c *ClientCredentials) Token(ctx context.Context, r *TokenRequest) (*oauth2.Token, error) {
+	cfg := &clientcredentials.Config{TokenURL: r.Meta.TokenEndpoint, Scopes: r.Scopes, EndpointParams: r.Params}
+	setResource(cfg.EndpointParams, r.Resource)
+	if err := c.auth().configure(cfg, r); err != nil {
+		return nil, err
+	}
+	return cfg.Token(context.WithValue(ctx, oauth2.HTTPClient, r.HTTP))
+}
+
+func (c *ClientCredentials) auth() clientAuth {
+	return clientAuth{id: c.ClientID, secret: c.ClientSecret, key: c.PrivateKey}
+}
+
+// clientAuth is how a client authenticates at a token endpoint, whatever
+// grant it asks with: by its secret, by an assertion signed with its key,
+// or by nothing more than its client_id (a public client).
+type clientAuth struct{ id, secret, key string }
+
+// method picks how the client authenticates from the methods the metadata
+// offers (client_secret_basic when it names none, RFC 8414 §2). With a
+// secret, client_secret_basic, which every server must support (RFC 6749
+// §2.3.1), before client_secret_post. With a key, private_key_jwt; a server
+// that names no method is asked with it too, and says so with an OAuth
+// error if it does not take it. With neither, none.
+func (c clientAuth) method(meta *oauthex.AuthServerMeta) (string, error) {
+	offered, withKey := meta.TokenEndpointAuthMethodsSupported, c.key != ""
 	switch {
+	case c.secret == "" && !withKey && (len(offered) == 0 || slices.Contains(offered, methodNone)):
+		return methodNone, nil
+	case c.secret == "" && !withKey:
+		return "", fmt.Errorf("offers only %s at its token endpoint, not none (a client without a secret): give "+
+			"client_secret or private_key", strings.Join(offered, ", "))
 	case withKey && (len(offered) == 0 || slices.Contains(offered, methodPrivateKeyJWT)):
 		return methodPrivateKeyJWT, nil
 	case withKey:
@@ -107,38 +141,48 @@ func (c *ClientCredentials) Authentication(meta *oauthex.AuthServerMeta) (string
 		"give private_key instead of client_secret", strings.Join(offered, ", "))
 }
 
-// Token asks for a token with the client credentials grant, authenticated by
-// r.Method.
-func (c *ClientCredentials) Token(ctx context.Context, r *TokenRequest) (*oauth2.Token, error) {
-	cfg := &clientcredentials.Config{ClientID: c.ClientID, TokenURL: r.Meta.TokenEndpoint, Scopes: r.Scopes,
-		EndpointParams: r.Params}
-	cfg.EndpointParams.Set("resource", r.Resource)
+// configure makes cfg authenticate as the client by r.Method. The style is
+// always set: x/oauth2's default tries the header, then the body, which
+// would send a refused request a second time.
+func (c clientAuth) configure(cfg *clientcredentials.Config, r *TokenRequest) error {
+	cfg.ClientID = c.id
 	switch r.Method {
 	case methodSecretBasic:
-		cfg.ClientSecret, cfg.AuthStyle = c.ClientSecret, oauth2.AuthStyleInHeader
+		cfg.ClientSecret, cfg.AuthStyle = c.secret, oauth2.AuthStyleInHeader
 	case methodSecretPost:
-		cfg.ClientSecret, cfg.AuthStyle = c.ClientSecret, oauth2.AuthStyleInParams
+		cfg.ClientSecret, cfg.AuthStyle = c.secret, oauth2.AuthStyleInParams
+	case methodNone:
+		cfg.AuthStyle = oauth2.AuthStyleInParams // client_id alone, when there is one
 	default:
 		assertion, err := c.assertion(r.Meta)
 		if err != nil {
-			return nil, NotSent(err)
+			return NotSent(err)
 		}
 		r.Secrets.Add(labelAssertion, assertion)
 		cfg.EndpointParams.Set("client_assertion_type", assertionType)
 		cfg.EndpointParams.Set("client_assertion", assertion)
 		cfg.AuthStyle = oauth2.AuthStyleInParams
 	}
-	return cfg.Token(context.WithValue(ctx, oauth2.HTTPClient, r.HTTP))
+	return nil
+}
+
+// setResource sets the resource parameter (RFC 8707), when there is one.
+func setResource(params url.Values, resource string) {
+	if resource != "" {
+		params.Set("resource", resource)
+	}
 }
 
 // assertion is a new client assertion for the authorization server meta
 // describes, signed with the private key.
-func (c *ClientCredentials) assertion(meta *oauthex.AuthServerMeta) (string, error) {
-	k, err := parseClientKey(c.PrivateKey)
+func (c clientAuth) assertion(meta *oauthex.AuthServerMeta) (string, error) {
+	k, err := parseClientKey(c.key)
 	if err != nil {
 		return "", err
 	}
-	return k.assertion(c.ClientID, meta.Issuer, meta.TokenEndpointAuthSigningAlgValuesSupported)
+	// Its audience is the issuer (RFC 7523bis), or the token endpoint when
+	// the server is known by that alone (RFC 7523 §3).
+	return k.assertion(c.id, cmp.Or(meta.Issuer, meta.TokenEndpoint), meta.TokenEndpointAuthSigningAlgValuesSupported)
 }
 
 // Hint says what to check for the OAuth errors of the client credentials

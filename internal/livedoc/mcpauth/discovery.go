@@ -30,11 +30,10 @@ import (
 // discover reads the metadata of the protected resource and of its first
 // authorization server; named is the metadata URL the 401 gave ("": none).
 func (f *Flow) discover(ctx context.Context, named string) (*discovered, error) {
-	prm, err := f.resourceMetadata(ctx, named)
+	prm, issuer, err := f.resourceMetadata(ctx, named)
 	if err != nil {
 		return nil, err
 	}
-	issuer := prm.AuthorizationServers[0]
 	meta, err := f.serverMetadata(ctx, issuer)
 	if err != nil {
 		return nil, err
@@ -47,24 +46,26 @@ func (f *Flow) discover(ctx context.Context, named string) (*discovered, error) 
 }
 
 // resourceMetadata reads the protected resource metadata: at the URL the
-// 401 named, else at the well-known URLs, the path-based one first.
-func (f *Flow) resourceMetadata(ctx context.Context, named string) (*oauthex.ProtectedResourceMetadata, error) {
+// 401 named, else at the well-known URLs, the path-based one first; issuer
+// is the authorization server the client uses among those it names.
+func (f *Flow) resourceMetadata(ctx context.Context, named string) (prm *oauthex.ProtectedResourceMetadata, issuer string, err error) {
 	var tried []string
 	for _, u := range f.resourceMetadataURLs(named) {
-		var prm oauthex.ProtectedResourceMetadata
-		code, status, err := f.getJSON(ctx, stepResourceMetadata, u, &prm)
+		prm = &oauthex.ProtectedResourceMetadata{}
+		code, status, err := f.getJSON(ctx, stepResourceMetadata, u, prm)
 		switch {
 		case err != nil:
-			return nil, err
+			return nil, "", err
 		case code == http.StatusOK:
-			return &prm, f.checkResourceMetadata(u, &prm)
+			issuer, err = f.checkResourceMetadata(u, prm)
+			return prm, issuer, err
 		case named != "":
-			return nil, failed(stepResourceMetadata, "%s, which the 401 of %s named in WWW-Authenticate, answered %s",
+			return nil, "", failed(stepResourceMetadata, "%s, which the 401 of %s named in WWW-Authenticate, answered %s",
 				quote.URL(f.Secrets, u), f.Server.Redacted(), status)
 		}
 		tried = append(tried, quote.URL(f.Secrets, u)+" answered "+status)
 	}
-	return nil, failed(stepResourceMetadata, "none found: %s; and the 401 of %s named no resource_metadata in "+
+	return nil, "", failed(stepResourceMetadata, "none found: %s; and the 401 of %s named no resource_metadata in "+
 		"WWW-Authenticate. Check that url is the MCP server's endpoint, and that the server implements the MCP "+
 		"authorization spec (2025-06-18 or later)", strings.Join(tried, "; "), f.Server.Redacted())
 }
@@ -88,23 +89,55 @@ func (f *Flow) resourceMetadataURLs(named string) []string {
 }
 
 // checkResourceMetadata refuses metadata for another resource than the
-// server read (RFC 9728 §3.3), or that names no usable authorization server.
-func (f *Flow) checkResourceMetadata(at string, prm *oauthex.ProtectedResourceMetadata) error {
+// server read (RFC 9728 §3.3), or that names no usable authorization server;
+// else it returns the authorization server the client uses.
+func (f *Flow) checkResourceMetadata(at string, prm *oauthex.ProtectedResourceMetadata) (string, error) {
 	if !resourceMatches(prm.Resource, f.Server) {
-		return failed(stepResourceMetadata, "%s names the resource %s, not %s (nor a parent of it on the same origin): "+
+		return "", failed(stepResourceMetadata, "%s names the resource %s, not %s (nor a parent of it on the same origin): "+
 			"refused, as RFC 9728 §3.3 requires (metadata for another resource could send the credentials elsewhere); "+
 			"check that url is the server's canonical URL", quote.URL(f.Secrets, at), strconv.Quote(quote.Excerpt(f.Secrets, prm.Resource, quote.MaxArgRunes)),
 			f.Server.Redacted())
 	}
 	if len(prm.AuthorizationServers) == 0 {
-		return failed(stepResourceMetadata, "%s names no authorization server (authorization_servers is empty)", quote.URL(f.Secrets, at))
+		return "", failed(stepResourceMetadata, "%s names no authorization server (authorization_servers is empty)", quote.URL(f.Secrets, at))
 	}
-	as := prm.AuthorizationServers[0]
+	as, err := f.authorizationServer(prm)
+	if err != nil {
+		return "", err
+	}
 	if err := secureURL(as); err != nil {
-		return failed(stepResourceMetadata, "%s names the authorization server %s, which %v", quote.URL(f.Secrets, at), quote.URL(f.Secrets, as), err)
+		return "", failed(stepResourceMetadata, "%s names the authorization server %s, which %v", quote.URL(f.Secrets, at), quote.URL(f.Secrets, as), err)
 	}
-	return nil
+	return as, nil
 }
+
+// authorizationServer is the authorization server the client uses among
+// those the metadata names: the one its issuer pin names, else the first.
+// A pin the metadata does not name refuses the server: the metadata could
+// lead the client's credentials (or, for an enterprise client, an identity
+// assertion minted for that server) anywhere.
+func (f *Flow) authorizationServer(prm *oauthex.ProtectedResourceMetadata) (string, error) {
+	pin := f.Client.Issuer
+	if pin == "" {
+		return prm.AuthorizationServers[0], nil
+	}
+	for _, as := range prm.AuthorizationServers {
+		if sameIssuer(as, pin) {
+			return as, nil
+		}
+	}
+	named := make([]string, len(prm.AuthorizationServers))
+	for i, as := range prm.AuthorizationServers {
+		named[i] = quote.URL(f.Secrets, as)
+	}
+	return "", failed(stepResourceMetadata, "the MCP server %s names the authorization server %s, not %s, the issuer the "+
+		"client is pinned to: refused before any credential was sent; check the client's issuer, and that url is the "+
+		"server you meant", f.Server.Redacted(), strings.Join(named, ", "), quote.URL(f.Secrets, pin))
+}
+
+// sameIssuer tells whether two issuer identifiers are the same, a trailing
+// slash aside.
+func sameIssuer(a, b string) bool { return strings.TrimSuffix(a, "/") == strings.TrimSuffix(b, "/") }
 
 // resourceMatches says whether the metadata's resource identifies server:
 // the same URL, or a parent of it on the same origin (the rule of the
@@ -157,7 +190,7 @@ func serverMetadataURLs(issuer string) []string {
 }
 
 func (f *Flow) checkServerMetadata(at, issuer string, meta *oauthex.AuthServerMeta) error {
-	if strings.TrimSuffix(meta.Issuer, "/") != strings.TrimSuffix(issuer, "/") {
+	if !sameIssuer(meta.Issuer, issuer) {
 		return failed(stepServerMetadata, "%s names the issuer %s, not %s: refused, as RFC 8414 §3.3 requires (metadata "+
 			"of another server)", quote.URL(f.Secrets, at), strconv.Quote(quote.Excerpt(f.Secrets, meta.Issuer, quote.MaxArgRunes)), quote.URL(f.Secrets, issuer))
 	}

@@ -20,8 +20,9 @@ import (
 // proves (a client secret, an assertion it signs; a workload's token, an
 // identity assertion exchanged at an enterprise's identity provider) and the
 // grant type it asks with. The flow finds the server and decides the
-// scopes and the resource; a Grant asks. ClientCredentials (SEP-1046) is the
-// grant of this package.
+// scopes and the resource; a Grant asks. ClientCredentials (SEP-1046),
+// WorkloadIdentity (SEP-1933) and EnterpriseManaged (SEP-990) are the grants
+// of this package.
 type Grant interface {
 	// Check refuses credentials that cannot work, before any request.
 	Check() error
@@ -62,7 +63,22 @@ type TokenRequest struct {
 	// Secrets registers what the grant makes and sends (an assertion) before
 	// it is sent.
 	Secrets *redact.Secrets
+	// ServerMetadata reads the metadata of another server a grant asks (an
+	// identity provider), as the flow reads the authorization server's:
+	// checked, guarded and bounded; its error is the flow's own.
+	ServerMetadata func(ctx context.Context, issuer string) (*oauthex.AuthServerMeta, error)
 }
+
+// idpError is the failure of a request to an identity provider's token
+// endpoint (EnterpriseManaged's token exchange), told from the
+// authorization server's in messages.
+type idpError struct {
+	endpoint string
+	err      error
+}
+
+func (e *idpError) Error() string { return e.err.Error() }
+func (e *idpError) Unwrap() error { return e.err }
 
 // notSent is an error of a grant that sent no request.
 type notSent struct{ error }
@@ -81,7 +97,8 @@ const labelAccessToken = "the access token"
 func (f *Flow) requestToken(ctx context.Context, scopes []string) (*oauth2.Token, error) {
 	d := f.found
 	r := &TokenRequest{Meta: d.meta, Method: d.method, Resource: d.resource, Scopes: scopes, Params: url.Values{},
-		HTTP: &http.Client{Transport: f.HTTP.Transport, CheckRedirect: f.refuseTokenRedirect}, Secrets: f.Secrets}
+		HTTP: &http.Client{Transport: f.HTTP.Transport, CheckRedirect: f.refuseTokenRedirect}, Secrets: f.Secrets,
+		ServerMetadata: f.serverMetadata}
 	if f.Client.Audience != "" {
 		r.Params.Set("audience", f.Client.Audience)
 	}
@@ -107,33 +124,54 @@ func (f *Flow) refuseTokenRedirect(req *http.Request, via []*http.Request) error
 		status = req.Response.Status
 	}
 	return httpclient.Refuse(fmt.Sprintf("the token endpoint %s answered %s to %s: refused, token requests follow no "+
-		"redirect (they carry the client's credentials); check the token_endpoint of the authorization server %s",
+		"redirect (they carry the client's credentials); check that token endpoint (the authorization server is %s)",
 		quote.URL(f.Secrets, via[0].URL.String()), status, quote.URL(f.Secrets, req.URL.String()), quote.URL(f.Secrets, f.found.issuer)))
 }
 
+// tokenEndpoint is a token endpoint as messages name it.
+type tokenEndpoint struct {
+	step  step
+	name  string // "the token endpoint"
+	url   string
+	check string // what to check when it answers no OAuth error
+	hint  func(code string, r *TokenRequest) string
+}
+
 // tokenError explains a failed token request: the OAuth error the endpoint
-// answered (RFC 6749 §5.2), with what to check, or why there was none.
+// answered (RFC 6749 §5.2), with what to check, or why there was none. A
+// grant's failure of another step (the metadata of an identity provider) is
+// shown as it is.
 func (f *Flow) tokenError(err error, r *TokenRequest) error {
+	var se *stepError
+	if errors.As(err, &se) {
+		return se
+	}
 	var ns notSent
 	if errors.As(err, &ns) {
 		return failed(stepToken, "%v", ns.error)
 	}
-	endpoint := quote.URL(f.Secrets, f.found.meta.TokenEndpoint)
+	at := tokenEndpoint{step: stepToken, name: "the token endpoint", url: f.found.meta.TokenEndpoint,
+		check: "the token_endpoint of the authorization server " + quote.URL(f.Secrets, f.found.issuer), hint: f.tokenHint}
+	var idp *idpError
+	if errors.As(err, &idp) {
+		at = tokenEndpoint{step: stepExchange, name: "the identity provider's token endpoint", url: idp.endpoint,
+			check: "identity_provider's token_endpoint (or its issuer)", hint: f.exchangeHint}
+	}
+	endpoint := quote.URL(f.Secrets, at.url)
 	var re *oauth2.RetrieveError
 	if !errors.As(err, &re) {
-		return failed(stepToken, "%v", httpclient.TransportError(f.Parent, err, endpoint, f.Timeout))
+		return failed(at.step, "%v", httpclient.TransportError(f.Parent, err, endpoint, f.Timeout))
 	}
 	if re.ErrorCode == "" {
-		return failed(stepToken, "the token endpoint %s answered %s with no OAuth error, and a body starting %q; check the "+
-			"token_endpoint of the authorization server %s", endpoint, re.Response.Status, quote.Start(f.Secrets, re.Body),
-			quote.URL(f.Secrets, f.found.issuer))
+		return failed(at.step, "%s %s answered %s with no OAuth error, and a body starting %q; check %s", at.name, endpoint,
+			re.Response.Status, quote.Start(f.Secrets, re.Body), at.check)
 	}
-	msg := fmt.Sprintf("the token endpoint %s answered %s with OAuth error %q", endpoint, re.Response.Status,
+	msg := fmt.Sprintf("%s %s answered %s with OAuth error %q", at.name, endpoint, re.Response.Status,
 		quote.Excerpt(f.Secrets, re.ErrorCode, quote.MaxArgRunes))
 	if re.ErrorDescription != "" {
 		msg += fmt.Sprintf(": %q", quote.Excerpt(f.Secrets, re.ErrorDescription, quote.MaxRunes))
 	}
-	return failed(stepToken, "%s; %s", msg, f.tokenHint(re.ErrorCode, r))
+	return failed(at.step, "%s; %s", msg, at.hint(re.ErrorCode, r))
 }
 
 // tokenHint says what to check for an OAuth error of the token endpoint:
@@ -150,4 +188,21 @@ func (f *Flow) tokenHint(code string, r *TokenRequest) string {
 			" (RFC 8707), which the MCP server's protected resource metadata names"
 	}
 	return "check the client's registration at the authorization server"
+}
+
+// exchangeHint says what to check for an OAuth error of an identity
+// provider's token endpoint, asked to exchange an ID token (RFC 8693).
+func (f *Flow) exchangeHint(code string, r *TokenRequest) string {
+	switch code {
+	case "invalid_grant":
+		return "the identity provider refused the ID token: give a fresh id_token, issued by it to identity_provider's client_id"
+	case "invalid_client", "unauthorized_client":
+		return "check identity_provider's client_id and client_secret: the identity provider must know the client and " +
+			"allow it the token exchange"
+	case "invalid_target", "invalid_request":
+		return "the identity provider does not issue identity assertions (ID-JAG) for the authorization server " +
+			quote.URL(f.Secrets, r.Meta.Issuer) + " and the resource " + quote.Excerpt(f.Secrets, r.Resource, quote.MaxArgRunes) +
+			": check that the enterprise has connected them"
+	}
+	return "check the client's registration at the identity provider"
 }

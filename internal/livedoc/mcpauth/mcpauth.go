@@ -10,9 +10,13 @@
 //  2. authorization server metadata (RFC 8414, else OpenID Connect
 //     discovery) of its first authorization server, whose issuer must be
 //     that server (discovery.go);
-//  3. a token request, made by the client's Grant (grant.go): today the
-//     client credentials grant of SEP-1046 (ClientCredentials: a client
-//     secret, or private_key_jwt), with the server's resource (RFC 8707);
+//  3. a token request, made by the client's Grant (grant.go), with the
+//     server's resource (RFC 8707): the client credentials grant of
+//     SEP-1046 (ClientCredentials: a client secret, or private_key_jwt), a
+//     workload's token as a jwt-bearer grant (WorkloadIdentity, SEP-1933),
+//     or an ID token exchanged at an enterprise's identity provider for an
+//     identity assertion presented as a jwt-bearer grant
+//     (EnterpriseManaged, SEP-990);
 //
 // then the SDK retries the request with the token. A 401 later in the read (an
 // expired token) asks for a new token; a 403 insufficient_scope asks once more
@@ -64,6 +68,11 @@ type Client struct {
 	// request, which some authorization servers (Auth0) require to choose
 	// the API a token is for.
 	Audience string
+	// Issuer, when set, is the one authorization server the client may use
+	// (its issuer identifier): a protected resource that names no such
+	// server is refused before any credential is sent. Without it, the
+	// client uses the first server the protected resource names.
+	Issuer string
 }
 
 // Check refuses a client that cannot authenticate, before any request.
@@ -102,6 +111,7 @@ const (
 	stepResourceMetadata step = "protected resource metadata"
 	stepServerMetadata   step = "authorization server metadata"
 	stepToken            step = "token request"
+	stepExchange         step = "token exchange"
 	stepMCP              step = "MCP request"
 )
 

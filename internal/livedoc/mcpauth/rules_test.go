@@ -126,7 +126,7 @@ func TestRefuseTokenRedirect(t *testing.T) {
 	via := []*http.Request{{URL: mustParse(t, "https://as.example/token")}}
 	err := f.refuseTokenRedirect(&http.Request{URL: mustParse(t, "https://evil.example/t")}, via)
 	want := "the token endpoint https://as.example/token answered a redirect to https://evil.example/t: refused, token " +
-		"requests follow no redirect (they carry the client's credentials); check the token_endpoint of the authorization server https://as.example"
+		"requests follow no redirect (they carry the client's credentials); check that token endpoint (the authorization server is https://as.example)"
 	if err == nil || err.Error() != want {
 		t.Errorf("refuseTokenRedirect = %v\nwant %s", err, want)
 	}
@@ -139,7 +139,7 @@ func TestRefuseTokenRedirect(t *testing.T) {
 // The client's authentication at the token endpoint, from what the metadata
 // offers.
 func TestAuthentication(t *testing.T) {
-	secret, key := &ClientCredentials{ClientSecret: "s"}, &ClientCredentials{PrivateKey: "k"}
+	secret, key, public := &ClientCredentials{ClientSecret: "s"}, &ClientCredentials{PrivateKey: "k"}, &ClientCredentials{}
 	for _, tc := range []struct {
 		c       *ClientCredentials
 		offered []string
@@ -152,6 +152,9 @@ func TestAuthentication(t *testing.T) {
 		{key, nil, methodPrivateKeyJWT},
 		{key, []string{methodSecretBasic, methodPrivateKeyJWT}, methodPrivateKeyJWT},
 		{key, []string{methodSecretBasic, methodSecretPost}, "offers only client_secret_basic, client_secret_post at its token endpoint, not private_key_jwt: give client_secret instead of private_key"},
+		{public, nil, methodNone},
+		{public, []string{methodSecretBasic, methodNone}, methodNone},
+		{public, []string{methodSecretBasic}, "offers only client_secret_basic at its token endpoint, not none (a client without a secret): give client_secret or private_key"},
 	} {
 		got, err := tc.c.Authentication(&oauthex.AuthServerMeta{TokenEndpointAuthMethodsSupported: tc.offered})
 		if err != nil {

@@ -28,6 +28,10 @@ func secureURL(raw string) error {
 	return errors.New("is not an https URL")
 }
 
+// CheckEndpoint says why raw cannot be an authorization server's issuer or
+// endpoint (nil when it can): it must be https, or http on loopback.
+func CheckEndpoint(raw string) error { return secureURL(raw) }
+
 // CheckServerURL says why an MCP server's url cannot be read with OAuth (nil
 // when it can): it must be https, or http on loopback. On plain http anyone on
 // the network path could forge the 401 that names the authorization server

@@ -138,6 +138,10 @@ type proxiedTransport struct {
 	guard *Guard
 }
 
+// CloseIdleConnections closes the connections the read keeps alive: a read
+// ends with them (http.Client.CloseIdleConnections calls it).
+func (t *proxiedTransport) CloseIdleConnections() { t.base.CloseIdleConnections() }
+
 func (t *proxiedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	var via *url.URL
 	if t.proxy != nil {

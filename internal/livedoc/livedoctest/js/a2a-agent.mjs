@@ -11,6 +11,17 @@
 // binding at /a2a/jsonrpc (method GetExtendedAgentCard). A request that
 // carries "Authorization: Bearer $A2A_TOKEN" is an authenticated user.
 //
+// The environment may also set:
+//   A2A_AUTH_SERVER  the issuer of an authorization server: the card then
+//                    declares an OAuth 2.0 scheme naming it (its metadata,
+//                    and its token endpoint for the client credentials flow)
+//                    instead of a plain bearer scheme; A2A_TOKEN is then the
+//                    token that server issues
+//   A2A_SIGNING_JWK  a private JWK (with kid): both cards are signed with it,
+//                    once, by the SDK's generateAgentCardSignature
+//   A2A_TAMPER=1     the cards are changed after they were signed, so that
+//                    their signatures do not verify
+//
 // MODE:
 //   extended       (the default) the card declares capabilities.extendedAgentCard
 //                  and the extended card is configured; as the card's
@@ -22,12 +33,15 @@
 //   sdk-auth-only  as extended, without the 401: the SDK's own handling, which
 //                  answers an unauthenticated caller with the public card
 import express from 'express';
-import { AgentCard } from '@a2a-js/sdk';
+import { AgentCard, generateAgentCardSignature } from '@a2a-js/sdk';
 import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
 
 const mode = process.argv[2] || 'extended';
 const token = process.env.A2A_TOKEN || '';
+const authServer = process.env.A2A_AUTH_SERVER || '';
+const signingKey = process.env.A2A_SIGNING_JWK ? JSON.parse(process.env.A2A_SIGNING_JWK) : null;
+const tamper = process.env.A2A_TAMPER === '1';
 if (!['extended', 'undeclared', 'unconfigured', 'sdk-auth-only'].includes(mode) || token === '') {
   console.error('usage: A2A_TOKEN=... node a2a-agent.mjs [extended|undeclared|unconfigured|sdk-auth-only]');
   process.exit(2);
@@ -47,6 +61,44 @@ const executor = {
   async cancelTask() {},
 };
 
+// security is the card's scheme: a bearer token, or OAuth 2.0 at authServer.
+function security() {
+  if (authServer === '') {
+    return {
+      securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', bearerFormat: 'opaque' } } },
+      securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+    };
+  }
+  return {
+    securitySchemes: {
+      registry: {
+        oauth2SecurityScheme: {
+          flows: { clientCredentials: { tokenUrl: `${authServer}/token`, scopes: { 'agent.card': 'Read the extended card' } } },
+          oauth2MetadataUrl: `${authServer}/.well-known/oauth-authorization-server`,
+        },
+      },
+    },
+    securityRequirements: [{ schemes: { registry: { list: ['agent.card'] } } }],
+  };
+}
+
+// sign signs a card once with signingKey, if any (and changes it after, to
+// tamper).
+async function sign(card) {
+  if (signingKey === null) {
+    return card;
+  }
+  // The signer canonicalizes the card's JSON form (AgentCard.toJSON): given
+  // the SDK's own object, its canonical form would leave out the security
+  // schemes and requirements, which the signature must cover.
+  const signer = generateAgentCardSignature(signingKey, { alg: signingKey.alg || 'ES256', kid: signingKey.kid, typ: 'JOSE' });
+  const signed = await signer(AgentCard.toJSON(card));
+  if (tamper) {
+    signed.description = `${signed.description} (changed after signing)`;
+  }
+  return AgentCard.fromJSON(signed);
+}
+
 function cards(base) {
   const publicCard = {
     name: 'Ledger Agent',
@@ -57,8 +109,7 @@ function cards(base) {
       { url: `${base}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
     ],
     capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: mode !== 'undeclared' },
-    securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', bearerFormat: 'opaque' } } },
-    securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+    ...security(),
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
     skills: [{ id: 'balance', name: 'Balance', description: 'Reports the balance of an account', tags: ['ledger'] }],
@@ -74,6 +125,11 @@ function cards(base) {
   return { publicCard: AgentCard.fromJSON(publicCard), extendedCard: AgentCard.fromJSON(extendedCard) };
 }
 
+async function signedCards(base) {
+  const { publicCard, extendedCard } = cards(base);
+  return { publicCard: await sign(publicCard), extendedCard: await sign(extendedCard) };
+}
+
 // gate answers 401 to a request of the agent's bindings without the token.
 function gate(req, res, next) {
   if (mode !== 'sdk-auth-only' && !authenticated(req)) {
@@ -85,9 +141,9 @@ function gate(req, res, next) {
 }
 
 const app = express();
-const server = app.listen(0, '127.0.0.1', () => {
+const server = app.listen(0, '127.0.0.1', async () => {
   const base = `http://127.0.0.1:${server.address().port}`;
-  const { publicCard, extendedCard } = cards(base);
+  const { publicCard, extendedCard } = await signedCards(base);
   const requestHandler = new DefaultRequestHandler(publicCard, new InMemoryTaskStore(), executor, undefined,
     undefined, undefined, mode === 'unconfigured' ? undefined : extendedCard);
   app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: async () => AgentCard.toJSON(publicCard) }));
