@@ -11,10 +11,9 @@ import (
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/livedoc/livedoctest"
 )
 
-// Item 10: every answer of an MCP server is read up to MaxResponseBytes (each
-// event, for an event stream), then reading stops with a message that says
-// so. On main a 300 MB tools/list answer was read whole (the provider peaked
-// at 2.0-2.2 GB), and so was a 300 MB event.
+// Every answer of an MCP server is read up to MaxResponseBytes (each event,
+// for an event stream), then reading stops with a message that says so;
+// unbounded, a 300 MB tools/list answer or event took the provider to 2 GB.
 func TestFetchToolSpecCapsEachAnswer(t *testing.T) {
 	for _, stream := range []bool{false, true} {
 		var written atomic.Int64
@@ -34,10 +33,10 @@ func TestFetchToolSpecCapsEachAnswer(t *testing.T) {
 	}
 }
 
-// Item 10: the tools kept across pages are bounded (MaxCollectedBytes, with
-// a message naming the options that trim them), and so are the pages. On
-// main an endless chain of new cursors was followed until the timeout,
-// 592-779 MB in 10 s.
+// The tools kept across pages are bounded (MaxCollectedBytes, with a message
+// naming the options that trim them), and so are the pages: unbounded, an
+// endless chain of new cursors was followed until the timeout (up to 780 MB
+// in 10 s).
 func TestFetchToolSpecEndlessPages(t *testing.T) {
 	// The bounds under test are the kept bytes and the pages, not the time:
 	// a loaded machine takes more than the default 10 s for 1,000 pages.
@@ -100,7 +99,7 @@ func TestFetchToolSpecCollectedBound(t *testing.T) {
 	}
 }
 
-// Item 10: a timeout over MaxTimeout is refused by both fetchers; at
+// A timeout over MaxTimeout is refused by both fetchers; at
 // MaxTimeout it is taken.
 func TestFetchTimeoutBounded(t *testing.T) {
 	over := Options{Timeout: MaxTimeout + time.Second}

@@ -195,7 +195,7 @@ func (r *mcpRead) collect(ctx context.Context, session *mcp.ClientSession, filte
 }
 
 // Bounds of a tools/list fetch, so that a hostile or broken server costs the
-// provider bounded memory and work (on main, one 300 MB answer took the
+// provider bounded memory and work (unbounded, one 300 MB answer took the
 // provider to 2 GB, and an endless chain of cursors to 780 MB in 10 s).
 const (
 	// MaxResponseBytes bounds one HTTP response of the MCP server, one event
