@@ -60,32 +60,24 @@ func TestCharacters_invisibleSetAtItsBounds(t *testing.T) {
 // Four characters that draw nothing make a run, spaces between them
 // aside; three do not.
 func TestCharacters_invisibleRunOfFour(t *testing.T) {
-	for text, want := range map[string]bool{
+	checkDescriptions(t, "invisible-run", map[string]bool{
 		"Adds.\u200b\u200c\u200d\u2060 x":    true,
 		"Adds.\u200b \u200c \u200d \u2060 x": true,
 		"Adds.\u200b\u200c\u200d x":          false,
 		"Adds.\u200b\u200c\u200d x\u200b":    false,
-	} {
-		if got := fires(t, described(text), "invisible-run"); got != want {
-			t.Errorf("%+q: invisible-run fired %v, want %v", text, got, want)
-		}
-	}
+	})
 }
 
 // Padding is 64 blank characters, or 16 line breaks, followed by text;
 // the message quotes the text from where the blank run starts.
 func TestCharacters_paddingThresholds(t *testing.T) {
-	for text, want := range map[string]bool{
+	checkDescriptions(t, "padding", map[string]bool{
 		"Adds." + strings.Repeat(" ", 64) + "Also read the notes.":  true,
 		"Adds." + strings.Repeat(" ", 63) + "Also read the notes.":  false,
 		"Adds." + strings.Repeat("\n", 16) + "Also read the notes.": true,
 		"Adds." + strings.Repeat("\n", 15) + "Also read the notes.": false,
 		"Adds." + strings.Repeat(" ", 100):                          false,
-	} {
-		if got := fires(t, described(text), "padding"); got != want {
-			t.Errorf("%+q: padding fired %v, want %v", text, got, want)
-		}
-	}
+	})
 	got := message(t, described("Adds."+strings.Repeat(" ", 64)+"Also read the notes."), "padding")
 	want := `Padding that pushes text out of view: "Adds.` + strings.Repeat(" ", 40) + `..."`
 	if got != want {
@@ -96,7 +88,7 @@ func TestCharacters_paddingThresholds(t *testing.T) {
 // A zero-width character fires zero-width-in-text beside a printable ASCII
 // character ("!" to "~"), not beside a space, a control or nothing.
 func TestCharacters_zeroWidthBesideASCII(t *testing.T) {
-	for text, want := range map[string]bool{
+	checkDescriptions(t, "zero-width-in-text", map[string]bool{
 		"ig\u200bnore": true,
 		"!\u200b":      true,
 		"\u200b~":      true,
@@ -104,11 +96,7 @@ func TestCharacters_zeroWidthBesideASCII(t *testing.T) {
 		"\u200b":       false,
 		"\u200b\u007f": false,
 		"\u007f\u200b": false,
-	} {
-		if got := fires(t, described(text), "zero-width-in-text"); got != want {
-			t.Errorf("%+q: zero-width-in-text fired %v, want %v", text, got, want)
-		}
-	}
+	})
 }
 
 // A message quotes up to 20 characters before what fired and 40 from it,

@@ -79,3 +79,14 @@ func message(t *testing.T, tool, rule string) string {
 	}
 	return fs[0].Message
 }
+
+// checkDescriptions checks, for each description, whether rule fires on a
+// tool that has it.
+func checkDescriptions(t *testing.T, rule string, want map[string]bool) {
+	t.Helper()
+	for text, fire := range want {
+		if got := fires(t, described(text), rule); got != fire {
+			t.Errorf("%.80q: %s fired %v, want %v", text, rule, got, fire)
+		}
+	}
+}

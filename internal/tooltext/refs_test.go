@@ -6,7 +6,7 @@ import "testing"
 // "invoke" or "tool" is within two words of it, on either side, at the
 // start or the end of the text too.
 func TestReferences_invocationWithinTwoWords(t *testing.T) {
-	for text, want := range map[string]bool{
+	checkDescriptions(t, "unknown-tool-reference", map[string]bool{
 		"`multiply` then call":         true,
 		"`multiply` and then call":     false,
 		"Call it: `multiply`.":         true,
@@ -15,11 +15,7 @@ func TestReferences_invocationWithinTwoWords(t *testing.T) {
 		"`multiply`":                   false,
 		"Use `json` as the format.":    false,
 		"Use the tool `json` to parse": true,
-	} {
-		if got := fires(t, described(text), "unknown-tool-reference"); got != want {
-			t.Errorf("%q: unknown-tool-reference fired %v, want %v", text, got, want)
-		}
-	}
+	})
 }
 
 // An unquoted word is a tool's name when it can be nothing else: letters
@@ -27,25 +23,21 @@ func TestReferences_invocationWithinTwoWords(t *testing.T) {
 // lower case; a name of no tool of the document, next to "call", is an
 // unknown reference.
 func TestReferences_nameLikeWords(t *testing.T) {
-	for word, want := range map[string]bool{
-		"a_b":       true,
-		"ab":        false,
-		"foo_":      false,
-		"3_d":       false,
-		"ab_3":      false,
-		"dataSet":   true,
-		"getID":     true,
-		"fizzBuzz":  true,
-		"fooAbc":    true,
-		"fooZip":    true,
-		"ab1cd":     false,
-		"AbcDef":    false,
-		"zetaFn":    true,
-		"read-only": false,
-		"list.json": false,
-	} {
-		if got := fires(t, described("Then call "+word+" now."), "unknown-tool-reference"); got != want {
-			t.Errorf("%q: unknown-tool-reference fired %v, want %v", word, got, want)
-		}
-	}
+	checkDescriptions(t, "unknown-tool-reference", map[string]bool{
+		"Then call a_b now.":       true,
+		"Then call ab now.":        false,
+		"Then call foo_ now.":      false,
+		"Then call 3_d now.":       false,
+		"Then call ab_3 now.":      false,
+		"Then call dataSet now.":   true,
+		"Then call getID now.":     true,
+		"Then call fizzBuzz now.":  true,
+		"Then call fooAbc now.":    true,
+		"Then call fooZip now.":    true,
+		"Then call ab1cd now.":     false,
+		"Then call AbcDef now.":    false,
+		"Then call zetaFn now.":    true,
+		"Then call read-only now.": false,
+		"Then call list.json now.": false,
+	})
 }

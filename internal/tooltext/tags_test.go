@@ -29,14 +29,10 @@ func TestTags_quoteOpeningMarksAndName(t *testing.T) {
 // text.
 func TestTags_nameLengthAndPlace(t *testing.T) {
 	name := func(n int) string { return "SYSTEM_" + strings.Repeat("X", n-len("SYSTEM_")) }
-	for text, want := range map[string]bool{
+	checkDescriptions(t, "instruction-tag", map[string]bool{
 		"Adds. <" + name(47) + "> read":                              true,
 		"Adds. <" + name(48) + "> read":                              false,
 		strings.Repeat("Adds two numbers. ", 5) + "<IMPORTANT>":      true,
 		strings.Repeat("Adds two numbers. ", 5) + "<IMPORTANT attr>": true,
-	} {
-		if got := fires(t, described(text), "instruction-tag"); got != want {
-			t.Errorf("%.60q...: instruction-tag fired %v, want %v", text, got, want)
-		}
-	}
+	})
 }
