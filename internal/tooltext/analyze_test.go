@@ -2,7 +2,6 @@ package tooltext
 
 import (
 	"encoding/json"
-	"errors"
 	"go/build"
 	"strings"
 	"testing"
@@ -109,27 +108,6 @@ func TestFindings_pointersEscapeNames(t *testing.T) {
 	want := "/tools/0/inputSchema/properties/a~1b~0c/description"
 	if len(fs) != 1 || fs[0].Pointer != want {
 		t.Fatalf("findings %s, want one at %s", rulesOf(fs), want)
-	}
-}
-
-// What a hostile document could make the analysis spend is bounded: past a
-// bound, a high unchecked-text finding (the gate fails closed).
-func TestAnalyze_bounds(t *testing.T) {
-	deep := `{"name":"a","inputSchema":` + strings.Repeat(`{"items":`, MaxSchemaDepth+5) + `{}` + strings.Repeat(`}`, MaxSchemaDepth+5) + `}`
-	many := `{"name":"a","inputSchema":{"type":"object","enum":[` + strings.TrimSuffix(strings.Repeat(`"x",`, MaxStrings+1), ",") + `]}}`
-	for name, tool := range map[string]string{"deep": deep, "many strings": many} {
-		fs := analyzeTool(t, tool)
-		if len(fs) == 0 || fs[len(fs)-1].Rule != "unchecked-text" && fs[0].Rule != "unchecked-text" {
-			t.Errorf("%s: no unchecked-text finding: %s", name, rulesOf(fs))
-		}
-	}
-	tools := `{"tools":[` + strings.TrimSuffix(strings.Repeat(`{"name":"a","inputSchema":{"type":"object"}},`, MaxTools+1), ",") + `]}`
-	fs, err := Analyze([]byte(tools))
-	if err != nil || !strings.Contains(rulesOf(fs), "unchecked-text@/tools/10000") {
-		t.Errorf("more than MaxTools tools: %v %s", err, rulesOf(fs))
-	}
-	if _, err := Analyze(make([]byte, MaxDocumentBytes+1)); !errors.Is(err, ErrNotToolSpec) {
-		t.Errorf("a document over the size bound: %v", err)
 	}
 }
 

@@ -3,6 +3,7 @@ package tooltext
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -11,24 +12,28 @@ import (
 	"github.com/agentregistry/terraform-provider-agentregistry/internal/termsafe"
 )
 
-// Characters that draw nothing: a model reads them, a reviewer does not see
-// them. The ranges are Unicode's Default_Ignorable_Code_Point characters that
-// are used to hide text (Unicode 15, DerivedCoreProperties.txt), plus the
-// Hangul fillers, which render blank.
-func isInvisible(r rune) bool {
-	switch {
-	case r < 0xad:
-		return false
-	case r == 0xad, r == 0x34f, r == 0x61c, r == 0x115f, r == 0x1160, r == 0x17b4, r == 0x17b5,
-		r == 0x3164, r == 0xfeff, r == 0xffa0:
-		return true
-	case r >= 0x180b && r <= 0x180f, r >= 0x200b && r <= 0x200f, r >= 0x202a && r <= 0x202e,
-		r >= 0x2060 && r <= 0x206f, r >= 0xfe00 && r <= 0xfe0f, r >= 0xfff9 && r <= 0xfffb,
-		r >= 0x1d173 && r <= 0x1d17a, r >= 0xe0000 && r <= 0xe0fff:
-		return true
-	}
-	return false
+// invisibleChars are the characters that draw nothing: a model reads them, a
+// reviewer does not see them. The ranges are Unicode's
+// Default_Ignorable_Code_Point characters that are used to hide text
+// (Unicode 15, DerivedCoreProperties.txt), plus the Hangul fillers, which
+// render blank.
+var invisibleChars = &unicode.RangeTable{
+	R16: []unicode.Range16{
+		{Lo: 0x00ad, Hi: 0x00ad, Stride: 1}, {Lo: 0x034f, Hi: 0x034f, Stride: 1}, {Lo: 0x061c, Hi: 0x061c, Stride: 1},
+		{Lo: 0x115f, Hi: 0x1160, Stride: 1}, {Lo: 0x17b4, Hi: 0x17b5, Stride: 1}, {Lo: 0x180b, Hi: 0x180f, Stride: 1},
+		{Lo: 0x200b, Hi: 0x200f, Stride: 1}, {Lo: 0x202a, Hi: 0x202e, Stride: 1}, {Lo: 0x2060, Hi: 0x206f, Stride: 1},
+		{Lo: 0x3164, Hi: 0x3164, Stride: 1}, {Lo: 0xfe00, Hi: 0xfe0f, Stride: 1}, {Lo: 0xfeff, Hi: 0xfeff, Stride: 1},
+		{Lo: 0xffa0, Hi: 0xffa0, Stride: 1}, {Lo: 0xfff9, Hi: 0xfffb, Stride: 1},
+	},
+	R32: []unicode.Range32{
+		{Lo: 0x1d173, Hi: 0x1d17a, Stride: 1}, {Lo: 0xe0000, Hi: 0xe0fff, Stride: 1},
+	},
+	LatinOffset: 1,
 }
+
+// isInvisible: the first invisible character is U+00AD, so the ASCII of
+// most text costs one comparison, not a look-up.
+func isInvisible(r rune) bool { return r >= 0xad && unicode.Is(invisibleChars, r) }
 
 func isTagChar(r rune) bool { return r >= 0xe0000 && r <= 0xe007f }
 func isVariationSelector(r rune) bool {
@@ -57,7 +62,6 @@ func isEscape(r rune) bool { return r == 0x1b || (r >= 0x80 && r <= 0x9f) }
 type charReport struct {
 	tag, bidi, zeroWidth, zeroWidthNearASCII, vsRun, escape, control int
 	invisibleRun, padding                                            int
-	nonASCII                                                         bool
 }
 
 // The lengths that make a run a finding: four characters that draw nothing
@@ -81,8 +85,8 @@ func scanChars(s string) charReport {
 		next, _ := utf8.DecodeRuneInString(s[i+size:])
 		rep.note(r, prev, next, i, &flag)
 		vs = countIf(isVariationSelector(r), 0, vs)
-		if vs == 2 && rep.vsRun < 0 {
-			rep.vsRun = i
+		if vs == 2 {
+			first(&rep.vsRun, i)
 		}
 		run.step(&rep, r, i, flag)
 		prev = r
@@ -107,8 +111,8 @@ func isBlank(r rune) bool {
 // run, now followed by text, is recorded).
 func (b *blankRun) step(rep *charReport, r rune, i int, flag bool) {
 	if !isBlank(r) {
-		if (b.blank >= paddingLength || b.lines >= paddingLines) && rep.padding < 0 {
-			rep.padding = b.start
+		if b.blank >= paddingLength || b.lines >= paddingLines {
+			first(&rep.padding, b.start)
 		}
 		*b = blankRun{}
 		return
@@ -120,8 +124,8 @@ func (b *blankRun) step(rep *charReport, r rune, i int, flag bool) {
 	b.lines = countIf(r == '\n', b.lines, b.lines)
 	if isInvisible(r) && (!isTagChar(r) || !flag) && !isVariationSelector(r) {
 		b.invisible++
-		if b.invisible == invisibleRunLength && rep.invisibleRun < 0 {
-			rep.invisibleRun = b.start
+		if b.invisible == invisibleRunLength {
+			first(&rep.invisibleRun, b.start)
 		}
 	}
 }
@@ -136,9 +140,6 @@ func countIf(cond bool, otherwise, n int) int {
 
 // note records the first place of each kind of character.
 func (rep *charReport) note(r, prev, next rune, i int, flag *bool) {
-	if r >= 0x80 {
-		rep.nonASCII = true
-	}
 	if r == 0x1f3f4 {
 		*flag = true
 	} else if !isTagChar(r) {
@@ -222,13 +223,14 @@ func escapeHidden(s string) string {
 // characters escaped, with "..." where it was cut.
 func excerpt(s string, at int) string {
 	const before, after = 20, 40
+	// At either end of s a rune decodes to size 0: the loops stop moving.
 	start := at
-	for n := 0; n < before && start > 0; n++ {
+	for range before {
 		_, size := utf8.DecodeLastRuneInString(s[:start])
 		start -= size
 	}
 	end := at
-	for n := 0; n < after && end < len(s); n++ {
+	for range after {
 		_, size := utf8.DecodeRuneInString(s[end:])
 		end += size
 	}
@@ -241,3 +243,12 @@ func excerpt(s string, at int) string {
 	}
 	return out
 }
+
+// The ASCII classes the scanners of URLs, addresses, blobs and identifiers
+// read bytes by (a byte of a multi-byte character is in none of them).
+func isLower(c byte) bool    { return c >= 'a' && c <= 'z' }
+func isUpper(c byte) bool    { return c >= 'A' && c <= 'Z' }
+func isLetter(c byte) bool   { return isLower(c) || isUpper(c) }
+func isDigit(c byte) bool    { return c >= '0' && c <= '9' }
+func isHexDigit(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+func isWordByte(c byte) bool { return isLetter(c) || isDigit(c) || c == '_' }

@@ -84,34 +84,36 @@ func (t token) matches(w string) bool {
 }
 
 // matchAt reports where the pattern's match starting at words[i] ends
-// (exclusive), or -1. Patterns are short and gaps small, so the
-// backtracking is bounded by a constant.
-func (p *pattern) matchAt(words []word, i int) int {
+// (exclusive), and whether there is one. Patterns are short and gaps small,
+// so the backtracking is bounded by a constant.
+func (p *pattern) matchAt(words []word, i int) (int, bool) {
 	return matchTokens(p.tokens, words, i)
 }
 
-func matchTokens(ts []token, words []word, i int) int {
+func matchTokens(ts []token, words []word, i int) (int, bool) {
 	if len(ts) == 0 {
-		return i
+		return i, true
 	}
 	t := ts[0]
 	switch {
 	case t.gap > 0:
-		for skip := 0; skip <= t.gap && i+skip <= len(words); skip++ {
-			if end := matchTokens(ts[1:], words, i+skip); end >= 0 {
-				return end
+		// A gap may skip past the last word: the tokens after it then fail
+		// as they did at the end of the words, so no bound is needed.
+		for skip := 0; skip <= t.gap; skip++ {
+			if end, ok := matchTokens(ts[1:], words, i+skip); ok {
+				return end, true
 			}
 		}
-		return -1
+		return 0, false
 	case i < len(words) && t.matches(words[i].text):
-		if end := matchTokens(ts[1:], words, i+1); end >= 0 {
-			return end
+		if end, ok := matchTokens(ts[1:], words, i+1); ok {
+			return end, true
 		}
 	}
 	if t.optional {
 		return matchTokens(ts[1:], words, i)
 	}
-	return -1
+	return 0, false
 }
 
 // phraseIndex maps a first word to the patterns that start with it.
@@ -148,7 +150,7 @@ func (idx phraseIndex) match(words []word) []phraseHit {
 			if seen[p.rule] {
 				continue
 			}
-			if end := p.matchAt(words, i); end > i {
+			if end, ok := p.matchAt(words, i); ok {
 				seen[p.rule] = true
 				hits = append(hits, phraseHit{rule: p.rule, start: i, end: end})
 			}
@@ -176,7 +178,7 @@ func foldWords(s string) []word {
 	var spans []span
 	from, at := -1, 0
 	end := func() {
-		if from >= 0 && len(buf) > from {
+		if from >= 0 {
 			spans = append(spans, span{from, len(buf), at})
 		}
 		from = -1

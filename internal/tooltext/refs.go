@@ -78,14 +78,12 @@ func looksLikeName(t string) bool {
 		if c == '_' && isLetter(t[i-1]) && isLetter(t[i+1]) {
 			return true
 		}
-		if c >= 'A' && c <= 'Z' && t[i-1] >= 'a' && t[i-1] <= 'z' && t[0] >= 'a' && t[0] <= 'z' {
+		if isUpper(c) && isLower(t[i-1]) && isLower(t[0]) {
 			return true
 		}
 	}
 	return false
 }
-
-func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // checkUnknownReferences: an identifier a description tells the model to
 // call that is no tool of the document and no parameter of any of its tools.

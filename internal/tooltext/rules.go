@@ -1,5 +1,7 @@
 package tooltext
 
+import "strings"
+
 // Rule is one check, kept as data: the rule index page of the documentation
 // is made from this table, and TestRules_examples runs each Example (which
 // must fire the rule) and Clean (a close text that must not).
@@ -299,22 +301,15 @@ const sixtyFourSpaces = "                                                       
 
 // floodExample is a document in its own right (several tools, one far
 // longer): the rule compares a description with its peers.
-var floodExample = `{"name":"add","description":"` + repeatText("Adds numbers. ", 400) + `","inputSchema":{"type":"object"}},` +
-	`{"name":"sub","description":"Subtracts two numbers.","inputSchema":{"type":"object"}},` +
-	`{"name":"mul","description":"Multiplies two numbers.","inputSchema":{"type":"object"}},` +
-	`{"name":"div","description":"Divides two numbers.","inputSchema":{"type":"object"}}`
+var floodExample = strings.Join([]string{
+	`{"name":"add","description":"` + strings.Repeat("Adds numbers. ", 400) + `","inputSchema":{"type":"object"}}`,
+	`{"name":"sub","description":"Subtracts two numbers.","inputSchema":{"type":"object"}}`,
+	`{"name":"mul","description":"Multiplies two numbers.","inputSchema":{"type":"object"}}`,
+	`{"name":"div","description":"Divides two numbers.","inputSchema":{"type":"object"}}`,
+}, ",")
 
 // deepExample nests a schema past MaxSchemaDepth.
-var deepExample = `{"name":"add","description":"Adds.","inputSchema":` + repeatText(`{"items":`, MaxSchemaDepth+1) +
-	`{}` + repeatText(`}`, MaxSchemaDepth+1) + `}`
-
-func repeatText(s string, n int) string {
-	out := make([]byte, 0, len(s)*n)
-	for range n {
-		out = append(out, s...)
-	}
-	return string(out)
-}
+var deepExample = `{"name":"add","description":"Adds.","inputSchema":` + strings.Repeat(`{"items":`, MaxSchemaDepth+1) + `{}` + strings.Repeat(`}`, MaxSchemaDepth+1) + `}`
 
 // ruleByID is Rules by id.
 var ruleByID = func() map[string]*Rule {

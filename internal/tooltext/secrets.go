@@ -1,6 +1,9 @@
 package tooltext
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // Sensitive resources: the files a poisoned tool tells the model to read.
 
@@ -27,9 +30,6 @@ const takeDistance = 6
 
 func (a *analysis) secretFindings(item textItem, lower string, words []word) {
 	strong, weak := findAny(lower, strongSecrets), findAny(lower, weakSecrets)
-	if strong < 0 && weak < 0 {
-		return
-	}
 	switch {
 	case item.kind == kindProse && (takenAt(words, strong) || takenAt(words, weak)):
 		a.add(item.tool, item.pointer, "secret-file-instruction", quote(excerpt(item.text, max(strong, weak))))
@@ -39,17 +39,11 @@ func (a *analysis) secretFindings(item textItem, lower string, words []word) {
 }
 
 // takenAt reports whether a take verb is among the takeDistance words before
-// the byte offset at (-1: nothing there).
+// the byte offset at (-1: nothing there, and no word is before it).
 func takenAt(words []word, at int) bool {
-	if at < 0 {
-		return false
-	}
-	j := 0
-	for j < len(words) && words[j].at < at {
-		j++
-	}
-	for k := max(0, j-takeDistance); k < j; k++ {
-		if takeVerbs[words[k].text] {
+	j := sort.Search(len(words), func(k int) bool { return words[k].at >= at })
+	for _, w := range words[max(0, j-takeDistance):j] {
+		if takeVerbs[w.text] {
 			return true
 		}
 	}
@@ -60,7 +54,7 @@ func takenAt(words []word, at int) bool {
 // (so that "process.env" and "id_rsa_pub_count" are not files), or -1.
 func findAny(s string, needles []string) int {
 	for _, n := range needles {
-		for off := 0; off < len(s); {
+		for off := 0; ; {
 			i := strings.Index(s[off:], n)
 			if i < 0 {
 				break

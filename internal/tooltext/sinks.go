@@ -70,9 +70,7 @@ func urlHost(s string) string {
 		end = len(s)
 	}
 	h := s[:end]
-	if at := strings.LastIndexByte(h, '@'); at >= 0 {
-		h = h[at+1:]
-	}
+	h = h[strings.LastIndexByte(h, '@')+1:] // after the user part, if any
 	if c := strings.LastIndexByte(h, ':'); c >= 0 {
 		h = h[:c]
 	}
@@ -105,10 +103,6 @@ func dataURL(lower string) int {
 	}
 }
 
-func isWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
-}
-
 func allWordBytes(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if !isWordByte(s[i]) && s[i] != '-' {
@@ -139,10 +133,10 @@ func (a *analysis) blobFindings(item textItem) {
 type blobKind struct{ upper, lower, digit, hexOnly bool }
 
 func (k *blobKind) add(c byte) {
-	k.upper = k.upper || c >= 'A' && c <= 'Z'
-	k.lower = k.lower || c >= 'a' && c <= 'z'
-	k.digit = k.digit || c >= '0' && c <= '9'
-	k.hexOnly = k.hexOnly && (c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F')
+	k.upper = k.upper || isUpper(c)
+	k.lower = k.lower || isLower(c)
+	k.digit = k.digit || isDigit(c)
+	k.hexOnly = k.hexOnly && isHexDigit(c)
 }
 
 // blob reports whether a run of n such characters is an encoded blob.
@@ -151,7 +145,7 @@ func (k blobKind) blob(n int) bool {
 }
 
 func isBase64Byte(c byte) bool {
-	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '='
+	return isLetter(c) || isDigit(c) || c == '+' || c == '/' || c == '='
 }
 
 // recipientWords are the words of an instruction to copy a message.
@@ -182,7 +176,7 @@ var exampleDomains = []string{"example.com", "example.org", "example.net", "exam
 // contactAt is the offset of an e-mail address outside the example domains,
 // or of an international phone number (+ and 8 to 15 digits), or -1.
 func contactAt(lower string) int {
-	for off := 0; off < len(lower); {
+	for off := 0; ; {
 		i := strings.IndexAny(lower[off:], "@+")
 		if i < 0 {
 			return -1
@@ -199,12 +193,11 @@ func contactAt(lower string) int {
 			return start
 		}
 	}
-	return -1
 }
 
 func countDigits(s string) int {
 	n := 0
-	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+	for n < len(s) && isDigit(s[n]) {
 		n++
 	}
 	if n < len(s) && isWordByte(s[n]) {

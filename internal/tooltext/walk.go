@@ -2,6 +2,7 @@ package tooltext
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -207,10 +208,9 @@ func (a *analysis) walkValue(i int, ptr string, v any, depth int) {
 // keywordOf is the schema keyword a string at ptr is the value of: the last
 // token that is not an array index ("required" for .../required/0).
 func keywordOf(ptr string) string {
-	toks := jsoncanon.SplitPointer(ptr)
-	for j := len(toks) - 1; j >= 0; j-- {
-		if _, err := atoi(toks[j]); err != nil {
-			return toks[j]
+	for _, tok := range slices.Backward(jsoncanon.SplitPointer(ptr)) {
+		if _, err := atoi(tok); err != nil {
+			return tok
 		}
 	}
 	return ""
@@ -233,8 +233,8 @@ func (a *analysis) add(tool int, pointer, rule, detail string) {
 	}
 	a.seen[key] = true
 	r := ruleByID[rule]
-	name := ""
-	if tool >= 0 && tool < len(a.info) {
+	name := "" // tool -1: a finding of the whole document
+	if tool >= 0 {
 		name = escapeHidden(a.info[tool].name)
 	}
 	a.findings = append(a.findings, Finding{Tool: name, Pointer: pointer, Rule: rule, Severity: r.Severity,
