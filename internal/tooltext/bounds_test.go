@@ -69,8 +69,8 @@ func TestBounds_tools(t *testing.T) {
 // (items, properties, allOf), and so is a value (default, enum...); a level
 // more is an unchecked-text finding at the first place not read.
 func TestBounds_depth(t *testing.T) {
-	nest := func(open, close string, n int) string {
-		return strings.Repeat(open, n) + "{}" + strings.Repeat(close, n)
+	nest := func(opening, closing string, n int) string {
+		return strings.Repeat(opening, n) + "{}" + strings.Repeat(closing, n)
 	}
 	for _, c := range []struct {
 		name, schema, pointer, why string
