@@ -82,6 +82,9 @@ func (s *httpServer) stopped(err error) error {
 	if ref := httpclient.Refused(err); ref != nil {
 		return ref
 	}
+	if ref := s.watch.refusedDestination(); ref != nil {
+		return ref
+	}
 	if s.flow != nil {
 		if ferr := s.flow.Failure(s.watch.lastRefusal()); ferr != nil {
 			return ferr
@@ -123,6 +126,10 @@ type mcpHTTP struct {
 	oddity   *answer
 	refusal  *mcpauth.Refusal // the last answer, when it was a 401 or 403
 	over     string           // what went over MaxResponseBytes, "" when nothing did
+	// refused is the first request the guard or a redirect policy refused:
+	// the SDK may report the failed exchange as its connection closing
+	// instead (HTTP+SSE: the stream ends while the POST's error is on its way).
+	refused error
 }
 
 // answer is what an unexpected HTTP response said.
@@ -166,6 +173,7 @@ func (t *mcpHTTP) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(req)
 	if err != nil {
 		release()
+		t.noteRefused(err)
 		return resp, err
 	}
 	resp.Body = httpclient.ReleaseOnClose(resp.Body, release)
@@ -193,6 +201,27 @@ func (t *mcpHTTP) noteRefusal(req *http.Request, resp *http.Response) {
 	case http.StatusOK:
 		t.refusal = nil
 	}
+}
+
+// noteRefused keeps the first refused destination of the read.
+func (t *mcpHTTP) noteRefused(err error) {
+	ref := httpclient.Refused(err)
+	if ref == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.refused == nil {
+		t.refused = ref
+	}
+}
+
+// refusedDestination is the first refused destination of the read, nil when
+// none was.
+func (t *mcpHTTP) refusedDestination() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.refused
 }
 
 // lastRefusal is the last answer when it refused the request (401, 403).

@@ -3,7 +3,6 @@
 package livedoctest
 
 import (
-	"bufio"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -106,27 +105,8 @@ func ServeA2AAgentWith(t testing.TB, o A2AOptions) *A2AAgent {
 	}
 	cmd := exec.Command("node", filepath.Join(a2aSet.install(t), "a2a-agent.mjs"), string(o.Mode))
 	cmd.Env = append(env, "A2A_TOKEN="+agent.Token)
-	stdin, err := cmd.StdinPipe() // the script exits when its stdin ends
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
 	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = stdin.Close()
-		_ = cmd.Process.Kill() // at once: nothing of it is checked after the test
-		_ = cmd.Wait()
-	})
-	line, err := bufio.NewReader(stdout).ReadBytes('\n')
-	if err != nil {
-		t.Fatalf("a2a-agent.mjs printed no line: %v", err)
-	}
+	line := startScript(t, "a2a-agent.mjs", cmd)
 	if err := json.Unmarshal(line, agent); err != nil {
 		t.Fatalf("a2a-agent.mjs printed %q: %v", line, err)
 	}

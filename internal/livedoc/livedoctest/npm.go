@@ -174,8 +174,15 @@ func writeScripts(dir string) string {
 func ServeTS2HTTP(t testing.TB) string {
 	t.Helper()
 	args := NodeScript(t, "ts2-server.mjs", "http")
-	cmd := exec.Command(args[0], args[1:]...)
-	stdin, err := cmd.StdinPipe() // the script exits when its stdin ends
+	return strings.TrimSpace(string(startScript(t, "ts2-server.mjs", exec.Command(args[0], args[1:]...))))
+}
+
+// startScript starts name, a script that prints one line when it is ready (its URL,
+// or a JSON object) and exits when its stdin ends, and returns that line; the
+// script is stopped when the test ends.
+func startScript(t testing.TB, name string, cmd *exec.Cmd) []byte {
+	t.Helper()
+	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,9 +198,9 @@ func ServeTS2HTTP(t testing.TB) string {
 		_ = cmd.Process.Kill() // at once: nothing of it is checked after the test
 		_ = cmd.Wait()
 	})
-	line, err := bufio.NewReader(stdout).ReadString('\n')
+	line, err := bufio.NewReader(stdout).ReadBytes('\n')
 	if err != nil {
-		t.Fatalf("ts2-server.mjs printed no URL: %v", err)
+		t.Fatalf("%s printed no line: %v", name, err)
 	}
-	return strings.TrimSpace(line)
+	return line
 }
