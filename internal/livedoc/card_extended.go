@@ -77,6 +77,11 @@ func fetchExtendedAgentCard(ctx context.Context, rawURL string, opts ExtendedCar
 	defer cancel()
 	f := newCardFetch(parent, u, opts.Options, secrets)
 	defer f.client.CloseIdleConnections()
+	if opts.OAuth != nil {
+		// The public card names the authorization server that gets the
+		// client's credentials: only the origin of url may name it.
+		f.client.CheckRedirect = httpclient.SameOriginRedirects(u)
+	}
 	public, err := f.card(ctx, u)
 	if err != nil {
 		return nil, err

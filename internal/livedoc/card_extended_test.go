@@ -196,3 +196,26 @@ func TestFetchExtendedAgentCard_refusedOptionsAndAnswers(t *testing.T) {
 		livedoctest.WantContains(t, extendedErr(t, url, livedoc.ExtendedCardOptions{}), want)
 	}
 }
+
+// With an OAuth client, the public card is read on the origin of url only: a
+// card served after a redirect to another origin could name any
+// authorization server (and the interface on url's origin), and the client's
+// secret would go there.
+func TestFetchExtendedAgentCard_oauthCardNotFollowedToAnotherOrigin(t *testing.T) {
+	as := cardAuthServer(t)
+	var url string
+	other := livedoctest.Serve(t, map[string]http.HandlerFunc{"/card.json": func(w http.ResponseWriter, r *http.Request) {
+		livedoctest.JSON(`{"name":"a","description":"d","version":"1","capabilities":{"extendedAgentCard":true},` +
+			`"supportedInterfaces":[{"url":"` + url + `/a2a","protocolBinding":"HTTP+JSON","protocolVersion":"1.0"}],` +
+			`"securitySchemes":{"oauth":{"oauth2SecurityScheme":{"flows":{"clientCredentials":{"tokenUrl":"` + as.Issuer +
+			`/token"}}}}},"skills":[]}`)(w, r)
+	}}).URL
+	url = livedoctest.Serve(t, map[string]http.HandlerFunc{"/.well-known/agent-card.json": func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other+"/card.json", http.StatusTemporaryRedirect)
+	}}).URL
+	livedoctest.WantContains(t, extendedErr(t, url, livedoc.ExtendedCardOptions{OAuth: reader()}),
+		"refusing a redirect to another origin with oauth", "was redirected from "+url+" to "+other)
+	if n := len(as.Requests()); n != 0 {
+		t.Errorf("%d token requests, want none: the card of another origin chose where the client's secret went", n)
+	}
+}

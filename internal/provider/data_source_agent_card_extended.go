@@ -33,7 +33,8 @@ const extendedCardNote = "**The extended card.** With `extended = true`, the dat
 	"server's metadata is checked as for MCP (its issuer, https), and a client pinned to an `issuer` refuses any " +
 	"other server. A card whose scheme names no authorization server (an HTTP bearer scheme) is read with the " +
 	"agent's token in `headers` instead. The credentials and the token go to the origin of `url` only: an interface " +
-	"on another origin is refused. The extended card is validated, and its signatures verified, exactly as a public " +
+	"on another origin is refused, and with an OAuth client so is a public card redirected to another origin (the " +
+	"card names the server that gets the client's credentials). The extended card is validated, and its signatures verified, exactly as a public " +
 	"card's; `url_fetched` is its URL. Errors name each case: no extended card declared, none configured " +
 	"(`EXTENDED_AGENT_CARD_NOT_CONFIGURED`), no credentials, a token refused. An agent that answers with its public " +
 	"card (the A2A JS SDK does so for a caller it does not authenticate) gets a warning."

@@ -134,7 +134,7 @@ func SameOriginRedirects(start *url.URL) func(*http.Request, []*http.Request) er
 		}
 		if !SameOrigin(req.URL, start) {
 			return Refuse(fmt.Sprintf("refusing a redirect to another origin with oauth: %s %s was redirected from %s to %s "+
-				"(%s); the OAuth credentials and the token are for the origin of url only: set url to the MCP server's "+
+				"(%s); the OAuth credentials and the token are for the origin of url only: set url to the server's "+
 				"endpoint itself", req.Method, via[0].URL.Redacted(), Origin(start), Origin(req.URL), req.URL.Redacted()))
 		}
 		return nil
