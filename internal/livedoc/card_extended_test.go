@@ -205,9 +205,9 @@ func TestFetchExtendedAgentCard_oauthCardNotFollowedToAnotherOrigin(t *testing.T
 	as := cardAuthServer(t)
 	var url string
 	other := livedoctest.Serve(t, map[string]http.HandlerFunc{"/card.json": func(w http.ResponseWriter, r *http.Request) {
-		livedoctest.JSON(`{"name":"a","description":"d","version":"1","capabilities":{"extendedAgentCard":true},` +
-			`"supportedInterfaces":[{"url":"` + url + `/a2a","protocolBinding":"HTTP+JSON","protocolVersion":"1.0"}],` +
-			`"securitySchemes":{"oauth":{"oauth2SecurityScheme":{"flows":{"clientCredentials":{"tokenUrl":"` + as.Issuer +
+		livedoctest.JSON(`{"name":"a","description":"d","version":"1","capabilities":{"extendedAgentCard":true},`+
+			`"supportedInterfaces":[{"url":"`+url+`/a2a","protocolBinding":"HTTP+JSON","protocolVersion":"1.0"}],`+
+			`"securitySchemes":{"oauth":{"oauth2SecurityScheme":{"flows":{"clientCredentials":{"tokenUrl":"`+as.Issuer+
 			`/token"}}}}},"skills":[]}`)(w, r)
 	}}).URL
 	url = livedoctest.Serve(t, map[string]http.HandlerFunc{"/.well-known/agent-card.json": func(w http.ResponseWriter, r *http.Request) {
