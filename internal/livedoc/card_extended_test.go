@@ -180,20 +180,29 @@ func TestFetchExtendedAgentCard_refusedOptionsAndAnswers(t *testing.T) {
 		livedoctest.WantContains(t, extendedErr(t, "http://agent.example.com", tc.opts), tc.want)
 	}
 	var status int
-	var url string
+	var body, url string
 	url = livedoctest.Serve(t, map[string]http.HandlerFunc{
 		"/.well-known/agent-card.json": func(w http.ResponseWriter, r *http.Request) {
 			livedoctest.JSON(`{"capabilities":{"extendedAgentCard":true},"supportedInterfaces":[{"url":"`+url+
 				`/a2a","protocolBinding":"HTTP+JSON"}]}`)(w, r)
 		},
-		"/a2a/extendedAgentCard": func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(status) },
+		"/a2a/extendedAgentCard": func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(status)
+			_, _ = w.Write([]byte(body))
+		},
 	}).URL
-	for code, want := range map[int]string{
-		http.StatusInternalServerError: "GET " + url + "/a2a/extendedAgentCard answered 500 Internal Server Error; expected a 2xx status with the extended agent card",
-		http.StatusUnauthorized:        "GET " + url + "/a2a/extendedAgentCard answered 401 Unauthorized: the extended card needs credentials",
+	for _, answer := range []struct {
+		code       int
+		body, want string
+	}{
+		{http.StatusInternalServerError, "", "GET " + url + "/a2a/extendedAgentCard answered 500 Internal Server Error; expected a 2xx status with the extended agent card"},
+		{http.StatusUnauthorized, "", "GET " + url + "/a2a/extendedAgentCard answered 401 Unauthorized: the extended card needs credentials"},
+		{http.StatusBadRequest, `{"error":{"status":"UNIMPLEMENTED","message":"no","details":[{"reason":"UNSUPPORTED_OPERATION"}]}}`,
+			"GET " + url + `/a2a/extendedAgentCard answered 400 Bad Request, UNSUPPORTED_OPERATION ("no"): the agent does not serve an extended card, though its card declares capabilities.extendedAgentCard`},
 	} {
-		status = code
-		livedoctest.WantContains(t, extendedErr(t, url, livedoc.ExtendedCardOptions{}), want)
+		status, body = answer.code, answer.body
+		livedoctest.WantContains(t, extendedErr(t, url, livedoc.ExtendedCardOptions{}), answer.want)
 	}
 }
 
