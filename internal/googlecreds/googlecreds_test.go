@@ -117,6 +117,7 @@ func TestRead(t *testing.T) {
 		{"a file over the cap", writeFile(t, "big.json", strings.Repeat(" ", 1<<20+1)), "over the 1024 KiB"},
 		{"a file of secrets", writeFile(t, "env", "TOKEN="+token), "the file it names: it is not JSON"},
 		{"JSON of another kind", `{"token":"` + token + `"}`, `no "type"`},
+		{"nothing", "  ", "neither JSON content"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Read(c.value, time.Minute)
@@ -127,6 +128,19 @@ func TestRead(t *testing.T) {
 				t.Errorf("the error shows the value: %v", err)
 			}
 		})
+	}
+}
+
+// A path starting with ~/ is read in the home folder.
+func TestRead_homeFolder(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	key := `{"type":"service_account","client_email":"a@p.iam.gserviceaccount.com","private_key":"k"}`
+	if err := os.WriteFile(filepath.Join(home, "key.json"), []byte(key), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Read("~/key.json", time.Minute); err != nil || string(got) != key {
+		t.Fatalf("Read(~/key.json) = %q, %v; want the file in the home folder", got, err)
 	}
 }
 

@@ -51,3 +51,29 @@ func TestRead(t *testing.T) {
 		}
 	}
 }
+
+// A file of exactly MaxFileBytes is read whole; a read that does not answer
+// ends at the timeout, naming the path; no timeout (zero) waits for the read.
+func TestRead_boundsAndTimeout(t *testing.T) {
+	exact := filepath.Join(t.TempDir(), "exact.json")
+	if err := os.WriteFile(exact, []byte(strings.Repeat("x", MaxFileBytes)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Read(exact, 0); err != nil || len(got) != MaxFileBytes {
+		t.Fatalf("Read of exactly MaxFileBytes = %d bytes, %v; want it whole", len(got), err)
+	}
+	release := make(chan struct{})
+	readFile = func(path string) ([]byte, error) {
+		<-release
+		return readRegular(path)
+	}
+	t.Cleanup(func() { readFile = readRegular })
+	_, err := Read(exact, 50*time.Millisecond)
+	if err == nil || !strings.Contains(err.Error(), "reading "+exact+" took longer than 50ms") {
+		t.Errorf("a read that does not answer: %v, want the timeout naming the path", err)
+	}
+	go func() { time.Sleep(50 * time.Millisecond); close(release) }()
+	if got, err := Read(exact, 0); err != nil || len(got) != MaxFileBytes {
+		t.Errorf("without a timeout: %d bytes, %v; want the read waited for", len(got), err)
+	}
+}
