@@ -35,8 +35,9 @@ func Read(path string, timeout time.Duration) ([]byte, error) {
 		err     error
 	}
 	done := make(chan result, 1)
+	read := readFile
 	go func() { // left to end on its own when the timeout passes: a read cannot be cancelled
-		content, err := readFile(path)
+		content, err := read(path)
 		done <- result{content, err}
 	}()
 	var expired <-chan time.Time
